@@ -1,0 +1,28 @@
+"""Errors of the trust and storage layer (they extend :mod:`replay.errors`)."""
+from __future__ import annotations
+
+from replay.errors import TipluError
+
+
+class SignatureError(TipluError, ValueError):
+    """A signature that does not verify under the expected public key."""
+
+
+class LedgerError(TipluError):
+    """Base class of ledger errors."""
+
+
+class LedgerStateError(LedgerError, ValueError):
+    """A call out of order for the hand's lifecycle (e.g. a seed after the deal)."""
+
+
+class LedgerIntegrityError(LedgerError):
+    """Stored data that contradicts itself (a broken chain, a statement that does not verify)."""
+
+
+class NotFoundError(LedgerError, LookupError):
+    """No such operator, table, hand or statement."""
+
+
+class AuthError(TipluError):
+    """A missing or wrong token."""

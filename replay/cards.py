@@ -1,0 +1,141 @@
+"""Cards and their text notation.
+
+Encoding (documented here, where it is defined): every card is a small integer ``code``.
+
+* ``0..51`` -- the standard 52: ``code = 13 * suit + (rank - 1)`` with ``Suit`` S=0, H=1,
+  D=2, C=3 and ``Rank`` A=1 .. K=13.
+* ``52`` -- the printed joker (the *putali* of Marriage, the printed joker of Rummy).
+* ``53`` -- the master card (Marriage, ``marriage/nepal`` only, MN-1).
+
+Text notation: rank then suit, ``A 2 3 4 5 6 7 8 9 T J Q K`` x ``S H D C`` (``7H``,
+``TS``), ``JK`` for the printed joker and ``MC`` for the master card.  ``parse_card``
+accepts exactly these spellings (upper case; ``10`` is accepted as an alias of ``T``)
+and ``str`` writes them back, so ``parse_card(str(c)) == c`` for every card.
+
+Cards from different decks of one shoe are identical values: a shoe is a multiset.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Iterable
+
+from .errors import CardParseError
+
+
+class Suit(IntEnum):
+    """The four suits, in canonical shoe order."""
+
+    S = 0  # spades
+    H = 1  # hearts
+    D = 2  # diamonds
+    C = 3  # clubs
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.H, Suit.D)
+
+
+class Rank(IntEnum):
+    """Ranks with Ace low (1); a game decides whether the Ace may also rank high."""
+
+    A = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    T = 10
+    J = 11
+    Q = 12
+    K = 13
+
+
+SUITS: tuple[Suit, ...] = tuple(Suit)
+RANKS: tuple[Rank, ...] = tuple(Rank)
+RANK_CHARS = "A23456789TJQK"
+SUIT_CHARS = "SHDC"
+JOKER_CODE = 52
+MASTER_CODE = 53
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One card, by its ``code`` (see the module docstring for the encoding)."""
+
+    code: int
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.code, int) and 0 <= self.code <= MASTER_CODE):
+            raise CardParseError(f"no card has code {self.code!r}")
+
+    @property
+    def is_standard(self) -> bool:
+        return self.code < JOKER_CODE
+
+    @property
+    def is_joker(self) -> bool:
+        """The printed joker (putali)."""
+        return self.code == JOKER_CODE
+
+    @property
+    def is_master(self) -> bool:
+        return self.code == MASTER_CODE
+
+    @property
+    def rank(self) -> Rank | None:
+        return Rank(self.code % 13 + 1) if self.code < JOKER_CODE else None
+
+    @property
+    def suit(self) -> Suit | None:
+        return Suit(self.code // 13) if self.code < JOKER_CODE else None
+
+    def __str__(self) -> str:
+        if self.code == JOKER_CODE:
+            return "JK"
+        if self.code == MASTER_CODE:
+            return "MC"
+        return RANK_CHARS[self.code % 13] + SUIT_CHARS[self.code // 13]
+
+    def __repr__(self) -> str:
+        return f"parse_card({str(self)!r})"
+
+
+def card_of(rank: Rank | int, suit: Suit | int) -> Card:
+    """The standard card of ``rank`` and ``suit``."""
+    return STANDARD[13 * int(suit) + int(rank) - 1]
+
+
+STANDARD: tuple[Card, ...] = tuple(Card(i) for i in range(52))
+JOKER = Card(JOKER_CODE)
+MASTER = Card(MASTER_CODE)
+ALL_CARDS: tuple[Card, ...] = STANDARD + (JOKER, MASTER)
+
+_BY_TEXT: dict[str, Card] = {str(c): c for c in ALL_CARDS}
+_BY_TEXT.update({"10" + s: _BY_TEXT["T" + s] for s in SUIT_CHARS})
+
+
+def parse_card(text: str) -> Card:
+    """Parse one card in the canonical notation; raises :class:`CardParseError`."""
+    if isinstance(text, str):
+        card = _BY_TEXT.get(text)
+        if card is not None:
+            return card
+    raise CardParseError(f"not a card: {text!r} (expected e.g. 7H, TS, JK, MC)")
+
+
+def parse_cards(texts: Iterable[str] | str) -> tuple[Card, ...]:
+    """Parse a list of cards, or one string of cards separated by spaces."""
+    if isinstance(texts, str):
+        texts = texts.split()
+    elif not isinstance(texts, (list, tuple)):
+        raise CardParseError(f"expected a list of cards, got {type(texts).__name__}")
+    return tuple(parse_card(t) for t in texts)
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Cards as one space-separated string (``parse_cards`` reads it back)."""
+    return " ".join(str(c) for c in cards)

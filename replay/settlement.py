@@ -1,0 +1,89 @@
+"""Money: points into house tokens (HT), commission, and the zero-sum check (D-2).
+
+All amounts are :class:`decimal.Decimal`, never floats.  A table's ``point_value`` and
+``commission_pct`` are decimal strings with at most two places (``"0.25"``, ``"5"``).
+
+Commission is taken from what each winner gains in the hand: for every seat whose gross
+gain is positive, ``round_half_up(gain * commission_pct / 100, 0.01)``.  The nets after
+commission, the house's commission and any change to a carried pot (Kitti) sum to exactly
+zero -- :func:`settle` checks it and raises if not.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Sequence
+
+from .errors import MalformedError
+
+CENT = Decimal("0.01")
+ZERO = Decimal("0")
+
+
+def parse_amount(text: object, *, what: str = "amount", maximum: Decimal | None = None,
+                 allow_negative: bool = False) -> Decimal:
+    """A decimal string with at most two places, as :class:`Decimal`; floats are refused."""
+    if isinstance(text, bool) or not isinstance(text, (str, int)):
+        raise MalformedError(f"{what} must be a decimal string such as \"0.25\"")
+    if isinstance(text, str) and (len(text) > 32 or not text.strip() or text != text.strip()):
+        raise MalformedError(f"{what} must be a decimal string such as \"0.25\"")
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise MalformedError(f"{what} must be a decimal string such as \"0.25\"") from None
+    if not value.is_finite():
+        raise MalformedError(f"{what} must be finite")
+    if value.as_tuple().exponent < -2:  # type: ignore[operator]
+        raise MalformedError(f"{what} has more than two decimal places")
+    if value < 0 and not allow_negative:
+        raise MalformedError(f"{what} must not be negative")
+    if maximum is not None and value > maximum:
+        raise MalformedError(f"{what} must be at most {maximum}")
+    return value
+
+
+def round_cents(value: Decimal) -> Decimal:
+    """Round half-up to 0.01 HT."""
+    return value.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def format_amount(value: Decimal) -> str:
+    """An amount as a decimal string with two places (``"-1.50"``)."""
+    return str(round_cents(value) if value == round_cents(value) else value)
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """One hand's money.  ``gross`` and ``nets`` are per seat, in HT."""
+
+    gross: tuple[Decimal, ...]
+    nets: tuple[Decimal, ...]
+    commission: Decimal
+    pot_delta: Decimal = ZERO
+
+    def to_json(self) -> dict:
+        return {
+            "gross": [format_amount(x) for x in self.gross],
+            "nets": [format_amount(x) for x in self.nets],
+            "commission": format_amount(self.commission),
+            "pot_delta": format_amount(self.pot_delta),
+        }
+
+
+def settle(net_points: Sequence[int | Decimal], *, point_value: Decimal, commission_pct: Decimal,
+           pot_delta_points: int | Decimal = 0) -> Settlement:
+    """Turn each seat's net in points into HT, take commission from the winners, check zero-sum.
+
+    ``sum(net_points) + pot_delta_points`` must be zero (the pot counts as a party).
+    """
+    if sum(net_points) + pot_delta_points != 0:
+        raise ValueError(f"net points {list(net_points)} with pot change {pot_delta_points} do not sum to zero")
+    pv, pct = Decimal(point_value), Decimal(commission_pct)
+    gross = tuple(Decimal(p) * pv for p in net_points)
+    fees = tuple(round_cents(g * pct / 100) if g > 0 else ZERO for g in gross)
+    nets = tuple(g - f for g, f in zip(gross, fees))
+    commission = sum(fees, ZERO)
+    pot_delta = Decimal(pot_delta_points) * pv
+    if sum(nets, ZERO) + commission + pot_delta != 0:  # pragma: no cover - arithmetic invariant
+        raise AssertionError("settlement does not sum to zero")
+    return Settlement(gross, nets, commission, pot_delta)

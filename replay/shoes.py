@@ -1,0 +1,43 @@
+"""The canonical shoe of each preset: the card order the v1 shuffle starts from.
+
+Canonical order: deck 1 then deck 2 ...; within a deck suits S, H, D, C and within a suit
+A, 2 .. K (that is, card codes 0..51); then every printed joker, then every master card.
+
+=================  =======  ==========================================  ========
+preset             seats    shoe                                        rule
+=================  =======  ==========================================  ========
+marriage/nepal     2-5      3 decks + 3 putali (JK) + 1 master (MC)     MN-1
+marriage/classic   2-5      3 decks                                     MC-1
+kitti              2-5      1 deck                                      D-12
+rummy13            2-6      2 decks + 2 printed jokers = 106            D-18
+rummy13            7-8      3 decks + 3 printed jokers = 159            D-18
+=================  =======  ==========================================  ========
+"""
+from __future__ import annotations
+
+from .cards import JOKER, MASTER, STANDARD, Card
+from .errors import RulesetError
+from .rulesets import Ruleset, allowed_players
+
+
+def build_shoe(decks: int, jokers: int = 0, masters: int = 0) -> tuple[Card, ...]:
+    """A shoe in canonical order."""
+    return STANDARD * decks + (JOKER,) * jokers + (MASTER,) * masters
+
+
+def shoe_spec(ruleset: Ruleset, n_seats: int) -> dict[str, int]:
+    """``{"decks", "jokers", "masters"}`` for this ruleset at this table size."""
+    if n_seats not in allowed_players(ruleset):
+        raise RulesetError(
+            f"{ruleset.preset} is played by {', '.join(map(str, allowed_players(ruleset)))} players, not {n_seats}")
+    if "shoe" in ruleset.settings:
+        return dict(ruleset["shoe"])
+    for entry in ruleset["shoe_by_players"]:
+        if n_seats <= entry["max_players"]:
+            return {k: entry[k] for k in ("decks", "jokers", "masters")}
+    raise RulesetError(f"{ruleset.preset} has no shoe for {n_seats} players")
+
+
+def canonical_shoe(ruleset: Ruleset, n_seats: int) -> tuple[Card, ...]:
+    """The canonical (unshuffled) shoe for this ruleset and table size."""
+    return build_shoe(**shoe_spec(ruleset, n_seats))

@@ -1,0 +1,34 @@
+from hypothesis import given, strategies as st
+import pytest
+
+from replay.cards import ALL_CARDS, JOKER, MASTER, Card, Rank, Suit, card_of, format_cards, parse_card, parse_cards
+from replay.errors import CardParseError
+
+
+@given(st.sampled_from(ALL_CARDS))
+def test_notation_round_trips(card):
+    assert parse_card(str(card)) == card
+    assert eval(repr(card), {"parse_card": parse_card}) == card
+
+
+def test_notation_examples():
+    assert str(card_of(Rank.SEVEN, Suit.H)) == "7H"
+    assert str(card_of(Rank.T, Suit.S)) == "TS"
+    assert parse_card("JK") is JOKER and JOKER.is_joker and JOKER.rank is None
+    assert parse_card("MC") is MASTER and MASTER.is_master
+    assert parse_card("10D") == parse_card("TD")
+    assert format_cards(parse_cards("AS KH 2C")) == "AS KH 2C"
+    assert len({str(c) for c in ALL_CARDS}) == 54
+
+
+@pytest.mark.parametrize("bad", ["", "7", "7h", "1H", "ZZ", "JKK", " 7H", None, 7])
+def test_bad_cards_are_typed_errors(bad):
+    with pytest.raises(CardParseError):
+        parse_card(bad)
+    with pytest.raises(ValueError):
+        parse_card(bad)
+
+
+def test_bad_code():
+    with pytest.raises(CardParseError):
+        Card(54)
