@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Write fixtures/vectors/v1.json: the v1 known-answer vectors.
+
+The inputs are fixed here (seeds are SHA-256 of readable labels, so the file can be
+regenerated and reviewed); the expected values come from :mod:`replay.fairness`.  The
+Python tests and the in-browser verifier both check every vector, and a naive
+re-implementation in the tests, written from docs/fairness.md alone, reproduces them.
+
+    python tools/make_vectors.py            # rewrite the file
+    python tools/make_vectors.py --check    # exit 1 if the file is not what this writes
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from replay.fairness import commit_player_seed, commit_server_seed, hand_randomness  # noqa: E402
+from replay.rulesets import resolve  # noqa: E402
+
+OUT = ROOT / "fixtures" / "vectors" / "v1.json"
+
+# (preset, overrides, player counts)
+CASES = [
+    ("marriage/nepal", {}, [2, 3, 4, 5]),
+    ("marriage/classic", {}, [2, 3, 4, 5]),
+    ("marriage/classic", {"direction": "anticlockwise"}, [4]),
+    ("kitti", {}, [2, 3, 4, 5]),
+    ("kitti", {"sequence_order": "a23-high"}, [3]),
+    ("rummy13", {}, [4, 6, 8]),
+    ("rummy13", {"players": {"allowed": [2, 3, 4, 5, 6, 7, 8]}}, [2, 7]),
+]
+
+
+def h(label: str, size: int = 32) -> bytes:
+    return hashlib.sha256(label.encode()).digest()[:size]
+
+
+def vector(preset: str, overrides: dict, n: int, variant: int) -> dict:
+    rs = resolve(preset, overrides)
+    name = f"{preset}/{n}p" + ("/" + ",".join(sorted(overrides)) if overrides else "") + f"/{variant}"
+    hand_id = f"vec-{preset.replace('/', '-')}-{n}-{variant}" + ("-o" if overrides else "")
+    server = h("server:" + name)
+    seeds = [h(f"seat{i}:" + name, 16 + 8 * ((i + variant) % 3)) for i in range(n)]
+    dealer = (n - 1) if variant == 0 else (variant % n)
+    hr = hand_randomness(server, hand_id, rs, seeds)
+    d = hr.deal(dealer)
+    subs = {}
+    for label, size in [("tiplu", len(d.stock)), ("reshuffle:1", 100), ("redeal:1", 52)]:
+        s = hr.stream(label)
+        subs[label] = {"block0": s.block(0).hex(), "randbelow": {"n": size, "value": s.randbelow(size)}}
+    return {
+        "name": name,
+        "preset": preset,
+        "ruleset": rs.to_json(),
+        "ruleset_hash": rs.hash,
+        "hand_id": hand_id,
+        "n_seats": n,
+        "dealer": dealer,
+        "server_seed": server.hex(),
+        "player_seeds": [s.hex() for s in seeds],
+        "expect": {
+            "server_commitment": commit_server_seed(server),
+            "player_commitments": [commit_player_seed(hand_id, i, s) for i, s in enumerate(seeds)],
+            "material": hr.material.hex(),
+            "shoe": [str(c) for c in hr.shoe()],
+            **d.to_json(),
+            "substreams": subs,
+        },
+    }
+
+
+def build() -> dict:
+    vectors = [vector(p, o, n, v) for p, o, ns in CASES for n in ns for v in (0, 1)]
+    return {"format": "tiplu.vectors/1", "protocol": "v1", "count": len(vectors), "vectors": vectors}
+
+
+def main() -> int:
+    text = json.dumps(build(), indent=1) + "\n"
+    if "--check" in sys.argv:
+        same = OUT.exists() and OUT.read_text() == text
+        print("vectors are current" if same else "vectors differ from tools/make_vectors.py")
+        return 0 if same else 1
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(text)
+    print(f"wrote {OUT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
