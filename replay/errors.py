@@ -74,3 +74,8 @@ class IllegalMoveError(TipluError, ValueError):
 
 class CommitmentMismatchError(TipluError, ValueError):
     """A revealed seed that does not hash to the commitment published for it."""
+
+
+class DeckMismatchError(IllegalMoveError):
+    """A move lists a card that the deck (the v1 shoe) does not put there, e.g. a draw
+    whose listed card differs from the top of the stock."""

@@ -1,0 +1,105 @@
+"""Read hand records from wherever they are, one at a time, never the whole archive.
+
+Sources: a single record (``.json``), a JSON-lines file (one record per line; ``-`` is
+standard input), a ledger database (``.db`` / ``.sqlite``), or an operator's URL
+(``http(s)://``, through the JSON API).  Each item is an :class:`Item`: the record's JSON
+value, or the :class:`~replay.errors.MalformedError` that stopped it, with where it came
+from -- so a bad line is reported and the audit goes on with the next.
+"""
+from __future__ import annotations
+
+import io
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from replay.errors import MalformedError
+from replay.records import load_json
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    where: str
+    data: Any = None
+    error: MalformedError | None = None
+
+
+def iter_jsonl(stream: io.TextIOBase | Any, name: str) -> Iterator[Item]:
+    """One :class:`Item` per non-blank line of a JSON-lines stream."""
+    lineno = 0
+    while True:
+        try:
+            line = stream.readline()
+        except UnicodeDecodeError:
+            lineno += 1
+            yield Item(f"{name}:{lineno}", error=MalformedError("not UTF-8 text"))
+            continue
+        if not line:
+            return
+        lineno += 1
+        if not line.strip():
+            continue
+        where = f"{name}:{lineno}"
+        if not line.endswith("\n") and len(line) > 0:
+            # the last line of a truncated file: still try, JSON will tell
+            pass
+        try:
+            yield Item(where, data=load_json(line))
+        except MalformedError as exc:
+            yield Item(where, error=exc)
+
+
+def iter_db(path: Path) -> Iterator[Item]:
+    """Every finished hand's record in a ledger database, in ledger order."""
+    from .ledger import Ledger  # the ledger module is the one reader of its tables
+
+    ledger = Ledger(str(path))
+    for hand_id, record in ledger.iter_records():
+        yield Item(f"{path}#{hand_id}", data=record)
+
+
+def iter_url(url: str) -> Iterator[Item]:
+    """Every revealed record an operator's JSON API publishes (paged)."""
+    from .remote import iter_remote_records
+
+    yield from iter_remote_records(url)
+
+
+def iter_source(source: str) -> Iterator[Item]:
+    """Dispatch on the kind of source (see the module docstring)."""
+    if source.startswith(("http://", "https://")):
+        yield from iter_url(source)
+        return
+    if source == "-":
+        yield from iter_jsonl(sys.stdin, "<stdin>")
+        return
+    path = Path(source)
+    if not path.exists():
+        raise MalformedError(f"no such file: {source}")
+    if path.suffix in (".db", ".sqlite", ".sqlite3"):
+        yield from iter_db(path)
+        return
+    with path.open("r", encoding="utf-8", errors="strict") as fh:
+        if path.suffix == ".json":
+            try:
+                data = load_json(fh.read())
+            except (MalformedError, UnicodeDecodeError) as exc:
+                yield Item(str(path), error=exc if isinstance(exc, MalformedError) else MalformedError(str(exc)))
+                return
+            items = data if isinstance(data, list) else [data]
+            for i, d in enumerate(items):
+                yield Item(f"{path}" + (f"[{i}]" if isinstance(data, list) else ""), data=d)
+            return
+        yield from iter_jsonl(fh, str(path))
+
+
+def write_jsonl(records: Any, path: Path) -> int:
+    """Write records as JSON lines (canonical key order); returns how many."""
+    n = 0
+    with path.open("w", encoding="utf-8") as fh:
+        for r in records:
+            fh.write(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n")
+            n += 1
+    return n

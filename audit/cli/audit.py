@@ -1,0 +1,113 @@
+"""``tiplu audit`` and ``tiplu replay``."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from replay.records import parse_record
+from replay.replayer import replay_record
+
+from ..archive import iter_source
+from ..report import AuditReport
+from ..runner import audit_items
+from ..schema import validate_record
+from . import main
+
+
+def _progress_printer(enabled: bool):
+    if not enabled:
+        return None
+    tty = sys.stderr.isatty()
+
+    def show(report: AuditReport) -> None:
+        line = f"audited {report.total} records, {report.failed} failed"
+        click.echo(("\r" + line) if tty else line, err=True, nl=not tty)
+    return show
+
+
+def print_summary(report: AuditReport) -> None:
+    data = report.to_json()
+    reasons = sorted({r for g in data["by_game"].values() for r in g})
+    header = ["game", *reasons, "total"]
+    rows = [[g, *[str(c.get(r, 0)) for r in reasons], str(sum(c.values()))] for g, c in data["by_game"].items()]
+    widths = [max(len(x) for x in col) for col in zip(header, *rows)]
+    for row in [header, *rows]:
+        click.echo("  ".join(x.ljust(w) for x, w in zip(row, widths)).rstrip())
+    for f in data["failures"][:50]:
+        click.echo(f"FAIL {f['where']}: {f['reason']}: {f['faults'][0]['message']}")
+    if len(data["failures"]) > 50:
+        click.echo(f"... and {len(data['failures']) - 50} more failures (use --json for all)")
+    for tid, faults in report.table_faults().items():
+        for msg in faults:
+            click.echo(f"FAIL table {tid}: carry_mismatch: {msg}")
+    click.echo(f"{data['total']} records audited, {data['failed']} failed"
+               + ("" if data["ok"] else "  -- AUDIT FAILED"))
+
+
+@main.command("audit")
+@click.argument("source", default="-")
+@click.option("--public-key", help="The operator's Ed25519 public key (hex); default: the key each record names.")
+@click.option("--strict", is_flag=True, help="Stop each record at its first fault (default: report every fault).")
+@click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
+@click.option("--progress/--no-progress", default=None, help="Show progress on stderr (default: when stderr is a terminal).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Audit in this many local processes.")
+@click.option("--dask", "dask_address", metavar="ADDRESS", help="Audit on a dask.distributed scheduler (pip install 'tiplu[dask]').")
+def audit_command(source: str, public_key: str | None, strict: bool, as_json: bool, progress: bool | None,
+                  workers: int, dask_address: str | None) -> None:
+    """Audit hand records: one record (.json), a JSON-lines file, a ledger (.db) or an operator URL.
+
+    Exits 1 if any record fails.
+    """
+    show = _progress_printer(sys.stderr.isatty() if progress is None else progress)
+    if workers > 1 or dask_address:
+        from ..parallel import audit_parallel
+        report = audit_parallel(source, workers=workers, dask_address=dask_address, public_key=public_key,
+                                strict=strict, progress=show)
+    else:
+        report = audit_items(iter_source(source), public_key=public_key, strict=strict, progress=show)
+    if show and sys.stderr.isatty():
+        click.echo("", err=True)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2, sort_keys=True))
+    else:
+        print_summary(report)
+    if not report.ok:
+        sys.exit(1)
+
+
+@main.command("replay")
+@click.argument("record", type=click.File("r", encoding="utf-8"))
+@click.option("--json", "as_json", is_flag=True, help="Print every step as JSON lines.")
+def replay_command(record, as_json: bool) -> None:
+    """Print a hand move by move: each seat's hand and the piles at every step."""
+    from replay.game import engine_for
+
+    from ..render import render_state
+
+    data = json.loads(record.read())
+    validate_record(data)
+    rec = parse_record(data)
+    engine = engine_for(rec.ruleset)
+
+    def visit(index: int, move, state) -> None:
+        view = render_state(engine, state)
+        if as_json:
+            click.echo(json.dumps({"index": index, "move": move.to_json() if move else None, "state": view}))
+            return
+        click.echo("== deal ==" if index < 0 else f"== move {index}: {move} ==")
+        for line in view.get("lines", []):
+            click.echo("   " + line)
+
+    result = replay_record(rec, strict=True, visit=visit)
+    for f in result.faults:
+        click.echo(f"FAULT {f}", err=True)
+    if result.outcome is not None and not as_json:
+        click.echo("== outcome ==")
+        click.echo("   points: " + " ".join(map(str, result.outcome.points)))
+        click.echo("   nets (HT): " + " ".join(str(x) for x in result.settlement.nets)
+                   + f"   commission: {result.settlement.commission}")
+    if result.faults:
+        sys.exit(1)

@@ -1,0 +1,124 @@
+"""An audit report: verdict counts by game, the failures, and per-table money.
+
+Reports are built one verdict at a time (:meth:`AuditReport.add`) and can be merged
+(:meth:`AuditReport.merge`), so partitions audited in parallel combine into exactly the
+report a single process makes; :meth:`AuditReport.to_json` is sorted and deterministic.
+
+Per table, from the *recomputed* settlements: every player's HT balance, the house's
+commission, and -- for games that carry a pot (Kitti) -- that each hand's carried pot is
+the previous hand's pot plus its change (``CARRY_MISMATCH`` otherwise).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from replay.faults import Fault, Reason
+from replay.settlement import format_amount
+
+from .verify import Verdict
+
+MAX_LISTED_FAILURES = 10_000
+
+
+@dataclass
+class TableLedger:
+    """Money of one table over all its audited hands."""
+
+    balances: dict[str, Decimal] = field(default_factory=dict)
+    commission: Decimal = Decimal(0)
+    hands: int = 0
+    unreconciled: int = 0
+    pots: dict[int, tuple[int, int]] = field(default_factory=dict)  # hand_no -> (pot in, pot out)
+
+    def merge(self, other: "TableLedger") -> None:
+        for p, v in other.balances.items():
+            self.balances[p] = self.balances.get(p, Decimal(0)) + v
+        self.commission += other.commission
+        self.hands += other.hands
+        self.unreconciled += other.unreconciled
+        self.pots.update(other.pots)
+
+    def carry_faults(self) -> list[str]:
+        out = []
+        nos = sorted(self.pots)
+        for a, b in zip(nos, nos[1:]):
+            if b == a + 1 and self.pots[a][1] != self.pots[b][0]:
+                out.append(f"hand {b} starts with pot {self.pots[b][0]}, but hand {a} left {self.pots[a][1]}")
+        return out
+
+
+@dataclass
+class AuditReport:
+    counts: Counter = field(default_factory=Counter)
+    failures: list[dict[str, Any]] = field(default_factory=list)
+    tables: dict[str, TableLedger] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    @property
+    def failed(self) -> int:
+        return sum(n for (preset, reason), n in self.counts.items() if reason != "ok")
+
+    @property
+    def ok(self) -> bool:
+        return self.failed == 0 and not self.table_faults()
+
+    def add(self, where: str, verdict: Verdict) -> None:
+        preset = verdict.preset or "unknown"
+        self.counts[(preset, verdict.reason.value if verdict.reason else "ok")] += 1
+        if not verdict.ok and len(self.failures) < MAX_LISTED_FAILURES:
+            self.failures.append({"where": where, **verdict.to_json()})
+        replay = verdict.replay
+        record = getattr(replay, "record", None)
+        if verdict.table_id is None or replay is None:
+            return
+        t = self.tables.setdefault(verdict.table_id, TableLedger())
+        t.hands += 1
+        if replay.settlement is None or record is None:
+            t.unreconciled += 1
+            return
+        for player, net in zip(record.table.players, replay.settlement.nets):
+            t.balances[player] = t.balances.get(player, Decimal(0)) + net
+        t.commission += replay.settlement.commission
+        carry = record.table.carry
+        hand_no = record.table.hand_no
+        if "pot" in carry and hand_no is not None:
+            t.pots[hand_no] = (carry["pot"], carry["pot"] + replay.outcome.pot_delta_points)
+
+    def add_error(self, where: str, message: str) -> None:
+        self.add(where, Verdict(None, None, (Fault(Reason.MALFORMED, message),)))
+
+    def merge(self, other: "AuditReport") -> "AuditReport":
+        self.counts.update(other.counts)
+        self.failures.extend(other.failures)
+        del self.failures[MAX_LISTED_FAILURES:]
+        for tid, t in other.tables.items():
+            self.tables.setdefault(tid, TableLedger()).merge(t)
+        return self
+
+    def table_faults(self) -> dict[str, list[str]]:
+        return {tid: f for tid, t in sorted(self.tables.items()) if (f := t.carry_faults())}
+
+    def to_json(self) -> dict[str, Any]:
+        by_game: dict[str, dict[str, int]] = {}
+        for (preset, reason), n in sorted(self.counts.items()):
+            by_game.setdefault(preset, {})[reason] = n
+        return {
+            "format": "tiplu.audit-report/1",
+            "ok": self.ok,
+            "total": self.total,
+            "failed": self.failed,
+            "by_game": by_game,
+            "failures": sorted(self.failures, key=lambda f: (f["where"], f.get("hand_id") or "")),
+            "tables": {
+                tid: {"hands": t.hands, "unreconciled": t.unreconciled, "commission": format_amount(t.commission),
+                      "balances": {p: format_amount(v) for p, v in sorted(t.balances.items())},
+                      **({"carry_faults": t.carry_faults()} if t.carry_faults() else {})}
+                for tid, t in sorted(self.tables.items())
+            },
+        }

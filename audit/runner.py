@@ -1,0 +1,30 @@
+"""Audit a whole source of records (file, database, URL) into one :class:`AuditReport`."""
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from .archive import Item, iter_source
+from .report import AuditReport
+from .verify import audit_record
+
+Progress = Callable[[AuditReport], None]
+
+
+def audit_items(items: Iterable[Item], *, public_key: str | None = None, strict: bool = False,
+                progress: Progress | None = None, every: int = 200) -> AuditReport:
+    """Audit every item; a malformed item is a failure of its own and the run goes on."""
+    report = AuditReport()
+    for n, item in enumerate(items, 1):
+        if item.error is not None:
+            report.add_error(item.where, str(item.error))
+        else:
+            report.add(item.where, audit_record(item.data, public_key=public_key, strict=strict))
+        if progress and n % every == 0:
+            progress(report)
+    if progress:
+        progress(report)
+    return report
+
+
+def audit_source(source: str, **kwargs) -> AuditReport:
+    return audit_items(iter_source(source), **kwargs)

@@ -1,0 +1,39 @@
+"""Validate a hand record against its JSON Schema (``docs/hand-record.schema.json``).
+
+jsonschema gives every violation a JSON path, so an auditor learns *where* a record is
+wrong; :func:`validate_record` raises :class:`~replay.errors.MalformedError` with that
+location.  The schema checks shape; :mod:`replay.records` then checks meaning.
+"""
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from replay.errors import MalformedError
+
+
+@cache
+def _validator() -> Draft202012Validator:
+    text = resources.files("audit.schemas").joinpath("hand-record.schema.json").read_text(encoding="utf-8")
+    return Draft202012Validator(json.loads(text))
+
+
+def schema_errors(data: Any) -> list[MalformedError]:
+    """Every schema violation, each with its location (``$.table.seats[2].player``)."""
+    out = []
+    for err in sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path)):
+        path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
+        out.append(MalformedError(err.message if len(err.message) < 200 else err.message[:200] + "...",
+                                  location=path))
+    return out
+
+
+def validate_record(data: Any) -> None:
+    """Raise the first schema violation as a :class:`MalformedError`."""
+    errors = schema_errors(data)
+    if errors:
+        raise errors[0]

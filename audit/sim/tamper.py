@@ -1,0 +1,184 @@
+"""The dishonest operator: one realistic fault per chosen hand, of a known class.
+
+Each class is a function ``(record, ctx) -> record`` returning a tampered copy of a
+published record.  Some tamper with what the operator claims before signing (the record
+is then signed as usual: only the replay can catch it); others with the statements or
+the reveal.  :data:`EXPECTED` says which :class:`~replay.faults.Reason` the audit must
+report first for each class -- the tests and the demo hold the audit to it.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Callable
+
+from replay.canonical import canonical_hash
+from replay.faults import Reason
+from replay.records import record_core
+from replay.settlement import format_amount
+from replay.stream import Stream
+
+from ..signing import SigningKey
+
+
+@dataclass(frozen=True)
+class TamperContext:
+    key: SigningKey  # the operator's own key: a dishonest operator re-signs what it changes
+    rng: Stream
+
+
+def _resign_record(rec: dict[str, Any], ctx: TamperContext) -> dict[str, Any]:
+    """Re-sign the record statement over the (tampered) record core, as the operator would."""
+    for i, s in enumerate(rec["fairness"].get("statements", [])):
+        if s["statement"].get("kind") == "record":
+            st = dict(s["statement"])
+            st["record_hash"] = canonical_hash(record_core(rec))
+            rec["fairness"]["statements"][i] = ctx.key.sign(st)
+    return rec
+
+
+def _resign(rec: dict[str, Any], ctx: TamperContext, index: int, **changes: Any) -> None:
+    st = dict(rec["fairness"]["statements"][index]["statement"])
+    st.update(changes)
+    rec["fairness"]["statements"][index] = ctx.key.sign(st)
+
+
+def _statement_index(rec: dict[str, Any], kind: str, *, last: bool = False) -> int:
+    idx = [i for i, s in enumerate(rec["fairness"]["statements"]) if s["statement"].get("kind") == kind]
+    return idx[-1] if last else idx[0]
+
+
+def wrong_seed(rec, ctx):
+    """The operator reveals (and signs) a server seed other than the one it committed to."""
+    other = bytes(b ^ 0x5A for b in bytes.fromhex(rec["fairness"]["server_seed"])).hex()
+    rec["fairness"]["server_seed"] = other
+    _resign(rec, ctx, _statement_index(rec, "reveal"), server_seed=other)
+    return rec
+
+
+def early_reveal(rec, ctx):
+    """A seat's seed is revealed before every seat has committed."""
+    st = rec["fairness"]["statements"]
+    first_reveal = _statement_index(rec, "seat-reveal")
+    last_commit = _statement_index(rec, "seat-receipt", last=True)
+    moved = st.pop(first_reveal)
+    st.insert(last_commit, moved)
+    # re-date the moved reveal so the times agree with the new order (a careful forger)
+    before = st[last_commit - 1]["statement"]["time"] if last_commit else moved["statement"]["time"]
+    _resign(rec, ctx, last_commit, time=before)
+    return rec
+
+
+def swapped_seed(rec, ctx):
+    """Two seats' seeds are swapped in the published record."""
+    seeds = rec["fairness"]["player_seeds"]
+    seeds[0], seeds[1] = seeds[1], seeds[0]
+    return _resign_record(rec, ctx)
+
+
+def edited_move(rec, ctx):
+    """One move's content is edited (a different card, or a different choice)."""
+    moves = rec["moves"]
+    candidates = [i for i, m in enumerate(moves) if any(k in m for k in ("card", "sets", "groups", "cards"))]
+    i = candidates[ctx.rng.randbelow(len(candidates))] if candidates else 0
+    m = moves[i]
+    text = json.dumps(m)
+    for a, b in (("\"AS\"", "\"KD\""), ("\"KD\"", "\"AS\""), ("\"2C\"", "\"3H\""), ("\"3H\"", "\"2C\"")):
+        if a in text:
+            moves[i] = json.loads(text.replace(a, b, 1))
+            break
+    else:
+        moves[i] = {**m, "seat": (m["seat"] + 1) % len(rec["table"]["seats"])}
+    return _resign_record(rec, ctx)
+
+
+def dropped_move(rec, ctx):
+    """One move is silently left out."""
+    i = ctx.rng.randbelow(len(rec["moves"]))
+    del rec["moves"][i]
+    return _resign_record(rec, ctx)
+
+
+def reordered_moves(rec, ctx):
+    """Two neighbouring moves of different seats are swapped."""
+    moves = rec["moves"]
+    pairs = [i for i in range(len(moves) - 1) if moves[i] != moves[i + 1]]
+    i = pairs[ctx.rng.randbelow(len(pairs))]
+    moves[i], moves[i + 1] = moves[i + 1], moves[i]
+    return _resign_record(rec, ctx)
+
+
+def changed_ruleset(rec, ctx):
+    """A setting of the ruleset is changed after the commitment."""
+    settings = rec["ruleset"]["settings"]
+    for name in ("turn_cap", "middle_drop", "salami_stakes", "stake"):
+        if name in settings:
+            settings[name] += 1
+            break
+    return _resign_record(rec, ctx)
+
+
+def forged_signature(rec, ctx):
+    """A statement's signature is not the operator's (one byte changed)."""
+    s = rec["fairness"]["statements"][_statement_index(rec, "deal")]
+    sig = bytearray(bytes.fromhex(s["sig"]))
+    sig[7] ^= 0x01
+    s["sig"] = sig.hex()
+    return rec
+
+
+def inflated_payout(rec, ctx):
+    """The winner is paid 1.00 HT more, taken from another seat (still zero-sum)."""
+    nets = rec["outcome"]["payouts"]["nets"]
+    w = rec["outcome"].get("winner")
+    w = w if isinstance(w, int) else max(range(len(nets)), key=lambda i: Decimal(nets[i]))
+    other = (w + 1) % len(nets)
+    nets[w] = format_amount(Decimal(nets[w]) + 1)
+    nets[other] = format_amount(Decimal(nets[other]) - 1)
+    return _resign_record(rec, ctx)
+
+
+def commission_off(rec, ctx):
+    """The house takes 0.01 HT more commission than D-2 gives it."""
+    pay = rec["outcome"]["payouts"]
+    nets = pay["nets"]
+    w = max(range(len(nets)), key=lambda i: Decimal(nets[i]))
+    nets[w] = format_amount(Decimal(nets[w]) - Decimal("0.01"))
+    pay["commission"] = format_amount(Decimal(pay["commission"]) + Decimal("0.01"))
+    return _resign_record(rec, ctx)
+
+
+TAMPERS: dict[str, Callable[[dict, TamperContext], dict]] = {
+    "wrong_seed": wrong_seed,
+    "early_reveal": early_reveal,
+    "swapped_seed": swapped_seed,
+    "edited_move": edited_move,
+    "dropped_move": dropped_move,
+    "reordered_moves": reordered_moves,
+    "changed_ruleset": changed_ruleset,
+    "forged_signature": forged_signature,
+    "inflated_payout": inflated_payout,
+    "commission_off": commission_off,
+}
+
+# The reason each class must produce (first fault).  Move edits may surface as an illegal
+# move, a deck mismatch, an incomplete hand or a different outcome, depending on the move.
+EXPECTED: dict[str, set[Reason]] = {
+    "wrong_seed": {Reason.SERVER_SEED_MISMATCH},
+    "early_reveal": {Reason.EVENT_ORDER},
+    "swapped_seed": {Reason.SEAT_SEED_MISMATCH},
+    "edited_move": {Reason.ILLEGAL_MOVE, Reason.DECK_MISMATCH, Reason.OUTCOME_MISMATCH, Reason.INCOMPLETE, Reason.MALFORMED},
+    "dropped_move": {Reason.ILLEGAL_MOVE, Reason.DECK_MISMATCH, Reason.INCOMPLETE, Reason.OUTCOME_MISMATCH},
+    "reordered_moves": {Reason.ILLEGAL_MOVE, Reason.DECK_MISMATCH, Reason.OUTCOME_MISMATCH},
+    "changed_ruleset": {Reason.RULESET_MISMATCH},
+    "forged_signature": {Reason.SIGNATURE},
+    "inflated_payout": {Reason.PAYOUT_MISMATCH},
+    "commission_off": {Reason.PAYOUT_MISMATCH, Reason.COMMISSION_MISMATCH},
+}
+
+
+def tamper(record: dict[str, Any], kind: str, ctx: TamperContext) -> dict[str, Any]:
+    """A tampered deep copy of ``record``."""
+    return TAMPERS[kind](copy.deepcopy(record), ctx)

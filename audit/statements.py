@@ -1,0 +1,109 @@
+"""The signed statements of a hand, and what a record's statements must say.
+
+Kinds, in the protocol's order (``docs/ledger.md`` lists each kind's fields):
+
+====================  =====  ===============================================
+kind                  phase  says
+====================  =====  ===============================================
+``hand``              0      table, seats, dealer, money, ruleset hash
+``commitment``        1      the server-seed commitment
+``seat-receipt``   2      one seat's seed commitment (the player's receipt)
+``seat-reveal``       3      one seat's seed -- only after every seat committed
+``deal``              4      the hand is dealt (all seeds known)
+``record``            5      the hash of the hand record's core
+``reveal``            6      the server seed
+====================  =====  ===============================================
+
+:func:`check_statements` verifies every signature under the operator key, that the
+statements agree with the record, and that they come in this order.
+"""
+from __future__ import annotations
+
+import hmac
+from typing import Any, Mapping
+
+from replay.canonical import canonical_hash
+from replay.errors import MalformedError
+from replay.faults import Fault, Reason
+from replay.records import HandRecord, record_core
+
+from .errors import SignatureError
+from .signing import verify_statement
+
+PHASES = {"hand": 0, "commitment": 1, "seat-receipt": 2, "seat-reveal": 3, "deal": 4, "record": 5, "reveal": 6}
+REQUIRED = ("hand", "commitment", "seat-receipt", "seat-reveal", "deal", "record")
+
+
+def _same(a: Any, b: Any) -> bool:
+    return hmac.compare_digest(str(a).lower(), str(b).lower())
+
+
+def _expectations(record: HandRecord) -> dict[str, dict[str, Any]]:
+    f = record.fairness
+    return {
+        "hand": {"ruleset_hash": f.ruleset_hash},
+        "commitment": {"server_commitment": f.server_commitment},
+        "record": {"record_hash": canonical_hash(record_core(record.raw))},
+        "reveal": {"server_seed": f.server_seed.hex() if f.server_seed else None},
+    }
+
+
+def check_statements(record: HandRecord, *, public_key: str | None = None) -> list[Fault]:
+    """Faults in the record's signed statements (signature, content, order)."""
+    faults: list[Fault] = []
+    key = public_key or record.table.public_key
+    if public_key and not _same(public_key, record.table.public_key):
+        faults.append(Fault(Reason.SIGNATURE, "the record names another operator key than the one audited against"))
+    f = record.fairness
+    expect = _expectations(record)
+    seen: dict[str, int] = {}
+    committed: set[int] = set()
+    revealed: set[int] = set()
+    phase, last_time = -1, ""
+    for i, signed in enumerate(f.statements):
+        try:
+            st = verify_statement(signed, key)
+        except (SignatureError, MalformedError) as exc:
+            faults.append(Fault(Reason.SIGNATURE, f"statement {i}: {exc}"))
+            continue
+        kind = st.get("kind")
+        if kind not in PHASES:
+            faults.append(Fault(Reason.STATEMENT_MISMATCH, f"statement {i} has unknown kind {kind!r}"))
+            continue
+        if st.get("hand_id") != record.hand_id:
+            faults.append(Fault(Reason.STATEMENT_MISMATCH, f"statement {i} ({kind}) is about another hand"))
+        seen[kind] = seen.get(kind, 0) + 1
+        for name, value in expect.get(kind, {}).items():
+            if value is None or not _same(st.get(name), value):
+                faults.append(Fault(Reason.STATEMENT_MISMATCH, f"the signed {kind} statement's {name} differs from the record"))
+        if kind in ("seat-receipt", "seat-reveal"):
+            seat = st.get("seat")
+            if not isinstance(seat, int) or not 0 <= seat < record.table.n_seats:
+                faults.append(Fault(Reason.STATEMENT_MISMATCH, f"statement {i} ({kind}) names no seat of the table"))
+                continue
+            if kind == "seat-receipt":
+                committed.add(seat)
+                if not _same(st.get("commitment"), f.seat_commitments[seat]):
+                    faults.append(Fault(Reason.STATEMENT_MISMATCH, f"seat {seat}'s signed commitment differs from the record"))
+            else:
+                if committed != set(range(record.table.n_seats)):
+                    faults.append(Fault(Reason.EVENT_ORDER, f"seat {seat} revealed its seed before every seat had committed"))
+                revealed.add(seat)
+                if not _same(st.get("seed"), f.player_seeds[seat].hex()):
+                    faults.append(Fault(Reason.STATEMENT_MISMATCH, f"seat {seat}'s signed seed differs from the record"))
+        p = PHASES[kind]
+        time = st.get("time", "")
+        if p < phase:
+            faults.append(Fault(Reason.EVENT_ORDER, f"statement {i} ({kind}) comes after a later phase"))
+        elif isinstance(time, str) and time < last_time:
+            faults.append(Fault(Reason.EVENT_ORDER, f"statement {i} ({kind}) is dated before the one before it"))
+        phase = max(phase, p)
+        last_time = max(last_time, time if isinstance(time, str) else "")
+    for kind in REQUIRED + (("reveal",) if f.server_seed is not None else ()):
+        if kind not in seen:
+            faults.append(Fault(Reason.STATEMENT_MISMATCH, f"the record carries no signed {kind} statement"))
+    if seen and committed != set(range(record.table.n_seats)):
+        faults.append(Fault(Reason.STATEMENT_MISMATCH, "not every seat's commitment is signed"))
+    if seen and revealed != set(range(record.table.n_seats)):
+        faults.append(Fault(Reason.STATEMENT_MISMATCH, "not every seat's reveal is signed"))
+    return faults

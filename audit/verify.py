@@ -1,0 +1,154 @@
+"""Audit one hand record: is everything the operator published true?  -> :class:`Verdict`.
+
+The checks, in order (each failure is a :class:`~replay.faults.Fault` with a
+:class:`~replay.faults.Reason`):
+
+1. the record parses (schema, types, seeds, amounts) -- ``MALFORMED``;
+2. the revealed server seed matches its commitment, every seat seed its seat commitment;
+3. the resolved ruleset hashes to the committed ruleset hash (D-1);
+4. every signed statement verifies under the operator's key, says what the record says,
+   and the statements come in the protocol's order (see :mod:`audit.statements`);
+5. the replay is clean (:mod:`replay.replayer`);
+6. the claimed outcome equals the recomputed one, and the claimed payouts and commission
+   equal the recomputed settlement to the last 0.01 HT.
+
+``strict=True`` stops at the first fault; the default report mode collects them all.
+"""
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any, Mapping
+
+from replay.errors import CommitmentMismatchError, MalformedError
+from replay.fairness import verify_player_seed, verify_server_seed
+from replay.faults import Fault, Reason
+from replay.records import HandRecord, load_json, parse_record
+from replay.replayer import ReplayResult, replay_record
+
+from .schema import validate_record
+from .statements import check_statements
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The audit's answer for one record."""
+
+    hand_id: str | None
+    preset: str | None
+    faults: tuple[Fault, ...] = ()
+    table_id: str | None = None
+    replay: ReplayResult | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def ok(self) -> bool:
+        return not self.faults
+
+    @property
+    def reason(self) -> Reason | None:
+        """The reason of the first fault (``None`` when the record is clean)."""
+        return self.faults[0].reason if self.faults else None
+
+    @property
+    def first_bad_move(self) -> int | None:
+        indices = [f.move_index for f in self.faults if f.move_index is not None]
+        return min(indices) if indices else None
+
+    @property
+    def reasons(self) -> tuple[Reason, ...]:
+        return tuple(dict.fromkeys(f.reason for f in self.faults))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hand_id": self.hand_id, "table_id": self.table_id, "preset": self.preset, "ok": self.ok,
+            "reason": self.reason.value if self.reason else None,
+            "first_bad_move": self.first_bad_move, "faults": [f.to_json() for f in self.faults],
+        }
+
+
+class _Stop(Exception):
+    pass
+
+
+def _amount(x: Any) -> Decimal | None:
+    try:
+        return Decimal(str(x)) if isinstance(x, (str, int)) and not isinstance(x, bool) else None
+    except InvalidOperation:
+        return None
+
+
+def compare_outcome(claimed: Mapping[str, Any] | None, result: ReplayResult) -> list[Fault]:
+    """Faults where the operator's claimed outcome differs from the replay's."""
+    if result.outcome is None or result.settlement is None:
+        return []
+    if not isinstance(claimed, Mapping):
+        return [Fault(Reason.OUTCOME_MISMATCH, "the record claims no outcome")]
+    faults = []
+    mine = result.outcome.to_json()
+    differing = [k for k, v in mine.items() if claimed.get(k) != v]
+    if differing:
+        faults.append(Fault(Reason.OUTCOME_MISMATCH, f"claimed {', '.join(differing)} differ from the replay"))
+    pay = claimed.get("payouts")
+    if not isinstance(pay, Mapping):
+        return faults + [Fault(Reason.PAYOUT_MISMATCH, "the record claims no payouts")]
+    nets = pay.get("nets")
+    ours = result.settlement.nets
+    if not isinstance(nets, list) or len(nets) != len(ours) or any(_amount(a) != b for a, b in zip(nets, ours)):
+        bad = [i for i, b in enumerate(ours) if not isinstance(nets, list) or i >= len(nets) or _amount(nets[i]) != b]
+        faults.append(Fault(Reason.PAYOUT_MISMATCH,
+                            f"claimed HT nets differ from the recomputed settlement at seats {bad}"))
+    if _amount(pay.get("commission")) != result.settlement.commission:
+        faults.append(Fault(Reason.COMMISSION_MISMATCH,
+                            f"claimed commission {pay.get('commission')!r}, recomputed {result.settlement.commission}"))
+    if "pot_delta" in pay and _amount(pay.get("pot_delta")) != result.settlement.pot_delta:
+        faults.append(Fault(Reason.PAYOUT_MISMATCH, "claimed pot change differs from the recomputed one"))
+    return faults
+
+
+def audit_record(data: Any, *, public_key: str | None = None, strict: bool = False) -> Verdict:
+    """Audit one record (JSON text, a dict, or a parsed :class:`HandRecord`)."""
+    try:
+        if isinstance(data, HandRecord):
+            record = data
+        else:
+            if isinstance(data, (str, bytes)):
+                data = load_json(data)
+            validate_record(data)
+            record = parse_record(data)
+    except MalformedError as exc:
+        hand_id = data.get("hand_id") if isinstance(data, Mapping) else None
+        return Verdict(hand_id if isinstance(hand_id, str) else None, None,
+                       (Fault(Reason.MALFORMED, str(exc)),))
+    faults: list[Fault] = []
+
+    def add(new: list[Fault] | Fault) -> None:
+        faults.extend(new if isinstance(new, list) else [new])
+        if strict and faults:
+            raise _Stop
+
+    result = None
+    try:
+        f = record.fairness
+        if f.server_seed is None:
+            add(Fault(Reason.NOT_REVEALED, "the server seed is not revealed yet"))
+        else:
+            try:
+                verify_server_seed(f.server_seed, f.server_commitment)
+            except CommitmentMismatchError as exc:
+                add(Fault(Reason.SERVER_SEED_MISMATCH, str(exc)))
+        for seat, (seed, commitment) in enumerate(zip(f.player_seeds, f.seat_commitments)):
+            try:
+                verify_player_seed(record.hand_id, seat, seed, commitment)
+            except CommitmentMismatchError as exc:
+                add(Fault(Reason.SEAT_SEED_MISMATCH, str(exc)))
+        if not hmac.compare_digest(record.ruleset.hash, f.ruleset_hash):
+            add(Fault(Reason.RULESET_MISMATCH, "the resolved ruleset does not hash to the committed ruleset hash"))
+        add(check_statements(record, public_key=public_key))
+        if f.server_seed is not None:
+            result = replay_record(record, strict=strict)
+            add(list(result.faults))
+            add(compare_outcome(record.outcome, result))
+    except _Stop:
+        pass
+    return Verdict(record.hand_id, record.preset, tuple(faults), record.table.table_id, result)

@@ -1,0 +1,207 @@
+"""The hand record ``tiplu.hand/1``: what an operator publishes about one hand.
+
+A record is JSON (schema: ``docs/hand-record.schema.json``; guide: ``docs/records.md``)::
+
+    {
+      "format": "tiplu.hand/1",
+      "hand_id": "t1-h0007",
+      "table": {"table_id": "t1", "operator": "demo-operator", "public_key": "<hex>",
+                "seats": [{"seat": 0, "player": "asha"}, ...], "dealer": 3,
+                "point_value": "0.25", "commission_pct": "5", "carry": {...}},
+      "ruleset": {<resolved ruleset, D-1>},
+      "fairness": {"protocol": "v1", "ruleset_hash": "<hex>", "server_commitment": "<hex>",
+                   "seat_commitments": ["<hex>", ...], "player_seeds": ["<hex>", ...],
+                   "server_seed": "<hex>" | null, "statements": [<signed statements>]},
+      "moves": [{"seat": 0, "action": "...", ..., "time": "...", "auto": false}, ...],
+      "outcome": {"points": [...], "net_points": [...], "winner": 0 | null,
+                  "breakdown": [...], "pot_delta_points": 0, "detail": {...},
+                  "payouts": {"gross": [...], "nets": [...], "commission": "...", "pot_delta": "..."}}
+    }
+
+``table.carry`` holds what a game carries from the previous hand of the table (Kitti's
+pot); it is passed to the engine's ``start``.  A move is the engine's move JSON plus an
+optional ``time``; the replay strips ``time`` before handing the move to the engine.
+
+This module parses a record into frozen values with typed errors (:class:`MalformedError`
+with the JSON location); it does not judge whether the record is *true* -- that is
+:mod:`replay.replayer` (the game) and :mod:`audit.verify` (signatures, order, money).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from .errors import MalformedError, RulesetError
+from .fairness import parse_digest, parse_player_seed, parse_server_seed
+from .rulesets import Ruleset
+from .settlement import parse_amount
+
+RECORD_FORMAT = "tiplu.hand/1"
+MAX_MOVES = 20_000
+MAX_HAND_ID = 128
+
+
+def _need(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if not isinstance(obj, Mapping):
+        raise MalformedError("expected an object", location=where)
+    if key not in obj:
+        raise MalformedError(f"missing field {key!r}", location=where)
+    value = obj[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+        raise MalformedError(f"field {key!r} must be {names}", location=f"{where}.{key}")
+    return value
+
+
+def parse_hand_id(value: object, where: str = "hand_id") -> str:
+    if not isinstance(value, str) or not 1 <= len(value) <= MAX_HAND_ID or not value.isprintable():
+        raise MalformedError(f"a hand id is 1..{MAX_HAND_ID} printable characters", location=where)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    table_id: str
+    operator: str
+    public_key: str
+    players: tuple[str, ...]
+    dealer: int
+    point_value: Decimal
+    commission_pct: Decimal
+    carry: Mapping[str, Any]
+    hand_no: int | None = None
+
+    @property
+    def n_seats(self) -> int:
+        return len(self.players)
+
+
+@dataclass(frozen=True, slots=True)
+class Fairness:
+    protocol: str
+    ruleset_hash: str
+    server_commitment: str
+    seat_commitments: tuple[str, ...]
+    player_seeds: tuple[bytes, ...] = field(repr=False)
+    server_seed: bytes | None = field(repr=False)
+    statements: tuple[Mapping[str, Any], ...] = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """A parsed ``tiplu.hand/1`` record.  ``raw`` keeps the JSON as published."""
+
+    hand_id: str
+    table: TableInfo
+    ruleset: Ruleset
+    fairness: Fairness
+    moves: tuple[Mapping[str, Any], ...]
+    outcome: Mapping[str, Any] | None
+    raw: Mapping[str, Any] = field(repr=False, compare=False)
+
+    @property
+    def preset(self) -> str:
+        return self.ruleset.preset
+
+
+def _parse_table(t: Any) -> TableInfo:
+    w = "table"
+    if not isinstance(t, Mapping):
+        raise MalformedError("expected an object", location=w)
+    seats = _need(t, "seats", list, w)
+    if not 1 <= len(seats) <= 16:
+        raise MalformedError("a table has 1..16 seats", location=f"{w}.seats")
+    players = []
+    for i, s in enumerate(seats):
+        if _need(s, "seat", int, f"{w}.seats[{i}]") != i:
+            raise MalformedError(f"seats must be listed in order 0..n-1", location=f"{w}.seats[{i}].seat")
+        players.append(_need(s, "player", str, f"{w}.seats[{i}]"))
+    dealer = _need(t, "dealer", int, w)
+    if not 0 <= dealer < len(seats):
+        raise MalformedError("dealer is not a seat of the table", location=f"{w}.dealer")
+    try:
+        pv = parse_amount(_need(t, "point_value", str, w), what="point_value")
+        pct = parse_amount(_need(t, "commission_pct", str, w), what="commission_pct", maximum=Decimal(100))
+    except MalformedError as exc:
+        raise MalformedError(str(exc), location=w) from None
+    hand_no = t.get("hand_no")
+    if hand_no is not None and (not isinstance(hand_no, int) or isinstance(hand_no, bool) or hand_no < 0):
+        raise MalformedError("hand_no must be a non-negative integer", location=f"{w}.hand_no")
+    carry = t.get("carry", {})
+    if not isinstance(carry, Mapping):
+        raise MalformedError("carry must be an object", location=f"{w}.carry")
+    return TableInfo(_need(t, "table_id", str, w), _need(t, "operator", str, w), _need(t, "public_key", str, w),
+                     tuple(players), dealer, pv, pct, MappingProxyType(dict(carry)), hand_no)
+
+
+def _parse_fairness(f: Any, n_seats: int) -> Fairness:
+    w = "fairness"
+    if not isinstance(f, Mapping):
+        raise MalformedError("expected an object", location=w)
+    if _need(f, "protocol", str, w) != "v1":
+        raise MalformedError("only protocol v1 is known", location=f"{w}.protocol")
+    try:
+        rs_hash = parse_digest(_need(f, "ruleset_hash", str, w), what="ruleset_hash").hex()
+        commit = parse_digest(_need(f, "server_commitment", str, w), what="server_commitment").hex()
+        seat_commits = tuple(parse_digest(c, what=f"seat commitment {i}").hex()
+                             for i, c in enumerate(_need(f, "seat_commitments", list, w)))
+        seeds = tuple(parse_player_seed(s) for s in _need(f, "player_seeds", list, w))
+        server = f.get("server_seed")
+        server_seed = None if server is None else parse_server_seed(server)
+    except MalformedError as exc:
+        raise MalformedError(str(exc), location=w) from None
+    if len(seat_commits) != n_seats or len(seeds) != n_seats:
+        raise MalformedError(f"one seat commitment and one seed per seat ({n_seats})", location=w)
+    statements = f.get("statements", [])
+    if not isinstance(statements, list) or not all(isinstance(s, Mapping) for s in statements):
+        raise MalformedError("statements must be a list of signed statements", location=f"{w}.statements")
+    return Fairness("v1", rs_hash, commit, seat_commits, seeds, server_seed, tuple(statements))
+
+
+def load_json(text: str | bytes) -> Any:
+    """JSON text to a value; :class:`MalformedError` with the line and column otherwise."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MalformedError(f"not JSON: {exc.msg}", location=f"line {exc.lineno} column {exc.colno}") from None
+    except (UnicodeDecodeError, RecursionError) as exc:
+        raise MalformedError(f"not JSON: {type(exc).__name__}") from None
+
+
+def parse_record(data: Any) -> HandRecord:
+    """Parse a record (a JSON object or its text); :class:`MalformedError` with a location."""
+    if isinstance(data, (str, bytes)):
+        data = load_json(data)
+    if not isinstance(data, Mapping):
+        raise MalformedError("a hand record must be a JSON object", location="$")
+    if data.get("format") != RECORD_FORMAT:
+        raise MalformedError(f"format must be {RECORD_FORMAT!r}", location="format")
+    hand_id = parse_hand_id(data.get("hand_id"))
+    table = _parse_table(data.get("table"))
+    try:
+        ruleset = Ruleset.from_json(data.get("ruleset"))
+    except RulesetError as exc:
+        raise MalformedError(str(exc), location="ruleset") from None
+    fairness = _parse_fairness(data.get("fairness"), table.n_seats)
+    moves = _need(data, "moves", list, "$")
+    if len(moves) > MAX_MOVES:
+        raise MalformedError(f"at most {MAX_MOVES} moves", location="moves")
+    for i, m in enumerate(moves):
+        if not isinstance(m, Mapping):
+            raise MalformedError("a move must be an object", location=f"moves[{i}]")
+    outcome = data.get("outcome")
+    if outcome is not None and not isinstance(outcome, Mapping):
+        raise MalformedError("outcome must be an object", location="outcome")
+    return HandRecord(hand_id, table, ruleset, fairness, tuple(moves), outcome, data)
+
+
+def record_core(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The part of a record its ``record`` statement signs: everything but the server seed
+    and the statements (which are published later or sign the record themselves)."""
+    core = json.loads(json.dumps(record))
+    core.get("fairness", {}).pop("server_seed", None)
+    core.get("fairness", {}).pop("statements", None)
+    return core

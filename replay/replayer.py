@@ -1,0 +1,83 @@
+"""Replay a hand record move by move through its game engine, in checked mode.
+
+:func:`replay_record` derives the shoe with the v1 protocol from the record's seeds,
+starts the engine, applies every move, and recomputes the outcome and the settlement.
+In strict mode it stops at the first fault; otherwise it skips a faulty move, goes on and
+collects every fault it meets.  An optional ``visit(index, move, state)`` callback sees
+every state (``index`` -1 is the state after the deal) -- the CLI's ``tiplu replay`` and
+the website's replay viewer use it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .errors import DeckMismatchError, IllegalMoveError, MalformedError, TipluError
+from .fairness import hand_randomness
+from .faults import Fault, Reason
+from .game import Engine, Outcome, engine_for
+from .records import HandRecord
+from .settlement import Settlement, settle
+
+Visitor = Callable[[int, Any, Any], None]
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    outcome: Outcome | None
+    settlement: Settlement | None
+    faults: tuple[Fault, ...]
+    moves_applied: int
+    record: HandRecord | None = None
+
+    @property
+    def is_clean(self) -> bool:
+        return not self.faults
+
+
+def engine_move(engine: Engine, raw: dict) -> Any:
+    """The engine's move for one record move (the envelope field ``time`` is dropped)."""
+    return engine.parse_move({k: v for k, v in raw.items() if k != "time"})
+
+
+def replay_record(record: HandRecord, *, strict: bool = True, visit: Visitor | None = None) -> ReplayResult:
+    """Replay ``record``; never raises for a bad record -- faults are returned."""
+    seed = record.fairness.server_seed
+    if seed is None:
+        return ReplayResult(None, None, (Fault(Reason.NOT_REVEALED, "the server seed is not revealed yet"),), 0, record)
+    faults: list[Fault] = []
+    engine = engine_for(record.ruleset)
+    randomness = hand_randomness(seed, record.hand_id, record.ruleset, record.fairness.player_seeds)
+    try:
+        state = engine.start(randomness, dealer=record.table.dealer, **dict(record.table.carry))
+    except (TipluError, TypeError) as exc:
+        return ReplayResult(None, None, (Fault(Reason.MALFORMED, f"cannot start the hand: {exc}"),), 0, record)
+    if visit:
+        visit(-1, None, state)
+    applied = 0
+    for i, raw in enumerate(record.moves):
+        try:
+            move = engine_move(engine, dict(raw))
+            if engine.is_over(state):
+                raise IllegalMoveError("a move after the hand is over")
+            state = engine.apply(state, move)
+        except DeckMismatchError as exc:
+            faults.append(Fault(Reason.DECK_MISMATCH, exc.reason, i, exc.rule))
+        except IllegalMoveError as exc:
+            faults.append(Fault(Reason.ILLEGAL_MOVE, exc.reason, i, exc.rule))
+        except MalformedError as exc:
+            faults.append(Fault(Reason.MALFORMED, f"move does not parse: {exc}", i))
+        else:
+            applied += 1
+            if visit:
+                visit(i, move, state)
+            continue
+        if strict:
+            return ReplayResult(None, None, tuple(faults), applied, record)
+    if not engine.is_over(state):
+        faults.append(Fault(Reason.INCOMPLETE, "the moves end before the hand is over", len(record.moves)))
+        return ReplayResult(None, None, tuple(faults), applied, record)
+    outcome = engine.outcome(state)
+    settlement = settle(outcome.net_points, point_value=record.table.point_value,
+                        commission_pct=record.table.commission_pct, pot_delta_points=outcome.pot_delta_points)
+    return ReplayResult(outcome, settlement, tuple(faults), applied, record)
