@@ -1,0 +1,48 @@
+"""The Tiplu website: public pages, the JSON API, the operator API and the in-browser verifier.
+
+Flask, the flaskr way: :func:`create_app` builds an app from defaults, an optional
+``instance/config.py`` and ``test_config``; each subsystem has one ``init_app(app)``.
+
+Settings (every one documented in ``docs/web.md``):
+
+=========================  ===============================================================
+``TIPLU_DB``               the ledger database file (default ``instance/tiplu.db``; env ``TIPLU_DB``)
+``MAX_CONTENT_LENGTH``     largest request body in bytes (default 256 KiB)
+``TIPLU_LOG_ORIGIN``       the transparency log's origin line (default ``tiplu.local/log``)
+``TIPLU_RATE_LIMIT``       public write requests per client per minute (default 60)
+=========================  ===============================================================
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Flask
+
+DEFAULTS: dict[str, Any] = {
+    "MAX_CONTENT_LENGTH": 256 * 1024,
+    "TIPLU_LOG_ORIGIN": "tiplu.local/log",
+    "TIPLU_RATE_LIMIT": 60,
+    "JSON_SORT_KEYS": False,
+}
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(DEFAULTS)
+    app.config["TIPLU_DB"] = os.environ.get("TIPLU_DB") or str(Path(app.instance_path) / "tiplu.db")
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    Path(app.config["TIPLU_DB"]).parent.mkdir(parents=True, exist_ok=True)
+
+    from . import db, errors
+
+    errors.init_app(app)
+    db.init_app(app)
+    from . import blueprints
+
+    blueprints.init_app(app)
+    return app

@@ -1,0 +1,78 @@
+"""The one JSON error shape, everywhere on the API::
+
+    {"error": {"status": 404, "code": "not_found", "message": "no hand 'x'"}}
+
+HTTP errors keep their status; Tiplu's typed errors map to 4xx (:data:`STATUS_OF`); an
+unexpected error is a 500 with a generic message -- never a traceback, never a secret.
+Pages (non-API paths) get the same information as a small HTML page.
+"""
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from audit.errors import AuthError, LedgerStateError, NotFoundError, SignatureError
+from replay.errors import CommitmentMismatchError, IllegalMoveError, MalformedError, RulesetError, TipluError
+
+log = logging.getLogger("tiplu.web")
+
+# Most specific first.
+STATUS_OF: list[tuple[type[BaseException], int, str]] = [
+    (AuthError, 401, "unauthorized"),
+    (NotFoundError, 404, "not_found"),
+    (LedgerStateError, 409, "conflict"),
+    (CommitmentMismatchError, 422, "commitment_mismatch"),
+    (SignatureError, 422, "bad_signature"),
+    (IllegalMoveError, 422, "illegal_move"),
+    (RulesetError, 400, "bad_ruleset"),
+    (MalformedError, 400, "malformed"),
+    (TipluError, 400, "bad_request"),
+]
+
+
+class ApiError(Exception):
+    """An error with an HTTP status and a stable code, raised by the web layer itself."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def error_body(status: int, code: str, message: str) -> dict:
+    return {"error": {"status": status, "code": code, "message": message}}
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/") or request.path == "/openapi.json" or request.is_json
+
+
+def _respond(status: int, code: str, message: str) -> Response:
+    if _wants_json():
+        resp = jsonify(error_body(status, code, message))
+    else:
+        resp = Response(render_template("error.html", status=status, code=code, message=message), mimetype="text/html")
+    resp.status_code = status
+    return resp
+
+
+def classify(exc: BaseException) -> tuple[int, str, str]:
+    if isinstance(exc, ApiError):
+        return exc.status, exc.code, exc.message
+    if isinstance(exc, HTTPException):
+        code = (exc.name or "error").lower().replace(" ", "_").replace("'", "")
+        return exc.code or 500, code, exc.description or exc.name or "error"
+    for kind, status, code in STATUS_OF:
+        if isinstance(exc, kind):
+            return status, code, str(exc)
+    return 500, "internal_error", "internal error"
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(Exception)
+    def handle(exc: Exception) -> Response:
+        status, code, message = classify(exc)
+        if status >= 500:
+            log.error("internal error on %s %s: %s", request.method, request.path, type(exc).__name__)
+        return _respond(status, code, message)
