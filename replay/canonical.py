@@ -31,7 +31,11 @@ def _reject_floats(value: Any, path: str = "$") -> None:
 def canonical_json(value: Any) -> bytes:
     """The canonical bytes of a JSON value (see the module docstring)."""
     _reject_floats(value)
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MalformedError("a string holds a lone surrogate, which has no UTF-8 form") from None
 
 
 def canonical_hash(value: Any) -> str:

@@ -19,7 +19,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from replay.fairness import commit_player_seed, commit_server_seed, hand_randomness  # noqa: E402
+from replay.known_answers import VECTORS_FORMAT, known_answers  # noqa: E402
 from replay.rulesets import resolve  # noqa: E402
 
 OUT = ROOT / "fixtures" / "vectors" / "v1.json"
@@ -46,13 +46,7 @@ def vector(preset: str, overrides: dict, n: int, variant: int) -> dict:
     hand_id = f"vec-{preset.replace('/', '-')}-{n}-{variant}" + ("-o" if overrides else "")
     server = h("server:" + name)
     seeds = [h(f"seat{i}:" + name, 16 + 8 * ((i + variant) % 3)) for i in range(n)]
-    dealer = (n - 1) if variant == 0 else (variant % n)
-    hr = hand_randomness(server, hand_id, rs, seeds)
-    d = hr.deal(dealer)
-    subs = {}
-    for label, size in [("tiplu", len(d.stock)), ("reshuffle:1", 100), ("redeal:1", 52)]:
-        s = hr.stream(label)
-        subs[label] = {"block0": s.block(0).hex(), "randbelow": {"n": size, "value": s.randbelow(size)}}
+    dealer = (n - 1) if variant == 0 else (variant % n)  # variant 0: MN-6, the last seat deals
     return {
         "name": name,
         "preset": preset,
@@ -63,20 +57,13 @@ def vector(preset: str, overrides: dict, n: int, variant: int) -> dict:
         "dealer": dealer,
         "server_seed": server.hex(),
         "player_seeds": [s.hex() for s in seeds],
-        "expect": {
-            "server_commitment": commit_server_seed(server),
-            "player_commitments": [commit_player_seed(hand_id, i, s) for i, s in enumerate(seeds)],
-            "material": hr.material.hex(),
-            "shoe": [str(c) for c in hr.shoe()],
-            **d.to_json(),
-            "substreams": subs,
-        },
+        "expect": known_answers(server, hand_id, rs, seeds, dealer),
     }
 
 
 def build() -> dict:
     vectors = [vector(p, o, n, v) for p, o, ns in CASES for n in ns for v in (0, 1)]
-    return {"format": "tiplu.vectors/1", "protocol": "v1", "count": len(vectors), "vectors": vectors}
+    return {"format": VECTORS_FORMAT, "protocol": "v1", "count": len(vectors), "vectors": vectors}
 
 
 def main() -> int:
