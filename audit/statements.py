@@ -20,6 +20,7 @@ statements agree with the record, and that they come in this order.
 from __future__ import annotations
 
 import hmac
+from decimal import Decimal, InvalidOperation
 from typing import Any, Mapping
 
 from replay.canonical import canonical_hash
@@ -39,13 +40,29 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _expectations(record: HandRecord) -> dict[str, dict[str, Any]]:
-    f = record.fairness
+    """For each kind, the fields its statement must share with the record."""
+    f, t = record.fairness, record.table
+    seats = [{"seat": i, "player": p} for i, p in enumerate(t.players)]
     return {
-        "hand": {"ruleset_hash": f.ruleset_hash},
-        "commitment": {"server_commitment": f.server_commitment},
+        "hand": {"table_id": t.table_id, "ruleset_hash": f.ruleset_hash, "seats": seats, "dealer": t.dealer,
+                 "point_value": t.point_value, "commission_pct": t.commission_pct},
+        "commitment": {"server_seed_commitment": f.server_commitment, "ruleset_hash": f.ruleset_hash},
+        "deal": {"server_seed_commitment": f.server_commitment, "ruleset_hash": f.ruleset_hash,
+                 "player_seeds": [s.hex() for s in f.player_seeds], "dealer": t.dealer},
         "record": {"record_hash": canonical_hash(record_core(record.raw))},
         "reveal": {"server_seed": f.server_seed.hex() if f.server_seed else None},
     }
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if isinstance(b, Decimal):
+        try:
+            return Decimal(str(a)) == b
+        except (InvalidOperation, ValueError):
+            return False
+    if isinstance(b, str):
+        return isinstance(a, str) and _same(a, b)
+    return a == b
 
 
 def check_statements(record: HandRecord, *, public_key: str | None = None) -> list[Fault]:
@@ -74,7 +91,7 @@ def check_statements(record: HandRecord, *, public_key: str | None = None) -> li
             faults.append(Fault(Reason.STATEMENT_MISMATCH, f"statement {i} ({kind}) is about another hand"))
         seen[kind] = seen.get(kind, 0) + 1
         for name, value in expect.get(kind, {}).items():
-            if value is None or not _same(st.get(name), value):
+            if value is None or not _equal(st.get(name), value):
                 faults.append(Fault(Reason.STATEMENT_MISMATCH, f"the signed {kind} statement's {name} differs from the record"))
         if kind in ("seat-receipt", "seat-reveal"):
             seat = st.get("seat")
