@@ -87,8 +87,8 @@ class AuditReport:
         t.commission += replay.settlement.commission
         carry = record.table.carry
         hand_no = record.table.hand_no
-        if "pot" in carry and hand_no is not None:
-            t.pots[hand_no] = (carry["pot"], carry["pot"] + replay.outcome.pot_delta_points)
+        if "pot_before" in carry and hand_no is not None:
+            t.pots[hand_no] = (carry["pot_before"], carry["pot_before"] + replay.outcome.pot_delta_points)
 
     def add_error(self, where: str, message: str) -> None:
         self.add(where, Verdict(None, None, (Fault(Reason.MALFORMED, message),)))

@@ -1,0 +1,68 @@
+"""Build and publish hand records (``tiplu.hand/1``) from the ledger.
+
+* :func:`build_record` -- what an operator attaches at ``finish``: table, ruleset, the
+  fairness inputs known by then (commitments and seat seeds), the moves and the claimed
+  outcome with payouts.  No server seed, no statements (they come after, or sign it).
+* :func:`published_record` -- the record as the public sees it: the attached record plus
+  every signed statement of the hand and, once revealed, the server seed.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping, Sequence
+
+from replay.game import Outcome
+from replay.records import RECORD_FORMAT
+from replay.settlement import Settlement
+
+from .errors import NotFoundError
+
+
+def build_record(ledger: Any, hand_id: str, *, moves: Sequence[Mapping[str, Any]], outcome: Outcome,
+                 settlement: Settlement, carry: Mapping[str, Any] | None = None,
+                 hand_no: int | None = None) -> dict[str, Any]:
+    """The record an operator attaches at ``finish`` for a dealt hand of the ledger."""
+    hand = ledger.get_hand(hand_id)
+    table = ledger.table(hand.table_id)
+    table_block: dict[str, Any] = {
+        "table_id": hand.table_id,
+        "operator": hand.operator,
+        "public_key": ledger.public_key(hand.operator),
+        "seats": [{"seat": s.seat, "player": s.player} for s in hand.seats],
+        "dealer": hand.dealer,
+        "point_value": table.point_value,
+        "commission_pct": table.commission_pct,
+        "carry": dict(carry or {}),
+    }
+    if hand_no is not None:
+        table_block["hand_no"] = hand_no
+    return {
+        "format": RECORD_FORMAT,
+        "hand_id": hand_id,
+        "table": table_block,
+        "ruleset": hand.ruleset,
+        "fairness": {
+            "protocol": "v1",
+            "ruleset_hash": hand.ruleset_hash,
+            "server_commitment": hand.server_seed_commitment,
+            "seat_commitments": [s.commitment for s in hand.seats],
+            "player_seeds": [s.seed for s in hand.seats],
+        },
+        "moves": [dict(m) for m in moves],
+        "outcome": {**outcome.to_json(), "payouts": settlement.to_json()},
+    }
+
+
+def published_record(ledger: Any, hand_id: str, *, stored: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The public record of a finished hand: attached record + statements + revealed seed."""
+    if stored is None:
+        row = ledger.db.execute("SELECT record FROM hand_records WHERE hand_id = ?", [hand_id]).fetchone()
+        if row is None:
+            raise NotFoundError(f"hand {hand_id!r} has no record yet")
+        stored = json.loads(row[0])
+    record = json.loads(json.dumps(stored))
+    hand = ledger.get_hand(hand_id)
+    fairness = record.setdefault("fairness", {})
+    fairness["statements"] = [s.signed for s in ledger.statements(hand_id)]
+    fairness["server_seed"] = hand.server_seed
+    return record

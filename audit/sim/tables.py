@@ -1,0 +1,130 @@
+"""Simulated tables through the real ledger: commitments, two-phase seeds, bots, reveals.
+
+:func:`simulate_table` runs one table of ``hands`` hands: for each, a new hand in the
+ledger, the server-seed commitment, every seat's seed commitment then reveal, the deal,
+the bots' game, the record attached and the server seed revealed -- each step signed by
+the operator and dated by a simulated clock.  With ``tamper_rate`` some hands are
+published by a dishonest operator with one fault each (:mod:`audit.sim.tamper`); which
+ones is returned privately in :attr:`TableRun.tampered`.
+
+Deterministic: every seed, bot choice, time and tamper decision comes from labelled v1
+streams keyed by the simulator seed.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from typing import Any, Callable, Iterator, Mapping
+
+from replay.fairness import commit_player_seed, hand_randomness
+from replay.rulesets import resolve
+from replay.settlement import settle
+from replay.stream import Stream
+
+from ..publish import build_record, published_record
+from .play import play_hand
+from .tamper import TAMPERS, TamperContext, tamper
+
+PLAYERS = ("asha", "bikash", "chandra", "deepa", "esha", "firoz", "gita", "hari")
+EPOCH = datetime(2026, 11, 1, tzinfo=timezone.utc)
+
+
+class SimStreams:
+    """The simulator's randomness: labelled v1 streams keyed by the simulator seed."""
+
+    def __init__(self, seed: str) -> None:
+        self._key = hashlib.sha256(b"tiplu/sim/v1/" + seed.encode("utf-8")).digest()
+        self._material = hashlib.sha256(b"tiplu/sim/v1/material").digest()
+
+    def stream(self, label: str) -> Stream:
+        return Stream(self._key, self._material, label)
+
+    def bytes(self, label: str, n: int) -> bytes:
+        return self.stream(label).block(0)[:n]
+
+
+@dataclass
+class TableRun:
+    table_id: str
+    preset: str
+    hands: int = 0
+    tampered: dict[str, str] = field(default_factory=dict)
+    turns: list[int] = field(default_factory=list)
+    finished: int = 0  # hands with a winner (not void, not a kitti)
+
+
+def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: str, table_id: str,
+                   operator: str = "demo-operator", overrides: Mapping[str, Any] | None = None,
+                   point_value: str = "0.25", commission_pct: str = "5", tamper_rate: float = 0.0,
+                   start: datetime = EPOCH, on_record: Callable[[dict, str | None], None] | None = None) -> TableRun:
+    """Run one table through ``ledger``; ``on_record(record, tamper_kind)`` sees each published record."""
+    sim = SimStreams(f"{seed}/{table_id}")
+    ruleset = resolve(preset, overrides)
+    ledger.new_table(table_id, operator=operator, preset=preset, overrides=overrides, seats=players,
+                     point_value=point_value, commission_pct=commission_pct, now=start)
+    names = [PLAYERS[i % len(PLAYERS)] + ("" if i < len(PLAYERS) else str(i)) for i in range(players)]
+    run = TableRun(table_id, preset)
+    carry: dict[str, Any] = {"pot_before": 0} if ruleset.game == "kitti" else {}
+    dealer = players - 1  # MN-6: the last seat deals first; the deal then moves one seat left
+    tamper_pick = sim.stream("tamper")
+    kinds = sorted(TAMPERS)
+    clock = start
+    for k in range(hands):
+        hand_id = f"{table_id}-h{k:04d}"
+        tick = iter(range(10**9))
+
+        def now() -> datetime:
+            return clock + timedelta(seconds=next(tick))
+
+        server_seed = sim.bytes(f"server:{hand_id}", 32)
+        seeds = [sim.bytes(f"player:{hand_id}:{s}", 16) for s in range(players)]
+        ledger.new_hand(table_id, names, dealer=dealer, hand_id=hand_id, now=now())
+        ledger.commit(hand_id, now=now(), server_seed=server_seed)
+        for s in range(players):
+            ledger.seed_commit(hand_id, s, commit_player_seed(hand_id, s, seeds[s]), now=now())
+        for s in range(players):
+            ledger.seed_reveal(hand_id, s, seeds[s], now=now())
+        ledger.deal(hand_id, now=now())
+        randomness = hand_randomness(server_seed, hand_id, ruleset, seeds)
+        played = play_hand(randomness, dealer=dealer, carry=carry, rng=sim.stream(f"bot:{hand_id}"))
+        moves = [{**m, "time": _iso(now())} for m in played.moves]
+        settlement = settle(played.outcome.net_points, point_value=ruleset_money(point_value),
+                            commission_pct=ruleset_money(commission_pct),
+                            pot_delta_points=played.outcome.pot_delta_points)
+        record = build_record(ledger, hand_id, moves=moves, outcome=played.outcome, settlement=settlement,
+                              carry=carry, hand_no=k)
+        kind = None
+        if tamper_rate > 0 and tamper_pick.randbelow(10**6) < int(tamper_rate * 10**6):
+            kind = kinds[tamper_pick.randbelow(len(kinds))]
+        ledger.finish(hand_id, record, now=now())
+        ledger.reveal(hand_id, now=now())
+        published = published_record(ledger, hand_id)
+        if kind is not None:
+            published = tamper(published, kind, TamperContext(ledger_key(ledger, operator), tamper_pick))
+            run.tampered[hand_id] = kind
+            ledger.publish_override(hand_id, published) if hasattr(ledger, "publish_override") else None
+        if on_record:
+            on_record(published, kind)
+        run.hands += 1
+        run.turns.append(played.turns)
+        run.finished += played.outcome.winner is not None
+        if "pot_before" in carry:
+            carry = {"pot_before": carry["pot_before"] + played.outcome.pot_delta_points}
+        dealer = (dealer + 1) % players
+        clock = clock + timedelta(minutes=5)
+    return run
+
+
+def ruleset_money(text: str):
+    from replay.settlement import parse_amount
+
+    return parse_amount(text)
+
+
+def ledger_key(ledger: Any, operator: str):
+    return ledger._signer(operator)
+
+
+def _iso(t: datetime) -> str:
+    return t.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
