@@ -2,6 +2,7 @@
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -62,6 +63,12 @@ def test_openssl_hmac_block_of_the_worked_example():  # rule D-3
     rs = Ruleset.from_json(EXAMPLE["ruleset"])
     hr = hand_randomness(bytes.fromhex(SEED), EXAMPLE["hand_id"], rs, [bytes.fromhex(s) for s in EXAMPLE["player_seeds"]])
     assert out == hr.stream("deal").block(0).hex()
+
+
+def test_worked_example_is_current():
+    out = subprocess.run([sys.executable, "tools/make_fairness_example.py", "--check"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stdout + out.stderr
 
 
 def test_worked_example_values_are_the_vectors():
