@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from .errors import CardParseError
 
@@ -69,7 +69,7 @@ class Card:
     code: int
 
     def __post_init__(self) -> None:
-        if not (isinstance(self.code, int) and 0 <= self.code <= MASTER_CODE):
+        if isinstance(self.code, bool) or not (isinstance(self.code, int) and 0 <= self.code <= MASTER_CODE):
             raise CardParseError(f"no card has code {self.code!r}")
 
     @property
@@ -127,8 +127,8 @@ def parse_card(text: str) -> Card:
     raise CardParseError(f"not a card: {text!r} (expected e.g. 7H, TS, JK, MC)")
 
 
-def parse_cards(texts: Iterable[str] | str) -> tuple[Card, ...]:
-    """Parse a list of cards, or one string of cards separated by spaces."""
+def parse_cards(texts: Sequence[str] | str) -> tuple[Card, ...]:
+    """Parse a list or tuple of cards, or one string of cards separated by spaces."""
     if isinstance(texts, str):
         texts = texts.split()
     elif not isinstance(texts, (list, tuple)):

@@ -35,14 +35,22 @@ class Deal:
     def to_json(self) -> dict:
         return {
             "hands": [[str(c) for c in h] for h in self.hands],
-            "turned_up": str(self.turned_up) if self.turned_up else None,
-            "indicator": str(self.indicator) if self.indicator else None,
+            "turned_up": str(self.turned_up) if self.turned_up is not None else None,
+            "indicator": str(self.indicator) if self.indicator is not None else None,
             "stock": [str(c) for c in self.stock],
         }
 
 
+DIRECTIONS = ("clockwise", "anticlockwise")
+# Cards laid out after the hands, per game: Marriage turns one up (MN-3, MC-13); Rummy sets
+# the indicator aside and turns one up (R-5, D-19); Kitti turns nothing (K-1).
+CARDS_AFTER_HANDS = {"marriage": 1, "rummy13": 2, "kitti": 0}
+
+
 def left_of(seat: int, n_seats: int, *, direction: str = "clockwise") -> int:
-    """The next seat in the direction of play."""
+    """The next seat in the direction of play (D-4: clockwise, seat i+1 is on seat i's left)."""
+    if direction not in DIRECTIONS:
+        raise RulesetError(f"direction must be one of {DIRECTIONS}, got {direction!r}")
     return (seat + 1) % n_seats if direction == "clockwise" else (seat - 1) % n_seats
 
 
@@ -59,9 +67,12 @@ def seat_order(dealer: int, n_seats: int, *, direction: str = "clockwise") -> li
 
 def deal_hands(shoe: Sequence[Card], n_seats: int, dealer: int, hand_size: int,
                *, direction: str = "clockwise") -> tuple[tuple[tuple[Card, ...], ...], int]:
-    """Deal one card at a time; returns the hands by seat and the next shoe position."""
+    """Deal one card at a time; returns the hands by seat and the next shoe position.
+
+    Raises :class:`RulesetError` if ``hand_size < 1`` or the shoe is too small.
+    """
     order = seat_order(dealer, n_seats, direction=direction)
-    if hand_size * n_seats > len(shoe):
+    if hand_size < 1 or hand_size * n_seats > len(shoe):
         raise RulesetError(f"a shoe of {len(shoe)} cannot deal {hand_size} to {n_seats} seats")
     hands: list[list[Card]] = [[] for _ in range(n_seats)]
     pos = 0
@@ -75,11 +86,15 @@ def deal_hands(shoe: Sequence[Card], n_seats: int, dealer: int, hand_size: int,
 def deal(ruleset: Ruleset, shoe: Sequence[Card], n_seats: int, dealer: int) -> Deal:
     """Deal a shuffled shoe the way the ruleset's game deals it."""
     direction = ruleset.settings.get("direction", "clockwise")
+    if ruleset.game not in CARDS_AFTER_HANDS:
+        raise RulesetError(f"no deal layout for game {ruleset.game!r}")
+    needed = ruleset["hand_size"] * n_seats + CARDS_AFTER_HANDS[ruleset.game]
+    if needed > len(shoe):
+        raise RulesetError(f"a shoe of {len(shoe)} cannot deal {ruleset['hand_size']} to {n_seats} seats "
+                           f"and lay out the {ruleset.game} table ({needed} cards)")
     hands, pos = deal_hands(shoe, n_seats, dealer, ruleset["hand_size"], direction=direction)
     if ruleset.game == "marriage":
         return Deal(hands, shoe[pos], None, tuple(shoe[pos + 1:]))
     if ruleset.game == "rummy13":
         return Deal(hands, shoe[pos + 1], shoe[pos], tuple(shoe[pos + 2:]))
-    if ruleset.game == "kitti":
-        return Deal(hands, None, None, tuple(shoe[pos:]))
-    raise RulesetError(f"no deal layout for game {ruleset.game!r}")
+    return Deal(hands, None, None, tuple(shoe[pos:]))  # kitti

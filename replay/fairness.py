@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Sequence
 
 from .cards import Card
@@ -97,16 +98,20 @@ class HandRandomness:
     player_seeds: tuple[bytes, ...] = field(repr=False)
 
     def __post_init__(self) -> None:
-        if len(self.server_seed) != SERVER_SEED_BYTES:
+        if not isinstance(self.server_seed, bytes) or len(self.server_seed) != SERVER_SEED_BYTES:
             raise MalformedError(f"server seed must be {SERVER_SEED_BYTES} bytes")
+        if not isinstance(self.hand_id, str):
+            raise MalformedError("hand id must be a string")
         if not self.player_seeds:
             raise MalformedError("a hand needs at least one player seed")
+        if not all(isinstance(s, bytes) for s in self.player_seeds):
+            raise MalformedError("player seeds must be bytes (parse hex with parse_player_seed)")
 
     @property
     def n_seats(self) -> int:
         return len(self.player_seeds)
 
-    @property
+    @cached_property
     def material(self) -> bytes:
         """The combined key material (32 bytes) that every stream of the hand is keyed over."""
         return key_material(self.hand_id, bytes.fromhex(self.ruleset.hash), self.player_seeds)
@@ -142,5 +147,16 @@ class HandRandomness:
 
 def hand_randomness(server_seed: bytes, hand_id: str, ruleset: Ruleset,
                     player_seeds: Sequence[bytes]) -> HandRandomness:
-    """Build a :class:`HandRandomness` (the seeds are bytes, in seat order)."""
-    return HandRandomness(bytes(server_seed), hand_id, ruleset, tuple(bytes(s) for s in player_seeds))
+    """Build a :class:`HandRandomness` (the seeds are bytes, in seat order).
+
+    Seeds from outside come as hex: :func:`parse_server_seed` and :func:`parse_player_seed`
+    check them (32 bytes; 16-64 bytes).  This constructor accepts any bytes-like seeds, so
+    tests may use short ones; records are checked when they are parsed.
+    """
+    def as_bytes(seed: object, what: str) -> bytes:
+        if not isinstance(seed, (bytes, bytearray, memoryview)):
+            raise MalformedError(f"{what} must be bytes, not {type(seed).__name__}")
+        return bytes(seed)
+
+    return HandRandomness(as_bytes(server_seed, "server seed"), hand_id, ruleset,
+                          tuple(as_bytes(s, "player seed") for s in player_seeds))

@@ -30,6 +30,7 @@ PRESET_FILES = {
     "rummy13": "rummy13.json",
 }
 PRESETS: tuple[str, ...] = tuple(PRESET_FILES)
+MAX_SAFE_INTEGER = 2**53 - 1  # the in-browser verifier reads settings with JSON.parse
 
 
 @cache
@@ -73,11 +74,28 @@ def _check_value(name: str, spec: Mapping[str, Any], value: Any) -> None:
         canonical_json(value)
     except ValueError as exc:
         raise RulesetError(f"setting {name!r}: {exc}") from None
+    if not _safe_integers(value):
+        raise RulesetError(f"setting {name!r}: integers must lie within +-(2**53 - 1) (JavaScript reads them exactly)")
+
+
+def _safe_integers(value: Any) -> bool:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
+    if isinstance(value, dict):
+        return all(_safe_integers(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_safe_integers(v) for v in value)
+    return True
 
 
 @dataclass(frozen=True)
 class Ruleset:
-    """A resolved ruleset: a preset and the value of every one of its settings."""
+    """A resolved ruleset: a preset and the value of every one of its settings.
+
+    Immutable by convention below the top level: ``settings`` is a read-only mapping, but
+    nested lists and objects are plain JSON values shared with every reader -- never
+    mutate them (``to_json()`` returns a private copy).
+    """
 
     preset: str
     game: str

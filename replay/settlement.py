@@ -84,11 +84,17 @@ def settle(net_points: Sequence[int | Decimal], *, point_value: Decimal, commiss
            pot_delta_points: int | Decimal = 0) -> Settlement:
     """Turn each seat's net in points into HT, take commission from the winners, check zero-sum.
 
-    ``sum(net_points) + pot_delta_points`` must be zero (the pot counts as a party).
+    ``sum(net_points) + pot_delta_points`` must be zero (the pot counts as a party), else
+    :class:`MalformedError` (a ``ValueError``); so must ``0 <= commission_pct <= 100`` and
+    ``point_value >= 0``.
     """
     if sum(net_points) + pot_delta_points != 0:
-        raise ValueError(f"net points {list(net_points)} with pot change {pot_delta_points} do not sum to zero")
+        raise MalformedError(f"net points {list(net_points)} with pot change {pot_delta_points} do not sum to zero")
     pv, pct = Decimal(point_value), Decimal(commission_pct)
+    if not pv.is_finite() or pv < 0:
+        raise MalformedError("point_value must be a finite amount, not negative")
+    if not pct.is_finite() or not 0 <= pct <= 100:
+        raise MalformedError("commission_pct must lie between 0 and 100")
     gross = tuple(Decimal(p) * pv for p in net_points)
     fees = tuple(round_cents(g * pct / 100) if g > 0 else ZERO for g in gross)
     nets = tuple(g - f for g, f in zip(gross, fees))

@@ -31,11 +31,22 @@ def shoe_spec(ruleset: Ruleset, n_seats: int) -> dict[str, int]:
         raise RulesetError(
             f"{ruleset.preset} is played by {', '.join(map(str, allowed_players(ruleset)))} players, not {n_seats}")
     if "shoe" in ruleset.settings:
-        return dict(ruleset["shoe"])
+        return _checked(ruleset["shoe"])
     for entry in ruleset["shoe_by_players"]:
         if n_seats <= entry["max_players"]:
-            return {k: entry[k] for k in ("decks", "jokers", "masters")}
+            return _checked(entry)
     raise RulesetError(f"{ruleset.preset} has no shoe for {n_seats} players")
+
+
+def _checked(entry) -> dict[str, int]:
+    """``decks`` 1..8, ``jokers`` and ``masters`` 0..8, all integers (a ruleset override may say anything)."""
+    spec = {}
+    for key, low in (("decks", 1), ("jokers", 0), ("masters", 0)):
+        value = entry.get(key) if isinstance(entry, dict) else None
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 8:
+            raise RulesetError(f"shoe setting {key!r} must be an integer from {low} to 8")
+        spec[key] = value
+    return spec
 
 
 def canonical_shoe(ruleset: Ruleset, n_seats: int) -> tuple[Card, ...]:

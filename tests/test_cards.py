@@ -29,6 +29,7 @@ def test_bad_cards_are_typed_errors(bad):
         parse_card(bad)
 
 
-def test_bad_code():
+@pytest.mark.parametrize("code", [54, -1, True, "7", 1.0])
+def test_bad_code(code):
     with pytest.raises(CardParseError):
-        Card(54)
+        Card(code)

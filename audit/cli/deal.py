@@ -85,6 +85,8 @@ def _check_vectors(path: str) -> None:
 def deal_command(preset, hand_id, server_seed, player_seeds, dealer, settings_json, as_json, vector_file) -> None:
     """Shuffle and deal one hand from its seeds (v1), or check a vector file.
 
+    The protocol is specified byte for byte in docs/fairness.md.
+
     \b
     Example:
       tiplu deal --preset kitti --hand-id h1 --server-seed <64 hex> \\

@@ -108,3 +108,28 @@ def test_anticlockwise_deal_starts_at_the_dealers_right():  # rules MC-33, D-4, 
 def test_bad_dealer_is_refused():
     with pytest.raises(RulesetError):
         hand_randomness(SERVER, "h", resolve("kitti"), seeds(3)).deal(3)
+
+
+@pytest.mark.parametrize("preset,overrides,n", [
+    ("marriage/classic", {"shoe": {"decks": 1, "jokers": 0, "masters": 0}}, 5),   # 5 x 21 > 52
+    ("marriage/classic", {"shoe": {"decks": 0, "jokers": 0, "masters": 0}}, 2),
+    ("marriage/classic", {"shoe": {"decks": "3", "jokers": 0, "masters": 0}}, 2),
+    ("marriage/classic", {"shoe": {"decks": 3, "jokers": -1, "masters": 0}}, 2),
+    ("marriage/classic", {"shoe": {"decks": 2, "jokers": 0, "masters": 0}, "hand_size": 52}, 2),  # 104: no turn-up
+    ("rummy13", {"hand_size": 27}, 4),                                              # 4 x 27 + 2 > 106
+    ("kitti", {"hand_size": 0}, 2),
+])
+def test_impossible_shoes_and_layouts_are_ruleset_errors(preset, overrides, n):  # rules MC-13, R-5, D-19
+    with pytest.raises(RulesetError):
+        hand_randomness(SERVER, "h", resolve(preset, overrides), seeds(n)).deal(0)
+
+
+def test_exactly_enough_cards_deals():  # rules R-5, D-19: indicator and open card, empty closed pile
+    rs = resolve("rummy13", {"hand_size": 26})
+    d = hand_randomness(SERVER, "h", rs, seeds(4)).deal(0)
+    assert len(d.stock) == 0 and d.indicator is not None and d.turned_up is not None
+
+
+def test_unknown_direction_is_refused():
+    with pytest.raises(RulesetError):
+        left_of(0, 4, direction="sideways")

@@ -174,3 +174,25 @@ def test_randbelow_range_is_checked():
     for bad in (0, -1, 2**32 + 1):
         with pytest.raises(ValueError):
             s.randbelow(bad)
+
+
+@settings(max_examples=30, deadline=None)
+@given(SEEDS, st.lists(PSEED, min_size=4, max_size=4), st.integers(1, 5), st.integers(2, 120))
+def test_reshuffle_is_a_replayable_permutation_of_the_discards(server, seeds, k, size):  # rules D-6, D-20, D-3
+    hr = hand_randomness(server, "h", resolve("rummy13"), seeds)
+    discards = list(hr.shoe()[:size])  # oldest first
+    new_stock = hr.reshuffle(k, discards)
+    assert Counter(new_stock) == Counter(discards)
+    assert new_stock == hand_randomness(server, "h", resolve("rummy13"), seeds).reshuffle(k, discards)
+    assert new_stock == hr.stream(f"reshuffle:{k}").shuffle(discards)
+
+
+@settings(max_examples=20, deadline=None)
+@given(SEEDS, st.lists(PSEED, min_size=3, max_size=3), st.integers(1, 4))
+def test_redeal_is_a_fresh_shoe_from_its_own_label(server, seeds, k):  # rules K-21, D-3
+    rs = resolve("kitti", {"four_pairs_void": True})
+    hr = hand_randomness(server, "h", rs, seeds)
+    shoe = hr.redeal(k)
+    assert Counter(shoe) == Counter(canonical_shoe(rs, 3))
+    assert list(shoe) == hr.stream(f"redeal:{k}").shuffle(canonical_shoe(rs, 3))
+    assert shoe != hr.redeal(k + 1) and shoe != hr.shoe()

@@ -24,6 +24,8 @@ from fairness_vectors_data import VECTORS
     ("rummy13", {"players": {"allowed": [4], "x": 1}}),
     ("marriage/nepal", {"direction": "sideways"}),
     ("kitti", ["stake", 2]),                  # overrides not an object
+    ("kitti", {"stake": 2**53}),              # beyond JavaScript's exact integers
+    ("rummy13", {"players": {"allowed": [4, 2**60]}}),
 ])
 def test_bad_presets_and_overrides_are_ruleset_errors(preset, overrides):  # rule D-1
     with pytest.raises(RulesetError):

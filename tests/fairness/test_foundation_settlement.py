@@ -81,3 +81,14 @@ def test_parse_amount_limits():
 def test_format_amount():
     assert format_amount(D("-1.5")) == "-1.50" and format_amount(D("2")) == "2.00"
     assert format_amount(D("0.125")) == "0.125"  # never silently rounded
+
+
+@pytest.mark.parametrize("pv,pct", [("-0.25", "5"), ("0.25", "-1"), ("0.25", "100.01"), ("NaN", "5"), ("1", "Infinity")])
+def test_settle_refuses_bad_table_values(pv, pct):  # rule D-2
+    with pytest.raises(MalformedError):
+        settle([1, -1], point_value=D(pv), commission_pct=D(pct))
+
+
+def test_full_commission_is_allowed():  # rule D-2: commission_pct is per table
+    s = settle([4, -4], point_value=D("0.25"), commission_pct=D("100"))
+    assert s.nets == (D("0.00"), D("-1.00")) and s.commission == D("1.00")
