@@ -4,11 +4,12 @@ from __future__ import annotations
 import contextlib
 import json
 from datetime import datetime, timezone
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import click
 
-from ..ledger import Ledger
+if TYPE_CHECKING:  # the ledger (and sqlite-utils) load only when a ledger command runs
+    from ..ledger import Ledger
 
 db_option = click.option("--db", "db", envvar="TIPLU_DB", default="tiplu.db", show_default=True, metavar="PATH",
                          help="The ledger's SQLite file (env TIPLU_DB).")
@@ -22,8 +23,9 @@ def real_clock() -> datetime:
 
 
 @contextlib.contextmanager
-def open_ledger(db: str, key_file: str | None = None) -> Iterator[Ledger]:
+def open_ledger(db: str, key_file: str | None = None) -> "Iterator[Ledger]":
     """The ledger at ``db`` (created if missing), with an outside key when given."""
+    from ..ledger import Ledger
     from .keys import load_key_file
 
     keys = [load_key_file(key_file)] if key_file else []
