@@ -153,8 +153,16 @@ def test_the_record_hook_can_refuse_a_record_and_sees_the_hand():
     assert ledger.get_hand("h1").state is HandState.FINISHED
 
 
-def test_table_money_is_kept_as_decimal_strings():
+def test_table_money_is_kept_as_decimal_strings_never_floats():  # rule D-2
+    from replay.errors import MalformedError
+
     ledger = new_ledger()
+    for bad in (0.25, "0.255", "-1", "abc"):
+        with pytest.raises(MalformedError):
+            ledger.new_table("t2", operator="acme", preset="kitti", point_value=bad)
+    ledger.new_table("t0", operator="acme", preset="kitti", point_value="0.25", commission_pct="0")  # may be 0
+    with pytest.raises(MalformedError):
+        ledger.new_table("t3", operator="acme", preset="kitti", commission_pct="100.01")
     table = ledger.table("t1")
     assert (table.point_value, table.commission_pct, table.seats) == ("0.25", "5", 4)
     advance(ledger, "h1", "new")
