@@ -181,7 +181,7 @@ def op_table(request: Mapping[str, Any]) -> dict[str, Any]:
         table, out = _play(rs, table, body)
         results.append(out)
     table.check_zero_sum()
-    return {"deals": results, **table.to_json()}
+    return {**table.to_json(), "deals": results}
 
 
 OPS = {"rank": op_rank, "splits": op_splits, "check": op_check, "default": op_default,

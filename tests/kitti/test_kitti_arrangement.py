@@ -118,3 +118,17 @@ def test_any_permutation_gives_the_same_280_splits(cards, rnd):
     rnd.shuffle(shuffled)
     for r in (R, ranker("a23-high", True)):
         assert splits(cards, r) == splits(shuffled, r)
+
+
+@settings(max_examples=30, deadline=None)
+@given(NINE)
+def test_fast_split_keys_match_the_splits(cards):
+    # rule K-7: the bots' fast form lists the same 280 splits, keys strongest first
+    from replay.kitti.arrangement import split_keys
+    from replay.kitti.strategy import sets_of
+    fast = split_keys(cards, R)
+    slow = splits(cards, R)
+    assert len(fast) == 280
+    for (keys, pos), arr in zip(fast, slow):
+        assert keys == tuple(R.key_of(s) for s in arr)
+        assert sets_of(cards, pos, R) == arr
