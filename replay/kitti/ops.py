@@ -11,6 +11,8 @@ Every request has an ``op``; ``settings`` (optional) overrides the ``kitti`` pre
   optional ``hand``), ``pot_before``, ``dealer``, ``point_value``, ``commission_pct``.
 * ``table``   -- ``deals``: a list of ``settle`` bodies played in turn at one table; the
   pot carries over and the dealer moves left.
+* ``play``    -- ``server_seed``, ``player_seeds``, ``hand_id``, ``dealer``, ``pot_before``,
+  ``moves``: deal with the v1 shuffle, replay the moves, and give the outcome when over.
 
 Errors raise (a :class:`~replay.errors.TipluError`); the CLI driver turns them into
 ``{"error": ...}`` lines.
@@ -22,9 +24,11 @@ from typing import Any, Mapping
 
 from ..cards import Card, parse_cards
 from ..errors import IllegalMoveError, MalformedError
+from ..fairness import hand_randomness, parse_player_seed, parse_server_seed
 from ..rulesets import Ruleset, resolve
-from ..settlement import format_amount, parse_amount
+from ..settlement import format_amount, parse_amount, settle
 from .arrangement import check_arrangement, check_hand, splits
+from .engine import KittiEngine
 from .moves import parse_sets, sets_json
 from .ranking import ranker_for
 from .showdown import DealResult, settle_deal
@@ -184,8 +188,41 @@ def op_table(request: Mapping[str, Any]) -> dict[str, Any]:
     return {**table.to_json(), "deals": results}
 
 
+def op_play(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Deal from the seeds (v1 shuffle) and replay ``moves``; the outcome when the deal is over."""
+    rs = _ruleset(request)
+    pv, pct = _money(request)
+    seeds = request.get("player_seeds")
+    if not isinstance(seeds, list):
+        raise MalformedError("'player_seeds' must be a list of hex seeds, one per seat")
+    hand_id = request.get("hand_id")
+    if not isinstance(hand_id, str) or not hand_id:
+        raise MalformedError("'hand_id' must be a non-empty string")
+    randomness = hand_randomness(parse_server_seed(request.get("server_seed")), hand_id, rs,
+                                 [parse_player_seed(x) for x in seeds])
+    engine = KittiEngine(rs)
+    state = engine.start(randomness, dealer=_int(request, "dealer", 0), pot_before=_int(request, "pot_before", 0))
+    moves = request.get("moves", [])
+    if not isinstance(moves, list):
+        raise MalformedError("'moves' must be a list of moves")
+    for i, raw in enumerate(moves):
+        try:
+            state = engine.apply(state, engine.parse_move(raw))
+        except IllegalMoveError as exc:
+            raise exc.at(hand_id=hand_id, move_index=i) from None
+    out: dict[str, Any] = {"hands": [[str(c) for c in h] for h in state.hands], "redeals": state.redeals,
+                           "order": list(state.order), "to_move": engine.to_move(state), "outcome": None}
+    if engine.is_over(state):
+        outcome = engine.outcome(state)
+        s = settle(outcome.net_points, point_value=pv, commission_pct=pct,
+                   pot_delta_points=outcome.pot_delta_points)
+        out["outcome"] = outcome.to_json()
+        out["settlement"] = s.to_json()
+    return out
+
+
 OPS = {"rank": op_rank, "splits": op_splits, "check": op_check, "default": op_default,
-       "settle": op_settle, "table": op_table}
+       "settle": op_settle, "table": op_table, "play": op_play}
 
 
 def evaluate(request: dict) -> dict:

@@ -265,3 +265,24 @@ def test_bot_tables_settle_to_zero_and_replay(server, n, settings_):
     assert sum(out.net_points) + out.pot_delta_points == 0
     settle(out.net_points, point_value=table.point_value, commission_pct=table.commission_pct,
            pot_delta_points=out.pot_delta_points)
+
+
+def test_play_op_replays_a_bot_deal_and_locates_illegal_moves():
+    # rules K-4, D-1, D-3: the same seeds and moves give the same outcome; a bad move names its index
+    from replay.kitti.ops import evaluate
+    rs = resolve("kitti")
+    server, seeds = bytes(range(32)), [bytes([7 * i + 1]) * 16 for i in range(3)]
+    r = hand_randomness(server, "h-9", rs, seeds)
+    engine = KittiEngine(rs)
+    rng = r.stream("bot")
+    _, state, s = play_deal(engine, TableState.open(3, point_value="0.25"), r, lambda e, st_: choose_move(e, st_, rng))
+    req = {"op": "play", "server_seed": server.hex(), "player_seeds": [x.hex() for x in seeds],
+           "hand_id": "h-9", "dealer": 0, "point_value": "0.25", "moves": [m.to_json() for m in state.moves]}
+    out = evaluate(req)
+    assert out["to_move"] is None and out["outcome"] == engine.outcome(state).to_json()
+    assert out["settlement"] == s.to_json()
+    assert out["hands"] == [[str(c) for c in h] for h in state.hands]
+    first = engine.to_move(engine.start(r, dealer=0))
+    with pytest.raises(IllegalMoveError) as e:
+        evaluate({**req, "moves": [{"type": "fold", "seat": (first + 1) % 3}]})
+    assert e.value.rule == "K-4" and e.value.move_index == 0 and e.value.hand_id == "h-9"
