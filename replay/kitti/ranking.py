@@ -29,7 +29,7 @@ trail           6            the rank three times (A-A-A = 14 strongest, K-9)
 
 Sequence index (K-15, setting ``sequence_order``): 4-3-2 is 1, 5-4-3 is 2 ... K-Q-J is
 10; under ``akq-high`` A-2-3 is 11 and A-K-Q is 12; under ``a23-high`` A-K-Q is 11 and
-A-2-3 is 12.  K-A-2 (and Q-K-A-2 wraps of any kind) is never a sequence.
+A-2-3 is 12.  K-A-2 (a wrap through the Ace) is never a sequence.
 
 Speed: :class:`SetRanker` precomputes the key of every ordered triple of card codes in a
 flat list (``52**3`` entries), filled from a table keyed by the sorted ranks and a flush
