@@ -54,6 +54,8 @@ class KittiState:
     redeals: int = 0
     voided: tuple[dict[str, Any], ...] = ()  # K-21: the deals set aside before this one
     moves: tuple[Move, ...] = ()
+    four: bool = False  # K-20: some hand holds four of a kind, the deal is decided
+    void: bool = False  # K-21: still four pairs after MAX_REDEALS, the deal is void
 
     @property
     def spoken(self) -> dict[int, Move]:
@@ -89,7 +91,9 @@ class KittiEngine:
                            "four_pairs": [i for i, h in enumerate(hands) if count_pairs(h) >= 4]})
             redeals += 1
             hands = tuple(tuple(h) for h in deal_shoe(self.ruleset, randomness.redeal(redeals), n, dealer).hands)
-        return KittiState(n, dealer, pot_before, hands, speaking_order(dealer, n), redeals, tuple(voided))
+        four = any(four_of_a_kind(h) is not None for h in hands)
+        return KittiState(n, dealer, pot_before, hands, speaking_order(dealer, n), redeals, tuple(voided),
+                          four=four, void=self._is_void(hands))
 
     def _is_void(self, hands: tuple[tuple[Card, ...], ...]) -> bool:
         if not self.ruleset["four_pairs_void"]:
@@ -100,9 +104,7 @@ class KittiEngine:
 
     # -- whose turn -------------------------------------------------------------------
     def is_over(self, state: KittiState) -> bool:
-        if any(four_of_a_kind(h) is not None for h in state.hands):  # K-20
-            return True
-        if self._is_void(state.hands):  # K-21 after MAX_REDEALS
+        if state.four or state.void:  # K-20; K-21 after MAX_REDEALS
             return True
         folds = sum(1 for m in state.moves if isinstance(m, Fold))
         return len(state.moves) == state.n_seats or folds >= state.n_seats - 1
@@ -125,6 +127,10 @@ class KittiEngine:
             raise IllegalMoveError("a Kitti move is Fold or Arrange", rule="K-2")
         seat = self.to_move(state)
         if seat is None:
+            if state.four:
+                raise IllegalMoveError("four of a kind was shown at once: the deal is decided", rule="K-20")
+            if state.void:
+                raise IllegalMoveError("the deal is void (four pairs)", rule="K-21")
             raise IllegalMoveError("the deal is over: everyone has spoken", rule="K-19")
         if move.seat != seat:
             raise IllegalMoveError(f"seat {seat} speaks now, not seat {move.seat}", rule="K-4")

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ..cards import Card
+from ..errors import MalformedError
 from ..rulesets import Ruleset
 from .arrangement import Sets, count_pairs, four_of_a_kind
 from .ranking import SetRanker, ranker_for
@@ -135,7 +136,7 @@ def settle_deal(ruleset: Ruleset, *, hands: Sequence[Sequence[Card] | None],
     for i in active:
         sets = arranged[i]
         if sets is None:
-            raise ValueError(f"seat {i} neither folded nor arranged")
+            raise MalformedError(f"seat {i} neither folded nor arranged (K-2)")
         keys[i] = tuple(rk.key(s[0].code, s[1].code, s[2].code) for s in sets)
     order = speaking_order(dealer, n)
     won = [0] * n

@@ -151,6 +151,9 @@ def test_four_of_a_kind_is_shown_at_once():
     out = engine.outcome(state)
     assert out.winner == 0 and out.net_points == (1, -1)
     assert out.detail["four_of_a_kind"] == {"seat": 0, "rank": 2}
+    with pytest.raises(IllegalMoveError) as e:
+        engine.apply(state, Fold(1))
+    assert e.value.rule == "K-20"
 
 
 FOUR_PAIRS = parse_cards("2S 2H 3S 3H 4S 4H 5S 5H 9C")

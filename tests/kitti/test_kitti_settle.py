@@ -164,6 +164,8 @@ def test_illegal_arrangement_in_a_deal_is_an_error():
         settle([{"sets": S("AS AH AD / KS QS JS / 9C 9D 2H")}, {"sets": S("KH QH JH / 9S 9H 2S / 2H 3D 5C")}])
     with pytest.raises(MalformedError):   # rule D-12: 2-5 players
         settle([{"fold": True}])
+    with pytest.raises(MalformedError):   # rule K-2: a contested seat must fold or arrange
+        settle([{"hand": "AS AH AD KS QS JS 9C 9D 2H".split()}, {"sets": S("KH KD KC / 7S 6S 5S / JH TD 2C")}])
 
 
 def test_error_line_shape():
