@@ -70,6 +70,10 @@ class KittiEngine:
     def __init__(self, ruleset: Ruleset) -> None:
         if ruleset.game != "kitti":
             raise RulesetError(f"KittiEngine needs a kitti ruleset, not {ruleset.game!r}")
+        if ruleset["hand_size"] != 9:
+            raise RulesetError(f"Kitti deals nine cards (K-1), not {ruleset['hand_size']}")
+        if dict(ruleset["shoe"]) != {"decks": 1, "jokers": 0, "masters": 0}:
+            raise RulesetError("Kitti is played with one 52-card deck (D-12)")
         self.ruleset = ruleset
         self.ranker = ranker_for(ruleset)
 

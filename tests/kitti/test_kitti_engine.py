@@ -289,3 +289,24 @@ def test_play_op_replays_a_bot_deal_and_locates_illegal_moves():
     with pytest.raises(IllegalMoveError) as e:
         evaluate({**req, "moves": [{"type": "fold", "seat": (first + 1) % 3}]})
     assert e.value.rule == "K-4" and e.value.move_index == 0 and e.value.hand_id == "h-9"
+
+
+@pytest.mark.parametrize("override", [{"hand_size": 8}, {"shoe": {"decks": 2, "jokers": 0, "masters": 0}}])
+def test_engine_refuses_rulesets_that_are_not_kitti(override):
+    # rules K-1, D-12, D-1
+    with pytest.raises(RulesetError):
+        KittiEngine(resolve("kitti", override))
+
+
+def test_cli_eval_kitti(tmp_path):
+    from click.testing import CliRunner
+    from audit.cli import main
+    import json
+    lines = ['{"op": "rank", "cards": ["AS","KS","QS"]}', '{"op": "rank", "cards": ["AS"]}', "",
+             '{"op": "check", "sets": [["2S","3S","4S"],["AS","AH","AD"],["KS","QH","9D"]]}']
+    res = CliRunner().invoke(main, ["eval", "kitti"], input="\n".join(lines) + "\n")
+    out = [json.loads(x) for x in res.output.splitlines()]
+    assert res.exit_code == 1 and len(out) == 3
+    assert out[0] == {"class": "pure_sequence", "strength": [5, 12, 0, 0]}
+    assert set(out[1]) == {"error"}
+    assert out[2]["rule"] == "K-6"          # rule K-6
