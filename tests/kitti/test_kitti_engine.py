@@ -310,3 +310,12 @@ def test_cli_eval_kitti(tmp_path):
     assert out[0] == {"class": "pure_sequence", "strength": [5, 12, 0, 0]}
     assert set(out[1]) == {"error"}
     assert out[2]["rule"] == "K-6"          # rule K-6
+
+
+def test_the_kitti_package_stays_pure():
+    # the house rule for replay/: no clock, no `random`/`secrets`, no flask or sqlite
+    import pathlib
+    import re
+    bad = re.compile(r"^\s*(import|from)\s+(random|secrets|time|datetime|flask|sqlite3|sqlite_utils|audit|web)\b", re.M)
+    for path in pathlib.Path("replay/kitti").glob("*.py"):
+        assert not bad.search(path.read_text(encoding="utf-8")), path
