@@ -1,8 +1,17 @@
 """One deal settled by hand-computed examples: K-1, K-3, K-5, K-8, K-17 ... K-22, D-2, D-13 ... D-17."""
-import pytest
+from decimal import Decimal
 
+import pytest
+from hypothesis import given, settings as hsettings, strategies as st
+
+from replay.cards import STANDARD
 from replay.errors import IllegalMoveError, MalformedError
+from replay.kitti.arrangement import splits
 from replay.kitti.ops import evaluate
+from replay.kitti.ranking import ranker_for
+from replay.kitti.showdown import settle_deal
+from replay.rulesets import resolve
+from replay.settlement import settle as settle_money
 
 
 def S(text):
@@ -174,3 +183,32 @@ def test_error_line_shape():
     assert set(bad) == {"error"} and "K-6" in bad["error"]
     assert set(evaluate_line("kitti", '{"op": "rank", "cards": ["ZZ"]}')) == {"error"}
     assert set(evaluate_line("kitti", '{"op": "rank", "cards": ["AS"], "settings": {"nope": 1}}')) == {"error"}
+
+
+@hsettings(max_examples=150, deadline=None)
+@given(st.integers(2, 5), st.permutations(STANDARD), st.data(),
+       st.fixed_dictionaries({"win_rule": st.sampled_from(["two-rounds", "consecutive"]),
+                              "four_pairs_void": st.booleans(), "two_three_five": st.booleans(),
+                              "stake": st.integers(1, 4), "salami_stakes": st.integers(0, 3)}))
+def test_every_deal_settles_to_zero(n, deck, data, overrides):
+    # rules D-2, D-13, D-14, D-15, K-5: nets + pot change = 0 in points and, with commission, in HT
+    rs = resolve("kitti", overrides)
+    rk = ranker_for(rs)
+    hands = [tuple(deck[9 * i: 9 * i + 9]) for i in range(n)]
+    folded = [data.draw(st.booleans()) for _ in range(n)]
+    arranged = [None if f else splits(h, rk)[data.draw(st.integers(0, 279))] for h, f in zip(hands, folded)]
+    pot = data.draw(st.integers(0, 50))
+    res = settle_deal(rs, hands=hands, arranged=arranged, folded=folded, pot_before=pot)
+    assert sum(res.net_points) + res.pot_delta == 0
+    assert res.pot_after in (0, pot + n * overrides["stake"])
+    assert (res.winner is None) == (res.pot_after != 0)
+    if res.reason == "rounds":
+        assert res.rounds_won[res.winner] >= 2
+    for i in range(n):
+        if folded[i] and i != res.winner:
+            assert res.net_points[i] == -overrides["stake"]        # rule K-5
+    pv = data.draw(st.sampled_from(["0.01", "0.25", "1.50"]))
+    pct = data.draw(st.sampled_from(["0", "5", "12.5"]))
+    s = settle_money(res.net_points, point_value=Decimal(pv), commission_pct=Decimal(pct),
+                     pot_delta_points=res.pot_delta)
+    assert sum(s.nets) + s.commission + s.pot_delta == 0
