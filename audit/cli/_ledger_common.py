@@ -1,0 +1,41 @@
+"""Options and helpers shared by the ledger commands (``keys``, ``operator``, ``table``, ``hand``)."""
+from __future__ import annotations
+
+import contextlib
+import json
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any, Iterator
+
+import click
+
+if TYPE_CHECKING:  # the ledger (and sqlite-utils) load only when a ledger command runs
+    from ..ledger import Ledger
+
+db_option = click.option("--db", "db", envvar="TIPLU_DB", default="tiplu.db", show_default=True, metavar="PATH",
+                         help="The ledger's SQLite file (env TIPLU_DB).")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+key_option = click.option("--key-file", envvar="TIPLU_KEY_FILE", type=click.Path(exists=True, dir_okay=False),
+                          help="The operator's key file, when its key is kept outside the ledger (env TIPLU_KEY_FILE).")
+
+
+def real_clock() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@contextlib.contextmanager
+def open_ledger(db: str, key_file: str | None = None) -> "Iterator[Ledger]":
+    """The ledger at ``db`` (created if missing), with an outside key when given."""
+    from ..ledger import Ledger
+    from .keys import load_key_file
+
+    keys = [load_key_file(key_file)] if key_file else []
+    ledger = Ledger(db, clock=real_clock, keys=keys)
+    try:
+        yield ledger
+    finally:
+        ledger.close()
+
+
+def emit(data: Any, text: str, as_json: bool) -> None:
+    """Print ``data`` as one line of JSON, or ``text``."""
+    click.echo(json.dumps(data, ensure_ascii=False, separators=(",", ":")) if as_json else text)

@@ -1,0 +1,17 @@
+"""The append-only hand ledger (SQLite through sqlite-utils).
+
+Use the facade :class:`Ledger`; ``docs/ledger.md`` describes the state machine, the
+statement kinds and their fields, key storage and backups.
+
+Modules: :mod:`.store` (opening, :func:`atomic`, migrations), :mod:`.migrations` (the
+schema), :mod:`.lifecycle` (the state machine), :mod:`.statements` (signed statements),
+:mod:`.views` (public reads), :mod:`.ledger` (the facade).
+"""
+from .ledger import Ledger, check_id
+from .lifecycle import ALLOWED, HandState
+from .statements import KINDS, StoredStatement, format_time
+from .store import atomic, open_db
+from .views import HandView, OperatorView, RecordEntry, SeatView, TableView
+
+__all__ = ["Ledger", "check_id", "ALLOWED", "HandState", "KINDS", "StoredStatement", "format_time",
+           "atomic", "open_db", "HandView", "OperatorView", "RecordEntry", "SeatView", "TableView"]

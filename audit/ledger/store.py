@@ -1,0 +1,106 @@
+"""The ledger's SQLite file: opening it, the one transaction helper, named migrations.
+
+* :func:`open_db` -- a :class:`sqlite_utils.Database` with foreign keys on, WAL mode
+  (for files), a busy timeout, and every migration of :mod:`.migrations` applied.
+* :func:`atomic` -- the one transaction helper every write goes through.  The outermost
+  call is ``BEGIN IMMEDIATE`` (the write lock is taken before anything is read, so a
+  state check and the write that follows it cannot interleave with another writer);
+  nested calls are savepoints.  Any exception rolls everything back.
+* Migrations are named functions ``fn(db)``, applied in order, each inside the same
+  transaction that records its name in the ``migrations`` table -- so a migration is
+  either applied and recorded, or neither.  Re-opening a ledger applies nothing twice.
+"""
+from __future__ import annotations
+
+import contextlib
+import pathlib
+import sqlite3
+from datetime import datetime, timezone
+from typing import Callable, Iterator, Sequence
+
+from sqlite_utils import Database
+
+Migration = tuple[str, Callable[[Database], None]]
+
+MIGRATIONS_TABLE_SQL = (
+    "CREATE TABLE IF NOT EXISTS migrations ("
+    " name TEXT PRIMARY KEY,"
+    " applied_at TEXT NOT NULL)"
+)
+
+
+@contextlib.contextmanager
+def atomic(db: Database) -> Iterator[Database]:
+    """Run the block in one transaction (a savepoint when one is already open)."""
+    conn = db.conn
+    if conn.in_transaction:
+        with db.atomic():  # sqlite-utils: a savepoint, rolled back on error
+            yield db
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    else:
+        try:
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+
+def append_only(db: Database, table: str) -> None:
+    """Triggers that make ``table`` append-only: any UPDATE or DELETE aborts."""
+    for op in ("UPDATE", "DELETE"):
+        db.execute(
+            f"CREATE TRIGGER IF NOT EXISTS [{table}_no_{op.lower()}] BEFORE {op} ON [{table}] "
+            f"BEGIN SELECT RAISE(ABORT, '{table} is append-only: {op} refused'); END"
+        )
+
+
+def applied_migrations(db: Database) -> list[str]:
+    """The names of the applied migrations, in the order they were applied."""
+    return [r[0] for r in db.execute("SELECT name FROM migrations ORDER BY rowid")]
+
+
+def migrate(db: Database, migrations: Sequence[Migration], *, now: datetime | None = None) -> list[str]:
+    """Apply each migration not yet recorded; returns the names applied by this call."""
+    when = (now or datetime.now(timezone.utc)).isoformat()
+    with atomic(db):
+        db.execute(MIGRATIONS_TABLE_SQL)
+        append_only(db, "migrations")
+    done: list[str] = []
+    for name, fn in migrations:
+        with atomic(db):
+            # checked inside the write transaction: two processes opening at once apply it once
+            if db.execute("SELECT 1 FROM migrations WHERE name = ?", [name]).fetchone():
+                continue
+            fn(db)
+            db.execute("INSERT INTO migrations (name, applied_at) VALUES (?, ?)", [name, when])
+            done.append(name)
+    return done
+
+
+def connect(path_or_db: "str | pathlib.Path | Database | sqlite3.Connection") -> Database:
+    """A Database with the ledger's connection settings (foreign keys, WAL, busy timeout)."""
+    db = path_or_db if isinstance(path_or_db, Database) else Database(path_or_db)
+    if db.conn.in_transaction:
+        raise ValueError("open the ledger on a connection without an open transaction")
+    db.conn.execute("PRAGMA foreign_keys = ON")
+    db.conn.execute("PRAGMA busy_timeout = 5000")
+    if not db.memory and db.execute("PRAGMA database_list").fetchone()[2]:
+        db.enable_wal()
+    return db
+
+
+def open_db(path_or_db: "str | pathlib.Path | Database | sqlite3.Connection") -> Database:
+    """Open (creating if needed) a ledger database and bring its schema up to date."""
+    from .migrations import MIGRATIONS
+
+    db = connect(path_or_db)
+    migrate(db, MIGRATIONS)
+    return db

@@ -1,0 +1,122 @@
+"""Ledger appends per second against bare SQLite inserts of the same rows, in the same run.
+
+    python bench/ledger.py [--hands 200] [--seats 4]
+
+Runs ``--hands`` whole hand lifecycles (new, commit, a seed commitment and a reveal per
+seat, deal, finish, reveal: ``2 * seats + 5`` signed statements each) through
+:class:`audit.ledger.Ledger` on a fresh file in a temporary directory, then inserts the very
+same statement rows into a bare table with plain ``sqlite3``:
+
+* *bare, one transaction per row* -- the same durability pattern as the ledger (each
+  statement is its own committed transaction); the fair baseline.
+* *bare, one transaction in all* -- the ceiling of SQLite on this machine.
+* *sign only* -- Ed25519 signing of the same statements, no database.
+
+It prints rows per second and the ledger's cost as a ratio of each baseline.  Numbers are
+for comparing runs on one machine, never assertions.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from audit.ledger import Ledger  # noqa: E402
+from audit.signing import SigningKey  # noqa: E402
+from replay.canonical import canonical_json  # noqa: E402
+from replay.fairness import commit_player_seed  # noqa: E402
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
+
+
+def run_ledger(path: str, hands: int, seats: int) -> float:
+    ledger = Ledger(path, clock=lambda: NOW)
+    ledger.new_operator("bench")
+    ledger.new_table("t", operator="bench", preset="kitti", seats=seats)
+    players = [f"p{i}" for i in range(seats)]
+    seeds = [bytes([i + 1]) * 32 for i in range(seats)]
+    start = time.perf_counter()
+    for h in range(hands):
+        hid = f"h{h}"
+        ledger.new_hand("t", players, hand_id=hid)
+        ledger.commit(hid)
+        for s, seed in enumerate(seeds):
+            ledger.seed_commit(hid, s, commit_player_seed(hid, s, seed))
+        for s, seed in enumerate(seeds):
+            ledger.seed_reveal(hid, s, seed)
+        ledger.deal(hid)
+        ledger.finish(hid, {"hand_id": hid, "moves": []})
+        ledger.reveal(hid)
+    elapsed = time.perf_counter() - start
+    ledger.close()
+    return elapsed
+
+
+def stored_rows(path: str) -> list[tuple]:
+    conn = sqlite3.connect(path)
+    rows = conn.execute("SELECT hand_id, kind, statement, key, sig, created_at FROM statements ORDER BY seq").fetchall()
+    conn.close()
+    return rows
+
+
+def run_bare(path: str, rows: list[tuple], *, per_row: bool) -> float:
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=wal")
+    conn.execute("CREATE TABLE statements (seq INTEGER PRIMARY KEY AUTOINCREMENT, hand_id TEXT, kind TEXT,"
+                 " statement TEXT, key TEXT, sig TEXT, created_at TEXT)")
+    sql = "INSERT INTO statements (hand_id, kind, statement, key, sig, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+    start = time.perf_counter()
+    if per_row:
+        for row in rows:
+            conn.execute("BEGIN")
+            conn.execute(sql, row)
+            conn.execute("COMMIT")
+    else:
+        conn.execute("BEGIN")
+        conn.executemany(sql, rows)
+        conn.execute("COMMIT")
+    elapsed = time.perf_counter() - start
+    conn.close()
+    return elapsed
+
+
+def run_sign(rows: list[tuple]) -> float:
+    import json
+
+    key = SigningKey.generate()
+    stmts = [json.loads(r[2]) for r in rows]
+    start = time.perf_counter()
+    for st in stmts:
+        key.sign_bytes(canonical_json(st))
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=200)
+    ap.add_argument("--seats", type=int, default=4)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        t_ledger = run_ledger(os.path.join(tmp, "ledger.db"), args.hands, args.seats)
+        rows = stored_rows(os.path.join(tmp, "ledger.db"))
+        t_row = run_bare(os.path.join(tmp, "bare1.db"), rows, per_row=True)
+        t_all = run_bare(os.path.join(tmp, "bare2.db"), rows, per_row=False)
+        t_sign = run_sign(rows)
+    n = len(rows)
+    print(f"{args.hands} hands x {args.seats} seats = {n} signed statements (SQLite {sqlite3.sqlite_version})")
+    print(f"{'':34}{'rows/s':>12}{'ledger is x slower':>22}")
+    for name, t in [("ledger (whole lifecycles)", t_ledger), ("bare insert, a transaction per row", t_row),
+                    ("bare insert, one transaction", t_all), ("Ed25519 signing only", t_sign)]:
+        ratio = "" if t is t_ledger else f"{t_ledger / t:>22.1f}"
+        print(f"{name:34}{n / t:>12,.0f}{ratio}")
+    print(f"ledger: {args.hands / t_ledger:,.0f} hand lifecycles per second")
+
+
+if __name__ == "__main__":
+    main()

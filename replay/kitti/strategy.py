@@ -1,0 +1,63 @@
+"""The default arrangement (used for timeouts) and the scores bots pick arrangements by.
+
+**Share** of a set: out of the 22,100 sets of a 52-card pack, twice the number it beats
+plus the number it ties (an integer, so no floats enter an audited rule).  The **score**
+of an arrangement is the sum of its three sets' shares: a plain estimate of how many
+rounds it wins against random sets.
+
+**Default arrangement** of a hand (what a seat that times out plays, recorded as an
+``Arrange`` with ``auto: true``): the split with the highest score; among equal scores,
+the one whose keys (strongest set first) are greatest; among those, the first in the
+order of :func:`~replay.kitti.arrangement.splits`.  It is a pure function of the nine
+cards and the ruleset, so an auditor recomputes it.
+"""
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations
+from typing import Sequence
+
+from ..cards import Card
+from .arrangement import Sets, order_sets, split_keys
+from .ranking import SetRanker
+
+N_SETS = 22100
+
+
+@cache
+def share_table(ranker: SetRanker) -> dict[int, int]:
+    """Key -> share (2 x sets beaten + sets tied) over every set of the pack."""
+    counts: dict[int, int] = {}
+    table = ranker.table
+    for a, b, c in combinations(range(52), 3):
+        k = table[a * 2704 + b * 52 + c]
+        counts[k] = counts.get(k, 0) + 1
+    shares, below = {}, 0
+    for k in sorted(counts):
+        shares[k] = 2 * below + counts[k]
+        below += counts[k]
+    return shares
+
+
+def scored_splits(cards: Sequence[Card], ranker: SetRanker) -> list[tuple[int, tuple[int, int, int], tuple[int, ...]]]:
+    """Every split as ``(score, keys strongest first, positions in sorted(cards))``."""
+    shares = share_table(ranker)
+    return [(shares[k[0]] + shares[k[1]] + shares[k[2]], k, pos) for k, pos in split_keys(cards, ranker)]
+
+
+def sets_of(cards: Sequence[Card], pos: Sequence[int], ranker: SetRanker) -> Sets:
+    """The arrangement of a split given by positions in ``sorted(cards)``."""
+    hand = sorted(cards)
+    return order_sets([[hand[p] for p in pos[0:3]], [hand[p] for p in pos[3:6]],
+                       [hand[p] for p in pos[6:9]]], ranker)
+
+
+def default_arrangement(cards: Sequence[Card], ranker: SetRanker) -> Sets:
+    """The timeout arrangement (see the module docstring)."""
+    best = None
+    for score, keys, pos in scored_splits(cards, ranker):
+        if best is None or (score, keys) > best[:2]:
+            best = (score, keys, pos)
+    assert best is not None
+    return sets_of(cards, best[2], ranker)
+
