@@ -236,13 +236,19 @@ class Ledger:
                 "point_value": table.point_value, "commission_pct": table.commission_pct}, time)
         return signed
 
-    def commit(self, hand_id: str, *, now: datetime | None = None) -> dict[str, Any]:
-        """Generate the hand's server seed (``secrets``), keep it private, publish its hash (R-21)."""
+    def commit(self, hand_id: str, *, now: datetime | None = None,
+               server_seed: bytes | None = None) -> dict[str, Any]:
+        """Generate the hand's server seed (``secrets``), keep it private, publish its hash (R-21).
+
+        ``server_seed`` is for the simulator only (deterministic runs); an operator never passes it.
+        """
         hand_id, operator, n, dealer, ruleset = self._hand_row(hand_id)
         require(self.db, hand_id, "commit")
         time = self._time(now)
         key = self._signer(operator)
-        seed = secrets.token_bytes(SERVER_SEED_BYTES)
+        seed = secrets.token_bytes(SERVER_SEED_BYTES) if server_seed is None else bytes(server_seed)
+        if len(seed) != SERVER_SEED_BYTES:
+            raise MalformedError(f"a server seed is {SERVER_SEED_BYTES} bytes")
         commitment = commit_server_seed(seed)
         with self._write() as db:
             require(db, hand_id, "commit")
