@@ -26,13 +26,13 @@ from sqlite_utils import Database
 
 from replay.canonical import canonical_hash, canonical_json
 from replay.deal import Deal
-from replay.errors import MalformedError, TipluError
+from replay.errors import MalformedError
 from replay.fairness import (SERVER_SEED_BYTES, commit_server_seed, hand_randomness, parse_digest,
                              parse_player_seed, verify_player_seed, verify_server_seed)
 from replay.rulesets import Ruleset, allowed_players, resolve
 from replay.settlement import parse_amount
 
-from ..errors import AuthError, LedgerIntegrityError, LedgerStateError, NotFoundError, SignatureError
+from ..errors import AuthError, LedgerIntegrityError, LedgerStateError, NotFoundError
 from ..signing import SigningKey
 from . import views
 from .lifecycle import HandState, require
@@ -75,12 +75,13 @@ class Ledger:
                  clock: Clock | None = None, keys: Iterable[SigningKey] = (),
                  validate_record: RecordValidator | None = None) -> None:
         self.db = open_db(path_or_db)
+        self._where = self.db.execute("PRAGMA database_list").fetchone()[2] or ":memory:"
         self._clock = clock
         self._keys = {k.public_hex: k for k in keys}
         self._validate_record = validate_record
 
     def __repr__(self) -> str:
-        return f"Ledger({self.db.conn.execute('PRAGMA database_list').fetchone()[2] or ':memory:'!r})"
+        return f"Ledger({self._where!r})"
 
     def close(self) -> None:
         self.db.close()
@@ -447,4 +448,4 @@ class Ledger:
         return view.state
 
 
-__all__ = ["Ledger", "check_id", "TipluError", "SignatureError"]
+__all__ = ["Ledger", "check_id", "Clock", "RecordValidator"]
