@@ -128,6 +128,22 @@ class RoundState:
         seats[i] = replace(seats[i], **changes)
         return tuple(seats)
 
+    @classmethod
+    def position(cls, hands: Iterable[Iterable[Card]], *, stock: Iterable[Card], discards: Iterable[Card],
+                 turn_seat: int = 0, dealer: int | None = None, randomness: HandRandomness | None = None,
+                 seats: dict[int, dict[str, Any]] | None = None, **changes: Any) -> "RoundState":
+        """A chosen position (for tests, examples and puzzles): the given hands, stock (top
+        first) and discards (oldest first); ``seats`` maps a seat to :class:`SeatState`
+        fields to set (``{1: {"has_drawn": True}}``); ``changes`` sets round fields."""
+        hands = [sort_cards(h) for h in hands]
+        n = len(hands)
+        made = [SeatState(hand=h) for h in hands]
+        for i, fields in (seats or {}).items():
+            made[i] = replace(made[i], **fields)
+        return cls(n_seats=n, dealer=(turn_seat - 1) % n if dealer is None else dealer, seats=tuple(made),
+                   stock=tuple(stock), discards=tuple(discards), turn_seat=turn_seat,
+                   randomness=randomness, **changes)
+
     def to_json(self) -> dict[str, Any]:
         """The whole state, for debugging and for the website (the stock included)."""
         return {
