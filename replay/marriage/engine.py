@@ -210,7 +210,7 @@ class MarriageEngine:
             raise IllegalMoveError(
                 f"a show lays exactly three 3-card pure sets, counting the {len(me.tunnelas_at_deal)} "
                 f"tunnela(s) laid at the deal: {need} set(s) of three needed",
-                rule=self._rule("MN-20" if dealt else "MN-14", "MC-15"))
+                rule=self._rule("MN-19" if me.tunnelas_at_deal else "MN-20" if dealt else "MN-14", "MC-15"))
         combos.check_show(sets, ruleset=self.ruleset, tunnelas_at_deal=len(me.tunnelas_at_deal))
         return False
 
