@@ -30,11 +30,12 @@ then no standard card gets a role, and putali/master keep theirs.
 from __future__ import annotations
 
 from enum import StrEnum
+from functools import lru_cache
 
-from ..cards import Card, Rank, Suit
+from ..cards import ALL_CARDS, Card, Rank, Suit
 from ..rulesets import Ruleset
 
-__all__ = ["Role", "role_of", "is_joker", "is_nepal", "poplu_rank", "jhiplu_rank", "roles_of"]
+__all__ = ["Role", "role_of", "role_table", "is_joker", "is_nepal", "poplu_rank", "jhiplu_rank", "roles_of"]
 
 
 class Role(StrEnum):
@@ -66,8 +67,7 @@ def jhiplu_rank(rank: int) -> Rank:
     return Rank((rank - 2) % 13 + 1)
 
 
-def role_of(card: Card, tiplu: Card | None, ruleset: Ruleset) -> Role:
-    """The role of ``card`` when the tiplu is ``tiplu`` (``None``: not drawn / not seen)."""
+def _compute_role(card: Card, tiplu: Card | None, nepal: bool) -> Role:
     if card.is_joker:
         return Role.PUTALI
     if card.is_master:
@@ -86,9 +86,26 @@ def role_of(card: Card, tiplu: Card | None, ruleset: Ruleset) -> Role:
         return Role.NONE
     if rank != t_rank:
         return Role.NONE
-    if not is_nepal(ruleset):
+    if not nepal:
         return Role.ORDINARY_JOKER
     return Role.ALTER if Suit(suit).is_red == Suit(t_suit).is_red else Role.MAN
+
+
+@lru_cache(maxsize=None)
+def _role_table(tiplu_code: int | None, nepal: bool) -> tuple[Role, ...]:
+    """The role of every card code under one tiplu (computed once per tiplu and preset)."""
+    tiplu = None if tiplu_code is None else ALL_CARDS[tiplu_code]
+    return tuple(_compute_role(c, tiplu, nepal) for c in ALL_CARDS)
+
+
+def role_table(tiplu: Card | None, ruleset: Ruleset) -> tuple[Role, ...]:
+    """The role of every card, indexed by card code (``role_table(t, rs)[c.code]``)."""
+    return _role_table(None if tiplu is None else tiplu.code, is_nepal(ruleset))
+
+
+def role_of(card: Card, tiplu: Card | None, ruleset: Ruleset) -> Role:
+    """The role of ``card`` when the tiplu is ``tiplu`` (``None``: not drawn / not seen)."""
+    return _role_table(None if tiplu is None else tiplu.code, is_nepal(ruleset))[card.code]
 
 
 def is_joker(card: Card, tiplu: Card | None, ruleset: Ruleset) -> bool:

@@ -31,16 +31,15 @@ The result depends only on the multiset of cards, never on their order.
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..cards import Card, card_of
+from ..cards import ALL_CARDS, Card, card_of
 from ..errors import MalformedError
 from ..rulesets import Ruleset
-from .jokers import Role, is_nepal, jhiplu_rank, poplu_rank, role_of
+from .jokers import Role, is_nepal, jhiplu_rank, poplu_rank, role_table
 
 __all__ = ["Item", "Maal", "count_maal", "best_groups"]
 
@@ -94,33 +93,37 @@ def _item_name(base: str, k: int) -> str:
 
 
 def _pool(hand: Sequence[Card], table: Sequence[Card], tunnelas: Sequence[Sequence[Card]],
-          ruleset: Ruleset) -> tuple[Counter, tuple[Card, ...]]:
-    """The multiset of counted cards, and the tunnelas laid at the deal (one card each).
+          ruleset: Ruleset) -> tuple[list[int], tuple[int, ...]]:
+    """Counts by card code of the counted cards, and the codes of the tunnelas at the deal.
 
     A tunnela at the deal uses all three copies of its card; if ``table`` already holds
     them it is part of ``table``, if it holds none they are added.
     """
-    pool = Counter(hand) + Counter(table)
-    on_table = Counter(table)
-    tunnela_cards: list[Card] = []
+    pool = [0] * len(ALL_CARDS)
+    on_table = [0] * len(ALL_CARDS)
+    for c in hand:
+        pool[c.code] += 1
+    for c in table:
+        pool[c.code] += 1
+        on_table[c.code] += 1
+    tunnela_codes: list[int] = []
     for t in tunnelas:
-        t = tuple(t)
         if len(t) != 3 or not (t[0] == t[1] == t[2]) or t[0].is_master:
             raise MalformedError(f"a tunnela laid at the deal is three identical cards, not {' '.join(map(str, t))}")
-        card = t[0]
-        if card in tunnela_cards:
-            raise MalformedError(f"tunnela {card} listed twice")
-        tunnela_cards.append(card)
-        if on_table[card] == 0 and pool[card] == 0:
-            pool[card] += 3
-        elif on_table[card] < 3:
-            raise MalformedError(f"tunnela {card} laid at the deal but not all three on the table")
+        code = t[0].code
+        if code in tunnela_codes:
+            raise MalformedError(f"tunnela {t[0]} listed twice")
+        tunnela_codes.append(code)
+        if pool[code] == 0:
+            pool[code] = 3
+        elif on_table[code] < 3:
+            raise MalformedError(f"tunnela {t[0]} laid at the deal but not all three on the table")
     shoe = ruleset["shoe"]
-    for card, n in pool.items():
-        limit = shoe["decks"] if card.is_standard else shoe["jokers"] if card.is_joker else shoe["masters"]
-        if n > limit:
-            raise MalformedError(f"{n} copies of {card}, but the shoe holds {limit}")
-    return pool, tuple(sorted(tunnela_cards))
+    limits = (shoe["decks"],) * 52 + (shoe["jokers"], shoe["masters"])
+    for code, n in enumerate(pool):
+        if n > limits[code]:
+            raise MalformedError(f"{n} copies of {ALL_CARDS[code]}, but the shoe holds {limits[code]}")
+    return pool, tuple(sorted(tunnela_codes))
 
 
 def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
@@ -133,80 +136,83 @@ def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
     ``tiplu``: the tiplu of the round, ``None`` if nobody showed; ``seen``: whether this
     player saw it.
     """
-    pool, tunnela_cards = _pool(tuple(hand), tuple(table), tuple(tuple(t) for t in tunnelas_at_deal), ruleset)
+    pool, tunnela_codes = _pool(tuple(hand), tuple(table), tuple(tuple(t) for t in tunnelas_at_deal), ruleset)
     nepal = is_nepal(ruleset)
     if not seen and not nepal:
         return Maal(0)  # classic: only a player who has seen scores (MC-25, MC-27)
     known = tiplu if seen else None  # unseen nepal: putali and master only (MN-34, MN-28)
-    if tiplu is not None and tiplu.is_standard and pool[tiplu] > ruleset["shoe"]["decks"] - 1:
-        raise MalformedError(f"at most {ruleset['shoe']['decks'] - 1} copies of the tiplu {tiplu} can be held")
+    if tiplu is not None:
+        shoe = ruleset["shoe"]
+        copies = shoe["decks"] if tiplu.is_standard else shoe["jokers"] if tiplu.is_joker else shoe["masters"]
+        if pool[tiplu.code] > copies - 1:  # the tiplu itself is out of play (D-5)
+            raise MalformedError(f"at most {copies - 1} copies of the tiplu {tiplu} can be held")
     table_values: Mapping[str, Any] = ruleset["maal_table"]
-    roles = {card: role_of(card, known, ruleset) for card in pool}
+    roles = role_table(known, ruleset)
+    held = [code for code, n in enumerate(pool) if n and roles[code] is not Role.NONE]
 
     def values_of(role: Role) -> tuple[int, ...]:
-        if role is Role.NONE:
-            return ()
         if role.value not in table_values:
             raise MalformedError(f"{ruleset.preset} has no {role.value} in its maal table")
         return tuple(table_values[role.value])
 
+    values = {code: values_of(roles[code]) for code in held}
     # Candidate items that compete for cards: tunnelas at the deal, marriages.
-    tunnela_items: list[tuple[Card, int, str]] = []
-    if known is not None and known.is_standard:
-        for card in tunnela_cards:
-            role = roles[card]
+    tunnela_items: list[tuple[int, int, str]] = []
+    if known is not None:  # seen (MN-22, MC-27), whatever card the tiplu is
+        for code in tunnela_codes:
+            role = roles[code]
             if nepal:
                 if role is Role.PUTALI:
-                    tunnela_items.append((card, table_values["putali_tunnela_at_deal"], "putali tunnela at deal"))
+                    tunnela_items.append((code, table_values["putali_tunnela_at_deal"], "putali tunnela at deal"))
                 else:
-                    own = best_groups(values_of(role), 3)[0]
-                    tunnela_items.append((card, own + table_values["tunnela_at_deal_bonus"], "tunnela at deal"))
+                    own = best_groups(values[code], 3)[0] if role is not Role.NONE else 0
+                    tunnela_items.append((code, own + table_values["tunnela_at_deal_bonus"], "tunnela at deal"))
             else:
                 key = "ordinary" if role is Role.NONE else role.value
                 if key in table_values["tunnela_at_deal"]:
-                    tunnela_items.append((card, table_values["tunnela_at_deal"][key], "tunnela at deal"))
-    trio: tuple[Card, Card, Card] | None = None
+                    tunnela_items.append((code, table_values["tunnela_at_deal"][key], "tunnela at deal"))
+    trio: tuple[int, int, int] | None = None
     max_marriages = 0
     if known is not None and known.is_standard:
-        trio = (known, card_of(poplu_rank(known.rank), known.suit), card_of(jhiplu_rank(known.rank), known.suit))
+        trio = (known.code, card_of(poplu_rank(known.rank), known.suit).code,
+                card_of(jhiplu_rank(known.rank), known.suit).code)
         max_marriages = min(pool[c] for c in trio)
     marriage_values = tuple(table_values["marriage"])
 
-    best: tuple[int, tuple[Item, ...]] | None = None
+    best_points: int | None = None
+    best_plan: tuple = ()
     for chosen in product((False, True), repeat=len(tunnela_items)):
-        counts = Counter(pool)
-        items: list[Item] = []
-        points = 0
-        for take, (card, value, name) in zip(chosen, tunnela_items):
+        counts = list(pool)
+        base = 0
+        taken = []
+        for take, item in zip(chosen, tunnela_items):
             if take:
-                counts[card] -= 3
-                items.append(Item(name, (card,) * 3, value))
-                points += value
+                counts[item[0]] -= 3
+                base += item[1]
+                taken.append(item)
         for m in range(max_marriages + 1):
-            if trio is not None and any(counts[c] < m for c in trio):
+            if m and any(counts[c] < m for c in trio):
                 break
-            rest = Counter(counts)
-            m_items = list(items)
-            m_points = points
-            if m:
-                for c in trio:
-                    rest[c] -= m
-                pts, sizes = best_groups(marriage_values, m)
-                m_points += pts
-                m_items += [Item(_item_name("marriage", k), trio * k, marriage_values[k - 1]) for k in sizes]
-            for card in sorted(rest):
-                n = rest[card]
-                role = roles[card]
-                if n <= 0 or role is Role.NONE:
-                    continue
-                pts, sizes = best_groups(values_of(role), n)
-                m_points += pts
-                m_items += [Item(_item_name(role.value, k), (card,) * k, values_of(role)[k - 1]) for k in sizes]
-            if best is None or m_points > best[0]:
-                best = (m_points, tuple(m_items))
-    assert best is not None
-    points, items = best
-    items = tuple(sorted((i for i in items if i.points),
-                         key=lambda i: (not i.item.startswith(("marriage", "putali tunnela", "tunnela")),
-                                        _ROLE_ORDER[roles[i.cards[0]]], i.item, i.cards)))
-    return Maal(points, items)
+            total = base + (best_groups(marriage_values, m)[0] if m else 0)
+            for code in held:
+                n = counts[code] - (m if m and code in trio else 0)
+                if n > 0:
+                    total += best_groups(values[code], n)[0]
+            if best_points is None or total > best_points:
+                best_points, best_plan = total, (tuple(taken), m, tuple(counts))
+    taken, m, counts = best_plan
+    items = [Item(name, (ALL_CARDS[code],) * 3, value) for code, value, name in taken]
+    if m:
+        cards = tuple(ALL_CARDS[c] for c in trio)
+        items += [Item(_item_name("marriage", k), cards * k, marriage_values[k - 1])
+                  for k in best_groups(marriage_values, m)[1]]
+    for code in held:
+        n = counts[code] - (m if m and code in trio else 0)
+        if n > 0:
+            name = roles[code].value
+            items += [Item(_item_name(name, k), (ALL_CARDS[code],) * k, values[code][k - 1])
+                      for k in best_groups(values[code], n)[1]]
+    items = sorted((i for i in items if i.points),
+                   key=lambda i: (not i.item.startswith(("marriage", "putali tunnela", "tunnela")),
+                                  _ROLE_ORDER[roles[i.cards[0].code]], i.item, i.cards))
+    return Maal(best_points or 0, tuple(items))

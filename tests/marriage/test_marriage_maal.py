@@ -228,3 +228,12 @@ def test_maal_is_order_independent(holding, rnd, seen, rs):
     used = [c for i in base.items for c in i.cards]
     for c in set(used):
         assert used.count(c) <= everything.count(c)
+
+
+# rules MN-31, MN-15 (decision in jokers.py): a putali drawn as tiplu names no rank, but
+# its owner has seen a tiplu, so tunnelas laid at the deal still score; 2 putali remain
+def test_putali_drawn_as_tiplu():
+    assert points("2C", table="5S 5S 5S", tunnelas=["5S 5S 5S"], tiplu="JK") == 5
+    assert points("JK JK 7H 8H 6H", tiplu="JK") == 15
+    with pytest.raises(MalformedError):
+        maal("JK JK JK", tiplu="JK")
