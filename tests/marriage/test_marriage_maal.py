@@ -237,3 +237,71 @@ def test_putali_drawn_as_tiplu():
     assert points("JK JK 7H 8H 6H", tiplu="JK") == 15
     with pytest.raises(MalformedError):
         maal("JK JK JK", tiplu="JK")
+
+
+def brute_force_points(pool, tiplu, tunnela_cards, rs):
+    """D-8 restated as a set-packing search: every item of the score table that the cards
+    allow, any number of times, each card used once at most; the best total."""
+    from collections import Counter
+    from replay.marriage.jokers import Role, role_of
+    table = rs["maal_table"]
+    nepal = rs.preset == "marriage/nepal"
+    catalog = []
+    for c in sorted(set(pool)):
+        role = role_of(c, tiplu, rs)
+        if role is not Role.NONE:
+            for k, v in enumerate(table[role.value], start=1):
+                catalog.append((Counter({c: k}), v))
+    rank, suit = int(tiplu.rank), int(tiplu.suit)
+    up = card(str(tiplu).replace(str(tiplu)[0], "A23456789TJQK"[rank % 13], 1))
+    down = card(str(tiplu).replace(str(tiplu)[0], "A23456789TJQK"[(rank - 2) % 13], 1))
+    for k, v in enumerate(table["marriage"], start=1):
+        catalog.append((Counter({tiplu: k, up: k, down: k}), v))
+    for c in tunnela_cards:
+        role = role_of(c, tiplu, rs)
+        if nepal:
+            if role is Role.PUTALI:
+                v = table["putali_tunnela_at_deal"]
+            else:
+                v = (table[role.value][2] if role is not Role.NONE else 0) + table["tunnela_at_deal_bonus"]
+        else:
+            v = table["tunnela_at_deal"]["ordinary" if role is Role.NONE else role.value]
+        catalog.append((Counter({c: 3}), v))
+
+    def best(i, left):
+        if i == len(catalog):
+            return 0
+        need, value = catalog[i]
+        result = best(i + 1, left)
+        if all(left[c] >= n for c, n in need.items()):
+            result = max(result, value + best(i, left - need))
+        return result
+
+    return best(0, Counter(pool))
+
+
+MAAL_CARDS = cards("7H 8H 6H 7D 7C 7S 8H 6H JK MC 2C 5S")
+
+
+# rules D-8, MC-26: the count is the exact best assignment -- checked against a plain
+# search over every packing of score items
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.sampled_from(list(MAAL_CARDS)), max_size=12), st.sampled_from([NEPAL, CLASSIC]),
+       st.lists(st.sampled_from(cards("8H 6H 7D JK 2C 5S 7C")), max_size=2, unique=True))
+def test_maal_is_the_best_packing(picked, rs, tunnelas):
+    from collections import Counter
+    pool = Counter(picked)
+    pool[card("7H")] = min(pool[card("7H")], 2)
+    if rs is CLASSIC:
+        pool = Counter({c: n for c, n in pool.items() if c.is_standard})
+        tunnelas = [t for t in tunnelas if t.is_standard]
+    for c in pool:
+        pool[c] = min(pool[c], 1 if c.is_master else 3)
+    for t in tunnelas:
+        pool[t] = 3
+    everything = list(pool.elements())
+    laid = [t for t in tunnelas for _ in range(3)]
+    hand = [c for c in everything if c not in tunnelas]
+    got = count_maal(hand=hand, table=laid, tunnelas_at_deal=[(t, t, t) for t in tunnelas],
+                     tiplu=card("7H"), seen=True, ruleset=rs)
+    assert got.points == brute_force_points(everything, card("7H"), tunnelas, rs)
