@@ -29,7 +29,6 @@ from typing import Any, Protocol
 
 from ..cards import MASTER_CODE, Card
 from .combos import can_complete_run, is_run
-from .finish import find_finish
 from .jokers import is_joker
 from .moves import DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show, TunnelaShow
 from .shows import RUN_WINDOWS, find_dublees, find_pure_sets
@@ -135,14 +134,12 @@ def _show(engine, me: SeatState, i: int, jokers, *, dealt: bool) -> Move | None:
 
 def _finish(engine, state: RoundState, me: SeatState, tiplu, jokers) -> Move | None:
     if me.dublee:
-        counts = Counter(me.hand)
-        if not any(n >= 2 for n in counts.values()):
+        if not any(n >= 2 for n in Counter(me.hand).values()):
             return None
     elif not _can_finish(me.hand, frozenset(jokers)):
         return None
-    fin = find_finish(me.hand, tiplu=tiplu, ruleset=engine.ruleset, dublee=me.dublee,
-                      table=me.table, tunnelas_at_deal=me.tunnelas_at_deal)
-    if fin is None or fin.discard == state.taken:
+    fin = engine.find_finish(state)
+    if fin is None:
         return None
     return Finish(state.turn_seat, fin.groups, fin.discard)
 

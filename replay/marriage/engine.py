@@ -99,8 +99,7 @@ class MarriageEngine:
 
         Complete for draws, discards (one per distinct card) and tunnela shows.  Shows are
         representative: up to three ways to lay the pure sets plus one seven-dublee show;
-        a finish is the one :func:`~replay.marriage.finish.find_finish` finds (none listed
-        when its discard is the card just taken).  ``apply`` accepts every legal show and
+        a finish is the one :meth:`find_finish` finds.  ``apply`` accepts every legal show and
         finish, listed or not.
         """
         if state.is_over:
@@ -123,7 +122,7 @@ class MarriageEngine:
             if state.discards and self._discard_pickup_error(state, me, state.discards[-1]) is None:
                 out.append(Draw(i, DISCARD, state.discards[-1]))
             return out
-        fin = self._found_finish(state, me)
+        fin = self.find_finish(state)
         if fin is not None:
             out.append(Finish(i, fin.groups, fin.discard))
         if state.must_finish:
@@ -151,14 +150,34 @@ class MarriageEngine:
         the master card are jokers for them, see :mod:`replay.marriage.jokers`)."""
         return state.tiplu if me.sees_maal else None
 
-    def _found_finish(self, state: RoundState, me: SeatState):
+    def find_finish(self, state: RoundState) -> "finishing.Finish | None":
+        """A finish for the player to move, after their draw, or ``None``.
+
+        :func:`~replay.marriage.finish.find_finish` with the tiplu as the player knows it;
+        when its preferred discard is the card just taken from the discards (which MC-14
+        forbids discarding), another discard is looked for.
+        """
+        if state.is_over or state.phase != PLAY:
+            return None
+        me = state.seat(state.turn_seat)
         if not me.has_shown:
             return None
-        fin = finishing.find_finish(me.hand, tiplu=self.known_tiplu(state, me), ruleset=self.ruleset,
-                                    dublee=me.dublee, table=me.table, tunnelas_at_deal=me.tunnelas_at_deal)
-        if fin is None or fin.discard == state.taken:
-            return None
-        return fin
+        tiplu = self.known_tiplu(state, me)
+        fin = finishing.find_finish(me.hand, tiplu=tiplu, ruleset=self.ruleset, dublee=me.dublee,
+                                    table=me.table, tunnelas_at_deal=me.tunnelas_at_deal)
+        if fin is None or fin.discard != state.taken:
+            return fin
+        for discard in sorted(set(me.hand) - {state.taken}, key=lambda c: c.code):
+            rest = remove_cards(me.hand, [discard])
+            if me.dublee:
+                pairs = sorted((c for c, n in Counter(rest).items() if n >= 2), key=lambda c: c.code)
+                if pairs:
+                    return finishing.Finish(((pairs[0], pairs[0]),), discard)
+            else:
+                groups = finishing.finish_groups(rest, tiplu=tiplu, ruleset=self.ruleset)
+                if groups is not None:
+                    return finishing.Finish(groups, discard)
+        return None
 
     # --- apply --------------------------------------------------------------------------
 

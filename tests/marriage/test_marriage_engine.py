@@ -453,3 +453,16 @@ def test_apply_never_mutates_and_checks_the_turn():
     assert st.to_json() == before and after is not st and after.to_json() != before
     assert rule_of(eng, st, Draw(1, "stock")) == "MN-6"
     assert rule_of(MarriageEngine(CLASSIC), position(CLASSIC), Draw(1, "stock")) == "MC-14"
+
+
+# rules MC-14, MC-19: the finish the engine offers never discards the card just taken,
+# even when keeping another dublee would prefer it
+def test_offered_finish_never_discards_the_card_just_taken():
+    eng = MarriageEngine(CLASSIC)
+    hand = cards("4C 4C 7S AH QD 3S TH")               # already holds a pair
+    marks = {0: {"dublee": True, "has_shown": True, "sees_maal": True, "has_drawn": True, "shown": PAIRS}}
+    st = position(CLASSIC, [hand, OTHER], discards=cards("TH"), seats=marks, tiplu=card("5H"))
+    st = eng.apply(st, Draw(0, "discard", card("TH")))
+    fins = [m for m in eng.legal_moves(st) if isinstance(m, Finish)]
+    assert fins and all(f.discard != card("TH") for f in fins)
+    assert eng.apply(st, fins[0]).winner == 0
