@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
 from ..cards import Card
@@ -50,33 +49,75 @@ def _dublee_rule(ruleset: Ruleset) -> str:
     return "MC-21" if not is_nepal(ruleset) else "D-7"
 
 
+_COMBO_MEMO: dict[tuple[int | None, str], dict[int, bool]] = {}
+
+
+def _combination_memo(tiplu: Card | None, ruleset: Ruleset) -> dict[int, bool]:
+    """Per tiplu and ruleset: sorted card-code triple -> is it a valid combination."""
+    key = (None if tiplu is None else tiplu.code, ruleset.hash)
+    memo = _COMBO_MEMO.get(key)
+    if memo is None:
+        if len(_COMBO_MEMO) >= 64:
+            _COMBO_MEMO.clear()
+        memo = _COMBO_MEMO[key] = {}
+    return memo
+
+
+class _Cover:
+    """Exact covers of a sorted hand by valid three-card combinations.
+
+    Positions of the hand are bits of a mask; ``solve(mask)`` finds combinations covering
+    exactly the cards of ``mask`` (always taking the lowest position first), memoised per
+    mask, so every discard of one hand shares one search: at most 2**13 states.
+    """
+
+    def __init__(self, cards: tuple[Card, ...], tiplu: Card | None, ruleset: Ruleset) -> None:
+        self.cards = cards
+        n = len(cards)
+        codes = [c.code for c in cards]
+        memo = _combination_memo(tiplu, ruleset)
+        self.by_low: list[list[int]] = [[] for _ in range(n)]
+        for i in range(n):
+            ki = codes[i] * 2916
+            for j in range(i + 1, n):
+                kij = ki + codes[j] * 54
+                for k in range(j + 1, n):
+                    key = kij + codes[k]
+                    valid = memo.get(key)
+                    if valid is None:
+                        valid = memo[key] = classify((cards[i], cards[j], cards[k]), tiplu=tiplu,
+                                                     ruleset=ruleset) is not None
+                    if valid:
+                        self.by_low[i].append((1 << i) | (1 << j) | (1 << k))
+        self.memo: dict[int, tuple[int, ...] | None] = {0: ()}
+
+    def solve(self, mask: int) -> tuple[int, ...] | None:
+        memo = self.memo
+        if mask in memo:
+            return memo[mask]
+        low = (mask & -mask).bit_length() - 1
+        result = None
+        for t in self.by_low[low]:
+            if t & mask == t:
+                sub = self.solve(mask ^ t)
+                if sub is not None:
+                    result = (t,) + sub
+                    break
+        memo[mask] = result
+        return result
+
+    def groups(self, masks: tuple[int, ...]) -> tuple[tuple[Card, ...], ...]:
+        return tuple(tuple(c for i, c in enumerate(self.cards) if m >> i & 1) for m in masks)
+
+
 def finish_groups(cards: Sequence[Card], *, tiplu: Card | None, ruleset: Ruleset) -> tuple[tuple[Card, ...], ...] | None:
     """A split of ``cards`` (a multiple of three) into valid combinations, or ``None``."""
     key = tuple(sorted(cards))
     if len(key) % 3:
         return None
-    return _partition(key, tiplu, ruleset)
-
-
-@lru_cache(maxsize=65536)
-def _partition(cards: tuple[Card, ...], tiplu: Card | None, ruleset: Ruleset) -> tuple[tuple[Card, ...], ...] | None:
-    if not cards:
-        return ()
-    first, rest = cards[0], cards[1:]
-    tried: set[tuple[Card, Card]] = set()
-    for i in range(len(rest)):
-        for j in range(i + 1, len(rest)):
-            pair = (rest[i], rest[j])
-            if pair in tried:
-                continue
-            tried.add(pair)
-            if classify((first,) + pair, tiplu=tiplu, ruleset=ruleset) is None:
-                continue
-            remaining = rest[:i] + rest[i + 1:j] + rest[j + 1:]
-            sub = _partition(remaining, tiplu, ruleset)
-            if sub is not None:
-                return ((first,) + pair,) + sub
-    return None
+    cover = _Cover(key, tiplu, ruleset)
+    found = cover.solve((1 << len(key)) - 1)
+    return None if found is None else cover.groups(found)
 
 
 def _maal_after(hand: Counter, discard: Card, table: tuple[Card, ...], tunnelas, tiplu, ruleset) -> int:
@@ -87,50 +128,46 @@ def _maal_after(hand: Counter, discard: Card, table: tuple[Card, ...], tunnelas,
 
 
 def find_finish(hand: Iterable[Card], *, tiplu: Card | None, ruleset: Ruleset, dublee: bool,
-                table: Iterable[Card] = (), tunnelas_at_deal: Iterable[Sequence[Card]] = ()) -> Finish | None:
+                table: Iterable[Card] = (), tunnelas_at_deal: Iterable[Sequence[Card]] = (),
+                never_discard: Card | None = None) -> Finish | None:
     """How ``hand`` (the cards in hand after the draw) finishes, or ``None`` if it cannot.
 
     ``dublee``: the player showed seven dublees (then an eighth dublee finishes).
     ``table`` / ``tunnelas_at_deal``: what the player laid, used only to prefer the
-    discard that keeps the most maal (D-8).
+    discard that keeps the most maal (D-8). ``never_discard``: a card that may not be the
+    discard (the card just taken from the discards, MC-14).
     """
-    hand = tuple(hand)
+    hand = tuple(sorted(hand))
     table = tuple(table)
     tunnelas = tuple(tuple(t) for t in tunnelas_at_deal)
     counts = Counter(hand)
+    discards = [c for c in sorted(counts) if c != never_discard]
+    found: list[tuple[Card, tuple[tuple[Card, ...], ...], tuple[Card, ...]]] = []
     if dublee:
         if len(hand) < 3:
             return None
-        candidates = []
-        for discard in sorted(counts):
+        for discard in discards:
             kept = counts.copy()
             kept[discard] -= 1
             pairs = sorted(c for c, n in kept.items() if n >= 2)
             if pairs:
-                candidates.append((discard, pairs[0], kept))
-        if not candidates:
+                kept[pairs[0]] -= 2
+                found.append((discard, ((pairs[0], pairs[0]),), tuple(sorted(kept.elements()))))
+    else:
+        if len(hand) % 3 != 1:
             return None
-        scored = [(-_maal_after(counts, d, table, tunnelas, tiplu, ruleset), d, p, k) for d, p, k in candidates]
-        _, discard, pair, kept = min(scored, key=lambda s: (s[0], s[1]))
-        kept[pair] -= 2
-        return Finish(((pair, pair),), discard, tuple(sorted(kept.elements())))
-    if len(hand) % 3 != 1:
-        return None
-    found = []
-    for discard in sorted(counts):
-        kept = counts.copy()
-        kept[discard] -= 1
-        groups = finish_groups(list(kept.elements()), tiplu=tiplu, ruleset=ruleset)
-        if groups is not None:
-            found.append((discard, groups))
+        cover = _Cover(hand, tiplu, ruleset)
+        full = (1 << len(hand)) - 1
+        for discard in discards:
+            masks = cover.solve(full ^ (1 << hand.index(discard)))
+            if masks is not None:
+                found.append((discard, cover.groups(masks), ()))
     if not found:
         return None
-    if len(found) == 1:
-        discard, groups = found[0]
-    else:
-        _, discard, groups = min(((-_maal_after(counts, d, table, tunnelas, tiplu, ruleset), d, g) for d, g in found),
-                                 key=lambda s: (s[0], s[1]))
-    return Finish(groups, discard)
+    if len(found) > 1:
+        found.sort(key=lambda f: (-_maal_after(counts, f[0], table, tunnelas, tiplu, ruleset), f[0]))
+    discard, groups, loose = found[0]
+    return Finish(groups, discard, loose)
 
 
 def check_finish(groups: Sequence[Sequence[Card]], discard: Card, hand: Iterable[Card], *,

@@ -140,3 +140,14 @@ def test_found_finishes_check(idx, tiplu, rnd):
         check_finish(found.groups, found.discard, hand, tiplu=t, ruleset=NEPAL, dublee=False)
         for g in found.groups:
             check_finish_set(g, tiplu=t, ruleset=NEPAL)
+
+
+# rule MC-14: the card just taken from the discards may not be discarded in that turn --
+# find_finish looks for another discard, or reports none
+def test_never_discard():
+    found = find_finish(cards(HAND), tiplu=T7H, ruleset=NEPAL, dublee=False, never_discard=card("2D"))
+    assert found is None or found.discard != card("2D")
+    hand = cards("2S 3S 4S 5S 9D 9C 9H QD KD AD 2C 3C 4C")
+    other = find_finish(hand, tiplu=card("KH"), ruleset=NEPAL, dublee=False, never_discard=card("2S"))
+    assert other is not None and other.discard == card("5S")
+    check_finish(other.groups, other.discard, hand, tiplu=card("KH"), ruleset=NEPAL, dublee=False)
