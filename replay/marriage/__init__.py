@@ -12,7 +12,8 @@ Modules, lowest first:
   score items).
 * :mod:`.payments` -- turning maal points into per-seat payments and nets.
 * :mod:`.ops`      -- ``tiplu eval marriage``: the JSON-lines operations.
-* ``engine`` / ``moves`` / ``state`` / ``bot`` -- the round engine (see docs/marriage.md).
+* ``engine`` / ``moves`` / ``state`` / ``shows`` / ``bot`` -- the round engine (see
+  docs/marriage.md, section Engine).
 
-Nothing here imports the engine, so the scoring modules stay usable on their own.
+The scoring modules above never import the engine, so they stay usable on their own.
 """

@@ -305,3 +305,11 @@ def test_maal_is_the_best_packing(picked, rs, tunnelas):
     got = count_maal(hand=hand, table=laid, tunnelas_at_deal=[(t, t, t) for t in tunnelas],
                      tiplu=card("7H"), seen=True, ruleset=rs)
     assert got.points == brute_force_points(everything, card("7H"), tunnelas, rs)
+
+
+# rule MN-32: a joker laid in a finishing set still scores its maal there, so discarding a
+# putali costs its 5 points even in a won round (the count is of card value)
+def test_jokers_score_where_they_stand():
+    finish_sets = "5S 6S JK 9D 9C 7D"  # the putali and the alter stand in finishing sets
+    assert points("2C", table=finish_sets) == 5 + 5
+    assert points("2C", table=finish_sets) - points("2C", table="5S 6S 9D 9C 7D") == 5
