@@ -84,7 +84,7 @@ def best_groups(values: tuple[int, ...], count: int) -> tuple[int, tuple[int, ..
         for k in range(1, min(c, len(values)) + 1):
             pts, sizes = best[c - k]
             options.append((pts + values[k - 1], tuple(sorted(sizes + (k,), reverse=True))))
-        best.append(max(options, key=lambda o: (o[0], [-s for s in o[1]])))
+        best.append(max(options, key=lambda o: o))  # ties: the larger groups (two tiplu, not 3 + 3)
     return best[count]
 
 

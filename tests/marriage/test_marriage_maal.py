@@ -313,3 +313,9 @@ def test_jokers_score_where_they_stand():
     finish_sets = "5S 6S JK 9D 9C 7D"  # the putali and the alter stand in finishing sets
     assert points("2C", table=finish_sets) == 5 + 5
     assert points("2C", table=finish_sets) - points("2C", table="5S 6S 9D 9C 7D") == 5
+
+
+# rule D-8: with a table where two tiplu are worth exactly two singles, the item shown
+# is the larger group (the total is the same either way)
+def test_ties_prefer_the_larger_group():
+    assert best_groups((3, 6), 2) == (6, (2,))
