@@ -103,3 +103,20 @@ def test_cli_runs_json_lines():
     out = [json.loads(l) for l in result.output.splitlines()]
     assert out[0]["maal"] == 5 and "error" in out[1] and out[2]["nets"] == [3, -3]
     assert result.exit_code == 1
+
+
+def test_the_documented_examples_hold():
+    """Every request -> answer pair in docs/marriage.md's eval section is what evaluate gives."""
+    from pathlib import Path
+    text = Path(__file__).resolve().parents[2].joinpath("docs", "marriage.md").read_text(encoding="utf-8")
+    section = text.split("## `tiplu eval marriage`", 1)[1].split("```", 2)[1]
+    pairs, request = [], ""
+    for line in section.splitlines():
+        if line.startswith("→"):
+            pairs.append((json.loads(request), json.loads(line[1:].strip())))
+            request = ""
+        elif line.strip():
+            request += line.strip()
+    assert len(pairs) == 4
+    for request, answer in pairs:
+        assert evaluate(request) == answer, request
