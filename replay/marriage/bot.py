@@ -24,7 +24,6 @@ and the tiplu only once it sees it (``sees_maal``).  Its plan:
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
 from typing import Any, Protocol
 
 from ..cards import MASTER_CODE, Card
@@ -120,7 +119,9 @@ def _show(engine, me: SeatState, i: int, jokers, *, dealt: bool) -> Move | None:
         def left_value(sets) -> int:
             rest = Counter(me.hand)
             rest.subtract(c for s in sets for c in s)
-            return sum(_card_value(c, rest, jokers, shown=True) * n for c, n in rest.items() if n > 0)
+            profile = _Profile(rest, jokers)
+            return sum(_card_value(c, rest, jokers, shown=True, profile=profile) * n
+                       for c, n in rest.items() if n > 0)
         best = max(options, key=left_value)
         return make(i, best)
     if engine.ruleset["seven_dublees"] and not me.tunnelas_at_deal:
@@ -174,71 +175,87 @@ def _valid3(a: int, b: int, c: int, jokers: frozenset[int]) -> bool:
     return x % 13 == y % 13                                     # dirty trial
 
 
-@lru_cache(maxsize=1 << 16)
-def _partition(cards: tuple[int, ...], jokers: frozenset[int]) -> bool:
-    """Whether sorted card codes split into valid three-card combinations."""
-    if not cards:
-        return True
-    first, rest = cards[0], cards[1:]
-    tried = set()
-    n = len(rest)
-    for i in range(n):
-        for j in range(i + 1, n):
-            pair = (rest[i], rest[j])
-            if pair in tried:
-                continue
-            tried.add(pair)
-            if _valid3(first, rest[i], rest[j], jokers) and \
-                    _partition(rest[:i] + rest[i + 1:j] + rest[j + 1:], jokers):
-                return True
-    return False
-
-
 def _can_finish(hand: tuple[Card, ...], jokers: frozenset[Card]) -> bool:
-    """A fast test of whether ``hand`` (after the draw) splits into combinations + a discard."""
+    """A fast test of whether ``hand`` (after the draw) splits into combinations + one
+    discard: an exact cover of the hand's positions by valid triples with one position
+    left over, searched over bit masks (each mask state is tried once)."""
     if len(hand) % 3 != 1:
         return False
     codes = sorted(c.code for c in hand)
     wild = frozenset(c.code for c in jokers)
-    for k in sorted(set(codes)):
-        rest = list(codes)
-        rest.remove(k)
-        if _partition(tuple(rest), wild):
+    n = len(codes)
+    full = (1 << n) - 1
+    by_low: list[list[int]] = [[] for _ in range(n)]   # valid triples by their lowest position
+    for i in range(n):
+        for j in range(i + 1, n):
+            for k in range(j + 1, n):
+                if _valid3(codes[i], codes[j], codes[k], wild):
+                    by_low[i].append((1 << i) | (1 << j) | (1 << k))
+    failed: set[tuple[int, bool]] = set()
+
+    def cover(mask: int, discarded: bool) -> bool:
+        if mask == full:
+            return discarded
+        if (mask, discarded) in failed:
+            return False
+        low = (~mask & (mask + 1)).bit_length() - 1          # the lowest free position
+        if not discarded and cover(mask | (1 << low), True):
             return True
-    return False
+        for triple in by_low[low]:
+            if not triple & mask and cover(mask | triple, discarded):
+                return True
+        failed.add((mask, discarded))
+        return False
+
+    return cover(0, False)
 
 
 # --- what to throw ----------------------------------------------------------------------
 
-def _card_value(card: Card, counts: Counter, jokers, *, shown: bool) -> int:
+class _Profile:
+    """The natural (non-joker) standard cards of a hand, by suit and by rank."""
+
+    __slots__ = ("counts", "jokers", "ranks_in_suit", "suits_of_rank")
+
+    def __init__(self, counts: Counter, jokers) -> None:
+        self.counts = counts
+        self.jokers = jokers
+        self.ranks_in_suit: list[set[int]] = [set(), set(), set(), set()]
+        self.suits_of_rank: list[set[int]] = [set() for _ in range(14)]
+        for c, n in counts.items():
+            if n > 0 and c.code < 52 and c not in jokers:
+                rank, suit = c.code % 13 + 1, c.code // 13
+                self.ranks_in_suit[suit].add(rank)
+                self.suits_of_rank[rank].add(suit)
+
+
+def _card_value(card: Card, counts: Counter, jokers, *, shown: bool, profile: _Profile | None = None) -> int:
     """How useful ``card`` is in a hand of ``counts``: higher is kept longer."""
     if card in jokers:
         return JOKER_VALUE
-    if not card.is_standard:
+    if card.code >= 52:
         return 15
+    profile = profile or _Profile(counts, jokers)
     v = 0
     copies = counts[card]
     if copies >= 3:
         v += 12
     elif copies == 2:
         v += 4
-    rank, suit = int(card.rank), int(card.suit)
-    near = {int(c.rank) for c, n in counts.items() if n > 0 and c.is_standard and c.suit == suit
-            and c not in jokers}
+    rank, suit = card.code % 13 + 1, card.code // 13
+    near = profile.ranks_in_suit[suit]
     for window in RUN_WINDOWS:
-        if rank not in window:
-            continue
-        present = sum(1 for r in window if r in near)
-        if present == 3:
-            v += 12
-        elif present == 2:
-            v += 3
+        if rank in window:
+            present = (window[0] in near) + (window[1] in near) + (window[2] in near)
+            if present == 3:
+                v += 12
+            elif present == 2:
+                v += 3
     if shown:
-        suits = {c.suit for c, n in counts.items() if n > 0 and c.is_standard and c.rank == card.rank
-                 and c not in jokers}
-        if len(suits) >= 3:
+        suits = len(profile.suits_of_rank[rank])
+        if suits >= 3:
             v += 12
-        elif len(suits) == 2:
+        elif suits == 2:
             v += 3
     return v
 
@@ -246,9 +263,10 @@ def _card_value(card: Card, counts: Counter, jokers, *, shown: bool) -> int:
 def _worst_card(engine, me: SeatState, hand, jokers, *, avoid: Card | None) -> Card:
     counts = Counter(hand)
     dublee = _dublee_mode(engine, me)
+    profile = _Profile(counts, jokers)
 
     def value(card: Card) -> tuple[int, int]:
-        v = _card_value(card, counts, jokers, shown=me.has_shown)
+        v = _card_value(card, counts, jokers, shown=me.has_shown, profile=profile)
         if dublee and counts[card] >= 2:
             v += 30
         return (v, -card.code)
