@@ -241,7 +241,7 @@ def check_finish_set(cards: Sequence[Card], *, tiplu: Card | None, ruleset: Rule
         raise IllegalMoveError("two identical cards plus a joker is not a combination",
                                rule=_rule(ruleset, "D-7", "MC-10"))
     if (all(c.is_standard for c in naturals) and len({c.suit for c in naturals}) == 1
-            and {2, 13} <= {c.rank for c in naturals}):
+            and {2, 13} <= {c.rank for c in naturals} <= {1, 2, 13}):
         raise IllegalMoveError("K-A-2 is not a sequence (the Ace sits at one end only)",
                                rule=_rule(ruleset, "MN-12", "MC-9"))
     raise IllegalMoveError(f"not a valid combination: {' '.join(map(str, cards))}", rule="D-7")

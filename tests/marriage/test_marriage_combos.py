@@ -58,6 +58,7 @@ def test_ace_at_either_end_never_in_the_middle():
     # a joker may stand for the Q of Q-K-A, but K-2 + joker can only be K-A-2
     assert kind("KS AS 7C", tiplu="7H") is Kind.DIRTY_SEQUENCE
     assert finish_rule("KS 2S 7C", "7H") == "MN-12"
+    assert finish_rule("KS 2S 5S", "7H") == "D-7"  # not a K-A-2 attempt: the general rule
 
 
 # rule MN-13: a maal card is also an ordinary card: ♥6-♥7-♥8 is pure under tiplu ♥7
