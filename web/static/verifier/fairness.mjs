@@ -82,7 +82,7 @@ export class HandRandomness {
   /**
    * @param {Uint8Array} serverSeed 32 bytes
    * @param {string} handId
-   * @param {import("./rulesets.mjs").Ruleset} ruleset a resolved ruleset
+   * @param {Ruleset} ruleset a resolved ruleset (rulesets.mjs)
    * @param {Uint8Array[]} playerSeeds in seat order, one per seat
    */
   static async create(serverSeed, handId, ruleset, playerSeeds) {
