@@ -125,3 +125,15 @@ def test_example_button(page, static_server, vectors):
     page.wait_for_function("document.body.dataset.state === 'verified'")
     v = by_name(vectors, "marriage/nepal/4p/0")
     assert shown_deal(page)["hands"] == v["expect"]["hands"]
+
+
+def test_a_link_with_the_record_in_the_fragment_verifies_at_once(page, static_server, vectors):  # rule R-22
+    from urllib.parse import quote
+    v = by_name(vectors, "marriage/classic/5p/1")
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(static_server + "/verify.html#record=" + quote(json.dumps(v)))
+    page.wait_for_function("['verified', 'failed', 'error'].includes(document.body.dataset.state)")
+    assert page.evaluate("document.body.dataset.state") == "verified"
+    assert shown_deal(page)["hands"] == v["expect"]["hands"]
+    assert not any(v["server_seed"] in url for url in requests)  # the fragment stays in the browser

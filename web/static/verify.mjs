@@ -6,6 +6,9 @@
  * For tests and curious readers: <body data-state> is "idle", "working", "verified"
  * (every check passed), "failed" (some check failed) or "error" (input unreadable);
  * every drawn card has data-card="7H", every seat data-seat="n".
+ *
+ * A link to verify.html#record=<URI-encoded JSON> fills the "Hand record" tab and
+ * verifies at once (a fragment is never sent to any server).
  */
 import { VerifyError, handInputFromRecord, verifyHand } from "./verifier/verifier.mjs";
 import { PRESETS, presetSpec } from "./verifier/rulesets.mjs";
@@ -250,6 +253,19 @@ function init() {
   $("verify-form").addEventListener("submit", run);
   $("example-btn").addEventListener("click", () => { fillExample(); run(); });
   $("sort-hands").addEventListener("change", () => lastReport && drawDeal(lastReport));
+  // verify.html#record=<URI-encoded JSON>: a site can link a hand straight here.  The
+  // fragment never leaves the browser (it is not sent with the request for the page).
+  const hash = location.hash;
+  if (hash.startsWith("#record=")) {
+    selectTab("record");
+    try {
+      $("record-json").value = decodeURIComponent(hash.slice("#record=".length));
+      run();
+    } catch {
+      showStatus("error", "Cannot verify:", "the link's #record= part is not valid URI-encoded text");
+      document.body.dataset.state = "error";
+    }
+  }
   if (!globalThis.crypto?.subtle) {
     showStatus("error", "This browser gives this page no WebCrypto.",
       "Open it over https, from http://localhost, or save the offline verifier and open it from disk.");
