@@ -76,6 +76,9 @@ async (cases) => {
   const r2 = await V.verifyHand({...base, hand_id: "h2"});
   const r3 = await V.verifyHand({...base, player_seeds: [ps[1], ps[0], ps[2], ps[3]]});
   out.differs = [r1, r2, r3].map((r) => r.shoe.join() !== r0.shoe.join());
+  // a non-ASCII hand id is bound as its UTF-8 bytes, as in Python
+  const rn = await V.verifyHand({...base, hand_id: "हात-७/マ"});
+  out.unicode = {material: rn.material, player_commitments: rn.player_commitments, hands: rn.deal.hands};
   out.base = {shoe: r0.shoe, material: r0.material, ruleset_hash: r0.ruleset_hash};
   // randbelow bounds and a stream read word by word equals the shuffle's reads
   const key = await S.hmacKey(F.parseServerSeed(seed));
@@ -142,11 +145,15 @@ def test_unreadable_inputs_throw_typed_errors(js):
 
 def test_every_input_is_bound_into_the_shoe(js):  # rules R-21, D-1
     assert js["differs"] == [True, True, True]
-    from replay.fairness import hand_randomness
+    from replay.fairness import commit_player_seed, hand_randomness
     seeds = [bytes([b]) * 16 for b in (0x22, 0x33, 0x44, 0x55)]
     hr = hand_randomness(bytes([0xa1]) * 32, "h", resolve("rummy13"), seeds)
     assert js["base"]["shoe"] == [str(c) for c in hr.shoe()]
     assert js["base"]["material"] == hr.material.hex()
+    hu = hand_randomness(bytes([0xa1]) * 32, "हात-७/マ", resolve("rummy13"), seeds)
+    assert js["unicode"]["material"] == hu.material.hex()
+    assert js["unicode"]["player_commitments"] == [commit_player_seed("हात-७/マ", i, s) for i, s in enumerate(seeds)]
+    assert js["unicode"]["hands"] == hu.deal(0).to_json()["hands"]
 
 
 def test_randbelow_bounds(js):

@@ -40,6 +40,9 @@ def test_rummy_shows_the_indicator_and_sorting_keeps_the_cards(page, static_serv
     shown = shown_deal(page)
     assert {k: shown[k] for k in expected(v)} == expected(v)
     assert shown["indicator"] == v["expect"]["indicator"] and shown["turned_up"] == v["expect"]["turned_up"]
+    ind = v["expect"]["indicator"]
+    wild = "only printed jokers are wild" if ind == "JK" else ("10" if ind[0] == "T" else ind[0]) + "s are wild"
+    assert wild in page.inner_text("#indicator")  # rule R-5
     page.check("#sort-hands")
     sorted_hands = shown_deal(page)["hands"]
     assert [sorted(h) for h in sorted_hands] == [sorted(h) for h in v["expect"]["hands"]]
