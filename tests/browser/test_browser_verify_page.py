@@ -59,6 +59,16 @@ def test_anticlockwise_override_typed_in_the_form(page, static_server, vectors):
     assert "anticlockwise" in page.inner_text("#facts")
 
 
+def test_same_seeds_under_other_rules_fail_the_ruleset_hash(page, static_server, vectors):  # rules D-1, MC-33
+    v = by_name(vectors, "marriage/classic/4p/direction/0")  # played anticlockwise
+    page.goto(static_server + "/verify.html")
+    fill_fields(page, v)  # the committed ruleset hash, but no override: clockwise rules
+    verify(page, expect_state="failed")
+    shown = shown_deal(page)
+    assert [c for c, ok in shown["checks"] if ok == "false"] == ["ruleset_hash"]
+    assert shown["hands"] != v["expect"]["hands"]  # the seeds alone do not fix the deal
+
+
 def test_pasted_record_with_claimed_deal(page, static_server, vectors):  # rule R-22
     v = by_name(vectors, "kitti/3p/sequence_order/1")
     record = {"format": "tiplu.hand/1", "hand_id": v["hand_id"], "ruleset": v["ruleset"],
@@ -100,7 +110,7 @@ def test_without_commitments_the_deal_is_recomputed_not_proven(page, static_serv
     verify(page, expect_state="verified")
     assert "Deal recomputed" in page.inner_text("#verdict")
     assert shown_deal(page)["hands"] == v["expect"]["hands"]
-    assert {ok for c, ok in shown_deal(page)["checks"] if "commitment" in c} == {"null"}
+    assert {ok for c, ok in shown_deal(page)["checks"] if "commitment" in c or c == "ruleset_hash"} == {"null"}
 
 
 def test_unreadable_input_is_a_clear_error(page, static_server, vectors, screenshot):

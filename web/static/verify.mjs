@@ -79,6 +79,8 @@ function fieldInput() {
   input.dealer = Number(dealer);
   const sc = $("server-commitment").value.trim().toLowerCase();
   if (sc) input.server_commitment = sc;
+  const rh = $("ruleset-hash").value.trim().toLowerCase();
+  if (rh) input.ruleset_hash = rh;
   const pc = lines($("player-commitments").value);
   if (pc.length) input.player_commitments = pc;
   const ov = $("overrides").value.trim();
@@ -165,11 +167,11 @@ function drawReport(report) {
   } else if (report.complete) {
     verdict.className = "verdict good";
     verdict.replaceChildren(el("strong", { text: "\u2713 Deal verified" }),
-      el("span", { text: "Every seed matches its commitment, and this is the deal they make." }));
+      el("span", { text: "The rules and every seed match what was committed before the deal, and this is the deal they make." }));
   } else {
     verdict.className = "verdict partial";
     verdict.replaceChildren(el("strong", { text: "Deal recomputed" }),
-      el("span", { text: "Add the commitments published before the deal to prove it was fixed in advance." }));
+      el("span", { text: "Nothing failed, but without every commitment (ruleset hash, server and player seeds) this does not prove the deal was fixed in advance." }));
   }
 
   $("checks").replaceChildren(...report.checks.map((c) => {
@@ -243,6 +245,7 @@ function fillExample() {
   $("player-seeds").value = EXAMPLE_HAND.player_seeds.join("\n");
   $("server-commitment").value = EXAMPLE_HAND.server_commitment;
   $("player-commitments").value = EXAMPLE_HAND.player_commitments.join("\n");
+  $("ruleset-hash").value = EXAMPLE_HAND.ruleset_hash;
   $("overrides").value = "";
 }
 
