@@ -60,11 +60,12 @@ class MarriageEngine:
         if ruleset.game != "marriage":
             raise RulesetError(f"MarriageEngine cannot play {ruleset.game!r}")
         self.ruleset = ruleset
-        self.nepal = ruleset["tiplu_placement"] == "out_of_play"
+        self.nepal = jokers.is_nepal(ruleset)                       # whose rule IDs errors cite
+        self.tiplu_out_of_play = ruleset["tiplu_placement"] == "out_of_play"   # D-5
         self.direction = ruleset["direction"]
 
     def _rule(self, nepal: str, classic: str) -> str:
-        """The rule ID of the preset's own text (the nepal one when the ruleset puts the tiplu out of play)."""
+        """The rule ID of the preset's own text."""
         return nepal if self.nepal else classic
 
     # --- the protocol -------------------------------------------------------------------
@@ -278,7 +279,7 @@ class MarriageEngine:
         pos = state.randomness.tiplu_position(len(state.stock))
         tiplu = state.stock[pos]
         stock = state.stock[:pos] + state.stock[pos + 1:]
-        return replace(state, tiplu=tiplu, stock=stock, tiplu_under_stock=not self.nepal)
+        return replace(state, tiplu=tiplu, stock=stock, tiplu_under_stock=not self.tiplu_out_of_play)
 
     def can_take_discard(self, state: RoundState) -> bool:
         """Whether the player to move may take the latest discard now."""
