@@ -38,7 +38,7 @@ from itertools import combinations
 from typing import Iterable, Sequence
 
 from ..cards import JOKER_CODE, Card, card_of
-from .groups import HIGH_CARD_POINTS, card_points, is_joker
+from .groups import HIGH_CARD_POINTS, MalformedHandError, is_joker
 
 __all__ = ["Solution", "solve", "min_points", "clear_caches"]
 
@@ -117,6 +117,8 @@ def _nonpure(c: tuple, jcap: int, vals: tuple) -> tuple:
     def add(entries, dk, dr, dv, run):
         for k, (r,), v, plan in entries:
             nk = k + dk
+            if nk > jcap:
+                break  # entries come sorted by jokers used
             nkey = (nk, min(2, r + dr))
             nv = v + dv
             old = best.get(nkey)
@@ -145,7 +147,7 @@ def _nonpure(c: tuple, jcap: int, vals: tuple) -> tuple:
                 break  # longer spans only need more jokers
         if hi < lo + 2 or (hi > lo + 2 and taken[-1] != hi):
             continue  # too short, or a trailing joker past the minimum length (never helps)
-        add(_nonpure(tuple(c2), jcap - jk, vals), jk, 1, v, (lo, hi, tuple(taken)))
+        add(_nonpure(tuple(c2), jcap, vals), jk, 1, v, (lo, hi, tuple(taken)))
     out = tuple((k, runs, v, plan) for k, runs, v, plan in _pareto(best))
     if len(_NONP) > _CACHE_LIMIT:
         _NONP.clear()
@@ -174,6 +176,19 @@ def _pure_runs(c: tuple, wild: int | None, own_wild: bool):
                 yield lo, hi, tuple(nat), uses_w
 
 
+def _has_pure_run(c: tuple, wild: int | None, own_wild: bool) -> bool:
+    """Quick test: three consecutive positions held naturally (or by the own wild card)."""
+    run = 0
+    for q in range(1, 15):
+        if c[1 if q == 14 else q] or (own_wild and (q == wild or (q == 14 and wild == 1))):
+            run += 1
+            if run == 3:
+                return True
+        else:
+            run = 0
+    return False
+
+
 def _suit_frontier(c: tuple, wild: int | None, own_wild: bool, jcap: int, vals: tuple):
     """``((k, (runs, pure), value, (pure_run, runs_plan)), ...)`` and the best pure run value."""
     key = (c, wild, own_wild, jcap, vals[1])
@@ -193,7 +208,9 @@ def _suit_frontier(c: tuple, wild: int | None, own_wild: bool, jcap: int, vals: 
         c2 = list(c)
         for q in nat:
             c2[1 if q == 14 else q] -= 1
-        for k, (r,), v, plan in _nonpure(tuple(c2), jcap - kp, vals):
+        for k, (r,), v, plan in _nonpure(tuple(c2), jcap, vals):
+            if k + kp > jcap:
+                break
             nkey = (k + kp, min(2, r + 1), 1)
             nv = v + vp
             old = best.get(nkey)
@@ -235,21 +252,29 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
     printed: list[Card] = []
     total = 0
     for card in cards:
-        if card.code == JOKER_CODE:
+        code = card.code
+        if code == JOKER_CODE:
             printed.append(card)
-        elif is_joker(card, wild):
-            own_w[card.code // 13].append(card)
+            continue
+        if code > JOKER_CODE:
+            raise MalformedHandError(f"{card} is not a rummy card")
+        rank = code % 13 + 1
+        if rank == wild:
+            own_w[code // 13].append(card)
         else:
-            counts[card.code // 13][card.code % 13 + 1] += 1
-            total += card_points(card, wild, high=high)
+            counts[code // 13][rank] += 1
+            total += vals[rank]
     n_jokers = len(printed) + sum(map(len, own_w))
     base = [tuple(c) for c in counts]
     has_w = [bool(w) for w in own_w]
 
-    # R-15, middle case: the best single pure run.
+    # R-15, middle case: the best single pure run.  No pure run at all: every card counts.
     best_pure = -1
     for s in range(4):
-        best_pure = max(best_pure, _suit_frontier(base[s], wild, has_w[s], n_jokers, vals)[1])
+        if _has_pure_run(base[s], wild, has_w[s]):
+            best_pure = max(best_pure, _suit_frontier(base[s], wild, has_w[s], n_jokers, vals)[1])
+    if best_pure < 0:
+        return Solution(total, (), _sorted(cards), "no_pure")
 
     # Set options per rank (ranks held in two or more suits).
     rank_opts = []
@@ -269,22 +294,29 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
         cs = [list(b) for b in base]
         for r, sets in choice:
             for sub in sets:
-                js += 3 - len(sub) if len(sub) < 3 else 0
+                if len(sub) < 3:
+                    js += 3 - len(sub)
                 sv += vals[r] * len(sub)
                 for s in sub:
                     cs[s][r] -= 1
         cap = n_jokers - js
         if cap < 0:
             return
+        fronts = [_suit_frontier(tuple(cs[s]), wild, has_w[s], n_jokers, vals)[0] for s in range(4)]
+        # Bound: even the best of every suit together cannot beat what we have.
+        if sv + sum(max(e[2] for e in f if e[0] <= cap) for f in fronts) <= best_cover:
+            return
         states = {(0, 0, 0): (0, ())}
         for s in range(4):
-            front = _suit_frontier(tuple(cs[s]), wild, has_w[s], cap, vals)[0]
+            front = fronts[s]
+            if len(front) == 1 and not front[0][0] and not front[0][1][0]:
+                continue  # nothing to lay in this suit
             new: dict = {}
             for (k, r, p), (v, plans) in states.items():
                 for k2, (r2, p2), v2, plan in front:
                     nk = k + k2
                     if nk > cap:
-                        continue
+                        break  # frontier entries come sorted by jokers used
                     key = (nk, min(2, r + r2), p | p2)
                     nv = v + v2
                     old = new.get(key)
@@ -324,8 +356,16 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
     elif case == "pure_only":
         groups, loose = _build_pure_only(base, has_w, own_w, cards, wild, vals, best_pure)
     else:
-        groups, loose = (), tuple(sorted(cards))
+        groups, loose = (), _sorted(cards)
     return Solution(points, groups, loose, case)
+
+
+def _sorted(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=_CODE))
+
+
+def _CODE(card: Card) -> int:
+    return card.code
 
 
 def min_points(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POINTS) -> int:
@@ -392,7 +432,7 @@ def _build(plan, counts, own_w, printed, wild):
             else:
                 break
     groups_t = tuple(tuple(g) for g in groups)
-    return groups_t, tuple(sorted(pool)) + _loose_naturals(counts, groups_t, wild)
+    return groups_t, _sorted(pool) + _loose_naturals(counts, groups_t, wild)
 
 
 def _loose_naturals(counts, groups, wild) -> tuple[Card, ...]:
@@ -406,7 +446,7 @@ def _loose_naturals(counts, groups, wild) -> tuple[Card, ...]:
         for r in range(1, 14):
             out.extend([card_of(r, s)] * remaining[s][r])
     assert all(x >= 0 for row in remaining for x in row[1:14])
-    return tuple(sorted(out))
+    return _sorted(out)
 
 
 def _build_pure_only(base, has_w, own_w, cards, wild, vals, best_pure):
@@ -418,5 +458,5 @@ def _build_pure_only(base, has_w, own_w, cards, wild, vals, best_pure):
                 rest = list(cards)
                 for c in run:
                     rest.remove(c)
-                return (run,), tuple(sorted(rest))
+                return (run,), _sorted(rest)
     raise AssertionError("best pure run not found")  # pragma: no cover

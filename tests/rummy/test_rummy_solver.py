@@ -138,7 +138,8 @@ def test_solver_matches_exhaustive_search(hand):
 HARD = [
     # several jokers, two-deck duplicates, long runs, Ace at both ends
     ("AH 2H 3H QH KH AH JK JK 7S 7D 5C 5C 5D", 7),
-    ("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS", None),
+    ("AS 2S 3S 4S 5S 6S 7S 8S 9D TD JD QD KD", None),
+    ("9S TS JS QS KS AS 2H 3H 4H 5H 6H 7H 8H", 2),
     ("AS 2S 3S 4S 5S 6S 7S 8S 9D TD JD QD KD", 5),
     ("AS AS 2S 2S 3S 3S QS QS KS KS JK JK 9D", None),
     ("2H 3H 4H 4H 5H 6H 6H 7H 8H 9C 9C 9D JK", 9),
