@@ -25,8 +25,8 @@ from .groups import card_points
 from .moves import Declare, Discard, Drop, Move, Pick
 from .solver import solve
 
-TIMEOUT_ODDS = 60        # 1 in 60 turns the clock runs out
-KEEP_MISSING_ODDS = 2    # then 1 in 2 it keeps running out
+TIMEOUT_ODDS = 40        # 1 in 40 turns the clock runs out
+COME_BACK_ODDS = 4       # a chair that missed a turn comes back 1 time in 4
 FIRST_DROP_POINTS = 75   # a first hand this bad is dropped one time in three
 LONG_DEAL_TURNS = 150    # after this many turns a poor hand may drop in the middle
 HASTY_DECLARE_ODDS = 40  # 1 in 40 when one card short of complete: declare anyway
@@ -71,8 +71,11 @@ def choose_move(engine: RummyEngine, state: RummyState, rng: RandomSource) -> Mo
             return Declare(seat, card, shown)  # a wrong declaration: not every card is grouped
         return Discard(seat, card)
     assert state.phase == PICK
-    missing = state.missed[seat] > 0
-    if rng.randbelow(KEEP_MISSING_ODDS if missing else TIMEOUT_ODDS) == 0:
+    if state.missed[seat] > 0:
+        times_out = rng.randbelow(COME_BACK_ODDS) != 0
+    else:
+        times_out = rng.randbelow(TIMEOUT_ODDS) == 0
+    if times_out:
         auto = engine._auto_pick(state)
         if auto is not None:
             return auto
