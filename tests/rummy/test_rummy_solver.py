@@ -97,13 +97,13 @@ def brute_points(cards, wild, high=10):
 
 # ---------------------------------------------------------------- strategies
 @st.composite
-def dense_hands(draw, max_cards=10):
-    """Hands drawn from a narrow slice of a two-deck shoe, so groups are likely."""
+def dense_hands(draw, max_cards=10, decks=2):
+    """Hands drawn from a narrow slice of a shoe, so groups are likely."""
     suits = draw(st.lists(st.integers(0, 3), min_size=1, max_size=3, unique=True))
     lo = draw(st.integers(1, 13))
     width = draw(st.integers(3, 7))
     ranks = sorted({(lo + i - 1) % 13 + 1 for i in range(width)})
-    shoe = [card_of(r, s) for r in ranks for s in suits for _ in range(2)] + [JOKER, JOKER]
+    shoe = [card_of(r, s) for r in ranks for s in suits for _ in range(decks)] + [JOKER] * decks
     n = draw(st.integers(3, min(max_cards, len(shoe))))
     idx = draw(st.lists(st.integers(0, len(shoe) - 1), min_size=n, max_size=n, unique=True))
     wild = draw(st.sampled_from([None] + list(range(1, 14)) + ranks))
@@ -135,6 +135,35 @@ def test_solver_matches_exhaustive_search(hand):
     check_solution(cards, wild, sol)
 
 
+# rules R-12, R-15, D-18: three-deck shoes (eight seats) hold three copies and three jokers
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(dense_hands(max_cards=9, decks=3))
+def test_solver_matches_exhaustive_search_three_decks(hand):
+    cards, wild = hand
+    sol = solve(cards, wild)
+    assert sol.points == brute_points(cards, wild)
+    check_solution(cards, wild, sol)
+
+
+@st.composite
+def full_hands(draw):
+    """13 cards from a real shuffled two-deck shoe with two jokers, and the indicator."""
+    shoe = [card_of(r, s) for r in range(1, 14) for s in range(4)] * 2 + [JOKER, JOKER]
+    idx = draw(st.lists(st.integers(0, len(shoe) - 1), min_size=14, max_size=14, unique=True))
+    ind = shoe[idx[13]]
+    return [shoe[i] for i in idx[:13]], (None if ind.is_joker else int(ind.rank))
+
+
+# rules R-12, R-14, R-15, D-22: whole random 13-card hands
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(full_hands())
+def test_solver_matches_exhaustive_search_on_random_deals(hand):
+    cards, wild = hand
+    sol = solve(cards, wild)
+    assert sol.points == brute_points(cards, wild)
+    check_solution(cards, wild, sol)
+
+
 HARD = [
     # several jokers, two-deck duplicates, long runs, Ace at both ends
     ("AH 2H 3H QH KH AH JK JK 7S 7D 5C 5C 5D", 7),
@@ -146,6 +175,8 @@ HARD = [
     ("KC AC 2C KD AD 2D KH AH 2H KS AS 2S JK", 12),
     ("QD KD AD AD 2D 3D 4D 4S 4C 4H TC TC TC", 4),
     ("5S 5H 5D 5C 5S 5H 6S 7S 8S 6H 7H 8H 8H", 13),
+    ("JK JK JK 4D 4D 4D 9C TC JC QC KS KS KS", 2),  # three decks: triples and three jokers
+    ("AD AD AD 2D 2D 3D 3D QD KD KD JK 5H 5H", None),
 ]
 
 
