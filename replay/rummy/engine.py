@@ -248,16 +248,16 @@ class RummyEngine:
     def _declare(self, state: RummyState, move: Declare) -> RummyState:
         seat = move.seat
         hand = state.hands[seat]
-        if move.finish not in hand:
-            raise IllegalMoveError(f"seat {seat} does not hold the finish card {move.finish}", rule="R-7")
-        rest = Counter(_remove(hand, move.finish))
+        if move.finish_card not in hand:
+            raise IllegalMoveError(f"seat {seat} does not hold the finish card {move.finish_card}", rule="R-7")
+        rest = Counter(_remove(hand, move.finish_card))
         shown = Counter(c for g in move.groups for c in g)
         if shown != rest:
             raise IllegalMoveError("a declaration shows exactly the 13 cards held besides the finish card",
                                    rule="R-7")
         verdict = check_declaration(move.groups, state.wild, hand_size=self.ruleset["hand_size"])
         nxt = replace(state, shown=_put(state.shown, seat, move.groups),
-                      finish=_put(state.finish, seat, move.finish))
+                      finish=_put(state.finish, seat, move.finish_card))
         if verdict.valid:
             return replace(nxt, status=_put(nxt.status, seat, DECLARED), winner=seat, phase=OVER,
                            picked=None, picked_auto=False, turns=nxt.turns + 1)
@@ -302,7 +302,7 @@ class RummyEngine:
                 pts = 0
                 if state.shown[seat] is not None:
                     item["groups"] = [[str(c) for c in g] for g in state.shown[seat]]
-                    item["finish"] = str(state.finish[seat])
+                    item["finish_card"] = str(state.finish[seat])
                 item["counted"] = []
             elif how == PLAYING:
                 how = COUNTED
@@ -315,7 +315,7 @@ class RummyEngine:
                 pts = fixed[how]
                 if how == WRONG:
                     item["groups"] = [[str(c) for c in g] for g in state.shown[seat]]
-                    item["finish"] = str(state.finish[seat])
+                    item["finish_card"] = str(state.finish[seat])
             item["left"] = how
             item["points"] = pts
             points.append(pts)

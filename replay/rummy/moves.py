@@ -6,7 +6,7 @@ move       JSON                                                    text
 Pick       ``{"type":"pick","seat":1,"source":"closed"}``            ``1 pick closed``
            ``{"type":"pick","seat":1,"source":"open","card":"7H"}``  ``1 pick open 7H``
 Discard    ``{"type":"discard","seat":1,"card":"KS"}``               ``1 discard KS``
-Declare    ``{"type":"declare","seat":1,"finish":"KS",``             ``1 declare KS: 2H 3H
+Declare    ``{"type":"declare","seat":1,"finish_card":"KS",``             ``1 declare KS: 2H 3H
            ``"groups":[["2H","3H","4H"], ...]}``                     4H | ...``
 Drop       ``{"type":"drop","seat":1}``                              ``1 drop``
 =========  ======================================================  =====================
@@ -69,19 +69,19 @@ class Discard:
 
 @dataclass(frozen=True, slots=True)
 class Declare:
-    """Place ``finish`` face down and show the other 13 cards in ``groups`` (R-7, D-21)."""
+    """Place ``finish_card`` face down and show the other 13 cards in ``groups`` (R-7, D-21)."""
 
     seat: int
-    finish: Card
+    finish_card: Card
     groups: tuple[tuple[Card, ...], ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "declare", "seat": self.seat, "finish": str(self.finish),
+        return {"type": "declare", "seat": self.seat, "finish_card": str(self.finish_card),
                 "groups": [[str(c) for c in g] for g in self.groups]}
 
     def __str__(self) -> str:
         shown = " | ".join(" ".join(str(c) for c in g) for g in self.groups)
-        return f"{self.seat} declare {self.finish}: {shown}"
+        return f"{self.seat} declare {self.finish_card}: {shown}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +126,7 @@ def parse_move(data: Mapping[str, Any]) -> Move:
     kind = data.get("type")
     seat = _seat(data)
     allowed = {"pick": {"source", "card", "auto"}, "discard": {"card", "auto"},
-               "declare": {"finish", "groups"}, "drop": {"auto"}}
+               "declare": {"finish_card", "groups"}, "drop": {"auto"}}
     if kind not in allowed:
         raise MalformedError(f"unknown move type {kind!r}", location="type")
     extra = set(data) - allowed[kind] - {"type", "seat"}
@@ -144,9 +144,9 @@ def parse_move(data: Mapping[str, Any]) -> Move:
         return Discard(seat, parse_card(data["card"]), _auto(data))
     if kind == "declare":
         groups = data.get("groups")
-        if "finish" not in data or not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
-            raise MalformedError("a declare needs 'finish' and 'groups' (a list of lists of cards)")
-        return Declare(seat, parse_card(data["finish"]), tuple(parse_cards(g) for g in groups))
+        if "finish_card" not in data or not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
+            raise MalformedError("a declare needs 'finish_card' and 'groups' (a list of lists of cards)")
+        return Declare(seat, parse_card(data["finish_card"]), tuple(parse_cards(g) for g in groups))
     return Drop(seat, _auto(data))
 
 
@@ -173,7 +173,7 @@ def parse_move_text(text: str) -> Move:
     elif kind == "discard" and len(words) == 3:
         data["card"] = words[2]
     elif kind == "declare" and len(words) >= 3 and words[2].endswith(":") and not auto:
-        data["finish"] = words[2][:-1]
+        data["finish_card"] = words[2][:-1]
         shown = text.split(":", 1)[1]
         data["groups"] = [g.split() for g in shown.split("|")]
     elif not (kind == "drop" and len(words) == 2):

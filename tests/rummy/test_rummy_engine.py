@@ -118,7 +118,7 @@ def test_valid_declaration_ends_the_deal_and_counts_the_rest():  # rules R-7, R-
     assert out.winner == 1
     assert [b["left"] for b in out.breakdown] == ["counted", "declared", "counted", "counted"]
     assert sorted(out.breakdown[0]["counted"]) == ["2D", "2S", "6C", "TD"]
-    assert out.breakdown[1]["finish"] == "QH"
+    assert out.breakdown[1]["finish_card"] == "QH"
 
 
 def test_declaration_must_show_the_cards_held():  # rule R-7
