@@ -30,7 +30,7 @@ from typing import Any, Mapping
 
 from ..cards import Card
 from ..deal import left_of
-from ..errors import IllegalMoveError, RulesetError
+from ..errors import DeckMismatchError, IllegalMoveError, RulesetError
 from ..fairness import HandRandomness
 from ..game import Outcome
 from ..rulesets import Ruleset, allowed_players
@@ -222,6 +222,9 @@ class RummyEngine:
                                        "jokers from the open pile", rule="D-24")
             closed, open_pile = state.closed, state.open_pile[:-1]
         if move.card is not None and move.card != card:
+            if move.source == "closed":  # the deck decides a closed pick (D-3)
+                raise DeckMismatchError(f"the record lists {move.card} for a closed pick the deck makes {card}",
+                                        rule="D-3")
             raise IllegalMoveError(f"the {move.source} pile's top card is {card}, not {move.card}", rule="R-6")
         seat = move.seat
         return replace(state, hands=_put(state.hands, seat, state.hands[seat] + (card,)),
