@@ -37,18 +37,26 @@ class ArchiveRun:
         return {"presets": by_preset, "hands": sum(t.hands for t in self.tables), "tampered": len(self.tampered)}
 
 
-def ensure_operator(ledger: Any, name: str = OPERATOR) -> None:
+def ensure_operator(ledger: Any, name: str = OPERATOR, *, seed: str | None = None) -> None:
+    """Register the simulated operator; with ``seed`` its key is derived from it, so a
+    simulation is byte-for-byte reproducible (signatures included)."""
     try:
         ledger.operator(name)
     except NotFoundError:
-        ledger.new_operator(name, now=EPOCH)
+        key = None
+        if seed is not None:
+            from ..signing import SigningKey
+            from .tables import SimStreams
+
+            key = SigningKey.from_hex(SimStreams(seed).bytes("operator-key", 32).hex())
+        ledger.new_operator(name, key=key, now=EPOCH)
 
 
 def simulate_archive(ledger: Any, plan: Iterable[tuple[str, int, int]], *, seed: str, tamper_rate: float = 0.0,
                      table_prefix: str = "", on_record: Callable[[dict, str | None], None] | None = None,
                      on_table: Callable[[TableRun], None] | None = None) -> ArchiveRun:
     """Simulate each ``(preset, players, hands)`` table of ``plan`` in ``ledger``."""
-    ensure_operator(ledger)
+    ensure_operator(ledger, seed=seed)
     run = ArchiveRun()
     for i, (preset, players, hands) in enumerate(plan):
         table_id = f"{table_prefix}{preset.replace('/', '-')}-{players}p-t{i}"
