@@ -33,7 +33,7 @@ import binascii
 import hashlib
 import hmac
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Callable
 
@@ -125,13 +125,24 @@ def make_checkpoint(log: "TransparencyLog", key: SigningKey, *, origin: str, now
     return cp
 
 
-def checkpoint_signer(key: SigningKey, *, origin: str,
-                      clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)
-                      ) -> Callable[["TransparencyLog"], Checkpoint]:
-    """A ``signer(log) -> Checkpoint`` for ``app.config["TIPLU_CHECKPOINT_SIGNER"]``."""
-    def signer(log: "TransparencyLog") -> Checkpoint:
-        return make_checkpoint(log, key, origin=origin, now=clock())
-    return signer
+@dataclass(frozen=True)
+class CheckpointSigner:
+    """``signer(log) -> Checkpoint``: the value of ``app.config["TIPLU_CHECKPOINT_SIGNER"]``.
+
+    Signs the log's current head with ``key`` under ``origin`` at ``clock()`` and stores it.
+    ``public_hex`` is published by the API so that monitors can pin the key on first use.
+    """
+
+    key: SigningKey
+    origin: str
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(timezone.utc))
+
+    @property
+    def public_hex(self) -> str:
+        return self.key.public_hex
+
+    def __call__(self, log: "TransparencyLog") -> Checkpoint:
+        return make_checkpoint(log, self.key, origin=self.origin, now=self.clock())
 
 
 def _b64(text: str, what: str) -> bytes:
