@@ -23,7 +23,8 @@ Routes (all GET, all JSON; sizes and indexes are decimal integers):
 
 Errors use the project's one shape, ``{"error": {"status", "code", "message"}}``: 400
 ``bad_request`` for a malformed or impossible parameter, 404 ``not_found`` for an index or
-size the log does not have, 503 ``no_signer`` when no signer is configured.
+size the log does not have, 503 ``no_signer`` when no signer is configured, 500
+``integrity`` when the stored tree contradicts itself.
 """
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ from typing import Any
 import sqlite_utils
 from flask import Blueprint, Flask, current_app, g, jsonify, request
 
-from audit.errors import NotFoundError, ProofError
+from audit.errors import LedgerIntegrityError, NotFoundError, ProofError
 from audit.tlog.checkpoint import parse_checkpoint
 from audit.tlog.store import TransparencyLog
 from replay.errors import TipluError
@@ -70,6 +71,11 @@ def _not_found(exc: NotFoundError):
 @bp.errorhandler(ProofError)
 def _bad_proof_request(exc: ProofError):
     return error_response(400, "bad_request", str(exc))
+
+
+@bp.errorhandler(LedgerIntegrityError)
+def _integrity(exc: LedgerIntegrityError):
+    return error_response(500, "integrity", str(exc))
 
 
 def init_app(app: Flask) -> None:
