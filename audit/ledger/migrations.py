@@ -128,8 +128,24 @@ def m003_published_records(db: Database) -> None:
     append_only(db, "published_records")
 
 
+def m004_transparency_log(db: Database) -> None:
+    """Every statement becomes a leaf of the RFC 9162 transparency log, in seq order:
+    the log's tables, and the leaves of any statement stored before this migration."""
+    from ..tlog.store import MIGRATIONS as TLOG_MIGRATIONS, TransparencyLog
+
+    log = TransparencyLog(db, migrate=False)
+    done = {r[0] for r in db.execute("SELECT name FROM migrations WHERE name LIKE 'tlog-%'")}
+    if not all(name in done for name, _ in TLOG_MIGRATIONS):
+        log.migrate()
+    from .statements import iter_statements
+
+    for st in iter_statements(db, since_seq=log.size()):
+        log.append_statement(st.signed)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     ("001_initial_schema", m001_initial_schema),
     ("002_append_only_triggers", m002_append_only_triggers),
     ("003_published_records", m003_published_records),
+    ("004_transparency_log", m004_transparency_log),
 )
