@@ -1,5 +1,7 @@
 """A player's receipt: their signed statement, and the proof it is in the operator's log.
 
+A receipt is the signed statement (``statement``, ``key``, ``sig``) with ``format``,
+``log_index``, ``checkpoint`` (signed note text) and ``inclusion_proof`` (hex hashes) added.
 A bare signed statement proves what the operator said to this player; the inclusion proof
 at a signed checkpoint proves the operator said it *publicly*, in the one append-only log
 every monitor watches (RFC 9162).  :func:`receipt` makes one; :func:`verify_receipt`
@@ -35,8 +37,8 @@ def receipt(ledger: Any, signed: Mapping[str, Any], *, key: SigningKey, origin: 
         raise LedgerIntegrityError("the log's leaf differs from the statement")
     cp = make_checkpoint(log, key, origin=origin, now=now or datetime.now(timezone.utc))
     return {
+        **dict(signed),  # the signed statement itself: {"statement", "key", "sig"}
         "format": RECEIPT_FORMAT,
-        "signed": dict(signed),
         "log_index": index,
         "checkpoint": cp.text,
         "inclusion_proof": [h.hex() for h in log.inclusion_proof(index, cp.size)],
@@ -47,8 +49,13 @@ def verify_receipt(rec: Mapping[str, Any], public_key_hex: str) -> dict[str, Any
     """Check a receipt: signature, checkpoint signature, inclusion; returns the statement."""
     if not isinstance(rec, Mapping) or rec.get("format") != RECEIPT_FORMAT:
         raise MalformedError(f"a receipt has format {RECEIPT_FORMAT!r}")
-    statement = verify_statement(rec["signed"], public_key_hex)
+    signed = {k: rec.get(k) for k in ("statement", "key", "sig")}
+    statement = verify_statement(signed, public_key_hex)
     cp = verify_checkpoint(rec["checkpoint"], public_key_hex)
-    path = [bytes.fromhex(h) for h in rec["inclusion_proof"]]
-    verify_inclusion(leaf_hash(leaf_entry(rec["signed"])), int(rec["log_index"]), cp.size, path, cp.root)
+    try:
+        path = [bytes.fromhex(h) for h in rec["inclusion_proof"]]
+        index = int(rec["log_index"])
+    except (TypeError, ValueError, KeyError):
+        raise MalformedError("a receipt's inclusion proof is a list of hex hashes and its index an integer") from None
+    verify_inclusion(leaf_hash(leaf_entry(signed)), index, cp.size, path, cp.root)
     return statement

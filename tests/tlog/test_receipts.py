@@ -38,7 +38,7 @@ def test_a_receipt_with_any_part_changed_fails(ledger_with_receipts, field):
     key, ledger, receipts = ledger_with_receipts
     bad = copy.deepcopy(receipts[1])
     if field == "signed":
-        bad["signed"]["statement"]["seat"] = 2
+        bad["statement"]["seat"] = 2
     elif field == "checkpoint":
         bad["checkpoint"] = bad["checkpoint"].replace("\n3\n", "\n4\n") if "\n3\n" in bad["checkpoint"] else bad["checkpoint"][:-5] + "AAAA\n"
     elif field == "inclusion_proof":
