@@ -8,11 +8,13 @@ private server seeds of the hands not yet revealed (which no public response may
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+import audit.ledger.ledger as ledger_module
 from audit.ledger import Ledger
 from audit.publish import build_record
 from audit.sim.play import play_hand
@@ -30,6 +32,35 @@ T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 
 def _stream(label: str) -> Stream:
     return Stream(hashlib.sha256(b"web-tests").digest(), hashlib.sha256(b"material").digest(), label)
+
+
+@contextlib.contextmanager
+def fixed_server_seeds():
+    """Make the ledger's fresh server seeds (``secrets.token_bytes``) a fixed sequence, so the
+    test hands -- and so their cards and moves -- are the same on every run."""
+    counter = iter(range(10**6))
+
+    class FixedSecrets:
+        @staticmethod
+        def token_bytes(n: int) -> bytes:
+            return hashlib.sha256(b"server-seed:%d" % next(counter)).digest()[:n]
+
+        @staticmethod
+        def token_hex(n: int) -> str:
+            return FixedSecrets.token_bytes(n).hex()
+
+    saved = ledger_module.secrets
+    ledger_module.secrets = FixedSecrets
+    try:
+        yield
+    finally:
+        ledger_module.secrets = saved
+
+
+def seat_out_of_turn(record: dict[str, Any]) -> dict[str, Any]:
+    """The dishonest operator's edit: the first move is credited to the next seat (K-4)."""
+    record["moves"][0]["seat"] = (record["moves"][0]["seat"] + 1) % len(record["table"]["seats"])
+    return record
 
 
 def player_seed(hand_id: str, seat: int) -> bytes:
@@ -89,7 +120,9 @@ def play(ledger: Ledger, hand_id: str, *, dealer: int, pot_before: int, hand_no:
                         commission_pct=parse_amount("5"), pot_delta_points=played.outcome.pot_delta_points)
     record = build_record(ledger, hand_id, moves=list(played.moves), outcome=played.outcome,
                           settlement=settlement, carry=carry, hand_no=hand_no)
-    if tamper_kind is not None:
+    if tamper_kind == "seat_out_of_turn":
+        record = seat_out_of_turn(record)
+    elif tamper_kind is not None:
         record = tamper(record, tamper_kind, TamperContext(ledger._signer(OPERATOR), _stream("tamper")))
     ledger.finish(hand_id, record)
     if reveal:
@@ -99,6 +132,11 @@ def play(ledger: Ledger, hand_id: str, *, dealer: int, pot_before: int, hand_no:
 
 def build_site(db_path: str) -> Site:
     """The test ledger at ``db_path`` (see the module docstring)."""
+    with fixed_server_seeds():
+        return _build(db_path)
+
+
+def _build(db_path: str) -> Site:
     site = Site(str(db_path))
     ledger = Ledger(str(db_path), clock=Clock())
     try:
@@ -116,8 +154,8 @@ def build_site(db_path: str) -> Site:
         _, pot = play(ledger, "t1-h0003", dealer=dealer, pot_before=pot, hand_no=3, tamper_kind="inflated_payout")
         site.hands["tampered_payout"] = "t1-h0003"
         dealer = (dealer + 1) % 3
-        # an edited move: a different seat speaks -- the replay names the first bad move
-        play(ledger, "t1-h0004", dealer=dealer, pot_before=pot, hand_no=4, tamper_kind="edited_move")
+        # an edited move: the first move credited to another seat -- the replay names it
+        play(ledger, "t1-h0004", dealer=dealer, pot_before=pot, hand_no=4, tamper_kind="seat_out_of_turn")
         site.hands["tampered_move"] = "t1-h0004"
         # a finished hand, not yet revealed: its record is public, its server seed is not
         play(ledger, "t1-h0005", dealer=0, pot_before=0, hand_no=None, reveal=False)
