@@ -5,9 +5,22 @@ from typing import Callable, Iterable
 
 from .archive import Item, iter_source
 from .report import AuditReport
-from .verify import audit_record
+from replay.faults import Fault, Reason
+
+from .verify import Verdict, audit_record
 
 Progress = Callable[[AuditReport], None]
+
+
+def audit_one(data, *, public_key: str | None = None, strict: bool = False) -> Verdict:
+    """:func:`audit_record`, but a crash of the auditor on one record becomes that record's
+    ``INTERNAL_ERROR`` verdict instead of ending the run (the error type is kept, no traceback)."""
+    try:
+        return audit_record(data, public_key=public_key, strict=strict)
+    except Exception as exc:  # noqa: BLE001 - one bad record must not stop an archive audit
+        hand_id = data.get("hand_id") if isinstance(data, dict) else None
+        return Verdict(hand_id if isinstance(hand_id, str) else None, None,
+                       (Fault(Reason.INTERNAL_ERROR, f"the auditor failed: {type(exc).__name__}"),))
 
 
 def audit_items(items: Iterable[Item], *, public_key: str | None = None, strict: bool = False,
@@ -18,7 +31,7 @@ def audit_items(items: Iterable[Item], *, public_key: str | None = None, strict:
         if item.error is not None:
             report.add_error(item.where, str(item.error))
         else:
-            report.add(item.where, audit_record(item.data, public_key=public_key, strict=strict))
+            report.add(item.where, audit_one(item.data, public_key=public_key, strict=strict))
         if progress and n % every == 0:
             progress(report)
     if progress:

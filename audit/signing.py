@@ -77,7 +77,8 @@ def verify_bytes(public_key_hex: str, message: bytes, signature_hex: str) -> Non
         pub = Ed25519PublicKey.from_public_bytes(parse_hex(public_key_hex, what="public key", size=32))
         pub.verify(parse_hex(signature_hex, what="signature", size=64), message)
     except (InvalidSignature, MalformedError, ValueError) as exc:
-        raise SignatureError(f"signature does not verify under key {public_key_hex[:16]}...: {exc or 'invalid'}") from None
+        detail = str(exc) or "invalid signature"
+        raise SignatureError(f"signature does not verify under key {str(public_key_hex)[:16]}...: {detail}") from None
 
 
 def verify_statement(signed: Mapping[str, Any], public_key_hex: str | None = None) -> dict[str, Any]:

@@ -44,7 +44,7 @@ def _expectations(record: HandRecord) -> dict[str, dict[str, Any]]:
     f, t = record.fairness, record.table
     seats = [{"seat": i, "player": p} for i, p in enumerate(t.players)]
     return {
-        "hand": {"table_id": t.table_id, "ruleset_hash": f.ruleset_hash, "seats": seats, "dealer": t.dealer,
+        "hand": {"table_id": t.table_id, "operator": t.operator, "ruleset_hash": f.ruleset_hash, "seats": seats, "dealer": t.dealer,
                  "point_value": t.point_value, "commission_pct": t.commission_pct},
         "commitment": {"server_seed_commitment": f.server_commitment, "ruleset_hash": f.ruleset_hash},
         "deal": {"server_seed_commitment": f.server_commitment, "ruleset_hash": f.ruleset_hash,

@@ -29,6 +29,7 @@ class Reason(str, Enum):
     PAYOUT_MISMATCH = "payout_mismatch"          # claimed HT nets differ from the replay
     COMMISSION_MISMATCH = "commission_mismatch"  # claimed commission differs
     CARRY_MISMATCH = "carry_mismatch"            # a table's carried state (Kitti pot) does not follow
+    INTERNAL_ERROR = "internal_error"            # the auditor itself failed on this record (a bug: report it)
 
 
 @dataclass(frozen=True, slots=True)

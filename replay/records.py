@@ -12,7 +12,7 @@ A record is JSON (schema: ``docs/hand-record.schema.json``; guide: ``docs/record
       "fairness": {"protocol": "v1", "ruleset_hash": "<hex>", "server_commitment": "<hex>",
                    "seat_commitments": ["<hex>", ...], "player_seeds": ["<hex>", ...],
                    "server_seed": "<hex>" | null, "statements": [<signed statements>]},
-      "moves": [{"seat": 0, "type": "...", ..., "time": "...", "auto": false}, ...],
+      "moves": [{"type": "...", "seat": 0, ..., "time": "...", "auto": false}, ...],
       "outcome": {"points": [...], "net_points": [...], "winner": 0 | null,
                   "breakdown": [...], "pot_delta_points": 0, "detail": {...},
                   "payouts": {"gross": [...], "nets": [...], "commission": "...", "pot_delta": "..."}}

@@ -46,9 +46,9 @@ def replay_record(record: HandRecord, *, strict: bool = True, visit: Visitor | N
     if seed is None:
         return ReplayResult(None, None, (Fault(Reason.NOT_REVEALED, "the server seed is not revealed yet"),), 0, record)
     faults: list[Fault] = []
-    engine = engine_for(record.ruleset)
-    randomness = hand_randomness(seed, record.hand_id, record.ruleset, record.fairness.player_seeds)
     try:
+        engine = engine_for(record.ruleset)
+        randomness = hand_randomness(seed, record.hand_id, record.ruleset, record.fairness.player_seeds)
         state = engine.start(randomness, dealer=record.table.dealer, **dict(record.table.carry))
     except (TipluError, TypeError) as exc:
         return ReplayResult(None, None, (Fault(Reason.MALFORMED, f"cannot start the hand: {exc}"),), 0, record)
@@ -77,7 +77,11 @@ def replay_record(record: HandRecord, *, strict: bool = True, visit: Visitor | N
     if not engine.is_over(state):
         faults.append(Fault(Reason.INCOMPLETE, "the moves end before the hand is over", len(record.moves)))
         return ReplayResult(None, None, tuple(faults), applied, record)
-    outcome = engine.outcome(state)
-    settlement = settle(outcome.net_points, point_value=record.table.point_value,
-                        commission_pct=record.table.commission_pct, pot_delta_points=outcome.pot_delta_points)
+    try:
+        outcome = engine.outcome(state)
+        settlement = settle(outcome.net_points, point_value=record.table.point_value,
+                            commission_pct=record.table.commission_pct, pot_delta_points=outcome.pot_delta_points)
+    except TipluError as exc:
+        faults.append(Fault(Reason.MALFORMED, f"cannot settle the hand: {exc}"))
+        return ReplayResult(None, None, tuple(faults), applied, record)
     return ReplayResult(outcome, settlement, tuple(faults), applied, record)

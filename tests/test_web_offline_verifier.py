@@ -30,7 +30,9 @@ def test_presets_module_holds_the_python_presets():  # rule D-1
 
 def test_offline_page_is_self_contained():
     html = (STATIC / "tiplu-verifier.html").read_text(encoding="utf-8")
-    assert 'src="' not in html and "<link" not in html and "import(" not in html
+    assert 'src="' not in html and "import(" not in html
+    assert re.findall(r'<link [^>]*href="([^"]*)"', html) and all(
+        href.startswith("data:") for href in re.findall(r'<link [^>]*href="([^"]*)"', html))
     assert not re.search(r"^\s*(import|export)\b", html, re.M)
     assert html.count("<script") == 1 and html.count("</script>") == 1
     # every module of the verifier is inlined

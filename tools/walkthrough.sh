@@ -41,7 +41,15 @@ step "4. Each player makes a seed and commits to it; each gets a signed receipt"
 SEEDS=()
 for seat in 0 1 2 3; do
   SEEDS[$seat]=$(tiplu seed new)            # on the player's own device
+done
+# seat 0 hands over only its commitment, computed on its own device ...
+C0=$(tiplu seed commit --hand-id "$HAND" --seat 0 --seed "${SEEDS[0]}")
+tiplu hand seed-commit "$HAND" --seat 0 --commitment "$C0" --json > "$WORK/receipt-0.json"
+# ... the others let the operator's tool compute it (their seed is not stored until they reveal)
+for seat in 1 2 3; do
   tiplu hand seed-commit "$HAND" --seat "$seat" --seed "${SEEDS[$seat]}" --json > "$WORK/receipt-$seat.json"
+done
+for seat in 0 1 2 3; do
   echo "seat $seat receipt: commitment $(jget statement.commitment < "$WORK/receipt-$seat.json")"
 done
 

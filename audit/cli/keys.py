@@ -9,6 +9,7 @@
   the public key is stored unless ``--store-key`` (see ``docs/ledger.md``, "Key storage").
 * ``tiplu operator show NAME`` -- an operator's public key: all anyone needs to verify.
 * ``tiplu seed new`` -- a fresh player seed (32 random bytes from :mod:`secrets`, hex).
+* ``tiplu seed commit --hand-id H --seat N --seed HEX`` -- the commitment a player hands over.
 """
 from __future__ import annotations
 
@@ -121,3 +122,16 @@ def seed_group() -> None:
 def seed_new(size: int) -> None:
     """Print a fresh player seed (hex, from the operating system's secure random source)."""
     click.echo(secrets.token_bytes(size).hex())
+
+
+@seed_group.command("commit")
+@click.option("--hand-id", required=True, help="The hand id exactly as the operator published it.")
+@click.option("--seat", type=int, required=True, help="Your seat (0 = first).")
+@click.option("--seed", metavar="HEX", required=True, help="Your seed (16-64 bytes, hex).")
+def seed_commit(hand_id: str, seat: int, seed: str) -> None:
+    """Print the commitment to your seed for one hand and seat (computed here; nothing is sent)."""
+    from replay.fairness import commit_player_seed, parse_player_seed
+
+    if seat < 0:
+        raise MalformedError("a seat is a whole number from 0")
+    click.echo(commit_player_seed(hand_id, seat, parse_player_seed(seed)))

@@ -26,13 +26,13 @@ from sqlite_utils import Database
 
 from replay.canonical import canonical_hash, canonical_json
 from replay.deal import Deal
-from replay.errors import MalformedError, TipluError
+from replay.errors import MalformedError
 from replay.fairness import (SERVER_SEED_BYTES, commit_server_seed, hand_randomness, parse_digest,
                              parse_player_seed, verify_player_seed, verify_server_seed)
 from replay.rulesets import Ruleset, allowed_players, resolve
 from replay.settlement import parse_amount
 
-from ..errors import AuthError, LedgerIntegrityError, LedgerStateError, NotFoundError, SignatureError
+from ..errors import AuthError, LedgerIntegrityError, LedgerStateError, NotFoundError
 from ..signing import SigningKey
 from . import views
 from .lifecycle import HandState, require
@@ -75,12 +75,13 @@ class Ledger:
                  clock: Clock | None = None, keys: Iterable[SigningKey] = (),
                  validate_record: RecordValidator | None = None) -> None:
         self.db = open_db(path_or_db)
+        self._where = self.db.execute("PRAGMA database_list").fetchone()[2] or ":memory:"
         self._clock = clock
         self._keys = {k.public_hex: k for k in keys}
         self._validate_record = validate_record
 
     def __repr__(self) -> str:
-        return f"Ledger({self.db.conn.execute('PRAGMA database_list').fetchone()[2] or ':memory:'!r})"
+        return f"Ledger({self._where!r})"
 
     def close(self) -> None:
         self.db.close()
@@ -236,13 +237,19 @@ class Ledger:
                 "point_value": table.point_value, "commission_pct": table.commission_pct}, time)
         return signed
 
-    def commit(self, hand_id: str, *, now: datetime | None = None) -> dict[str, Any]:
-        """Generate the hand's server seed (``secrets``), keep it private, publish its hash (R-21)."""
+    def commit(self, hand_id: str, *, now: datetime | None = None,
+               server_seed: bytes | None = None) -> dict[str, Any]:
+        """Generate the hand's server seed (``secrets``), keep it private, publish its hash (R-21).
+
+        ``server_seed`` is for the simulator only (deterministic runs); an operator never passes it.
+        """
         hand_id, operator, n, dealer, ruleset = self._hand_row(hand_id)
         require(self.db, hand_id, "commit")
         time = self._time(now)
         key = self._signer(operator)
-        seed = secrets.token_bytes(SERVER_SEED_BYTES)
+        seed = secrets.token_bytes(SERVER_SEED_BYTES) if server_seed is None else bytes(server_seed)
+        if len(seed) != SERVER_SEED_BYTES:
+            raise MalformedError(f"a server seed is {SERVER_SEED_BYTES} bytes")
         commitment = commit_server_seed(seed)
         with self._write() as db:
             require(db, hand_id, "commit")
@@ -441,4 +448,4 @@ class Ledger:
         return view.state
 
 
-__all__ = ["Ledger", "check_id", "TipluError", "SignatureError"]
+__all__ = ["Ledger", "check_id", "Clock", "RecordValidator"]

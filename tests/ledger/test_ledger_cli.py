@@ -56,8 +56,9 @@ def test_one_hand_end_to_end_with_json(run, tmp_path):  # rules R-21, R-22
     committed = js(run("hand", "commit", "h1", "--json"))
     commitment = verify_statement(committed, pub)["server_seed_commitment"]
     # seat 0 brings its commitment, the others their seed (committed locally)
-    receipt = js(run("hand", "seed-commit", "h1", "--seat", "0", "--commitment",
-                     commit_player_seed("h1", 0, bytes.fromhex(SEEDS[0])), "--json"))
+    local = run("seed", "commit", "--hand-id", "h1", "--seat", "0", "--seed", SEEDS[0]).stdout.strip()
+    assert local == commit_player_seed("h1", 0, bytes.fromhex(SEEDS[0]))
+    receipt = js(run("hand", "seed-commit", "h1", "--seat", "0", "--commitment", local, "--json"))
     assert verify_statement(receipt, pub)["kind"] == "seat-receipt"
     for seat in (1, 2, 3):
         r = js(run("hand", "seed-commit", "h1", "--seat", str(seat), "--seed", SEEDS[seat], "--json"))
@@ -140,7 +141,7 @@ def test_the_cli_state_choices_are_the_ledger_states():
 
 
 @pytest.mark.parametrize("path", [["keys"], ["keys", "new"], ["keys", "show"], ["operator", "new"],
-                                  ["operator", "show"], ["seed", "new"], ["table", "new"], ["table", "show"]]
+                                  ["operator", "show"], ["seed", "new"], ["seed", "commit"], ["table", "new"], ["table", "show"]]
                          + [["hand", c] for c in ("new", "commit", "seed-commit", "seed-reveal", "deal", "cards",
                                                   "finish", "reveal", "cancel", "show", "list", "log", "verify")])
 def test_every_command_has_help(path):

@@ -131,3 +131,27 @@ def test_public_reads_never_return_a_private_key():
                     + [str(st.to_json()) for st in ledger.statements()])
     assert private not in seen and op.key_stored
     assert ledger.public_key("acme") == SigningKey.from_hex(private).public_hex
+
+
+def test_two_ledgers_on_one_file_see_each_other_and_cannot_both_commit(tmp_path):
+    path = tmp_path / "shared.db"
+    first = new_ledger(path)
+    advance(first, "h1", "new")
+    second = Ledger(path)
+    first.commit("h1")
+    before = snapshot(second)
+    from audit.errors import LedgerStateError
+
+    with pytest.raises(LedgerStateError):
+        second.commit("h1")
+    assert snapshot(second) == before
+    assert second.get_hand("h1").server_seed_commitment == first.get_hand("h1").server_seed_commitment
+
+
+def test_stored_statement_text_is_the_canonical_json_that_was_signed():
+    from replay.canonical import canonical_json
+
+    ledger = new_ledger()
+    advance(ledger, "h1", "reveal")
+    for (text,), st in zip(ledger.db.execute("SELECT statement FROM statements ORDER BY seq"), ledger.statements()):
+        assert text.encode("utf-8") == canonical_json(st.statement)

@@ -137,6 +137,10 @@ def test_split_view_is_detected_by_comparing_two_monitors(server, tmp_path):
     assert run(url, b)[0] == 0  # monitor B (a fresh one) sees another log of 12, same key
     code, _, err = run(url, b, "--compare", str(a))
     assert code == 1 and problem_kinds(err) == ["SPLIT_VIEW"]
+    published = tmp_path / "a-checkpoint.txt"  # a checkpoint published anywhere works as well
+    published.write_text(json.loads(a.read_text())["checkpoint"])
+    code, _, err = run(url, b, "--compare", str(published))
+    assert code == 1 and problem_kinds(err) == ["SPLIT_VIEW"]
 
 
 def test_gossip_between_consistent_monitors_of_different_sizes_passes(server, tmp_path):
@@ -198,6 +202,41 @@ def test_without_a_hook_or_route_reveals_are_skipped_cleanly(server, tmp_path):
     assert (code, err) == (0, "")
 
 
+def test_an_operator_answering_nonsense_is_reported(server, tmp_path):
+    app, url, _ = server
+
+    @app.get("/api/v1/log/entries-broken")
+    def broken():
+        return "[1, 2]"
+
+    class Confused(LogClient):
+        def entries(self, start, end):
+            return self._object("/api/v1/log/entries-broken")
+
+    result = poll(Confused(url), MonitorState(url=url))
+    assert [p.kind for p in result.problems] == ["BAD_RESPONSE"]
+
+
 def test_unreachable_operator_is_reported(tmp_path):
     code, _, err = run("http://127.0.0.1:9", tmp_path / "s.json")
     assert code == 1 and problem_kinds(err) == ["UNREACHABLE"]
+
+
+def test_verdict_ish_values():
+    from types import SimpleNamespace
+
+    from audit.tlog.monitor import verdict_is_ok
+    assert verdict_is_ok(True) and verdict_is_ok({"ok": True}) and verdict_is_ok(SimpleNamespace(ok=True))
+    assert not any(verdict_is_ok(v) for v in [False, None, {}, {"ok": False}, SimpleNamespace(ok=False)])
+
+
+def test_json_that_disagrees_with_the_signed_checkpoint_is_reported(server, tmp_path):
+    app, url, _ = server
+
+    class Lying(LogClient):
+        def checkpoint(self):
+            body = super().checkpoint()
+            return {**body, "size": body["size"] + 1}
+
+    result = poll(Lying(url), MonitorState(url=url))
+    assert [p.kind for p in result.problems] == ["BAD_CHECKPOINT"] and result.state.checkpoint is None

@@ -1,0 +1,247 @@
+"""Marriage combinations: what they are, and the checks for showing and finishing.
+
+Glossary (the rule files' own words; ``classic`` words in brackets where they differ):
+
+* **set / combination** -- three cards laid or held together. In Marriage every
+  combination has exactly three cards (MC heading, MN-14).
+* **tunnela** -- three identical cards: same rank and same suit (MN-7, MC-4). Possible
+  because the shoe has three decks. Three putali are a tunnela too (MN-31).
+* **pure sequence** -- three consecutive cards of one suit, no joker standing in
+  (MN-8, MC-5). The Ace is below the 2 or above the King, never both: A-2-3 and Q-K-A
+  are sequences, K-A-2 is not (MN-12, MC-9). A maal card is also its own ordinary card,
+  so ♥6-♥7-♥8 is pure even under tiplu ♥7 (MN-13).
+* **dirty sequence** -- two cards of one suit plus a joker standing for the third card
+  of a run (MN-10, MC-6).
+* **trial** [triplet] -- three cards of one rank in three *different* suits (MN-11,
+  MC-7); ♠9-♠9-♣9 is not one.
+* **dirty trial** [dirty triplet] -- two cards of one rank in different suits plus a
+  joker (MC-8).
+* **joker set** -- any three cards of which two or more are jokers (MC-6, MC-8, D-7).
+* **dublee** -- two identical cards (MN-9, MC-18); jokers are never wild in dublees.
+* **joker** -- a card that may stand for any other; which cards are jokers depends on the
+  tiplu and on who has seen it (see :mod:`replay.marriage.jokers`).
+* **show** -- laying three pure sets (tunnelas or pure sequences, exactly three cards
+  each) at once to see the tiplu (MN-14, MC-15); a tunnela laid at the deal counts as one
+  of the three (MN-19, MN-21). Trials never show (MN-11); a joker never stands in a shown
+  set (MN-10), except the master card at tables that set ``master_in_pure``.
+* **dublee show** -- seven dublees laid at once instead (MN-16, MC-18).
+* **finishing combination** -- any valid three-card combination above (D-7, MC-20),
+  never two identical cards plus a joker (MC-10) and never K-A-2.
+
+Reading a set (``classify``) tries the natural meanings first -- tunnela, pure sequence,
+trial -- then a dirty sequence or dirty trial with one joker standing in, then a joker
+set. Two identical cards with one other card are a combination only when at least two of
+the three are jokers (then it is a joker set: "any three cards of which two are jokers").
+"""
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Sequence
+
+from ..cards import Card
+from ..errors import IllegalMoveError, MalformedError
+from ..rulesets import Ruleset
+from .jokers import is_joker, is_nepal
+
+__all__ = [
+    "Kind", "classify", "kind_word", "is_run", "can_complete_run", "check_show_set",
+    "check_show", "check_tunnela_at_deal", "check_dublee_show", "check_finish_set",
+    "SHOW_KINDS",
+]
+
+
+class Kind(StrEnum):
+    """The kinds of combination (values are the wire names)."""
+
+    TUNNELA = "tunnela"
+    PURE_SEQUENCE = "pure_sequence"
+    DIRTY_SEQUENCE = "dirty_sequence"
+    TRIAL = "trial"
+    DIRTY_TRIAL = "dirty_trial"
+    JOKER_SET = "joker_set"
+    DUBLEE = "dublee"
+
+
+SHOW_KINDS = frozenset({Kind.TUNNELA, Kind.PURE_SEQUENCE})
+_CLASSIC_WORDS = {Kind.TRIAL: "triplet", Kind.DIRTY_TRIAL: "dirty triplet"}
+
+
+def kind_word(kind: Kind, ruleset: Ruleset) -> str:
+    """The ruleset's own word for ``kind`` (``classic`` says triplet for trial)."""
+    if not is_nepal(ruleset) and kind in _CLASSIC_WORDS:
+        return _CLASSIC_WORDS[kind]
+    return kind.value.replace("_", " ")
+
+
+def is_run(r1: int, r2: int, r3: int) -> bool:
+    """Three ranks that form a sequence: consecutive, Ace low or high, never K-A-2 (MN-12)."""
+    a, b, c = sorted((r1, r2, r3))
+    return (a + 1 == b and b + 1 == c) or (a, b, c) == (1, 12, 13)
+
+
+_COMPLETES = frozenset(
+    (r1, r2) for r1 in range(1, 14) for r2 in range(1, 14)
+    if r1 != r2 and any(r not in (r1, r2) and is_run(r1, r2, r) for r in range(1, 14))
+)
+
+
+def can_complete_run(r1: int, r2: int) -> bool:
+    """Whether one more card (a joker standing in) can make ranks ``r1``, ``r2`` a sequence."""
+    return (r1, r2) in _COMPLETES
+
+
+def _natural_kind(a: Card, b: Card, c: Card) -> Kind | None:
+    """Tunnela, pure sequence or trial with every card as itself (MN-13)."""
+    if a == b == c and not a.is_master:
+        return Kind.TUNNELA
+    if not (a.is_standard and b.is_standard and c.is_standard):
+        return None
+    if a.suit == b.suit == c.suit:
+        return Kind.PURE_SEQUENCE if is_run(a.rank, b.rank, c.rank) else None
+    if a.rank == b.rank == c.rank and len({a.suit, b.suit, c.suit}) == 3:
+        return Kind.TRIAL
+    return None
+
+
+def _one_joker_kind(x: Card, y: Card) -> Kind | None:
+    """What two natural cards make with one joker standing in."""
+    if not (x.is_standard and y.is_standard) or x == y:
+        return None  # two identical cards + a joker is never valid (MC-10)
+    if x.suit == y.suit:
+        return Kind.DIRTY_SEQUENCE if can_complete_run(x.rank, y.rank) else None
+    if x.rank == y.rank:
+        return Kind.DIRTY_TRIAL
+    return None
+
+
+def classify(cards: Sequence[Card], *, tiplu: Card | None, ruleset: Ruleset) -> Kind | None:
+    """The kind of a three-card combination (or of a two-card dublee), or ``None``.
+
+    ``tiplu`` is the tiplu as the holder knows it (``None`` before they have seen): it
+    decides which cards are jokers (:func:`replay.marriage.jokers.is_joker`).
+    """
+    if len(cards) == 2:
+        return Kind.DUBLEE if cards[0] == cards[1] else None
+    if len(cards) != 3:
+        return None
+    a, b, c = cards
+    natural = _natural_kind(a, b, c)
+    if natural is not None:
+        return natural
+    wild = [is_joker(x, tiplu, ruleset) for x in cards]
+    found: Kind | None = None
+    for i in range(3):
+        if wild[i]:
+            x, y = (cards[j] for j in range(3) if j != i)
+            kind = _one_joker_kind(x, y)
+            if kind is Kind.DIRTY_SEQUENCE:
+                return kind
+            found = found or kind
+    if found is not None:
+        return found
+    if sum(wild) >= 2:
+        return Kind.JOKER_SET
+    return None
+
+
+def _rule(ruleset: Ruleset, nepal: str, classic: str) -> str:
+    return nepal if is_nepal(ruleset) else classic
+
+
+def check_show_set(cards: Sequence[Card], *, ruleset: Ruleset) -> Kind:
+    """The kind of one shown set; raises :class:`IllegalMoveError` unless it is pure.
+
+    A shown set is a tunnela or a pure sequence of exactly three cards (MN-14, MC-15),
+    with every card as itself: the shower has not seen the tiplu, and a maal card is also
+    its own ordinary card (MN-13). Trials never show (MN-11). A putali never stands in a
+    shown set (MN-10); the master card may fill a sequence's gap only with the setting
+    ``master_in_pure`` (MN-10).
+    """
+    cards = tuple(cards)
+    if len(cards) != 3:
+        raise IllegalMoveError(f"a shown set has exactly three cards, not {len(cards)}",
+                               rule=_rule(ruleset, "MN-14", "MC-15"))
+    natural = _natural_kind(*cards)
+    if natural in SHOW_KINDS:
+        return natural
+    if natural is Kind.TRIAL:
+        raise IllegalMoveError("a trial never counts as a show set", rule=_rule(ruleset, "MN-11", "MC-15"))
+    others = [c for c in cards if not c.is_master]
+    if len(others) == 2 and ruleset["master_in_pure"]:
+        x, y = others
+        if _one_joker_kind(x, y) is Kind.DIRTY_SEQUENCE:
+            return Kind.PURE_SEQUENCE
+    if any(not c.is_standard for c in cards):
+        raise IllegalMoveError("a joker never stands in a shown set", rule=_rule(ruleset, "MN-10", "MC-15"))
+    if all(c.suit == cards[0].suit for c in cards) and {1, 2, 13} <= {c.rank for c in cards}:
+        raise IllegalMoveError("K-A-2 is not a sequence", rule=_rule(ruleset, "MN-12", "MC-9"))
+    raise IllegalMoveError("a shown set must be a tunnela or a pure sequence",
+                           rule=_rule(ruleset, "MN-14", "MC-15"))
+
+
+def check_show(sets: Sequence[Sequence[Card]], *, ruleset: Ruleset,
+               tunnelas_at_deal: int = 0) -> tuple[Kind, ...]:
+    """Check a three-set show; returns the kind of each set laid now.
+
+    ``sets`` are the sets laid in this show move; ``tunnelas_at_deal`` how many tunnelas
+    the player already laid before the first draw -- each counts as one of the three
+    (MN-19), so ``3 - tunnelas_at_deal`` sets are needed now, none after three (MN-21).
+    """
+    if not isinstance(tunnelas_at_deal, int) or not 0 <= tunnelas_at_deal <= 3:
+        raise MalformedError(f"tunnelas_at_deal must be 0..3, got {tunnelas_at_deal!r}")
+    needed = 3 - tunnelas_at_deal
+    if len(sets) != needed:
+        rule = "MN-19" if tunnelas_at_deal else "MN-14"
+        raise IllegalMoveError(
+            f"a show lays exactly {needed} set(s) here ({tunnelas_at_deal} tunnela(s) laid at the deal), "
+            f"not {len(sets)}", rule=_rule(ruleset, rule, "MC-15"))
+    return tuple(check_show_set(s, ruleset=ruleset) for s in sets)
+
+
+def check_tunnela_at_deal(cards: Sequence[Card], *, ruleset: Ruleset) -> Kind:
+    """A tunnela laid before the first draw: exactly three identical cards (MN-19, MC-13)."""
+    cards = tuple(cards)
+    if len(cards) != 3 or _natural_kind(*cards) is not Kind.TUNNELA:
+        raise IllegalMoveError("only a tunnela (three identical cards) may be laid at the deal",
+                               rule=_rule(ruleset, "MN-19", "MC-13"))
+    return Kind.TUNNELA
+
+
+def check_dublee_show(pairs: Sequence[Sequence[Card]], *, ruleset: Ruleset) -> None:
+    """Check a seven-dublee show: seven pairs of identical cards, no joker wild (MN-16, MC-18)."""
+    rule = _rule(ruleset, "MN-16", "MC-18")
+    if not ruleset["seven_dublees"]:
+        raise IllegalMoveError("this table does not allow a dublee show", rule=rule)
+    if len(pairs) != 7:
+        raise IllegalMoveError(f"a dublee show lays exactly seven dublees, not {len(pairs)}", rule=rule)
+    for pair in pairs:
+        if len(pair) != 2 or pair[0] != pair[1]:
+            raise IllegalMoveError(
+                f"a dublee is two identical cards (jokers are never wild in dublees): "
+                f"{' '.join(map(str, pair))}", rule=rule)
+
+
+def check_finish_set(cards: Sequence[Card], *, tiplu: Card | None, ruleset: Ruleset) -> Kind:
+    """The kind of one finishing combination; raises :class:`IllegalMoveError` if invalid.
+
+    Any valid three-card combination finishes (D-7, MC-20): tunnela, pure or dirty
+    sequence, trial, dirty trial, joker set. Never two identical cards plus a joker
+    (MC-10) and never K-A-2 (MN-12, MC-9). A maal card may be itself (MN-13).
+    """
+    cards = tuple(cards)
+    kind = classify(cards, tiplu=tiplu, ruleset=ruleset) if len(cards) == 3 else None
+    if kind is not None:
+        return kind
+    if len(cards) != 3:
+        raise IllegalMoveError(f"a finishing combination has exactly three cards, not {len(cards)}",
+                               rule=_rule(ruleset, "D-7", "MC-20"))
+    wild = [is_joker(c, tiplu, ruleset) for c in cards]
+    naturals = [c for c, w in zip(cards, wild) if not w]
+    if len(naturals) == 2 and naturals[0] == naturals[1]:
+        raise IllegalMoveError("two identical cards plus a joker is not a combination",
+                               rule=_rule(ruleset, "D-7", "MC-10"))
+    if (all(c.is_standard for c in naturals) and len({c.suit for c in naturals}) == 1
+            and {2, 13} <= {c.rank for c in naturals} <= {1, 2, 13}):
+        raise IllegalMoveError("K-A-2 is not a sequence (the Ace sits at one end only)",
+                               rule=_rule(ruleset, "MN-12", "MC-9"))
+    raise IllegalMoveError(f"not a valid combination: {' '.join(map(str, cards))}", rule="D-7")

@@ -1,0 +1,158 @@
+"""The state of a Marriage round: immutable values the engine replaces move by move.
+
+Terms (the rule files' words):
+
+* **stock** -- the face-down cards to draw, top first.  The tiplu is never in it: in
+  ``marriage/nepal`` it is out of play (MN-15); in ``marriage/classic`` it lies face down
+  under the stock and is never drawn (MC-15, MC-24), which :attr:`RoundState.tiplu_under_stock`
+  records.
+* **discards** -- the face-up pile, oldest first; only the last (latest) may be taken (MC-14).
+* **tunnelas at the deal** -- tunnelas laid before the player's first draw (MN-19, MC-13).
+* **shown** -- the sets laid at the show (three pure sets less the tunnelas at the deal,
+  MN-14 / MC-15; or seven dublees, MN-16 / MC-18).  ``has_shown`` is the "seen" mark
+  (MN-17: set at once) that payments read; ``sees_maal`` says whether the player knows the
+  tiplu yet (``see_maal = after_discard``: only after the discard that follows the show).
+* **phase** -- ``draw`` (the player to move has not drawn this turn; the two moves before
+  the first draw live here, MN-18) or ``play`` (drawn: show, finish or discard).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable
+
+from ..cards import Card
+from ..fairness import HandRandomness
+
+DRAW = "draw"
+PLAY = "play"
+OVER = "over"
+
+VOID_STOCK = "stock"        # D-6: even a reshuffle leaves no card to draw
+VOID_TURN_CAP = "turn_cap"  # D-10: the table's turn cap was reached
+
+
+def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """A hand as a canonical multiset: cards sorted by code."""
+    return tuple(sorted(cards, key=lambda c: c.code))
+
+
+def remove_cards(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...] | None:
+    """``hand`` less ``cards`` (as multisets), or ``None`` if the hand lacks one of them."""
+    need = Counter(cards)
+    have = Counter(hand)
+    for card, n in need.items():
+        if have[card] < n:
+            return None
+    have.subtract(need)
+    return sort_cards(have.elements())
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """One player's cards and marks."""
+
+    hand: tuple[Card, ...]
+    tunnelas_at_deal: tuple[tuple[Card, ...], ...] = ()
+    shown: tuple[tuple[Card, ...], ...] = ()
+    dublee: bool = False        # showed seven dublees
+    has_shown: bool = False     # the "seen" mark (MN-17)
+    sees_maal: bool = False     # knows the tiplu
+    has_drawn: bool = False     # drew at least once this round (MN-18)
+
+    @property
+    def table(self) -> tuple[Card, ...]:
+        """Every card this player has laid on the table (tunnelas at the deal included)."""
+        return tuple(c for g in self.tunnelas_at_deal + self.shown for c in g)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hand": [str(c) for c in self.hand],
+            "tunnelas_at_deal": [[str(c) for c in g] for g in self.tunnelas_at_deal],
+            "shown": [[str(c) for c in g] for g in self.shown],
+            "dublee": self.dublee, "has_shown": self.has_shown, "sees_maal": self.sees_maal,
+            "has_drawn": self.has_drawn,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FinishRecord:
+    """How the winner finished: the groups laid, the last discard, dublees or not."""
+
+    groups: tuple[tuple[Card, ...], ...]
+    discard: Card
+    dublee: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RoundState:
+    """Everything about a round in progress or over.  Never mutated: the engine returns a
+    new value for every move (``dataclasses.replace``)."""
+
+    n_seats: int
+    dealer: int
+    seats: tuple[SeatState, ...]
+    stock: tuple[Card, ...]
+    discards: tuple[Card, ...]
+    turn_seat: int
+    phase: str = DRAW
+    tiplu: Card | None = None
+    tiplu_under_stock: bool = False
+    taken: Card | None = None        # the discard taken this turn (MC-14)
+    drawn: Card | None = None        # the card drawn this turn
+    auto_turn: bool = False          # this turn's draw was an auto-play (timeout)
+    shown_this_turn: bool = False
+    must_finish: bool = False        # MC-19: a dublee player took a discard to finish
+    turns: int = 0                   # completed turns (discards)
+    reshuffles: int = 0              # D-6 reshuffles so far
+    winner: int | None = None
+    finish: FinishRecord | None = None
+    void_reason: str | None = None
+    moves: int = 0                   # moves applied
+    randomness: HandRandomness | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.phase == OVER else self.turn_seat
+
+    def seat(self, i: int) -> SeatState:
+        return self.seats[i]
+
+    def with_seat(self, i: int, **changes: Any) -> tuple[SeatState, ...]:
+        """The seats with seat ``i`` changed."""
+        seats = list(self.seats)
+        seats[i] = replace(seats[i], **changes)
+        return tuple(seats)
+
+    @classmethod
+    def position(cls, hands: Iterable[Iterable[Card]], *, stock: Iterable[Card], discards: Iterable[Card],
+                 turn_seat: int = 0, dealer: int | None = None, randomness: HandRandomness | None = None,
+                 seats: dict[int, dict[str, Any]] | None = None, **changes: Any) -> "RoundState":
+        """A chosen position (for tests, examples and puzzles): the given hands, stock (top
+        first) and discards (oldest first); ``seats`` maps a seat to :class:`SeatState`
+        fields to set (``{1: {"has_drawn": True}}``); ``changes`` sets round fields."""
+        hands = [sort_cards(h) for h in hands]
+        n = len(hands)
+        made = [SeatState(hand=h) for h in hands]
+        for i, fields in (seats or {}).items():
+            made[i] = replace(made[i], **fields)
+        return cls(n_seats=n, dealer=(turn_seat - 1) % n if dealer is None else dealer, seats=tuple(made),
+                   stock=tuple(stock), discards=tuple(discards), turn_seat=turn_seat,
+                   randomness=randomness, **changes)
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state, for debugging and for the website (the stock included)."""
+        return {
+            "n_seats": self.n_seats, "dealer": self.dealer, "turn_seat": self.turn_seat,
+            "phase": self.phase, "turns": self.turns, "reshuffles": self.reshuffles,
+            "tiplu": str(self.tiplu) if self.tiplu else None,
+            "tiplu_under_stock": self.tiplu_under_stock,
+            "stock": [str(c) for c in self.stock], "discards": [str(c) for c in self.discards],
+            "taken": str(self.taken) if self.taken else None,
+            "seats": [s.to_json() for s in self.seats],
+            "winner": self.winner, "void_reason": self.void_reason,
+        }
