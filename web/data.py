@@ -23,7 +23,7 @@ from typing import Any, Iterator
 from flask import current_app
 
 from audit.errors import NotFoundError
-from audit.publish import published_record
+from audit.publish import get_published, published_record
 from audit.render import render_state
 from audit.report import AuditReport
 from audit.verify import Verdict, audit_record
@@ -52,8 +52,20 @@ def hand_json(view: Any) -> dict[str, Any]:
 
 
 def record_of(ledger: Any, hand_id: str) -> dict[str, Any] | None:
-    """The published record of a finished hand; ``None`` while the hand has none."""
+    """The public record of a hand; ``None`` while the hand has none.
+
+    A revealed hand's record is the artifact stored at publication
+    (:func:`audit.publish.publish`, the ``published_records`` table) and is served exactly as
+    stored -- it is what auditors audit, even if the operator tampered with it.  Before
+    publication (a finished hand, or a revealed one not yet published) it is assembled from
+    the ledger by :func:`audit.publish.published_record`, with the server seed ``null``
+    until the reveal.
+    """
     ledger.get_hand(hand_id)  # NotFoundError for an unknown hand
+    try:
+        return get_published(ledger, hand_id)
+    except NotFoundError:
+        pass
     try:
         return published_record(ledger, hand_id)
     except NotFoundError:

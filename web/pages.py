@@ -128,6 +128,37 @@ def _settlement_rows(record: dict[str, Any], verdict: Any) -> list[dict[str, Any
     return rows
 
 
+def _fairness(view: Any, record: dict[str, Any] | None, ledger: Any, public_key: str) -> dict[str, Any]:
+    """What the fairness panel shows: the record's own claims once there is a record (that is
+    what the audit judges), the ledger's public view before.  Each statement's signature is
+    checked against the operator's key as registered in the ledger."""
+    if record is not None:
+        f = record.get("fairness") or {}
+        seats = [{"seat": i, "player": s.get("player"),
+                  "commitment": (f.get("seat_commitments") or [None] * (i + 1))[i] if i < len(f.get("seat_commitments") or []) else None,
+                  "seed": (f.get("player_seeds") or [])[i] if i < len(f.get("player_seeds") or []) else None}
+                 for i, s in enumerate((record.get("table") or {}).get("seats") or [])]
+        signed = list(f.get("statements") or [])
+        fair = {"ruleset_hash": f.get("ruleset_hash"), "server_commitment": f.get("server_commitment"),
+                "server_seed": f.get("server_seed"), "seats": seats}
+    else:
+        signed = [s.signed for s in ledger.statements(view.id)]
+        fair = {"ruleset_hash": view.ruleset_hash, "server_commitment": view.server_seed_commitment,
+                "server_seed": view.server_seed, "seats": [s.to_json() for s in view.seats]}
+    statements = []
+    for i, st in enumerate(signed):
+        try:
+            verify_statement(st, public_key)
+            good = True
+        except TipluError:
+            good = False
+        body = st.get("statement") if isinstance(st, dict) and isinstance(st.get("statement"), dict) else {}
+        statements.append({"n": i + 1, "kind": body.get("kind"), "statement": body, "key": st.get("key", ""),
+                           "sig": st.get("sig", ""), "ok": good})
+    fair["statements"] = statements
+    return fair
+
+
 @bp.get("/hands/<hand_id>")
 def hand(hand_id: str):
     ledger = get_ledger()
@@ -135,18 +166,10 @@ def hand(hand_id: str):
     record = data.record_of(ledger, view.id) if view.state.value in ("finished", "revealed") else None
     verdict = data.verdict_of(record) if record is not None else None
     public_key = ledger.public_key(view.operator)
-    statements = []
-    for st in ledger.statements(view.id):
-        try:
-            verify_statement(st.signed, public_key)
-            good = True
-        except TipluError:
-            good = False
-        statements.append({"seq": st.seq, "kind": st.kind, "statement": st.statement, "key": st.signed["key"],
-                           "sig": st.signed["sig"], "ok": good})
+    fair = _fairness(view, record, ledger, public_key)
     ctx: dict[str, Any] = {"view": view, "record": record, "verdict": verdict,
                            "vj": verdict.to_json() if verdict is not None else None, "public_key": public_key,
-                           "statements": statements, "table": ledger.table(view.table_id),
+                           "fair": fair, "table": ledger.table(view.table_id),
                            "steps": None, "deal": None, "rows": None, "check": None}
     if record is not None and verdict is not None:
         ctx["rows"] = _settlement_rows(record, verdict)

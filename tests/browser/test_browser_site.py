@@ -117,6 +117,9 @@ def test_tampered_hands_name_their_fault(page, live, screenshot):  # rules K-4, 
     assert page.locator('#faults li[data-fault="payout_mismatch"]').count() >= 1
     assert page.locator("#settlement .mismatch").count() >= 1
     screenshot(page, "site-hand-tampered-payout-phone")
+    page.goto(base + f"/hands/{site.hands['tampered_signature']}")
+    assert page.inner_text("#verdict [data-reason]").strip() == "signature"
+    assert page.locator("#fairness .badc").count() == 1  # the one forged statement
     page.goto(base + f"/hands/{site.hands['tampered_move']}")
     assert page.inner_text("#verdict [data-reason]").strip() == "illegal move"
     assert page.get_attribute("[data-first-bad-move]", "data-first-bad-move") == "0"

@@ -78,6 +78,8 @@ def test_verdicts(client, site):  # rules K-4, D-2
     assert client.get(f"/api/v1/hands/{site.hands['revealed0']}/verdict").get_json()["ok"] is True
     lie = client.get(f"/api/v1/hands/{site.hands['tampered_payout']}/verdict").get_json()
     assert lie["ok"] is False and lie["reason"] == "payout_mismatch"
+    forged = client.get(f"/api/v1/hands/{site.hands['tampered_signature']}/verdict").get_json()
+    assert forged["reason"] == "signature"  # the stored published artifact is what is audited
     moved = client.get(f"/api/v1/hands/{site.hands['tampered_move']}/verdict").get_json()
     assert moved["reason"] == "illegal_move" and moved["first_bad_move"] == 0
     assert moved["faults"][0]["rule"] == "K-4"

@@ -16,7 +16,7 @@ from typing import Any
 
 import audit.ledger.ledger as ledger_module
 from audit.ledger import Ledger
-from audit.publish import build_record
+from audit.publish import build_record, publish, published_record
 from audit.sim.play import play_hand
 from audit.sim.tamper import TamperContext, tamper
 from audit.tokens import issue_operator_token, issue_seat_token
@@ -103,7 +103,7 @@ def _reveal_seeds(ledger: Ledger, hand_id: str, seats: range) -> None:
 
 
 def play(ledger: Ledger, hand_id: str, *, dealer: int, pot_before: int, hand_no: int,
-         tamper_kind: str | None = None, reveal: bool = True) -> tuple[dict[str, Any], int]:
+         tamper_kind: str | None = None, reveal: bool = True, publish_tamper: str | None = None) -> tuple[dict[str, Any], int]:
     """Play one Kitti hand to the end through the ledger; the attached record and the pot after."""
     _new_hand(ledger, hand_id, dealer)
     ledger.commit(hand_id)
@@ -127,6 +127,10 @@ def play(ledger: Ledger, hand_id: str, *, dealer: int, pot_before: int, hand_no:
     ledger.finish(hand_id, record)
     if reveal:
         ledger.reveal(hand_id)
+        published = published_record(ledger, hand_id)
+        if publish_tamper is not None:  # the dishonest operator edits what it publishes
+            published = tamper(published, publish_tamper, TamperContext(ledger._signer(OPERATOR), _stream("tamper")))
+        publish(ledger, hand_id, published)
     return record, pot_before + played.outcome.pot_delta_points
 
 
@@ -157,9 +161,12 @@ def _build(db_path: str) -> Site:
         # an edited move: the first move credited to another seat -- the replay names it
         play(ledger, "t1-h0004", dealer=dealer, pot_before=pot, hand_no=4, tamper_kind="seat_out_of_turn")
         site.hands["tampered_move"] = "t1-h0004"
+        # published with a forged signature on its deal statement (tampered after the reveal)
+        play(ledger, "t1-h0005", dealer=1, pot_before=0, hand_no=None, publish_tamper="forged_signature")
+        site.hands["tampered_signature"] = "t1-h0005"
         # a finished hand, not yet revealed: its record is public, its server seed is not
-        play(ledger, "t1-h0005", dealer=0, pot_before=0, hand_no=None, reveal=False)
-        site.hands["finished"] = "t1-h0005"
+        play(ledger, "t1-h0006", dealer=0, pot_before=0, hand_no=None, reveal=False)
+        site.hands["finished"] = "t1-h0006"
         steps = ["created", "committed", "seeds-committed", "seeds-half-revealed", "seeds-revealed", "dealt"]
         for i, name in enumerate(steps):
             hid = f"t1-s{i}-{name}"
@@ -188,11 +195,11 @@ def _build(db_path: str) -> Site:
         site.other_operator_token = issue_operator_token(ledger.db, "other-operator")[1]
         for s in range(3):
             site.seat_tokens[(site.hands["committed"], s)] = issue_seat_token(ledger.db, site.hands["committed"], s)[1]
-        from audit.publish import published_record
+        from audit.publish import get_published
 
         for role, hid in site.hands.items():
             if ledger.get_hand(hid).state.value == "revealed":
-                site.records[hid] = published_record(ledger, hid)
+                site.records[hid] = get_published(ledger, hid)
     finally:
         ledger.close()
     return site
