@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, render_template, send_from_directory
+from flask import Blueprint, Response, abort, g, redirect, render_template, send_from_directory
 
 from audit.errors import NotFoundError
 from audit.signing import key_id, verify_statement
@@ -49,6 +49,29 @@ def card_kind(text: str) -> str:
     if text == "MC":
         return "master"
     return "red" if text[-1] in "HD" else "black"
+
+
+@bp.app_template_global()
+def highlight_class(text: str) -> str:
+    """``"hl"`` for a card the hand page highlights (its tiplu, wild rank or indicator)."""
+    marked = g.get("highlight") or (frozenset(), frozenset())
+    return "hl" if text in marked[0] or (text[:1] in marked[1] and text not in ("JK", "MC")) else ""
+
+
+def _highlights(steps: dict[str, Any] | None) -> tuple[frozenset[str], frozenset[str]]:
+    """Cards and ranks named by the last replay step's highlight keys."""
+    if not steps or not steps.get("steps"):
+        return frozenset(), frozenset()
+    view = steps["steps"][-1]["view"]
+    cards, ranks = set(), set()
+    for key in HIGHLIGHT_KEYS:
+        values = view.get(key)
+        for v in values if isinstance(values, list) else [values]:
+            if is_card(v):
+                cards.add(v)
+            elif isinstance(v, str) and len(v) == 1 and v in "A23456789TJQK":
+                ranks.add(v)
+    return frozenset(cards), frozenset(ranks)
 
 
 @bp.app_template_global()
@@ -197,6 +220,7 @@ def hand(hand_id: str):
                 "hands": ctx["deal"]["hands"], "stock": ctx["deal"]["stock"],
                 **{k: ctx["deal"][k] for k in ("turned_up", "indicator") if ctx["deal"][k] is not None},
             }
+    g.highlight = _highlights(ctx["steps"])
     return render_template("hand.html", **ctx)
 
 
