@@ -13,7 +13,6 @@ views, records from :func:`audit.publish.published_record`.
 """
 from __future__ import annotations
 
-from itertools import islice
 from typing import Any
 
 from flask import Blueprint, jsonify, request
@@ -67,11 +66,9 @@ def list_hands():
     table_id = request.args.get("table_id")
     limit = int_arg("limit", 50, lo=1, hi=MAX_PAGE)
     offset = int_arg("offset", 0)
-    views = [v for v in ledger.list_hands(table_id=table_id, state=state) if preset is None or v.preset == preset]
-    views.reverse()
-    page = list(islice(views, offset, offset + limit))
-    more = offset + limit < len(views)
-    return jsonify({"hands": [data.hand_json(v) for v in page], "total": len(views), "offset": offset,
+    page, total = data.page_hands(ledger, table_id=table_id, preset=preset, state=state, limit=limit, offset=offset)
+    more = offset + limit < total
+    return jsonify({"hands": [data.hand_json(v) for v in page], "total": total, "offset": offset,
                     "limit": limit, "next_offset": offset + limit if more else None})
 
 

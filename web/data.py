@@ -23,6 +23,7 @@ from typing import Any, Iterator
 from flask import current_app
 
 from audit.errors import NotFoundError
+from audit.ledger.lifecycle import hand_state
 from audit.publish import get_published, published_record
 from audit.render import render_state
 from audit.report import AuditReport
@@ -94,12 +95,35 @@ def list_table_ids(ledger: Any) -> list[str]:
 
 
 def counts_by_game(ledger: Any) -> dict[str, dict[str, int]]:
-    """Hands per preset and state (``{"kitti": {"revealed": 12, ...}}``)."""
+    """Hands per preset and state (``{"kitti": {"revealed": 12, ...}}``); one light query per hand."""
     out: dict[str, dict[str, int]] = {}
-    for view in ledger.list_hands():
-        per = out.setdefault(view.preset, {})
-        per[view.state.value] = per.get(view.state.value, 0) + 1
+    for hid, preset in ledger.db.execute("SELECT id, preset FROM hands ORDER BY rowid").fetchall():
+        state = hand_state(ledger.db, hid).value
+        per = out.setdefault(preset, {})
+        per[state] = per.get(state, 0) + 1
     return dict(sorted(out.items()))
+
+
+def page_hands(ledger: Any, *, table_id: str | None = None, preset: str | None = None, state: str | None = None,
+               limit: int = 50, offset: int = 0) -> tuple[list[Any], int]:
+    """One page of hands, newest first, and the total matching: ``(views, total)``.
+
+    Table and preset filter in SQL; a state filter needs each hand's derived state (one
+    light query per candidate hand).  Only the page's hands are loaded in full."""
+    sql, args = "SELECT id FROM hands", []
+    where = []
+    if table_id is not None:
+        where.append("table_id = ?")
+        args.append(table_id)
+    if preset is not None:
+        where.append("preset = ?")
+        args.append(preset)
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    ids = [r[0] for r in ledger.db.execute(sql + " ORDER BY rowid DESC", args).fetchall()]
+    if state is not None:
+        ids = [h for h in ids if hand_state(ledger.db, h).value == state]
+    return [ledger.get_hand(h) for h in ids[offset:offset + limit]], len(ids)
 
 
 def iter_table_records(ledger: Any, table_id: str) -> Iterator[tuple[Any, dict[str, Any] | None]]:

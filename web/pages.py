@@ -112,9 +112,9 @@ def home():
     ledger = get_ledger()
     names = [r[0] for r in ledger.db.execute("SELECT name FROM operators ORDER BY rowid")]
     operators = [ledger.operator(n) for n in names]
-    views = list(ledger.list_hands())
+    views, total = data.page_hands(ledger, limit=LATEST)
     latest = []
-    for view in reversed(views[-LATEST:]):
+    for view in views:
         verdict = None
         if view.state.value in ("finished", "revealed"):
             record = data.record_of(ledger, view.id)
@@ -122,7 +122,7 @@ def home():
         latest.append({"view": view, "verdict": verdict})
     tables = [ledger.table(t) for t in data.list_table_ids(ledger)]
     return render_template("home.html", operators=operators, counts=data.counts_by_game(ledger), latest=latest,
-                           tables=tables, total=len(views), checkpoint=_checkpoint(ledger))
+                           tables=tables, total=total, checkpoint=_checkpoint(ledger))
 
 
 @bp.get("/tables/<table_id>")
