@@ -138,3 +138,52 @@ def test_unrevealed_and_cancelled_hands(page, live, screenshot):  # rules R-21, 
     page.goto(base + f"/hands/{site.hands['cancelled']}")
     assert "cancelled before the deal" in page.inner_text("#verdict")
     screenshot(page, "site-hand-cancelled-phone")
+
+
+def test_jump_to_a_move_from_the_url(page, live):
+    base, site = live
+    hid = site.hands["revealed2"]
+    page.goto(base + f"/hands/{hid}#move-1")
+    page.wait_for_selector("#replay[data-step='2']")  # step 2 is the state after record move #1
+    assert "record move #1" in page.inner_text("#rp-label")
+    page.focus("#replay")  # the arrow, Home and End keys step the viewer
+    page.keyboard.press("Home")
+    page.wait_for_selector("#replay[data-step='0']")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#replay[data-step='1']")
+
+
+@pytest.fixture(scope="module")
+def live_games(tmp_path_factory):
+    from audit.ledger import Ledger
+    from audit.sim.tables import simulate_table
+
+    path = str(tmp_path_factory.mktemp("games") / "games.db")
+    with Ledger(path) as ledger:
+        ledger.new_operator("demo-operator")
+        for preset, n in (("marriage/nepal", 3), ("rummy13", 4)):
+            simulate_table(ledger, preset=preset, players=n, hands=1, seed="web-games", table_id=preset.replace("/", "-"))
+    app = create_app({"TESTING": True, "TIPLU_DB": path})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.mark.parametrize("hand, name", [("marriage-nepal-h0000", "marriage"), ("rummy13-h0000", "rummy")])
+def test_other_games_replay_and_check(page, browser, live_games, screenshot, hand, name):  # rules R-5, D-5
+    page.goto(f"{live_games}/hands/{hand}")
+    page.wait_for_selector("#browser-check[data-state='verified']", timeout=20000)
+    page.click("#rp-last")
+    special = "wild rank" if name == "rummy" else "tiplu"
+    assert special in page.inner_text("#rp-board .specials").lower()
+    assert page.locator("#rp-board svg.card.hl").count() >= 1  # the wild rank / tiplu is highlighted
+    screenshot(page, f"site-hand-{name}-phone")
+    ctx = browser.new_context(viewport=DESKTOP)
+    pg = ctx.new_page()
+    try:
+        pg.goto(f"{live_games}/hands/{hand}")
+        pg.click("#rp-last")
+        screenshot(pg, f"site-hand-{name}-desktop")
+    finally:
+        ctx.close()
