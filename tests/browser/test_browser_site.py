@@ -102,7 +102,9 @@ def test_verify_page_with_pasted_seeds(page, live, screenshot):  # rules R-21, R
     page.click("details.more > summary")
     page.fill("#server-commitment", f["server_commitment"])
     page.fill("#player-commitments", "\n".join(f["seat_commitments"]))
+    page.fill("#ruleset-hash", f["ruleset_hash"])
     verify(page, expect_state="verified")
+    assert "Deal verified" in page.inner_text("#verdict")  # complete: every commitment checked
     screenshot(page, "site-verify-phone")
     # one wrong seed digit and the same page says so
     page.fill("#server-seed", ("0" if f["server_seed"][0] != "0" else "1") + f["server_seed"][1:])
