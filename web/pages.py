@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, g, redirect, render_template, send_from_directory
+from flask import Blueprint, Response, abort, g, redirect, render_template, request, send_from_directory
 
 from audit.errors import NotFoundError
 from audit.signing import key_id, verify_statement
@@ -241,6 +241,23 @@ def verify_asset(name: str):
     if not (name.endswith((".mjs", ".css", ".html", ".json")) and (STATIC / name).is_file()):
         abort(404)
     return send_from_directory(STATIC, name)
+
+
+#: Pages load only this site's own scripts and styles; the JSON embedded for the viewer is
+#: ``type="application/json"`` (data, never run).  The offline verifier is one self-contained
+#: file with inline code, made to be downloaded: it is exempt.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+@bp.after_app_request
+def _security_headers(resp: Response) -> Response:
+    resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+    resp.headers.setdefault("Referrer-Policy", "no-referrer")
+    if resp.mimetype == "text/html" and not resp.headers.get("Content-Security-Policy"):
+        if not request.path.endswith("tiplu-verifier.html"):
+            resp.headers["Content-Security-Policy"] = CSP
+    return resp
 
 
 @bp.get("/favicon.ico")

@@ -126,3 +126,14 @@ def test_operators_and_public_key(client, site):
 def test_statements_of_a_hand(client, site):  # rule R-21
     body = client.get(f"/api/v1/hands/{site.hands['committed']}/statements").get_json()
     assert [s["kind"] for s in body["statements"]] == ["hand", "commitment"]
+
+
+def test_pages_carry_a_strict_content_security_policy(client, site):
+    for url in ("/", f"/hands/{site.hands['revealed0']}", "/verify/"):
+        resp = client.get(url)
+        assert "script-src 'self'" in resp.headers["Content-Security-Policy"], url
+        assert resp.headers["X-Content-Type-Options"] == "nosniff"
+    # the offline verifier is one file with inline code, made to be saved and opened from disk
+    resp = client.get("/verify/tiplu-verifier.html")
+    assert resp.status_code == 200 and "Content-Security-Policy" not in resp.headers
+    assert client.get("/api/v1/operators").headers["X-Content-Type-Options"] == "nosniff"
