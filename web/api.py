@@ -93,7 +93,9 @@ def get_record(hand_id: str):
 @bp.get("/hands/<hand_id>/verdict")
 def get_verdict(hand_id: str):
     """The audit verdict of the published record (``not_revealed`` until the reveal)."""
-    return jsonify(data.verdict_of(_record(hand_id)).to_json())
+    ledger = get_ledger()
+    record = _record(hand_id)
+    return jsonify(data.verdict_for(ledger, ledger.get_hand(hand_id), record).to_json())
 
 
 @bp.get("/hands/<hand_id>/statements")

@@ -29,6 +29,7 @@ from audit.render import render_state
 from audit.report import AuditReport
 from audit.verify import Verdict, audit_record
 from replay.canonical import canonical_hash
+from replay.faults import Fault, Reason
 from replay.fairness import hand_randomness
 from replay.game import engine_for
 from replay.records import parse_record
@@ -73,21 +74,34 @@ def record_of(ledger: Any, hand_id: str) -> dict[str, Any] | None:
         return None
 
 
-def verdict_of(record: dict[str, Any]) -> Verdict:
-    """The audit verdict of a published record (cached by the record's canonical hash)."""
-    key = canonical_hash(record)
+def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str) -> Verdict:
+    """The audit verdict of the record published as hand ``hand_id``, checked against the
+    operator key registered in the ledger (``public_key``) -- never against the key the
+    record itself names, which a forger could set to its own.  A record about another hand
+    than the one it is published as is a fault too.  Cached by the record's canonical hash,
+    the key and the hand id (auditing is deterministic)."""
+    key = f"{canonical_hash(record)}:{public_key}:{hand_id}"
     cache = _cache()
     with _lock:
         hit = cache.get(key)
         if hit is not None:
             cache.move_to_end(key)
             return hit
-    verdict = audit_record(record)
+    verdict = audit_record(record, public_key=public_key)
+    claimed = record.get("hand_id") if isinstance(record, dict) else None
+    if claimed != hand_id:
+        wrong = Fault(Reason.STATEMENT_MISMATCH, f"the record published as hand {hand_id!r} is about hand {claimed!r}")
+        verdict = Verdict(verdict.hand_id, verdict.preset, (wrong,) + verdict.faults, verdict.table_id, verdict.replay)
     with _lock:
         cache[key] = verdict
         while len(cache) > VERDICT_CACHE_SIZE:
             cache.popitem(last=False)
     return verdict
+
+
+def verdict_for(ledger: Any, view: Any, record: dict[str, Any]) -> Verdict:
+    """:func:`verdict_of` for a hand of the ledger (its operator's registered key)."""
+    return verdict_of(record, public_key=ledger.public_key(view.operator), hand_id=view.id)
 
 
 def list_table_ids(ledger: Any) -> list[str]:
@@ -141,7 +155,7 @@ def table_money(ledger: Any, table_id: str) -> dict[str, Any]:
                                  "players": [s.player for s in view.seats], "verdict": None,
                                  "pot_before": None, "pot_delta_points": None, "nets": None, "commission": None}
         if record is not None:
-            verdict = verdict_of(record)
+            verdict = verdict_for(ledger, view, record)
             entry["verdict"] = verdict.to_json()
             carry = record.get("table", {}).get("carry") or {}
             entry["pot_before"] = carry.get("pot_before")

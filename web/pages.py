@@ -118,7 +118,7 @@ def home():
         verdict = None
         if view.state.value in ("finished", "revealed"):
             record = data.record_of(ledger, view.id)
-            verdict = data.verdict_of(record).to_json() if record is not None else None
+            verdict = data.verdict_for(ledger, view, record).to_json() if record is not None else None
         latest.append({"view": view, "verdict": verdict})
     tables = [ledger.table(t) for t in data.list_table_ids(ledger)]
     return render_template("home.html", operators=operators, counts=data.counts_by_game(ledger), latest=latest,
@@ -187,7 +187,7 @@ def hand(hand_id: str):
     ledger = get_ledger()
     view = ledger.get_hand(hand_id)
     record = data.record_of(ledger, view.id) if view.state.value in ("finished", "revealed") else None
-    verdict = data.verdict_of(record) if record is not None else None
+    verdict = data.verdict_for(ledger, view, record) if record is not None else None
     public_key = ledger.public_key(view.operator)
     fair = _fairness(view, record, ledger, public_key)
     ctx: dict[str, Any] = {"view": view, "record": record, "verdict": verdict,

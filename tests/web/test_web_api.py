@@ -137,3 +137,17 @@ def test_pages_carry_a_strict_content_security_policy(client, site):
     resp = client.get("/verify/tiplu-verifier.html")
     assert resp.status_code == 200 and "Content-Security-Policy" not in resp.headers
     assert client.get("/api/v1/operators").headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_verdicts_pin_the_registered_operator_key(make_app, fresh_db):  # rule R-21
+    from audit.ledger import Ledger
+    from audit.verify import audit_record
+    from web_testkit import play
+
+    with Ledger(fresh_db) as ledger:
+        play(ledger, "t1-forged", dealer=0, pot_before=0, hand_no=None, publish_tamper="foreign_key")
+    client = make_app(fresh_db).test_client()
+    record = client.get("/api/v1/hands/t1-forged/record").get_json()
+    assert audit_record(record).ok  # consistent in itself under the key it names ...
+    verdict = client.get("/api/v1/hands/t1-forged/verdict").get_json()
+    assert verdict["reason"] == "signature"  # ... but not signed by the operator the ledger knows

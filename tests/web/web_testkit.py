@@ -63,6 +63,18 @@ def seat_out_of_turn(record: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
+def foreign_key(record: dict[str, Any]) -> dict[str, Any]:
+    """A forger's copy: every statement re-signed with a key of its own, which the record
+    names as the operator's -- consistent in itself, so only a pinned key catches it."""
+    from audit.signing import SigningKey
+    from audit.sim.tamper import _resign_record
+
+    key = SigningKey.from_hex(hashlib.sha256(b"forger").hexdigest())
+    record["table"]["public_key"] = key.public_hex
+    record["fairness"]["statements"] = [key.sign(s["statement"]) for s in record["fairness"]["statements"]]
+    return _resign_record(record, TamperContext(key, _stream("forger")))
+
+
 def player_seed(hand_id: str, seat: int) -> bytes:
     return hashlib.sha256(f"seed:{hand_id}:{seat}".encode()).digest()[:16]
 
@@ -128,7 +140,9 @@ def play(ledger: Ledger, hand_id: str, *, dealer: int, pot_before: int, hand_no:
     if reveal:
         ledger.reveal(hand_id)
         published = published_record(ledger, hand_id)
-        if publish_tamper is not None:  # the dishonest operator edits what it publishes
+        if publish_tamper == "foreign_key":
+            published = foreign_key(published)
+        elif publish_tamper is not None:  # the dishonest operator edits what it publishes
             published = tamper(published, publish_tamper, TamperContext(ledger._signer(OPERATOR), _stream("tamper")))
         publish(ledger, hand_id, published)
     return record, pot_before + played.outcome.pot_delta_points
