@@ -43,6 +43,22 @@ def build_demo(db: Path, *, plan=DEMO_PLAN, tamper_rate: float = DEMO_TAMPER_RAT
     return run.summary()
 
 
+def demo_app(db: Path):
+    """The website over the demo archive, its log checkpoints signed by the demo operator."""
+    from web import create_app
+
+    from ..ledger import Ledger
+    from ..sim.archive import OPERATOR
+    from ..tlog.checkpoint import CheckpointSigner
+    from ..tlog.store import TransparencyLog
+
+    with Ledger(str(db)) as ledger:
+        signer = CheckpointSigner(ledger._signer(OPERATOR), "tiplu.demo/log")
+        cp = signer(TransparencyLog(ledger.db))
+    click.echo(f"Signed a log checkpoint: {cp.size} statements, root {cp.root_hex[:16]}...")
+    return create_app({"TIPLU_DB": str(db.resolve()), "TIPLU_CHECKPOINT_SIGNER": signer})
+
+
 @main.command("demo")
 @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=Path("var/demo"),
               show_default=True, help="Where the demo archive lives (built on first run).")
@@ -76,8 +92,6 @@ def demo_command(directory: Path, rebuild: bool, small: bool, serve: bool, host:
                    f"{len(set(tampered) & caught)} of them.")
     if not serve:
         return
-    from web import create_app
-
-    app = create_app({"TIPLU_DB": str(db.resolve())})
+    app = demo_app(db)
     click.echo(f"\nServing the demo at http://{host}:{port}/  (Ctrl-C to stop)")
     app.run(host=host, port=port, debug=False, use_reloader=False)

@@ -20,3 +20,20 @@ def test_demo_builds_audits_and_names_every_forgery(tmp_path):
     # a second run reuses the archive
     again = CliRunner().invoke(main, ["demo", "--small", "--no-serve", "--dir", str(tmp_path)])
     assert again.exit_code == 0 and "Building" not in again.output
+
+
+def test_the_demo_site_serves_the_archive_and_a_signed_checkpoint(tmp_path):
+    from audit.cli.demo import demo_app
+    from audit.tlog.checkpoint import verify_checkpoint
+
+    res = CliRunner().invoke(main, ["demo", "--small", "--no-serve", "--dir", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    client = demo_app(tmp_path / "tiplu.db").test_client()
+    assert client.get("/").status_code == 200
+    cp = client.get("/api/v1/log/checkpoint").get_json()
+    key = client.get("/api/v1/operators/demo-operator").get_json()["public_key"]
+    verify_checkpoint(cp["checkpoint"], key)
+    tampered = json.loads((tmp_path / "tampered.json").read_text())
+    hand = sorted(tampered)[0]
+    verdict = client.get(f"/api/v1/hands/{hand}/verdict").get_json()
+    assert verdict["ok"] is False and verdict["reason"]
