@@ -1,0 +1,41 @@
+"""`tiplu audit URL` against a live server on 127.0.0.1: the operator's records over the JSON API."""
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+from click.testing import CliRunner
+from werkzeug.serving import make_server
+
+from audit.cli import main
+from web import create_app
+
+
+@pytest.fixture(scope="module")
+def served_demo(tmp_path_factory):
+    d = tmp_path_factory.mktemp("demo")
+    res = CliRunner().invoke(main, ["demo", "--small", "--no-serve", "--dir", str(d)])
+    assert res.exit_code == 0, res.output
+    app = create_app({"TESTING": True, "TIPLU_DB": str(d / "tiplu.db")})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}", json.loads((d / "tampered.json").read_text())
+    server.shutdown()
+
+
+def test_audit_over_the_api_catches_every_forgery(served_demo):
+    url, tampered = served_demo
+    res = CliRunner().invoke(main, ["audit", url, "--json", "--no-progress"])
+    report = json.loads(res.output)
+    assert report["total"] == 20
+    assert {f["hand_id"] for f in report["failures"]} == set(tampered)
+    assert res.exit_code == 1
+
+
+def test_an_unreachable_operator_is_one_failure_not_a_traceback():
+    res = CliRunner().invoke(main, ["audit", "http://127.0.0.1:9/", "--json", "--no-progress"])
+    assert res.exit_code == 1
+    report = json.loads(res.output)
+    assert report["failed"] == 1 and "cannot list hands" in report["failures"][0]["faults"][0]["message"]
