@@ -137,21 +137,35 @@ def get_operator(name: str):
 
 # -- a seat's own writes ---------------------------------------------------------------
 
+def _receipt(signed: dict[str, Any], hand_id: str) -> dict[str, Any]:
+    """The player's receipt (:mod:`audit.receipts`): the signed statement plus its inclusion
+    proof at a checkpoint signed now by the operator's key."""
+    from flask import current_app
+
+    from audit.receipts import receipt
+
+    ledger = get_ledger()
+    key = ledger._signer(ledger.get_hand(hand_id).operator)
+    return receipt(ledger, signed, key=key, origin=current_app.config["TIPLU_LOG_ORIGIN"])
+
+
 @bp.post("/hands/<hand_id>/seats/<int:seat>/commit")
 def seat_commit(hand_id: str, seat: int):
-    """A seat's seed commitment ``{"commitment": hex}``; returns the signed ``seat-receipt``."""
+    """A seat's seed commitment ``{"commitment": hex}``; returns the player's receipt for the
+    signed ``seat-receipt`` (with its inclusion proof in the transparency log)."""
     rate_limit()
     require_seat(hand_id, seat)
     body = json_body()
-    receipt = get_ledger().seed_commit(hand_id, seat, body.get("commitment"))
-    return jsonify({"receipt": receipt}), 201
+    signed = get_ledger().seed_commit(hand_id, seat, body.get("commitment"))
+    return jsonify({"receipt": _receipt(signed, hand_id)}), 201
 
 
 @bp.post("/hands/<hand_id>/seats/<int:seat>/reveal")
 def seat_reveal(hand_id: str, seat: int):
-    """A seat's seed ``{"seed": hex}`` once every seat has committed; the signed ``seat-reveal``."""
+    """A seat's seed ``{"seed": hex}`` once every seat has committed; the receipt for the
+    signed ``seat-reveal``."""
     rate_limit()
     require_seat(hand_id, seat)
     body = json_body()
-    receipt = get_ledger().seed_reveal(hand_id, seat, body.get("seed"))
-    return jsonify({"receipt": receipt}), 201
+    signed = get_ledger().seed_reveal(hand_id, seat, body.get("seed"))
+    return jsonify({"receipt": _receipt(signed, hand_id)}), 201

@@ -157,8 +157,9 @@ def table_money(ledger: Any, table_id: str) -> dict[str, Any]:
         if record is not None:
             verdict = verdict_for(ledger, view, record)
             entry["verdict"] = verdict.to_json()
-            carry = record.get("table", {}).get("carry") or {}
-            entry["pot_before"] = carry.get("pot_before")
+            t = record.get("table")  # a published record may be anything: read it carefully
+            carry = t.get("carry") if isinstance(t, dict) else None
+            entry["pot_before"] = carry.get("pot_before") if isinstance(carry, dict) else None
             if view.state.value == "revealed":
                 report.add(view.id, verdict)
                 replay = verdict.replay

@@ -88,14 +88,14 @@ PATHS: dict[str, dict[str, Any]] = {
         "security": SEAT_AUTH, "parameters": [HAND_ID, SEAT],
         "requestBody": _body({"type": "object", "required": ["commitment"],
                               "properties": {"commitment": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}}),
-        "responses": {"201": _json({"type": "object", "properties": {"receipt": _ref("Signed")}}),
+        "responses": {"201": _json({"type": "object", "properties": {"receipt": _ref("Receipt")}}),
                       **_err(400, 401, 403, 404, 409, 413, 429)}}},
     "/api/v1/hands/{hand_id}/seats/{seat}/reveal": {"post": {
         "summary": "A seat reveals its seed (after every seat committed); returns the signed seat-reveal",
         "tags": ["seat"], "security": SEAT_AUTH, "parameters": [HAND_ID, SEAT],
         "requestBody": _body({"type": "object", "required": ["seed"],
                               "properties": {"seed": {"type": "string", "pattern": "^([0-9a-f]{2}){16,64}$"}}}),
-        "responses": {"201": _json({"type": "object", "properties": {"receipt": _ref("Signed")}}),
+        "responses": {"201": _json({"type": "object", "properties": {"receipt": _ref("Receipt")}}),
                       **_err(400, 401, 403, 404, 409, 413, 422, 429)}}},
     "/api/v1/tables": {"get": {
         "summary": "Every table", "tags": ["public"],
@@ -185,6 +185,10 @@ COMPONENTS: dict[str, Any] = {
                            "message": {"type": "string"}}}}},
         "Signed": {"type": "object", "required": ["statement", "key", "sig"], "properties": {
             "statement": {"type": "object"}, "key": _HEX, "sig": _HEX}},
+        "Receipt": {"allOf": [_ref("Signed"), {"type": "object", "properties": {
+            "format": {"const": "tiplu.receipt/1"}, "log_index": {"type": "integer"},
+            "checkpoint": {"type": "string", "description": "signed note text"},
+            "inclusion_proof": {"type": "array", "items": _HEX}}}]},
         "StoredStatement": {"allOf": [_ref("Signed"), {"type": "object", "properties": {
             "seq": {"type": "integer"}, "hand_id": {"type": "string"}, "kind": {"type": "string"}}}]},
         "Seat": {"type": "object", "properties": {"seat": {"type": "integer"}, "player": {"type": "string"},

@@ -17,6 +17,7 @@ from flask import Blueprint, Response, abort, g, redirect, render_template, requ
 from audit.errors import NotFoundError
 from audit.signing import key_id, verify_statement
 from replay.errors import TipluError
+from replay.records import parse_record
 
 from . import data
 from .db import get_ledger
@@ -151,6 +152,15 @@ def _settlement_rows(record: dict[str, Any], verdict: Any) -> list[dict[str, Any
     return rows
 
 
+def _parses(record: Any) -> bool:
+    """Whether a published record is well-formed enough to draw (the verdict says why not)."""
+    try:
+        parse_record(record)
+    except TipluError:
+        return False
+    return True
+
+
 def _fairness(view: Any, record: dict[str, Any] | None, ledger: Any, public_key: str) -> dict[str, Any]:
     """What the fairness panel shows: the record's own claims once there is a record (that is
     what the audit judges), the ledger's public view before.  Each statement's signature is
@@ -189,12 +199,13 @@ def hand(hand_id: str):
     record = data.record_of(ledger, view.id) if view.state.value in ("finished", "revealed") else None
     verdict = data.verdict_for(ledger, view, record) if record is not None else None
     public_key = ledger.public_key(view.operator)
-    fair = _fairness(view, record, ledger, public_key)
+    readable = record is not None and _parses(record)
+    fair = _fairness(view, record if readable else None, ledger, public_key)
     ctx: dict[str, Any] = {"view": view, "record": record, "verdict": verdict,
                            "vj": verdict.to_json() if verdict is not None else None, "public_key": public_key,
                            "fair": fair, "table": ledger.table(view.table_id),
-                           "steps": None, "deal": None, "rows": None, "check": None}
-    if record is not None and verdict is not None:
+                           "steps": None, "deal": None, "rows": None, "check": None, "readable": readable}
+    if readable and verdict is not None:
         ctx["rows"] = _settlement_rows(record, verdict)
         ctx["claimed_commission"] = ((record.get("outcome") or {}).get("payouts") or {}).get("commission")
         replay = verdict.replay
@@ -203,11 +214,11 @@ def hand(hand_id: str):
         ctx["breakdown"] = (replay.outcome.to_json()["breakdown"] if replay and replay.outcome
                             else (record.get("outcome") or {}).get("breakdown"))
         ctx["carry"] = (record.get("table") or {}).get("carry") or {}
-    if view.state.value == "revealed" and record is not None:
+    if view.state.value == "revealed" and readable:
         try:
             ctx["steps"] = data.replay_steps(record)
             ctx["deal"] = data.first_deal(record)
-        except Exception:  # a record too broken to replay: the verdict says why
+        except (TipluError, TypeError, ValueError, KeyError):  # too broken to replay: the verdict says why
             ctx["steps"] = ctx["deal"] = None
         f = record.get("fairness", {})
         if ctx["deal"] is not None:

@@ -79,7 +79,7 @@ def test_hand_page_on_desktop_and_the_in_browser_check(browser, live, screenshot
     assert not errors
 
 
-def test_table_page(page, live, screenshot):  # rule D-2
+def test_table_page(page, live, screenshot):
     base, site = live
     page.goto(base + f"/tables/{site.table_id}")
     assert page.locator("#table-hands tbody tr").count() == len([h for h in site.hands.values() if h.startswith("t1")])

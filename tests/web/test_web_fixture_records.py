@@ -65,3 +65,37 @@ def test_every_fixture_record_renders_and_is_checked_against_the_registered_key(
     assert 'data-fault="signature"' in html
     if entry["ok"]:
         assert 'id="replay-data"' in html  # an honest game still replays
+
+
+BROKEN = [
+    {},
+    {"format": "tiplu.hand/1"},
+    {"format": "tiplu.hand/1", "table": "not an object", "fairness": [], "moves": {}, "outcome": 7},
+    {"format": "tiplu.hand/1", "table": {"seats": [{"seat": 0}], "dealer": 9}, "ruleset": {"preset": "nope"},
+     "fairness": {"statements": [{"statement": 1}], "player_seeds": ["zz"]}, "moves": [1, None, "x"]},
+]
+
+
+@pytest.mark.parametrize("n", range(len(BROKEN)))
+def test_a_malformed_published_record_is_a_verdict_not_a_crash(tmp_path, n):
+    path = str(tmp_path / "broken.db")
+    hid = f"broken-{n}"
+    with Ledger(path) as ledger:
+        ledger.new_operator("op")
+        ledger.new_table("t", operator="op", preset="kitti", seats=2)
+        ledger.new_hand("t", ["a", "b"], hand_id=hid)
+        ledger.commit(hid)
+        seeds = [bytes([s + 1]) * 16 for s in range(2)]
+        for s in range(2):
+            ledger.seed_commit(hid, s, commit_player_seed(hid, s, seeds[s]))
+        for s in range(2):
+            ledger.seed_reveal(hid, s, seeds[s])
+        ledger.deal(hid)
+        ledger.finish(hid, {"hand_id": hid})
+        ledger.reveal(hid)
+        publish(ledger, hid, {**BROKEN[n], "hand_id": hid})
+    client = create_app({"TESTING": True, "TIPLU_DB": path}).test_client()
+    verdict = client.get(f"/api/v1/hands/{hid}/verdict").get_json()
+    assert verdict["ok"] is False and verdict["reason"] == "malformed"
+    for url in (f"/hands/{hid}", "/", "/tables/t", f"/api/v1/tables/t", f"/api/v1/hands/{hid}/record"):
+        assert client.get(url).status_code == 200, url

@@ -8,6 +8,7 @@ import pytest
 
 from audit.ledger import Ledger
 from audit.publish import build_record
+from audit.receipts import verify_receipt
 from audit.sim.play import play_hand
 from audit.tokens import issue_seat_token, revoke
 from replay.fairness import commit_player_seed, hand_randomness
@@ -41,17 +42,20 @@ def test_a_whole_hand_over_http(wclient, site, fresh_db):  # rules R-21, R-22, K
     commitment = r.get_json()["statement"]["statement"]["server_seed_commitment"]
     assert r.get_json()["hand"]["server_seed"] is None
     seeds = [hashlib.sha256(b"player %d" % s).digest()[:16] for s in range(2)]
+    operator_key = wclient.get("/api/v1/operators/demo-operator").get_json()["public_key"]
     tokens = [wclient.post(f"{OP}/hands/web1-h1/seats/{s}/token", headers=h).get_json()["token"] for s in range(2)]
     for s in range(2):
         r = wclient.post(f"/api/v1/hands/web1-h1/seats/{s}/commit", headers=bearer(tokens[s]),
                          json={"commitment": commit_player_seed("web1-h1", s, seeds[s])})
         assert r.status_code == 201
         receipt = r.get_json()["receipt"]
-        assert receipt["statement"]["kind"] == "seat-receipt" and receipt["statement"]["seat"] == s
+        statement = verify_receipt(receipt, operator_key)  # signature, checkpoint and log inclusion
+        assert statement["kind"] == "seat-receipt" and statement["seat"] == s
     for s in range(2):
         r = wclient.post(f"/api/v1/hands/web1-h1/seats/{s}/reveal", headers=bearer(tokens[s]),
                          json={"seed": seeds[s].hex()})
         assert r.status_code == 201
+        assert verify_receipt(r.get_json()["receipt"], operator_key)["seed"] == seeds[s].hex()
     assert wclient.post(f"{OP}/hands/web1-h1/deal", headers=h).status_code == 200
     # the operator's game server plays the hand (it alone knows the server seed)
     with Ledger(fresh_db) as ledger:
