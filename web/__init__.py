@@ -14,6 +14,7 @@ Settings (every one documented in ``docs/web.md``):
 """
 from __future__ import annotations
 
+import mimetypes
 import os
 from pathlib import Path
 from typing import Any, Mapping
@@ -28,7 +29,12 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+# ES modules must be served as JavaScript (browsers refuse other types for <script type=module>).
+mimetypes.add_type("text/javascript", ".mjs")
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """The app: defaults, then ``instance/config.py`` (or ``test_config``), then each subsystem."""
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(DEFAULTS)
     app.config["TIPLU_DB"] = os.environ.get("TIPLU_DB") or str(Path(app.instance_path) / "tiplu.db")

@@ -1,0 +1,158 @@
+"""The public JSON API, ``/api/v1`` (described in ``/openapi.json``, see :mod:`web.openapi`).
+
+Reads (anyone): hands (list with filters and paging, one hand), a finished hand's
+published record and its audit verdict, a hand's signed statements, tables with their HT
+balances, operators and their public keys.  The transparency log's checkpoint and proofs
+are under ``/api/v1/log`` (:mod:`web.log_api`).
+
+Writes (a seat's own token, rate limited): a seat submits its seed commitment and later
+its seed, and gets the operator's signed receipt back.
+
+Nothing here ever returns an unrevealed server seed: hands come from the ledger's public
+views, records from :func:`audit.publish.published_record`.
+"""
+from __future__ import annotations
+
+from itertools import islice
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+
+from audit.errors import NotFoundError
+from audit.ledger.lifecycle import HandState
+
+from . import data
+from .auth import rate_limit, require_seat
+from .db import get_ledger
+from .errors import ApiError
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+MAX_PAGE = 200
+
+
+def int_arg(name: str, default: int, *, lo: int = 0, hi: int | None = None) -> int:
+    text = request.args.get(name)
+    if text is None:
+        return default
+    if not text.isdigit() or len(text) > 9:
+        raise ApiError(400, "bad_request", f"parameter {name!r} must be a non-negative whole number")
+    value = int(text)
+    if value < lo or (hi is not None and value > hi):
+        raise ApiError(400, "bad_request", f"parameter {name!r} must be between {lo} and {hi}")
+    return value
+
+
+def json_body(*, optional: bool = False) -> dict[str, Any]:
+    """The request's JSON object (400 ``malformed`` for anything else; 413 when too large).
+
+    ``optional``: an empty body reads as ``{}``.
+    """
+    if optional and not request.get_data(cache=True):
+        return {}
+    body = request.get_json(silent=True, force=True)
+    if not isinstance(body, dict):
+        raise ApiError(400, "malformed", "the request body must be a JSON object")
+    return body
+
+
+@bp.get("/hands")
+def list_hands():
+    """Hands, newest first; filters ``table_id``, ``state``, ``preset``; ``limit``/``offset`` paging."""
+    ledger = get_ledger()
+    state = request.args.get("state")
+    if state is not None and state not in {s.value for s in HandState}:
+        raise ApiError(400, "bad_request", f"state must be one of {', '.join(s.value for s in HandState)}")
+    preset = request.args.get("preset")
+    table_id = request.args.get("table_id")
+    limit = int_arg("limit", 50, lo=1, hi=MAX_PAGE)
+    offset = int_arg("offset", 0)
+    views = [v for v in ledger.list_hands(table_id=table_id, state=state) if preset is None or v.preset == preset]
+    views.reverse()
+    page = list(islice(views, offset, offset + limit))
+    more = offset + limit < len(views)
+    return jsonify({"hands": [data.hand_json(v) for v in page], "total": len(views), "offset": offset,
+                    "limit": limit, "next_offset": offset + limit if more else None})
+
+
+@bp.get("/hands/<hand_id>")
+def get_hand(hand_id: str):
+    return jsonify(data.hand_json(get_ledger().get_hand(hand_id)))
+
+
+def _record(hand_id: str) -> dict[str, Any]:
+    record = data.record_of(get_ledger(), hand_id)
+    if record is None:
+        raise NotFoundError(f"hand {hand_id!r} has no record yet: it is published when the hand is finished")
+    return record
+
+
+@bp.get("/hands/<hand_id>/record")
+def get_record(hand_id: str):
+    """The published record (``tiplu.hand/1``); the server seed is ``null`` until revealed."""
+    return jsonify(_record(hand_id))
+
+
+@bp.get("/hands/<hand_id>/verdict")
+def get_verdict(hand_id: str):
+    """The audit verdict of the published record (``not_revealed`` until the reveal)."""
+    return jsonify(data.verdict_of(_record(hand_id)).to_json())
+
+
+@bp.get("/hands/<hand_id>/statements")
+def get_statements(hand_id: str):
+    """Every signed statement of the hand, in log order."""
+    ledger = get_ledger()
+    view = ledger.get_hand(hand_id)
+    return jsonify({"hand_id": view.id, "statements": [s.to_json() for s in ledger.statements(view.id)]})
+
+
+@bp.get("/tables")
+def list_tables():
+    ledger = get_ledger()
+    return jsonify({"tables": [ledger.table(t).to_json() for t in data.list_table_ids(ledger)]})
+
+
+@bp.get("/tables/<table_id>")
+def get_table(table_id: str):
+    """A table, its hands in order, HT balances and commission from the recomputed settlements."""
+    return jsonify(data.table_money(get_ledger(), table_id))
+
+
+@bp.get("/operators")
+def list_operators():
+    ledger = get_ledger()
+    names = [r[0] for r in ledger.db.execute("SELECT name FROM operators ORDER BY rowid")]
+    return jsonify({"operators": [_operator_json(ledger.operator(n)) for n in names]})
+
+
+def _operator_json(op: Any) -> dict[str, Any]:
+    return {"name": op.name, "public_key": op.public_key, "key_id": op.key_id, "created_at": op.created_at}
+
+
+@bp.get("/operators/<name>")
+def get_operator(name: str):
+    """An operator's Ed25519 public key: all anyone needs to check its statements."""
+    return jsonify(_operator_json(get_ledger().operator(name)))
+
+
+# -- a seat's own writes ---------------------------------------------------------------
+
+@bp.post("/hands/<hand_id>/seats/<int:seat>/commit")
+def seat_commit(hand_id: str, seat: int):
+    """A seat's seed commitment ``{"commitment": hex}``; returns the signed ``seat-receipt``."""
+    rate_limit()
+    require_seat(hand_id, seat)
+    body = json_body()
+    receipt = get_ledger().seed_commit(hand_id, seat, body.get("commitment"))
+    return jsonify({"receipt": receipt}), 201
+
+
+@bp.post("/hands/<hand_id>/seats/<int:seat>/reveal")
+def seat_reveal(hand_id: str, seat: int):
+    """A seat's seed ``{"seed": hex}`` once every seat has committed; the signed ``seat-reveal``."""
+    rate_limit()
+    require_seat(hand_id, seat)
+    body = json_body()
+    receipt = get_ledger().seed_reveal(hand_id, seat, body.get("seed"))
+    return jsonify({"receipt": receipt}), 201

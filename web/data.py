@@ -1,0 +1,176 @@
+"""What the pages and the JSON API show, computed once here from the ledger.
+
+Everything public goes through the ledger's public views (:mod:`audit.ledger.views`) and
+:func:`audit.publish.published_record`: a hand's server seed appears only once it is
+revealed (or the hand is cancelled).  Cards are computed only for revealed hands -- before
+the reveal nobody outside the operator may see them.
+
+* :func:`hand_json` -- one hand's public view plus links.
+* :func:`record_of` -- the published record (``None`` before the hand is finished).
+* :func:`verdict_of` -- :func:`audit.verify.audit_record` of the published record, cached
+  per record hash (auditing is deterministic, and a record changes only by being revealed).
+* :func:`table_money` -- a table's HT balances, commission and pot, from the *recomputed*
+  settlements (:class:`audit.report.AuditReport`).
+* :func:`replay_steps` -- the per-move views of the replay viewer.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from decimal import Decimal
+from typing import Any, Iterator
+
+from flask import current_app
+
+from audit.errors import NotFoundError
+from audit.publish import published_record
+from audit.render import render_state
+from audit.report import AuditReport
+from audit.verify import Verdict, audit_record
+from replay.canonical import canonical_hash
+from replay.fairness import hand_randomness
+from replay.game import engine_for
+from replay.records import parse_record
+from replay.replayer import replay_record
+from replay.settlement import format_amount
+
+VERDICT_CACHE_SIZE = 4096
+_lock = threading.Lock()
+
+
+def _cache() -> "OrderedDict[str, Verdict]":
+    return current_app.extensions.setdefault("tiplu_verdicts", OrderedDict())
+
+
+def hand_json(view: Any) -> dict[str, Any]:
+    """A hand's public view (``HandView.to_json``) with links to its other resources."""
+    body = view.to_json()
+    base = f"/api/v1/hands/{view.id}"
+    body["links"] = {"self": base, "record": f"{base}/record", "verdict": f"{base}/verdict",
+                     "table": f"/api/v1/tables/{view.table_id}", "page": f"/hands/{view.id}"}
+    return body
+
+
+def record_of(ledger: Any, hand_id: str) -> dict[str, Any] | None:
+    """The published record of a finished hand; ``None`` while the hand has none."""
+    ledger.get_hand(hand_id)  # NotFoundError for an unknown hand
+    try:
+        return published_record(ledger, hand_id)
+    except NotFoundError:
+        return None
+
+
+def verdict_of(record: dict[str, Any]) -> Verdict:
+    """The audit verdict of a published record (cached by the record's canonical hash)."""
+    key = canonical_hash(record)
+    cache = _cache()
+    with _lock:
+        hit = cache.get(key)
+        if hit is not None:
+            cache.move_to_end(key)
+            return hit
+    verdict = audit_record(record)
+    with _lock:
+        cache[key] = verdict
+        while len(cache) > VERDICT_CACHE_SIZE:
+            cache.popitem(last=False)
+    return verdict
+
+
+def list_table_ids(ledger: Any) -> list[str]:
+    return [r[0] for r in ledger.db.execute("SELECT id FROM ledger_tables ORDER BY rowid")]
+
+
+def counts_by_game(ledger: Any) -> dict[str, dict[str, int]]:
+    """Hands per preset and state (``{"kitti": {"revealed": 12, ...}}``)."""
+    out: dict[str, dict[str, int]] = {}
+    for view in ledger.list_hands():
+        per = out.setdefault(view.preset, {})
+        per[view.state.value] = per.get(view.state.value, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def iter_table_records(ledger: Any, table_id: str) -> Iterator[tuple[Any, dict[str, Any] | None]]:
+    for view in ledger.list_hands(table_id=table_id):
+        yield view, (record_of(ledger, view.id) if view.state.value in ("finished", "revealed") else None)
+
+
+def table_money(ledger: Any, table_id: str) -> dict[str, Any]:
+    """A table and its hands, with HT balances, commission and pot from recomputed settlements."""
+    table = ledger.table(table_id)
+    report = AuditReport()
+    hands = []
+    for view, record in iter_table_records(ledger, table_id):
+        entry: dict[str, Any] = {"hand_id": view.id, "state": view.state.value, "dealer": view.dealer,
+                                 "players": [s.player for s in view.seats], "verdict": None,
+                                 "pot_before": None, "pot_delta_points": None, "nets": None, "commission": None}
+        if record is not None:
+            verdict = verdict_of(record)
+            entry["verdict"] = verdict.to_json()
+            carry = record.get("table", {}).get("carry") or {}
+            entry["pot_before"] = carry.get("pot_before")
+            if view.state.value == "revealed":
+                report.add(view.id, verdict)
+                replay = verdict.replay
+                if replay is not None and replay.settlement is not None:
+                    entry["pot_delta_points"] = replay.outcome.pot_delta_points
+                    entry["nets"] = [format_amount(x) for x in replay.settlement.nets]
+                    entry["commission"] = format_amount(replay.settlement.commission)
+        hands.append(entry)
+    ledger_t = report.tables.get(table_id)
+    balances = {p: format_amount(v) for p, v in sorted((ledger_t.balances if ledger_t else {}).items())}
+    pot = None
+    if ledger_t and ledger_t.pots:
+        pot = ledger_t.pots[max(ledger_t.pots)][1]
+    return {
+        "table": table.to_json(),
+        "hands": hands,
+        "balances": balances,
+        "commission": format_amount(ledger_t.commission if ledger_t else Decimal(0)),
+        "audited_hands": ledger_t.hands if ledger_t else 0,
+        "unreconciled": ledger_t.unreconciled if ledger_t else 0,
+        "pot": pot,
+        "carry_faults": ledger_t.carry_faults() if ledger_t else [],
+    }
+
+
+def _move_text(move: Any) -> str:
+    return str(move) if move is not None else ""
+
+
+def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
+    """The replay viewer's data: one view per step (``-1`` = after the deal) plus the outcome.
+
+    Only for a revealed record (the replay needs the server seed).  Faulty moves are skipped
+    (report mode) and listed with their step, so a tampered hand still shows what is valid.
+    """
+    parsed = parse_record(record)
+    engine = engine_for(parsed.ruleset)
+    steps: list[dict[str, Any]] = []
+
+    def visit(index: int, move: Any, state: Any) -> None:
+        view = render_state(engine, state)
+        view.pop("lines", None)
+        steps.append({"index": index, "move": _move_text(move),
+                      "move_json": move.to_json() if move is not None else None,
+                      "seat": getattr(move, "seat", None), "to_move": engine.to_move(state), "view": view})
+
+    result = replay_record(parsed, strict=False, visit=visit)
+    outcome = result.outcome.to_json() if result.outcome is not None else None
+    return {"hand_id": parsed.hand_id, "players": list(parsed.table.players), "game": parsed.ruleset.game,
+            "steps": steps, "faults": [f.to_json() for f in result.faults], "outcome": outcome,
+            "settlement": result.settlement.to_json() if result.settlement is not None else None}
+
+
+def first_deal(record: dict[str, Any]) -> dict[str, Any]:
+    """The deal the server computes from the published seeds (revealed records only), for the
+    in-browser check to compare against."""
+    parsed = parse_record(record)
+    seed = parsed.fairness.server_seed
+    if seed is None:
+        raise NotFoundError("the server seed is not revealed yet")
+    deal = hand_randomness(seed, parsed.hand_id, parsed.ruleset, list(parsed.fairness.player_seeds)).deal(
+        parsed.table.dealer)
+    card = lambda c: str(c) if c is not None else None  # noqa: E731
+    return {"hands": [[str(c) for c in h] for h in deal.hands], "turned_up": card(deal.turned_up),
+            "indicator": card(deal.indicator), "stock": [str(c) for c in deal.stock]}

@@ -1,0 +1,243 @@
+"""``/openapi.json``: the OpenAPI 3.1 description of every ``/api`` route, written as data.
+
+:data:`PATHS` describes the public API and the operator API; :data:`LOG_PATHS` the
+transparency log's routes (served only when :mod:`web.log_api` is registered).
+``tests/web/test_web_openapi.py`` checks that every registered ``/api`` route is described
+here and that every path described here is registered.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify
+
+bp = Blueprint("openapi", __name__)
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _err(*codes: int) -> dict[str, Any]:
+    text = {400: "Malformed request", 401: "No or invalid token", 403: "Token not allowed here",
+            404: "Not found", 409: "Not allowed in the hand's current state", 413: "Body too large",
+            422: "Does not match (commitment, signature)", 429: "Rate limited", 503: "Not configured"}
+    return {str(c): {"description": text[c], "content": {"application/json": {"schema": _ref("Error")}}}
+            for c in codes}
+
+
+def _param(name: str, where: str = "path", schema: dict[str, Any] | None = None, description: str = "",
+           required: bool | None = None) -> dict[str, Any]:
+    return {"name": name, "in": where, "required": where == "path" if required is None else required,
+            "schema": schema or {"type": "string"}, **({"description": description} if description else {})}
+
+
+HAND_ID = _param("hand_id", description="the hand id")
+SEAT = _param("seat", schema={"type": "integer", "minimum": 0}, description="seat number, 0 = first seat")
+OPERATOR_AUTH = [{"operatorToken": []}]
+SEAT_AUTH = [{"seatToken": []}]
+
+
+def _body(schema: dict[str, Any], required: bool = True) -> dict[str, Any]:
+    return {"required": required, "content": {"application/json": {"schema": schema}}}
+
+
+def _op_write(summary: str, *, body: dict[str, Any] | None = None, status: str = "200") -> dict[str, Any]:
+    op: dict[str, Any] = {"summary": summary, "tags": ["operator"], "security": OPERATOR_AUTH,
+                          "parameters": [HAND_ID],
+                          "responses": {status: _json(_ref("SignedStep")), **_err(400, 401, 403, 404, 409, 413, 422)}}
+    if body is not None:
+        op["requestBody"] = _body(body, required=not body.get("x-optional", False))
+    return op
+
+
+PATHS: dict[str, dict[str, Any]] = {
+    "/api/v1/hands": {"get": {
+        "summary": "Hands, newest first", "tags": ["public"],
+        "parameters": [_param("table_id", "query"), _param("preset", "query"),
+                       _param("state", "query", {"type": "string", "enum": [
+                           "created", "committed", "seeds-committed", "seeds-revealed", "dealt", "finished",
+                           "revealed", "cancelled"]}),
+                       _param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 200, "default": 50}),
+                       _param("offset", "query", {"type": "integer", "minimum": 0, "default": 0})],
+        "responses": {"200": _json({"type": "object", "properties": {
+            "hands": {"type": "array", "items": _ref("Hand")}, "total": {"type": "integer"},
+            "offset": {"type": "integer"}, "limit": {"type": "integer"},
+            "next_offset": {"type": ["integer", "null"]}}}), **_err(400)}}},
+    "/api/v1/hands/{hand_id}": {"get": {
+        "summary": "One hand's public view (server_seed is null until revealed)", "tags": ["public"],
+        "parameters": [HAND_ID], "responses": {"200": _json(_ref("Hand")), **_err(400, 404)}}},
+    "/api/v1/hands/{hand_id}/record": {"get": {
+        "summary": "The published hand record (tiplu.hand/1); 404 until the hand is finished", "tags": ["public"],
+        "parameters": [HAND_ID],
+        "responses": {"200": _json({"type": "object", "description": "docs/records.md"}), **_err(400, 404)}}},
+    "/api/v1/hands/{hand_id}/verdict": {"get": {
+        "summary": "The audit verdict of the published record", "tags": ["public"], "parameters": [HAND_ID],
+        "responses": {"200": _json(_ref("Verdict")), **_err(400, 404)}}},
+    "/api/v1/hands/{hand_id}/statements": {"get": {
+        "summary": "Every signed statement of the hand, in log order", "tags": ["public"], "parameters": [HAND_ID],
+        "responses": {"200": _json({"type": "object", "properties": {
+            "hand_id": {"type": "string"}, "statements": {"type": "array", "items": _ref("StoredStatement")}}}),
+            **_err(400, 404)}}},
+    "/api/v1/hands/{hand_id}/seats/{seat}/commit": {"post": {
+        "summary": "A seat submits its seed commitment; returns the signed seat-receipt", "tags": ["seat"],
+        "security": SEAT_AUTH, "parameters": [HAND_ID, SEAT],
+        "requestBody": _body({"type": "object", "required": ["commitment"],
+                              "properties": {"commitment": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}}),
+        "responses": {"201": _json({"type": "object", "properties": {"receipt": _ref("Signed")}}),
+                      **_err(400, 401, 403, 404, 409, 413, 429)}}},
+    "/api/v1/hands/{hand_id}/seats/{seat}/reveal": {"post": {
+        "summary": "A seat reveals its seed (after every seat committed); returns the signed seat-reveal",
+        "tags": ["seat"], "security": SEAT_AUTH, "parameters": [HAND_ID, SEAT],
+        "requestBody": _body({"type": "object", "required": ["seed"],
+                              "properties": {"seed": {"type": "string", "pattern": "^([0-9a-f]{2}){16,64}$"}}}),
+        "responses": {"201": _json({"type": "object", "properties": {"receipt": _ref("Signed")}}),
+                      **_err(400, 401, 403, 404, 409, 413, 422, 429)}}},
+    "/api/v1/tables": {"get": {
+        "summary": "Every table", "tags": ["public"],
+        "responses": {"200": _json({"type": "object", "properties": {
+            "tables": {"type": "array", "items": _ref("Table")}}})}}},
+    "/api/v1/tables/{table_id}": {"get": {
+        "summary": "A table: its hands in order, HT balances and commission from the recomputed settlements",
+        "tags": ["public"], "parameters": [_param("table_id")],
+        "responses": {"200": _json(_ref("TableMoney")), **_err(400, 404)}}},
+    "/api/v1/operators": {"get": {
+        "summary": "Every operator and its public key", "tags": ["public"],
+        "responses": {"200": _json({"type": "object", "properties": {
+            "operators": {"type": "array", "items": _ref("Operator")}}})}}},
+    "/api/v1/operators/{name}": {"get": {
+        "summary": "An operator's Ed25519 public key", "tags": ["public"], "parameters": [_param("name")],
+        "responses": {"200": _json(_ref("Operator")), **_err(400, 404)}}},
+    "/api/v1/operator/whoami": {"get": {
+        "summary": "The operator token's principal", "tags": ["operator"], "security": OPERATOR_AUTH,
+        "responses": {"200": _json(_ref("Principal")), **_err(401, 403)}}},
+    "/api/v1/operator/tables": {"post": {
+        "summary": "New table", "tags": ["operator"], "security": OPERATOR_AUTH,
+        "requestBody": _body({"type": "object", "required": ["table_id", "preset"], "properties": {
+            "table_id": {"type": "string"}, "preset": {"type": "string"}, "overrides": {"type": "object"},
+            "seats": {"type": "integer"}, "point_value": {"type": "string", "examples": ["0.25"]},
+            "commission_pct": {"type": "string", "examples": ["5"]}}}),
+        "responses": {"201": _json(_ref("Table")), **_err(400, 401, 403, 404, 409, 413)}}},
+    "/api/v1/operator/hands": {"post": {
+        "summary": "New hand at one of the operator's tables; returns the signed hand statement",
+        "tags": ["operator"], "security": OPERATOR_AUTH,
+        "requestBody": _body({"type": "object", "required": ["table_id", "players"], "properties": {
+            "table_id": {"type": "string"}, "players": {"type": "array", "items": {"type": "string"}},
+            "dealer": {"type": "integer", "minimum": 0}, "hand_id": {"type": "string"}}}),
+        "responses": {"201": _json(_ref("SignedStep")), **_err(400, 401, 403, 404, 409, 413)}}},
+    "/api/v1/operator/hands/{hand_id}/commit": {"post": _op_write("Commit to a fresh server seed (R-21)")},
+    "/api/v1/operator/hands/{hand_id}/seats/{seat}/token": {"post": {
+        "summary": "A new token for one seat's player (shown once, stored hashed)", "tags": ["operator"],
+        "security": OPERATOR_AUTH, "parameters": [HAND_ID, SEAT],
+        "responses": {"201": _json({"allOf": [_ref("Principal"), {"type": "object", "properties": {
+            "token": {"type": "string"}}}]}), **_err(400, 401, 403, 404)}}},
+    "/api/v1/operator/hands/{hand_id}/deal": {"post": _op_write("Deal: every seed is in")},
+    "/api/v1/operator/hands/{hand_id}/finish": {"post": _op_write(
+        "Attach the hand record", body={"type": "object", "required": ["record"],
+                                        "properties": {"record": {"type": "object"}}})},
+    "/api/v1/operator/hands/{hand_id}/reveal": {"post": _op_write("Reveal the server seed (R-22)")},
+    "/api/v1/operator/hands/{hand_id}/cancel": {"post": _op_write(
+        "Cancel before the deal", body={"type": "object", "x-optional": True,
+                                        "properties": {"reason": {"type": "string", "maxLength": 200}}})},
+}
+
+LOG_PATHS: dict[str, dict[str, Any]] = {
+    "/api/v1/log/checkpoint": {"get": {
+        "summary": "The transparency log's latest signed checkpoint", "tags": ["log"],
+        "responses": {"200": _json({"type": "object", "properties": {
+            "checkpoint": {"type": "string"}, "size": {"type": "integer"}, "root": {"type": "string"},
+            "time": {"type": "string"}, "public_key": {"type": "string"}}}), **_err(503)}}},
+    "/api/v1/log/entries": {"get": {
+        "summary": "Log entries start <= index < end (at most 256)", "tags": ["log"],
+        "parameters": [_param("start", "query", {"type": "integer"}, required=True),
+                       _param("end", "query", {"type": "integer"})],
+        "responses": {"200": _json({"type": "object"}), **_err(400, 404)}}},
+    "/api/v1/log/proof/inclusion": {"get": {
+        "summary": "Inclusion proof of one entry", "tags": ["log"],
+        "parameters": [_param("index", "query", {"type": "integer"}, required=True),
+                       _param("size", "query", {"type": "integer"})],
+        "responses": {"200": _json({"type": "object"}), **_err(400, 404)}}},
+    "/api/v1/log/proof/consistency": {"get": {
+        "summary": "Consistency proof between two log sizes", "tags": ["log"],
+        "parameters": [_param("first", "query", {"type": "integer"}, required=True),
+                       _param("second", "query", {"type": "integer"})],
+        "responses": {"200": _json({"type": "object"}), **_err(400, 404)}}},
+}
+
+_HEX = {"type": "string", "pattern": "^[0-9a-f]+$"}
+_NHEX = {"type": ["string", "null"], "pattern": "^[0-9a-f]+$"}
+
+COMPONENTS: dict[str, Any] = {
+    "securitySchemes": {
+        "operatorToken": {"type": "http", "scheme": "bearer",
+                          "description": "An operator token: `tiplu token new --operator NAME`"},
+        "seatToken": {"type": "http", "scheme": "bearer",
+                      "description": "One seat's token: `tiplu token new --hand H --seat N`, or the operator API"},
+    },
+    "schemas": {
+        "Error": {"type": "object", "required": ["error"], "properties": {"error": {
+            "type": "object", "required": ["status", "code", "message"], "additionalProperties": False,
+            "properties": {"status": {"type": "integer"}, "code": {"type": "string"},
+                           "message": {"type": "string"}}}}},
+        "Signed": {"type": "object", "required": ["statement", "key", "sig"], "properties": {
+            "statement": {"type": "object"}, "key": _HEX, "sig": _HEX}},
+        "StoredStatement": {"allOf": [_ref("Signed"), {"type": "object", "properties": {
+            "seq": {"type": "integer"}, "hand_id": {"type": "string"}, "kind": {"type": "string"}}}]},
+        "Seat": {"type": "object", "properties": {"seat": {"type": "integer"}, "player": {"type": "string"},
+                                                  "commitment": _NHEX, "seed": _NHEX}},
+        "Hand": {"type": "object", "properties": {
+            "hand_id": {"type": "string"}, "table_id": {"type": "string"}, "operator": {"type": "string"},
+            "preset": {"type": "string"}, "ruleset_hash": _HEX, "dealer": {"type": "integer"},
+            "state": {"type": "string"}, "seats": {"type": "array", "items": _ref("Seat")},
+            "server_seed_commitment": _NHEX,
+            "server_seed": {**_NHEX, "description": "null until the hand is revealed (or cancelled)"},
+            "record_hash": _NHEX, "missing_seats": {"type": ["array", "null"]},
+            "created_at": {"type": "string"}, "links": {"type": "object"}}},
+        "SignedStep": {"type": "object", "properties": {"statement": _ref("Signed"), "hand": _ref("Hand")}},
+        "Verdict": {"type": "object", "properties": {
+            "hand_id": {"type": ["string", "null"]}, "table_id": {"type": ["string", "null"]},
+            "preset": {"type": ["string", "null"]}, "ok": {"type": "boolean"}, "reason": {"type": ["string", "null"]},
+            "first_bad_move": {"type": ["integer", "null"]}, "faults": {"type": "array", "items": {
+                "type": "object", "properties": {"reason": {"type": "string"}, "message": {"type": "string"},
+                                                 "move_index": {"type": ["integer", "null"]},
+                                                 "rule": {"type": ["string", "null"]}}}}}},
+        "Table": {"type": "object", "properties": {
+            "id": {"type": "string"}, "operator": {"type": "string"}, "preset": {"type": "string"},
+            "ruleset": {"type": "object"}, "ruleset_hash": _HEX, "seats": {"type": "integer"},
+            "point_value": {"type": "string"}, "commission_pct": {"type": "string"}, "created_at": {"type": "string"}}},
+        "TableMoney": {"type": "object", "properties": {
+            "table": _ref("Table"), "hands": {"type": "array", "items": {"type": "object"}},
+            "balances": {"type": "object", "additionalProperties": {"type": "string"}},
+            "commission": {"type": "string"}, "audited_hands": {"type": "integer"},
+            "unreconciled": {"type": "integer"}, "pot": {"type": ["integer", "null"]},
+            "carry_faults": {"type": "array", "items": {"type": "string"}}}},
+        "Operator": {"type": "object", "properties": {
+            "name": {"type": "string"}, "public_key": _HEX, "key_id": {"type": "string"},
+            "created_at": {"type": "string"}}},
+        "Principal": {"type": "object", "properties": {
+            "token_id": {"type": "string"}, "role": {"type": "string", "enum": ["operator", "seat"]},
+            "operator": {"type": "string"}, "hand_id": {"type": ["string", "null"]},
+            "seat": {"type": ["integer", "null"]}}},
+    },
+}
+
+
+def document(*, with_log: bool) -> dict[str, Any]:
+    """The OpenAPI 3.1 document (with the log's paths when the log API is served)."""
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Tiplu API", "version": "1",
+                 "description": "Provably-fair hand records, verdicts and the operator lifecycle. "
+                                "Every error is {\"error\": {\"status\", \"code\", \"message\"}}. See docs/web.md."},
+        "paths": {**PATHS, **(LOG_PATHS if with_log else {})},
+        "components": COMPONENTS,
+    }
+
+
+@bp.get("/openapi.json")
+def openapi_json():
+    return jsonify(document(with_log="tiplu_log" in current_app.blueprints))

@@ -1,0 +1,118 @@
+"""The operator API, ``/api/v1/operator``: a hand's whole lifecycle over HTTP.
+
+Every route needs an operator token (``Authorization: Bearer tpl_...``, issued by
+``tiplu token new --operator NAME``) and acts only on that operator's tables and hands.
+Each write is one ledger verb and answers with the signed statement it appended:
+
+==========================================  =========================================
+``POST /tables``                            new table ``{table_id, preset, overrides?, seats?, point_value?, commission_pct?}``
+``POST /hands``                             new hand ``{table_id, players, dealer?, hand_id?}``
+``POST /hands/<id>/commit``                 the server-seed commitment (R-21)
+``POST /hands/<id>/seats/<n>/token``        a new seat token for that seat's player
+``POST /hands/<id>/deal``                   close the shuffle's inputs (every seed in)
+``POST /hands/<id>/finish``                 attach the record ``{record}``
+``POST /hands/<id>/reveal``                 publish the server seed (R-22)
+``POST /hands/<id>/cancel``                 cancel before the deal ``{reason?}``
+``GET  /whoami``                            the token's principal
+==========================================  =========================================
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify
+
+from audit.tokens import issue_seat_token
+
+from . import data
+from .api import json_body
+from .auth import require_operator
+from .db import get_ledger
+from .errors import ApiError
+
+bp = Blueprint("operator_api", __name__, url_prefix="/api/v1/operator")
+
+
+def _own_hand(hand_id: str) -> Any:
+    """The hand, after checking the token's operator owns it (403 otherwise)."""
+    who = require_operator()
+    view = get_ledger().get_hand(hand_id)
+    if view.operator != who.operator:
+        raise ApiError(403, "forbidden", "this token's operator does not own that hand")
+    return view
+
+
+def _signed(statement: dict[str, Any], hand_id: str, status: int = 200):
+    return jsonify({"statement": statement, "hand": data.hand_json(get_ledger().get_hand(hand_id))}), status
+
+
+@bp.get("/whoami")
+def whoami():
+    return jsonify(require_operator().to_json())
+
+
+@bp.post("/tables")
+def new_table():
+    who = require_operator()
+    body = json_body()
+    kwargs = {k: body[k] for k in ("overrides", "seats", "point_value", "commission_pct") if k in body}
+    for k in ("point_value", "commission_pct"):
+        if k in kwargs and not isinstance(kwargs[k], str):
+            raise ApiError(400, "malformed", f"{k} is a decimal string such as \"0.25\"")
+    table = get_ledger().new_table(body.get("table_id"), operator=who.operator, preset=body.get("preset"), **kwargs)
+    return jsonify(table.to_json()), 201
+
+
+@bp.post("/hands")
+def new_hand():
+    who = require_operator()
+    body = json_body()
+    ledger = get_ledger()
+    table = ledger.table(body.get("table_id"))
+    if table.operator != who.operator:
+        raise ApiError(403, "forbidden", "this token's operator does not own that table")
+    signed = ledger.new_hand(table.id, body.get("players"), dealer=body.get("dealer", 0), hand_id=body.get("hand_id"))
+    return _signed(signed, signed["statement"]["hand_id"], 201)
+
+
+@bp.post("/hands/<hand_id>/commit")
+def commit(hand_id: str):
+    view = _own_hand(hand_id)
+    return _signed(get_ledger().commit(view.id), view.id)
+
+
+@bp.post("/hands/<hand_id>/seats/<int:seat>/token")
+def seat_token(hand_id: str, seat: int):
+    """A token for one seat's player (shown once; stored hashed)."""
+    view = _own_hand(hand_id)
+    who, token = issue_seat_token(get_ledger().db, view.id, seat)
+    return jsonify({**who.to_json(), "token": token}), 201
+
+
+@bp.post("/hands/<hand_id>/deal")
+def deal(hand_id: str):
+    view = _own_hand(hand_id)
+    return _signed(get_ledger().deal(view.id), view.id)
+
+
+@bp.post("/hands/<hand_id>/finish")
+def finish(hand_id: str):
+    view = _own_hand(hand_id)
+    record = json_body().get("record")
+    if not isinstance(record, dict):
+        raise ApiError(400, "malformed", "finish needs {\"record\": <the tiplu.hand/1 record>}")
+    return _signed(get_ledger().finish(view.id, record), view.id)
+
+
+@bp.post("/hands/<hand_id>/reveal")
+def reveal(hand_id: str):
+    view = _own_hand(hand_id)
+    return _signed(get_ledger().reveal(view.id), view.id)
+
+
+@bp.post("/hands/<hand_id>/cancel")
+def cancel(hand_id: str):
+    view = _own_hand(hand_id)
+    body = json_body(optional=True)
+    kwargs = {"reason": body["reason"]} if "reason" in body else {}
+    return _signed(get_ledger().cancel(view.id, **kwargs), view.id)

@@ -1,0 +1,201 @@
+"""The public pages: home, a table, a hand (fairness panel, replay viewer, scores), verify.
+
+Server-rendered Jinja (``web/templates``) with one stylesheet (``web/static/site.css``);
+the replay viewer (``web/static/replay/``) and the in-browser check
+(``web/static/hand-check.mjs``) are plain ES modules reading JSON embedded in the page.
+Cards are shown only for revealed hands: before the reveal nobody outside the operator may
+know them.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, abort, redirect, render_template, send_from_directory
+
+from audit.errors import NotFoundError
+from audit.signing import key_id, verify_statement
+from replay.errors import TipluError
+
+from . import data
+from .db import get_ledger
+
+bp = Blueprint("pages", __name__)
+
+STATIC = Path(__file__).parent / "static"
+LATEST = 20
+CARD_RE = re.compile(r"^(?:[A2-9TJQK][SHDC]|JK|MC)$")
+#: keys of an engine's view that name special cards (highlighted wherever they appear)
+HIGHLIGHT_KEYS = ("tiplu", "wild", "wild_rank", "highlight", "maal", "joker", "jokers", "indicator")
+
+
+def is_card(v: Any) -> bool:
+    return isinstance(v, str) and bool(CARD_RE.match(v))
+
+
+def is_cards(v: Any) -> bool:
+    return isinstance(v, list) and bool(v) and all(is_card(c) for c in v)
+
+
+def is_groups(v: Any) -> bool:
+    return isinstance(v, list) and bool(v) and all(is_cards(g) for g in v)
+
+
+@bp.app_template_global()
+def card_kind(text: str) -> str:
+    if text == "JK":
+        return "joker"
+    if text == "MC":
+        return "master"
+    return "red" if text[-1] in "HD" else "black"
+
+
+@bp.app_template_global()
+def short(text: str | None, n: int = 12) -> str:
+    if not text:
+        return "–"
+    return text if len(text) <= 2 * n + 1 else f"{text[:n]}…{text[-6:]}"
+
+
+@bp.app_template_filter("label")
+def label(key: str) -> str:
+    return str(key).replace("_", " ")
+
+
+@bp.record_once
+def _globals(state: Any) -> None:
+    """Helpers the templates (and macros imported without context) call."""
+    state.app.jinja_env.globals.update(is_card=is_card, is_cards=is_cards, is_groups=is_groups, key_id=key_id)
+
+
+def _checkpoint(ledger: Any) -> dict[str, Any] | None:
+    """The transparency log's latest checkpoint, when the log exists in this ledger file."""
+    try:
+        from audit.tlog.checkpoint import parse_checkpoint
+    except ImportError:  # the log is not part of this install
+        return None
+    if not ledger.db["tlog_checkpoints"].exists():
+        return {"size": None}
+    row = ledger.db.execute("SELECT text FROM tlog_checkpoints ORDER BY id DESC LIMIT 1").fetchone()
+    if row is None:
+        return {"size": None}
+    cp = parse_checkpoint(row[0])
+    return {"size": cp.size, "root": cp.root.hex(), "time": cp.time, "origin": cp.origin, "text": cp.text}
+
+
+@bp.get("/")
+def home():
+    ledger = get_ledger()
+    names = [r[0] for r in ledger.db.execute("SELECT name FROM operators ORDER BY rowid")]
+    operators = [ledger.operator(n) for n in names]
+    views = list(ledger.list_hands())
+    latest = []
+    for view in reversed(views[-LATEST:]):
+        verdict = None
+        if view.state.value in ("finished", "revealed"):
+            record = data.record_of(ledger, view.id)
+            verdict = data.verdict_of(record).to_json() if record is not None else None
+        latest.append({"view": view, "verdict": verdict})
+    tables = [ledger.table(t) for t in data.list_table_ids(ledger)]
+    return render_template("home.html", operators=operators, counts=data.counts_by_game(ledger), latest=latest,
+                           tables=tables, total=len(views), checkpoint=_checkpoint(ledger))
+
+
+@bp.get("/tables/<table_id>")
+def table(table_id: str):
+    money = data.table_money(get_ledger(), table_id)
+    return render_template("table.html", m=money, t=money["table"])
+
+
+def _settlement_rows(record: dict[str, Any], verdict: Any) -> list[dict[str, Any]]:
+    claimed = (record.get("outcome") or {}).get("payouts") or {}
+    replay = verdict.replay
+    ours = replay.settlement if replay is not None else None
+    outcome = replay.outcome if replay is not None else None
+    rows = []
+    players = [s["player"] for s in record["table"]["seats"]]
+    for i, p in enumerate(players):
+        row = {"seat": i, "player": p,
+               "claimed_net": (claimed.get("nets") or [None] * len(players))[i] if i < len(claimed.get("nets") or []) else None,
+               "net": None, "gross": None, "points": None, "net_points": None}
+        if ours is not None:
+            row["net"] = data.format_amount(ours.nets[i])
+            row["gross"] = data.format_amount(ours.gross[i])
+            row["points"] = outcome.points[i]
+            row["net_points"] = outcome.net_points[i]
+        rows.append(row)
+    return rows
+
+
+@bp.get("/hands/<hand_id>")
+def hand(hand_id: str):
+    ledger = get_ledger()
+    view = ledger.get_hand(hand_id)
+    record = data.record_of(ledger, view.id) if view.state.value in ("finished", "revealed") else None
+    verdict = data.verdict_of(record) if record is not None else None
+    public_key = ledger.public_key(view.operator)
+    statements = []
+    for st in ledger.statements(view.id):
+        try:
+            verify_statement(st.signed, public_key)
+            good = True
+        except TipluError:
+            good = False
+        statements.append({"seq": st.seq, "kind": st.kind, "statement": st.statement, "key": st.signed["key"],
+                           "sig": st.signed["sig"], "ok": good})
+    ctx: dict[str, Any] = {"view": view, "record": record, "verdict": verdict,
+                           "vj": verdict.to_json() if verdict is not None else None, "public_key": public_key,
+                           "statements": statements, "table": ledger.table(view.table_id),
+                           "steps": None, "deal": None, "rows": None, "check": None}
+    if record is not None and verdict is not None:
+        ctx["rows"] = _settlement_rows(record, verdict)
+        ctx["claimed_commission"] = ((record.get("outcome") or {}).get("payouts") or {}).get("commission")
+        replay = verdict.replay
+        ctx["commission"] = data.format_amount(replay.settlement.commission) if replay and replay.settlement else None
+        ctx["pot_delta"] = replay.outcome.pot_delta_points if replay and replay.outcome else None
+        ctx["breakdown"] = (replay.outcome.to_json()["breakdown"] if replay and replay.outcome
+                            else (record.get("outcome") or {}).get("breakdown"))
+        ctx["carry"] = (record.get("table") or {}).get("carry") or {}
+    if view.state.value == "revealed" and record is not None:
+        try:
+            ctx["steps"] = data.replay_steps(record)
+            ctx["deal"] = data.first_deal(record)
+        except Exception:  # a record too broken to replay: the verdict says why
+            ctx["steps"] = ctx["deal"] = None
+        f = record.get("fairness", {})
+        if ctx["deal"] is not None:
+            ctx["check"] = {
+                "hand_id": record.get("hand_id"), "ruleset": record.get("ruleset"),
+                "ruleset_hash": f.get("ruleset_hash"), "dealer": record["table"].get("dealer"),
+                "server_seed": f.get("server_seed"), "player_seeds": f.get("player_seeds"),
+                "server_commitment": f.get("server_commitment"),
+                "player_commitments": f.get("seat_commitments"),
+                "hands": ctx["deal"]["hands"], "stock": ctx["deal"]["stock"],
+                **{k: ctx["deal"][k] for k in ("turned_up", "indicator") if ctx["deal"][k] is not None},
+            }
+    return render_template("hand.html", **ctx)
+
+
+# -- the verify page (the webjs helper's static page, served at /verify/) ----------------
+
+@bp.get("/verify")
+def verify_redirect():
+    return redirect("/verify/", code=308)
+
+
+@bp.get("/verify/")
+def verify_page():
+    return send_from_directory(STATIC, "verify.html")
+
+
+@bp.get("/verify/<path:name>")
+def verify_asset(name: str):
+    if not (name.endswith((".mjs", ".css", ".html", ".json")) and (STATIC / name).is_file()):
+        abort(404)
+    return send_from_directory(STATIC, name)
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    return Response(status=204)

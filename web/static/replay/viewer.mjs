@@ -1,0 +1,192 @@
+/**
+ * The replay viewer of the hand page: steps through the per-move views the server embedded
+ * as JSON (<script id="replay-data">: {players, game, steps: [{index, move, move_json, seat,
+ * to_move, view}], faults, outcome, settlement}).  Step 0 is the state after the deal; step k
+ * the state after the k-th applied move.  Every seat's hand and every pile are drawn at each
+ * step; cards named by the view's highlight keys (tiplu, wild, maal, ...) are highlighted
+ * wherever they appear.  `#move-N` in the URL jumps to move N.
+ *
+ * For tests: #replay[data-step] is the current step, #rp-final[data-final-points] the final
+ * points (shown at the last step).
+ */
+import { cardRow, cardSvg, isCard, isCards } from "./cards.mjs";
+
+const HIGHLIGHT_KEYS = ["tiplu", "wild", "wild_rank", "highlight", "maal", "joker", "jokers", "indicator"];
+const data = JSON.parse(document.getElementById("replay-data").textContent);
+const steps = data.steps;
+const $ = (id) => document.getElementById(id);
+const root = $("replay");
+let current = 0;
+let timer = null;
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+function label(key) {
+  return String(key).replace(/_/g, " ");
+}
+
+/** The cards (or ranks) a view marks as special: highlighted wherever they appear. */
+function highlights(view) {
+  const cards = new Set();
+  const ranks = new Set();
+  for (const k of HIGHLIGHT_KEYS) {
+    const v = view[k];
+    const add = (x) => {
+      if (isCard(x)) cards.add(x);
+      else if (typeof x === "string" && /^[A2-9TJQK]$/.test(x)) ranks.add(x);
+    };
+    if (Array.isArray(v)) v.forEach(add);
+    else add(v);
+  }
+  return (t) => (cards.has(t) || ranks.has(t[0]) ? "hl" : "");
+}
+
+/** Each seat's latest move up to step `i` (Kitti's arrangements, a Rummy declaration ...). */
+function lastMoves(i) {
+  const out = {};
+  for (let k = 1; k <= i; k++) if (steps[k].seat !== null && steps[k].seat !== undefined) out[steps[k].seat] = steps[k];
+  return out;
+}
+
+function renderValue(v, hl) {
+  if (isCards(v)) return cardRow(v, { highlight: hl, cls: "small" });
+  if (Array.isArray(v) && v.length && v.every(isCards)) {
+    return el("span", { class: "groups" }, ...v.map((g) => cardRow(g, { highlight: hl, cls: "group small" })));
+  }
+  if (isCard(v)) return cardSvg(v, `small ${hl(v)}`);
+  if (Array.isArray(v)) return el("span", { text: v.length ? v.join(" ") : "none" });
+  if (v !== null && typeof v === "object") return el("code", { text: JSON.stringify(v) });
+  return el("span", { text: String(v) });
+}
+
+function renderMove(step, hl) {
+  const m = step.move_json || {};
+  const box = el("div", { class: "last-move" });
+  if (Array.isArray(m.sets)) box.append(renderValue(m.sets, hl));
+  else if (Array.isArray(m.groups)) box.append(renderValue(m.groups, hl));
+  else box.append(el("span", { class: "move-text", text: step.move }));
+  return box;
+}
+
+function render(i) {
+  current = Math.max(0, Math.min(steps.length - 1, i));
+  const step = steps[current];
+  const view = step.view || {};
+  const hl = highlights(view);
+  root.dataset.step = String(current);
+  $("rp-range").value = String(current);
+  const moves = steps.length - 1;
+  $("rp-label").textContent = current === 0
+    ? `After the deal · ${moves} move${moves === 1 ? "" : "s"} to replay`
+    : `Move ${current} of ${moves} (record move #${step.index}): ${data.players[step.seat] ?? "seat " + step.seat} — ${step.move}`;
+
+  const board = $("rp-board");
+  board.replaceChildren();
+  const special = HIGHLIGHT_KEYS.filter((k) => view[k] !== undefined && view[k] !== null);
+  if (special.length) {
+    board.append(el("div", { class: "specials" }, ...special.map((k) =>
+      el("div", { class: "special" }, el("span", { class: "k", text: label(k) }), renderValue(view[k], hl)))));
+  }
+  const spoken = lastMoves(current);
+  const hands = Array.isArray(view.hands) ? view.hands : [];
+  const seats = el("div", { class: "seats" });
+  hands.forEach((hand, s) => {
+    const cls = ["seat"];
+    if (current > 0 && step.seat === s) cls.push("moved");
+    if (step.to_move === s) cls.push("to-move");
+    const box = el("div", { class: cls.join(" "), "data-seat": s },
+      el("div", { class: "who" }, el("b", { text: data.players[s] ?? `seat ${s}` }),
+        el("span", { class: "muted", text: ` seat ${s} · ${hand.length} cards${step.to_move === s ? " · to move" : ""}` })),
+      cardRow(hand, { highlight: hl, cls: "hand" }));
+    if (spoken[s]) box.append(renderMove(spoken[s], hl));
+    seats.append(box);
+  });
+  board.append(seats);
+  const piles = Object.keys(view).filter((k) => k !== "hands" && !special.includes(k));
+  if (piles.length) {
+    const box = el("div", { class: "piles" });
+    for (const k of piles) {
+      const v = view[k];
+      let body;
+      if (isCards(v) && v.length > 12) {
+        body = el("span", {}, cardRow(v.slice(0, 3), { highlight: hl, cls: "small" }), el("span", { class: "muted", text: ` … ${v.length} cards` }));
+      } else body = renderValue(v, hl);
+      box.append(el("div", { class: "pile", "data-pile": k }, el("span", { class: "k", text: label(k) }), body));
+    }
+    board.append(box);
+  }
+
+  const final = $("rp-final");
+  if (current === steps.length - 1 && data.outcome) {
+    const pts = data.outcome.points;
+    final.dataset.finalPoints = JSON.stringify(pts);
+    final.replaceChildren(el("h3", { text: "Final" }),
+      el("ul", { class: "plain final-list" }, ...pts.map((p, s) => el("li", { "data-seat": s },
+        el("b", { text: data.players[s] ?? `seat ${s}` }),
+        el("span", { text: ` ${p} point${p === 1 ? "" : "s"} · net ${data.outcome.net_points[s] >= 0 ? "+" : ""}${data.outcome.net_points[s]}` +
+          (data.settlement ? ` · ${data.settlement.nets[s]} HT` : "") + (data.outcome.winner === s ? " · winner" : "") })))));
+    final.hidden = false;
+  } else {
+    final.hidden = true;
+  }
+  if (data.faults.length && current === steps.length - 1) {
+    final.hidden = false;
+    final.append(el("p", { class: "fault", text: `${data.faults.length} move${data.faults.length === 1 ? "" : "s"} could not be replayed: see the verdict above.` }));
+  }
+}
+
+function stop() {
+  if (timer) clearInterval(timer);
+  timer = null;
+  $("rp-play").textContent = "\u25B6 Play";
+}
+
+function play() {
+  if (timer) return stop();
+  if (current === steps.length - 1) render(0);
+  $("rp-play").textContent = "\u275A\u275A Pause";
+  timer = setInterval(() => {
+    if (current >= steps.length - 1) return stop();
+    render(current + 1);
+  }, 900);
+}
+
+function jumpToHash() {
+  const m = /^#move-(\d+)$/.exec(location.hash);
+  if (!m) return;
+  const want = Number(m[1]);
+  let k = 0;
+  steps.forEach((s, i) => { if (s.index <= want) k = i; });
+  render(k);
+  root.scrollIntoView();
+}
+
+$("rp-first").addEventListener("click", () => { stop(); render(0); });
+$("rp-prev").addEventListener("click", () => { stop(); render(current - 1); });
+$("rp-next").addEventListener("click", () => { stop(); render(current + 1); });
+$("rp-last").addEventListener("click", () => { stop(); render(steps.length - 1); });
+$("rp-play").addEventListener("click", play);
+$("rp-range").addEventListener("input", (e) => { stop(); render(Number(e.target.value)); });
+root.addEventListener("keydown", (e) => {
+  if (e.target instanceof HTMLInputElement) return;
+  if (e.key === "ArrowRight") render(current + 1);
+  else if (e.key === "ArrowLeft") render(current - 1);
+  else if (e.key === "Home") render(0);
+  else if (e.key === "End") render(steps.length - 1);
+  else return;
+  e.preventDefault();
+});
+root.tabIndex = -1;
+window.addEventListener("hashchange", jumpToHash);
+render(0);
+jumpToHash();
