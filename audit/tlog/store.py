@@ -65,6 +65,22 @@ def _utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+class _Savepoint:
+    """A savepoint named ``tlog_append`` (SQLite allows nesting the same name)."""
+
+    def __init__(self, conn) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> None:
+        self.conn.execute("SAVEPOINT tlog_append")
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is not None and self.conn.in_transaction:
+            self.conn.execute("ROLLBACK TO tlog_append")
+        if self.conn.in_transaction:
+            self.conn.execute("RELEASE tlog_append")
+
+
 class TransparencyLog:
     """An RFC 9162 Merkle tree stored beside the ledger in a :class:`sqlite_utils.Database`.
 
@@ -100,18 +116,30 @@ class TransparencyLog:
         """Append one entry; return its index.  Runs inside the caller's transaction (no commit)."""
         if not isinstance(entry, (bytes, bytearray)):
             raise TypeError("a log entry is bytes (see leaf_entry)")
+        with self._unit():
+            return self._append(bytes(entry))
+
+    def _unit(self):
+        """``db.atomic()``, but inside an open transaction a savepoint with a fixed name.
+
+        (sqlite-utils names each savepoint randomly, so SQLite recompiles it every time;
+        a fixed name keeps the statement cached -- a third of an append's cost.)
+        """
+        if not self._conn.in_transaction:
+            return self.db.atomic()
+        return _Savepoint(self._conn)
+
+    def _append(self, entry: bytes) -> int:
         conn = self._conn
-        with self.db.atomic():
-            index = self.size()
-            right = merkle.leaf_hash(bytes(entry))
-            conn.execute("INSERT INTO tlog_leaves (idx, leaf_hash, entry) VALUES (?, ?, ?)",
-                         (index, right, bytes(entry)))
-            level, i = 0, index
-            while i & 1:  # this leaf completes perfect subtrees: store each one
-                right = merkle.node_hash(self._perfect(level, i - 1), right)
-                level += 1
-                i >>= 1
-                conn.execute("INSERT INTO tlog_nodes (level, idx, hash) VALUES (?, ?, ?)", (level, i, right))
+        index = self.size()
+        right = merkle.leaf_hash(entry)
+        conn.execute("INSERT INTO tlog_leaves (idx, leaf_hash, entry) VALUES (?, ?, ?)", (index, right, entry))
+        level, i = 0, index
+        while i & 1:  # this leaf completes perfect subtrees: store each one
+            right = merkle.node_hash(self._perfect(level, i - 1), right)
+            level += 1
+            i >>= 1
+            conn.execute("INSERT INTO tlog_nodes (level, idx, hash) VALUES (?, ?, ?)", (level, i, right))
         return index
 
     def append_statement(self, signed: Mapping[str, Any]) -> int:
@@ -139,6 +167,45 @@ class TransparencyLog:
             raise LedgerIntegrityError(f"transparency log is missing subtree ({level}, {index})")
         return bytes(row[0])
 
+    def _perfect_many(self, keys: set[tuple[int, int]]) -> dict[tuple[int, int], bytes]:
+        """Fetch many perfect subtrees in one query (a join on the primary keys)."""
+        if not keys:
+            return {}
+        found: dict[tuple[int, int], bytes] = {}
+        keys_list = sorted(keys)
+        for lo in range(0, len(keys_list), 400):  # stay far below SQLite's parameter limit
+            chunk = keys_list[lo:lo + 400]
+            values = ",".join("(?,?)" for _ in chunk)
+            sql = (f"WITH w(level, idx) AS (VALUES {values}) "
+                   "SELECT w.level, w.idx, n.hash FROM w JOIN tlog_nodes n ON n.level = w.level AND n.idx = w.idx "
+                   "UNION ALL SELECT 0, l.idx, l.leaf_hash FROM w JOIN tlog_leaves l ON w.level = 0 AND l.idx = w.idx")
+            params = [v for key in chunk for v in key]
+            found.update(((level, idx), bytes(h)) for level, idx, h in self._conn.execute(sql, params))
+        return found
+
+    def _prefetched(self, compute: Callable[[merkle.PerfectHash], Any]) -> Any:
+        """Run ``compute(perfect)`` with every subtree it needs fetched in one query.
+
+        A dry run with placeholder hashes records which subtrees the (data-independent)
+        recursion visits; they are fetched together, then ``compute`` runs for real.
+        """
+        wanted: set[tuple[int, int]] = set()
+
+        def record(level: int, index: int) -> bytes:
+            wanted.add((level, index))
+            return bytes(merkle.HASH_SIZE)
+
+        compute(record)
+        found = self._perfect_many(wanted)
+
+        def lookup(level: int, index: int) -> bytes:
+            try:
+                return found[(level, index)]
+            except KeyError:
+                raise LedgerIntegrityError(f"transparency log is missing subtree ({level}, {index})") from None
+
+        return compute(lookup)
+
     def _check_size(self, size: int | None) -> int:
         current = self.size()
         if size is None:
@@ -151,7 +218,8 @@ class TransparencyLog:
 
     def root(self, size: int | None = None) -> bytes:
         """MTH of the first ``size`` leaves (default: all)."""
-        return merkle.range_hash(0, self._check_size(size), self._perfect)
+        size = self._check_size(size)
+        return self._prefetched(lambda perfect: merkle.range_hash(0, size, perfect))
 
     def leaf_hash(self, index: int) -> bytes:
         row = self._conn.execute("SELECT leaf_hash FROM tlog_leaves WHERE idx = ?", (index,)).fetchone()
@@ -173,12 +241,13 @@ class TransparencyLog:
 
     def inclusion_proof(self, index: int, size: int | None = None) -> list[bytes]:
         """PATH(index, D[size]) (RFC 9162 §2.1.3.1)."""
-        return merkle.inclusion_path(index, self._check_size(size), self._perfect)
+        size = self._check_size(size)
+        return self._prefetched(lambda perfect: merkle.inclusion_path(index, size, perfect))
 
     def consistency_proof(self, first: int, second: int | None = None) -> list[bytes]:
         """PROOF(first, D[second]) (RFC 9162 §2.1.4.1)."""
         second = self._check_size(second)
-        return merkle.consistency_path(first, second, self._perfect)
+        return self._prefetched(lambda perfect: merkle.consistency_path(first, second, perfect))
 
     def latest_checkpoint(self) -> str | None:
         """The text of the last checkpoint issued, if any."""

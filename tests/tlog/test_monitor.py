@@ -201,3 +201,23 @@ def test_without_a_hook_or_route_reveals_are_skipped_cleanly(server, tmp_path):
 def test_unreachable_operator_is_reported(tmp_path):
     code, _, err = run("http://127.0.0.1:9", tmp_path / "s.json")
     assert code == 1 and problem_kinds(err) == ["UNREACHABLE"]
+
+
+def test_verdict_ish_values():
+    from types import SimpleNamespace
+
+    from audit.tlog.monitor import verdict_is_ok
+    assert verdict_is_ok(True) and verdict_is_ok({"ok": True}) and verdict_is_ok(SimpleNamespace(ok=True))
+    assert not any(verdict_is_ok(v) for v in [False, None, {}, {"ok": False}, SimpleNamespace(ok=False)])
+
+
+def test_json_that_disagrees_with_the_signed_checkpoint_is_reported(server, tmp_path):
+    app, url, _ = server
+
+    class Lying(LogClient):
+        def checkpoint(self):
+            body = super().checkpoint()
+            return {**body, "size": body["size"] + 1}
+
+    result = poll(Lying(url), MonitorState(url=url))
+    assert [p.kind for p in result.problems] == ["BAD_CHECKPOINT"] and result.state.checkpoint is None
