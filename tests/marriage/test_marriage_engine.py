@@ -466,3 +466,15 @@ def test_offered_finish_never_discards_the_card_just_taken():
     fins = [m for m in eng.legal_moves(st) if isinstance(m, Finish)]
     assert fins and all(f.discard != card("TH") for f in fins)
     assert eng.apply(st, fins[0]).winner == 0
+
+
+# rule D-5: where the tiplu goes is the setting tiplu_placement, whatever the preset
+def test_tiplu_placement_is_a_setting():
+    rs = resolve("marriage/nepal", {"tiplu_placement": "bottom"})
+    eng = MarriageEngine(rs)
+    st = eng.apply(drawn(eng, position(rs, seats={0: {"has_drawn": True}})), Show(0, SHOW))
+    assert st.tiplu_under_stock and st.tiplu not in st.stock
+    rs = resolve("marriage/classic", {"tiplu_placement": "out_of_play"})
+    eng = MarriageEngine(rs)
+    st = eng.apply(drawn(eng, position(rs, seats={0: {"has_drawn": True}})), Show(0, SHOW))
+    assert not st.tiplu_under_stock
