@@ -33,13 +33,16 @@ PRESETS: tuple[str, ...] = tuple(PRESET_FILES)
 MAX_SAFE_INTEGER = 2**53 - 1  # the in-browser verifier reads settings with JSON.parse
 
 
-@cache
 def preset_spec(preset: str) -> Mapping[str, Any]:
     """The declaration of a preset: title, game, and each setting's default, rule and doc."""
-    try:
-        name = PRESET_FILES[preset]
-    except (KeyError, TypeError):
-        raise RulesetError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}") from None
+    if not isinstance(preset, str) or preset not in PRESET_FILES:
+        raise RulesetError(f"unknown preset {str(preset)[:64]!r}; known: {', '.join(PRESETS)}")
+    return _preset_spec(preset)
+
+
+@cache
+def _preset_spec(preset: str) -> Mapping[str, Any]:
+    name = PRESET_FILES[preset]
     text = resources.files("replay.presets").joinpath(name).read_text(encoding="utf-8")
     return json.loads(text)
 
