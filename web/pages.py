@@ -17,6 +17,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, send_fr
 from audit.errors import NotFoundError
 from audit.signing import key_id, verify_statement
 from replay.errors import TipluError
+from replay.records import parse_record
 
 from . import data
 from .db import get_ledger
@@ -108,13 +109,15 @@ def table(table_id: str):
     return render_template("table.html", m=money, t=money["table"])
 
 
-def _settlement_rows(record: dict[str, Any], verdict: Any) -> list[dict[str, Any]]:
-    claimed = (record.get("outcome") or {}).get("payouts") or {}
+def _settlement_rows(record: dict[str, Any], verdict: Any, players: list[str]) -> list[dict[str, Any]]:
+    outcome_claimed = record.get("outcome")
+    claimed = (outcome_claimed.get("payouts") if isinstance(outcome_claimed, dict) else None) or {}
+    if not isinstance(claimed, dict):
+        claimed = {}
     replay = verdict.replay
     ours = replay.settlement if replay is not None else None
     outcome = replay.outcome if replay is not None else None
     rows = []
-    players = [s["player"] for s in record["table"]["seats"]]
     for i, p in enumerate(players):
         row = {"seat": i, "player": p,
                "claimed_net": (claimed.get("nets") or [None] * len(players))[i] if i < len(claimed.get("nets") or []) else None,
@@ -126,6 +129,15 @@ def _settlement_rows(record: dict[str, Any], verdict: Any) -> list[dict[str, Any
             row["net_points"] = outcome.net_points[i]
         rows.append(row)
     return rows
+
+
+def _parses(record: Any) -> bool:
+    """Whether a stored record is a well-formed ``tiplu.hand/1`` record (shape only)."""
+    try:
+        parse_record(record)
+    except TipluError:
+        return False
+    return True
 
 
 @bp.get("/hands/<hand_id>")
@@ -148,9 +160,13 @@ def hand(hand_id: str):
                            "vj": verdict.to_json() if verdict is not None else None, "public_key": public_key,
                            "statements": statements, "table": ledger.table(view.table_id),
                            "steps": None, "deal": None, "rows": None, "check": None}
+    if record is not None and not _parses(record):  # an operator may attach any JSON object: show the
+        ctx["record_malformed"] = True             # verdict (which names the fault), not the record's fields
+        record = None
     if record is not None and verdict is not None:
-        ctx["rows"] = _settlement_rows(record, verdict)
-        ctx["claimed_commission"] = ((record.get("outcome") or {}).get("payouts") or {}).get("commission")
+        ctx["rows"] = _settlement_rows(record, verdict, [s.player for s in view.seats])
+        payouts = record["outcome"].get("payouts") if isinstance(record.get("outcome"), dict) else None
+        ctx["claimed_commission"] = payouts.get("commission") if isinstance(payouts, dict) else None
         replay = verdict.replay
         ctx["commission"] = data.format_amount(replay.settlement.commission) if replay and replay.settlement else None
         ctx["pot_delta"] = replay.outcome.pot_delta_points if replay and replay.outcome else None
