@@ -184,3 +184,43 @@ def test_wrong_json_types_in_lifecycle_bodies(site, make_app):
             body = {"table_id": "t1", "players": ["a", "b", "c"], "preset": "kitti", key: value}
             resp = _post(client, site, path, data=json.dumps(body), content_type="application/json")
             check_api_response(resp.status_code, resp.data, resp.content_type, where=f"{path} {key}={value!r:.40}")
+
+
+def test_pages_and_api_survive_any_record_an_operator_attaches(site, fuzz_app):
+    """The operator API accepts any JSON object as a record; every page and route showing it must cope."""
+    from hypothesis import HealthCheck
+
+    from audit.ledger import Ledger
+    from replay.errors import TipluError
+    from replay.fairness import commit_player_seed
+    from test_security_fuzz_parsers import json_values, mutations
+
+    valid = site.records[site.hands["revealed0"]]
+    client = fuzz_app.test_client()
+    counter = iter(range(10 ** 6))
+
+    @settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(st.one_of(mutations(valid), json_values).filter(lambda v: isinstance(v, dict)), st.booleans())
+    def run(record, reveal):
+        hid = f"fz-{next(counter)}"
+        with Ledger(fuzz_app.config["TIPLU_DB"]) as ledger:
+            ledger.new_hand("t1", ["asha", "bikash", "chandra"], hand_id=hid)
+            ledger.commit(hid)
+            for s in range(3):
+                ledger.seed_commit(hid, s, commit_player_seed(hid, s, bytes([s + 1]) * 16))
+            for s in range(3):
+                ledger.seed_reveal(hid, s, bytes([s + 1]) * 16)
+            ledger.deal(hid)
+            try:
+                ledger.finish(hid, {**record, "hand_id": hid})
+            except TipluError:  # e.g. floats or lone surrogates: refused before it is stored
+                return
+            if reveal:
+                ledger.reveal(hid)
+        for path in (f"/hands/{hid}", f"/api/v1/hands/{hid}", f"/api/v1/hands/{hid}/record",
+                     f"/api/v1/hands/{hid}/verdict", f"/api/v1/hands/{hid}/statements"):
+            resp = client.get(path)
+            assert resp.status_code < 500, (path, record)
+    run()
+    for path in ("/tables/t1", "/api/v1/tables/t1", "/", "/api/v1/hands?limit=200"):
+        assert client.get(path).status_code < 500, path
