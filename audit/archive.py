@@ -52,12 +52,19 @@ def iter_jsonl(stream: io.TextIOBase | Any, name: str) -> Iterator[Item]:
 
 
 def iter_db(path: Path) -> Iterator[Item]:
-    """Every finished hand's record in a ledger database, in ledger order."""
-    from .ledger import Ledger  # the ledger module is the one reader of its tables
+    """Every published record in a ledger database, in publication order, streamed."""
+    from .ledger import Ledger
+    from .publish import iter_published
 
     ledger = Ledger(str(path))
-    for hand_id, record in ledger.iter_records():
-        yield Item(f"{path}#{hand_id}", data=record)
+    try:
+        for hand_id, text in iter_published(ledger):
+            try:
+                yield Item(f"{path}#{hand_id}", data=load_json(text))
+            except MalformedError as exc:
+                yield Item(f"{path}#{hand_id}", error=exc)
+    finally:
+        ledger.close()
 
 
 def iter_url(url: str) -> Iterator[Item]:

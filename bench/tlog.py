@@ -56,29 +56,27 @@ def main(argv: list[str] | None = None) -> None:
         entries = [entry(i) for i in range(n)]
         hashes = [merkle.leaf_hash(e) for e in entries]
 
-        # -- baseline: bare INSERTs of the same rows -----------------------------------------
+        # -- appends, interleaved batch by batch with the baseline (bare INSERTs of the same
+        #    rows) so that both see the same disk and the same load from other processes --
         bare = sqlite_utils.Database(Path(tmp) / "bare.db")
         bare.execute("CREATE TABLE leaves (idx INTEGER PRIMARY KEY, leaf_hash BLOB NOT NULL, entry BLOB NOT NULL)")
-
-        def bare_inserts() -> None:
-            for lo in range(0, n, batch):
-                with bare.atomic():
-                    for i in range(lo, min(n, lo + batch)):
-                        bare.conn.execute("INSERT INTO leaves VALUES (?, ?, ?)", (i, hashes[i], entries[i]))
-
-        t_bare = timed(bare_inserts)
-
-        # -- the log ---------------------------------------------------------------------------
         db = sqlite_utils.Database(Path(tmp) / "tlog.db")
         log = TransparencyLog(db)
+        t_bare = t_log = 0.0
+        for lo in range(0, n, batch):
+            hi = min(n, lo + batch)
+            t0 = time.perf_counter()
+            with bare.atomic():
+                for i in range(lo, hi):
+                    bare.conn.execute("INSERT INTO leaves VALUES (?, ?, ?)", (i, hashes[i], entries[i]))
+            t1 = time.perf_counter()
+            with db.atomic():
+                for i in range(lo, hi):
+                    log.append(entries[i])
+            t2 = time.perf_counter()
+            t_bare += t1 - t0
+            t_log += t2 - t1
 
-        def appends() -> None:
-            for lo in range(0, n, batch):
-                with db.atomic():
-                    for i in range(lo, min(n, lo + batch)):
-                        log.append(entries[i])
-
-        t_log = timed(appends)
         print(f"leaves: {n:,}  (transactions of {batch} appends)")
         print(f"append     TransparencyLog.append : {n / t_log:12,.0f} appends/s  ({t_log:.1f} s)")
         print(f"baseline   bare INSERT same rows  : {n / t_bare:12,.0f} rows/s     ({t_bare:.1f} s)")
@@ -90,47 +88,51 @@ def main(argv: list[str] | None = None) -> None:
         assert root == merkle.MemoryTree(hashes).root(), "root differs from the in-memory tree"
         print(f"root() at {n:,}                  : {t_root * 1e3:9.2f} ms")
 
-        # -- proofs ---------------------------------------------------------------------------
+        # -- proofs: generation, verification and the bare-SHA-256 baseline, interleaved proof
+        #    by proof so that all three see the same load --------------------------------------
         k = args.proofs
-        idx = [rng.randrange(n) for _ in range(k)]
-        inc: list[list[bytes]] = []
-        t_inc = timed(lambda: inc.extend(log.inclusion_proof(i, n) for i in idx))
-        pairs = [(rng.randrange(1, n + 1), n) for _ in range(k)]
-        con: list[list[bytes]] = []
-        t_con = timed(lambda: con.extend(log.consistency_proof(a, b) for a, b in pairs))
-        old_roots = {a: log.root(a) for a, _ in pairs}
-
-        def verify_all() -> None:
-            for i, p in zip(idx, inc):
-                merkle.verify_inclusion(hashes[i], i, n, p, root)
-
-        def verify_cons() -> None:
-            for (a, b), p in zip(pairs, con):
-                merkle.verify_consistency(a, b, old_roots[a], root, p)
-
-        t_vinc = timed(verify_all)
-        t_vcon = timed(verify_cons)
-        inc_nodes = sum(len(p) for p in inc)
-        con_nodes = sum(len(p) for p in con)
         node = b"\x01" + bytes(64)
+        sha = hashlib.sha256
 
-        def bare_sha(count: int) -> None:
-            sha = hashlib.sha256
+        def bare_sha(count: int) -> float:
+            t0 = time.perf_counter()
             for _ in range(count):
                 sha(node).digest()
+            return time.perf_counter() - t0
 
-        t_sha_inc = timed(lambda: bare_sha(inc_nodes))
-        t_sha_con = timed(lambda: bare_sha(con_nodes))
-        print(f"inclusion proofs at size {n:,}: mean path {inc_nodes / k:.1f} hashes")
-        print(f"  generate (from SQLite)          : {k / t_inc:12,.0f} proofs/s")
-        print(f"  verify (RFC 9162 §2.1.3.2)      : {k / t_vinc:12,.0f} proofs/s")
-        print(f"  baseline bare SHA-256 per node  : {k / t_sha_inc:12,.0f} proofs/s  "
-              f"(verify ratio {t_sha_inc / t_vinc:.2f}, generate ratio {t_sha_inc / t_inc:.3f})")
-        print(f"consistency proofs to size {n:,}: mean path {con_nodes / k:.1f} hashes")
-        print(f"  generate (from SQLite)          : {k / t_con:12,.0f} proofs/s")
-        print(f"  verify (RFC 9162 §2.1.4.2)      : {k / t_vcon:12,.0f} proofs/s")
-        print(f"  baseline bare SHA-256 per node  : {k / t_sha_con:12,.0f} proofs/s  "
-              f"(verify ratio {t_sha_con / t_vcon:.2f}, generate ratio {t_sha_con / t_con:.3f})")
+        old_roots: dict[int, bytes] = {}
+        totals = {"inc_gen": 0.0, "inc_ver": 0.0, "inc_sha": 0.0, "con_gen": 0.0, "con_ver": 0.0, "con_sha": 0.0}
+        inc_nodes = con_nodes = 0
+        for _ in range(k):
+            i = rng.randrange(n)
+            t0 = time.perf_counter()
+            path = log.inclusion_proof(i, n)
+            t1 = time.perf_counter()
+            merkle.verify_inclusion(hashes[i], i, n, path, root)
+            t2 = time.perf_counter()
+            totals["inc_gen"] += t1 - t0
+            totals["inc_ver"] += t2 - t1
+            totals["inc_sha"] += bare_sha(len(path))
+            inc_nodes += len(path)
+            a = rng.randrange(1, n + 1)
+            if a not in old_roots:
+                old_roots[a] = log.root(a)
+            t0 = time.perf_counter()
+            path = log.consistency_proof(a, n)
+            t1 = time.perf_counter()
+            merkle.verify_consistency(a, n, old_roots[a], root, path)
+            t2 = time.perf_counter()
+            totals["con_gen"] += t1 - t0
+            totals["con_ver"] += t2 - t1
+            totals["con_sha"] += bare_sha(len(path))
+            con_nodes += len(path)
+        for name, label, nodes, section in [("inc", "inclusion proofs at size", inc_nodes, "§2.1.3.2"),
+                                            ("con", "consistency proofs to size", con_nodes, "§2.1.4.2")]:
+            gen, ver, bare_t = totals[f"{name}_gen"], totals[f"{name}_ver"], totals[f"{name}_sha"]
+            print(f"{label} {n:,}: mean path {nodes / k:.1f} hashes, {k} proofs")
+            print(f"  generate (from SQLite)          : {k / gen:12,.0f} proofs/s  (ratio to bare SHA {bare_t / gen:.3f})")
+            print(f"  verify (RFC 9162 {section})      : {k / ver:12,.0f} proofs/s  (ratio to bare SHA {bare_t / ver:.2f})")
+            print(f"  baseline bare SHA-256 per node  : {k / bare_t:12,.0f} proofs/s")
         size_mb = (Path(tmp) / "tlog.db").stat().st_size / 1e6
         bare_mb = (Path(tmp) / "bare.db").stat().st_size / 1e6
         print(f"database size: log {size_mb:.0f} MB, bare {bare_mb:.0f} MB")

@@ -142,7 +142,7 @@ def presets_module() -> str:
     v = vectors[EXAMPLE_VECTOR]
     example = {
         "name": v["name"], "preset": v["preset"], "hand_id": v["hand_id"], "dealer": v["dealer"],
-        "server_seed": v["server_seed"], "player_seeds": v["player_seeds"],
+        "server_seed": v["server_seed"], "player_seeds": v["player_seeds"], "ruleset_hash": v["ruleset_hash"],
         "server_commitment": v["expect"]["server_commitment"],
         "player_commitments": v["expect"]["player_commitments"],
     }

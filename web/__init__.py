@@ -10,6 +10,8 @@ Settings (every one documented in ``docs/web.md``):
 ``MAX_CONTENT_LENGTH``     largest request body in bytes (default 256 KiB)
 ``TIPLU_LOG_ORIGIN``       the transparency log's origin line (default ``tiplu.local/log``)
 ``TIPLU_RATE_LIMIT``       public write requests per client per minute (default 60)
+``TIPLU_LOG_KEY_FILE``     a ``tiplu.key/1`` file whose key signs log checkpoints (env ``TIPLU_LOG_KEY_FILE``)
+``TIPLU_CHECKPOINT_SIGNER`` a ready ``signer(log) -> Checkpoint`` (overrides the key file)
 =========================  ===============================================================
 """
 from __future__ import annotations
@@ -43,6 +45,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
     Path(app.config["TIPLU_DB"]).parent.mkdir(parents=True, exist_ok=True)
+    _checkpoint_signer(app)
 
     from . import db, errors
 
@@ -52,3 +55,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     blueprints.init_app(app)
     return app
+
+
+def _checkpoint_signer(app: Flask) -> None:
+    """Sign transparency-log checkpoints with ``TIPLU_LOG_KEY_FILE`` when no signer is given."""
+    key_file = app.config.get("TIPLU_LOG_KEY_FILE") or os.environ.get("TIPLU_LOG_KEY_FILE")
+    if app.config.get("TIPLU_CHECKPOINT_SIGNER") is not None or not key_file:
+        return
+    from audit.cli.keys import load_key_file
+    from audit.tlog.checkpoint import CheckpointSigner
+
+    app.config["TIPLU_CHECKPOINT_SIGNER"] = CheckpointSigner(key=load_key_file(key_file),
+                                                             origin=app.config["TIPLU_LOG_ORIGIN"])

@@ -13,7 +13,6 @@ views, records from :func:`audit.publish.published_record`.
 """
 from __future__ import annotations
 
-from itertools import islice
 from typing import Any
 
 from flask import Blueprint, jsonify, request
@@ -70,11 +69,9 @@ def list_hands():
     table_id = request.args.get("table_id")
     limit = int_arg("limit", 50, lo=1, hi=MAX_PAGE)
     offset = int_arg("offset", 0)
-    views = [v for v in ledger.list_hands(table_id=table_id, state=state) if preset is None or v.preset == preset]
-    views.reverse()
-    page = list(islice(views, offset, offset + limit))
-    more = offset + limit < len(views)
-    return jsonify({"hands": [data.hand_json(v) for v in page], "total": len(views), "offset": offset,
+    page, total = data.page_hands(ledger, table_id=table_id, preset=preset, state=state, limit=limit, offset=offset)
+    more = offset + limit < total
+    return jsonify({"hands": [data.hand_json(v) for v in page], "total": total, "offset": offset,
                     "limit": limit, "next_offset": offset + limit if more else None})
 
 
@@ -99,7 +96,9 @@ def get_record(hand_id: str):
 @bp.get("/hands/<hand_id>/verdict")
 def get_verdict(hand_id: str):
     """The audit verdict of the published record (``not_revealed`` until the reveal)."""
-    return jsonify(data.verdict_of(_record(hand_id)).to_json())
+    ledger = get_ledger()
+    record = _record(hand_id)
+    return jsonify(data.verdict_for(ledger, ledger.get_hand(hand_id), record).to_json())
 
 
 @bp.get("/hands/<hand_id>/statements")

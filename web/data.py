@@ -23,11 +23,13 @@ from typing import Any, Iterator
 from flask import current_app
 
 from audit.errors import NotFoundError
-from audit.publish import published_record
+from audit.ledger.lifecycle import hand_state
+from audit.publish import get_published, published_record
 from audit.render import render_state
 from audit.report import AuditReport
 from audit.verify import Verdict, audit_record
 from replay.canonical import canonical_hash
+from replay.faults import Fault, Reason
 from replay.fairness import hand_randomness
 from replay.game import engine_for
 from replay.records import parse_record
@@ -52,24 +54,44 @@ def hand_json(view: Any) -> dict[str, Any]:
 
 
 def record_of(ledger: Any, hand_id: str) -> dict[str, Any] | None:
-    """The published record of a finished hand; ``None`` while the hand has none."""
+    """The public record of a hand; ``None`` while the hand has none.
+
+    A revealed hand's record is the artifact stored at publication
+    (:func:`audit.publish.publish`, the ``published_records`` table) and is served exactly as
+    stored -- it is what auditors audit, even if the operator tampered with it.  Before
+    publication (a finished hand, or a revealed one not yet published) it is assembled from
+    the ledger by :func:`audit.publish.published_record`, with the server seed ``null``
+    until the reveal.
+    """
     ledger.get_hand(hand_id)  # NotFoundError for an unknown hand
+    try:
+        return get_published(ledger, hand_id)
+    except NotFoundError:
+        pass
     try:
         return published_record(ledger, hand_id)
     except NotFoundError:
         return None
 
 
-def verdict_of(record: dict[str, Any]) -> Verdict:
-    """The audit verdict of a published record (cached by the record's canonical hash)."""
-    key = canonical_hash(record)
+def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str) -> Verdict:
+    """The audit verdict of the record published as hand ``hand_id``, checked against the
+    operator key registered in the ledger (``public_key``) -- never against the key the
+    record itself names, which a forger could set to its own.  A record about another hand
+    than the one it is published as is a fault too.  Cached by the record's canonical hash,
+    the key and the hand id (auditing is deterministic)."""
+    key = f"{canonical_hash(record)}:{public_key}:{hand_id}"
     cache = _cache()
     with _lock:
         hit = cache.get(key)
         if hit is not None:
             cache.move_to_end(key)
             return hit
-    verdict = audit_record(record)
+    verdict = audit_record(record, public_key=public_key)
+    claimed = record.get("hand_id") if isinstance(record, dict) else None
+    if claimed != hand_id:
+        wrong = Fault(Reason.STATEMENT_MISMATCH, f"the record published as hand {hand_id!r} is about hand {claimed!r}")
+        verdict = Verdict(verdict.hand_id, verdict.preset, (wrong,) + verdict.faults, verdict.table_id, verdict.replay)
     with _lock:
         cache[key] = verdict
         while len(cache) > VERDICT_CACHE_SIZE:
@@ -77,17 +99,45 @@ def verdict_of(record: dict[str, Any]) -> Verdict:
     return verdict
 
 
+def verdict_for(ledger: Any, view: Any, record: dict[str, Any]) -> Verdict:
+    """:func:`verdict_of` for a hand of the ledger (its operator's registered key)."""
+    return verdict_of(record, public_key=ledger.public_key(view.operator), hand_id=view.id)
+
+
 def list_table_ids(ledger: Any) -> list[str]:
     return [r[0] for r in ledger.db.execute("SELECT id FROM ledger_tables ORDER BY rowid")]
 
 
 def counts_by_game(ledger: Any) -> dict[str, dict[str, int]]:
-    """Hands per preset and state (``{"kitti": {"revealed": 12, ...}}``)."""
+    """Hands per preset and state (``{"kitti": {"revealed": 12, ...}}``); one light query per hand."""
     out: dict[str, dict[str, int]] = {}
-    for view in ledger.list_hands():
-        per = out.setdefault(view.preset, {})
-        per[view.state.value] = per.get(view.state.value, 0) + 1
+    for hid, preset in ledger.db.execute("SELECT id, preset FROM hands ORDER BY rowid").fetchall():
+        state = hand_state(ledger.db, hid).value
+        per = out.setdefault(preset, {})
+        per[state] = per.get(state, 0) + 1
     return dict(sorted(out.items()))
+
+
+def page_hands(ledger: Any, *, table_id: str | None = None, preset: str | None = None, state: str | None = None,
+               limit: int = 50, offset: int = 0) -> tuple[list[Any], int]:
+    """One page of hands, newest first, and the total matching: ``(views, total)``.
+
+    Table and preset filter in SQL; a state filter needs each hand's derived state (one
+    light query per candidate hand).  Only the page's hands are loaded in full."""
+    sql, args = "SELECT id FROM hands", []
+    where = []
+    if table_id is not None:
+        where.append("table_id = ?")
+        args.append(table_id)
+    if preset is not None:
+        where.append("preset = ?")
+        args.append(preset)
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    ids = [r[0] for r in ledger.db.execute(sql + " ORDER BY rowid DESC", args).fetchall()]
+    if state is not None:
+        ids = [h for h in ids if hand_state(ledger.db, h).value == state]
+    return [ledger.get_hand(h) for h in ids[offset:offset + limit]], len(ids)
 
 
 def iter_table_records(ledger: Any, table_id: str) -> Iterator[tuple[Any, dict[str, Any] | None]]:
@@ -105,7 +155,7 @@ def table_money(ledger: Any, table_id: str) -> dict[str, Any]:
                                  "players": [s.player for s in view.seats], "verdict": None,
                                  "pot_before": None, "pot_delta_points": None, "nets": None, "commission": None}
         if record is not None:
-            verdict = verdict_of(record)
+            verdict = verdict_for(ledger, view, record)
             entry["verdict"] = verdict.to_json()
             carry = record.get("table", {}).get("carry") or {}
             entry["pot_before"] = carry.get("pot_before")
@@ -134,6 +184,34 @@ def table_money(ledger: Any, table_id: str) -> dict[str, Any]:
     }
 
 
+RANK_TEXT = "A23456789TJQK"
+
+
+def _extras(state: Any, n_seats: int) -> dict[str, Any]:
+    """What an engine without its own ``view`` keeps on its state that people want to see:
+    each seat's hand (Marriage keeps them in ``seats[i].hand``), the tiplu (Marriage), the wild-card indicator and wild rank (Rummy), a closed pile, and
+    the groups each seat has shown.  Only keys found on the state are returned."""
+    out: dict[str, Any] = {}
+    for name in ("tiplu", "indicator"):
+        card = getattr(state, name, None)
+        if card is not None and hasattr(card, "code"):
+            out[name] = str(card)
+    wild = getattr(state, "wild", None)
+    if isinstance(wild, int) and not isinstance(wild, bool) and 1 <= wild <= 13:
+        out["wild_rank"] = RANK_TEXT[wild - 1]
+    closed = getattr(state, "closed", None)
+    if isinstance(closed, tuple) and all(hasattr(c, "code") for c in closed):
+        out["closed_pile"] = [str(c) for c in closed]
+    seats = getattr(state, "seats", None)
+    if isinstance(seats, tuple) and len(seats) == n_seats and all(hasattr(s, "hand") for s in seats):
+        out["hands"] = [[str(c) for c in s.hand] for s in seats]
+    if isinstance(seats, tuple) and len(seats) == n_seats and all(hasattr(s, "shown") for s in seats):
+        shown = [[[str(c) for c in g] for g in (getattr(s, "tunnelas_at_deal", ()) + s.shown)] for s in seats]
+        if any(shown):
+            out["shown"] = shown
+    return out
+
+
 def _move_text(move: Any) -> str:
     return str(move) if move is not None else ""
 
@@ -151,6 +229,11 @@ def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
     def visit(index: int, move: Any, state: Any) -> None:
         view = render_state(engine, state)
         view.pop("lines", None)
+        if not hasattr(engine, "view"):
+            extras = _extras(state, parsed.table.n_seats)
+            if view.get("hands"):
+                extras.pop("hands", None)
+            view = {**extras, **{k: v for k, v in view.items() if not (k == "hands" and not v and "hands" in extras)}}
         steps.append({"index": index, "move": _move_text(move),
                       "move_json": move.to_json() if move is not None else None,
                       "seat": getattr(move, "seat", None), "to_move": engine.to_move(state), "view": view})

@@ -12,12 +12,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, render_template, send_from_directory
+from flask import Blueprint, Response, abort, g, redirect, render_template, request, send_from_directory
 
 from audit.errors import NotFoundError
 from audit.signing import key_id, verify_statement
 from replay.errors import TipluError
-from replay.records import parse_record
 
 from . import data
 from .db import get_ledger
@@ -50,6 +49,29 @@ def card_kind(text: str) -> str:
     if text == "MC":
         return "master"
     return "red" if text[-1] in "HD" else "black"
+
+
+@bp.app_template_global()
+def highlight_class(text: str) -> str:
+    """``"hl"`` for a card the hand page highlights (its tiplu, wild rank or indicator)."""
+    marked = g.get("highlight") or (frozenset(), frozenset())
+    return "hl" if text in marked[0] or (text[:1] in marked[1] and text not in ("JK", "MC")) else ""
+
+
+def _highlights(steps: dict[str, Any] | None) -> tuple[frozenset[str], frozenset[str]]:
+    """Cards and ranks named by the last replay step's highlight keys."""
+    if not steps or not steps.get("steps"):
+        return frozenset(), frozenset()
+    view = steps["steps"][-1]["view"]
+    cards, ranks = set(), set()
+    for key in HIGHLIGHT_KEYS:
+        values = view.get(key)
+        for v in values if isinstance(values, list) else [values]:
+            if is_card(v):
+                cards.add(v)
+            elif isinstance(v, str) and len(v) == 1 and v in "A23456789TJQK":
+                ranks.add(v)
+    return frozenset(cards), frozenset(ranks)
 
 
 @bp.app_template_global()
@@ -90,17 +112,17 @@ def home():
     ledger = get_ledger()
     names = [r[0] for r in ledger.db.execute("SELECT name FROM operators ORDER BY rowid")]
     operators = [ledger.operator(n) for n in names]
-    views = list(ledger.list_hands())
+    views, total = data.page_hands(ledger, limit=LATEST)
     latest = []
-    for view in reversed(views[-LATEST:]):
+    for view in views:
         verdict = None
         if view.state.value in ("finished", "revealed"):
             record = data.record_of(ledger, view.id)
-            verdict = data.verdict_of(record).to_json() if record is not None else None
+            verdict = data.verdict_for(ledger, view, record).to_json() if record is not None else None
         latest.append({"view": view, "verdict": verdict})
     tables = [ledger.table(t) for t in data.list_table_ids(ledger)]
     return render_template("home.html", operators=operators, counts=data.counts_by_game(ledger), latest=latest,
-                           tables=tables, total=len(views), checkpoint=_checkpoint(ledger))
+                           tables=tables, total=total, checkpoint=_checkpoint(ledger))
 
 
 @bp.get("/tables/<table_id>")
@@ -109,15 +131,13 @@ def table(table_id: str):
     return render_template("table.html", m=money, t=money["table"])
 
 
-def _settlement_rows(record: dict[str, Any], verdict: Any, players: list[str]) -> list[dict[str, Any]]:
-    outcome_claimed = record.get("outcome")
-    claimed = (outcome_claimed.get("payouts") if isinstance(outcome_claimed, dict) else None) or {}
-    if not isinstance(claimed, dict):
-        claimed = {}
+def _settlement_rows(record: dict[str, Any], verdict: Any) -> list[dict[str, Any]]:
+    claimed = (record.get("outcome") or {}).get("payouts") or {}
     replay = verdict.replay
     ours = replay.settlement if replay is not None else None
     outcome = replay.outcome if replay is not None else None
     rows = []
+    players = [s["player"] for s in record["table"]["seats"]]
     for i, p in enumerate(players):
         row = {"seat": i, "player": p,
                "claimed_net": (claimed.get("nets") or [None] * len(players))[i] if i < len(claimed.get("nets") or []) else None,
@@ -131,13 +151,35 @@ def _settlement_rows(record: dict[str, Any], verdict: Any, players: list[str]) -
     return rows
 
 
-def _parses(record: Any) -> bool:
-    """Whether a stored record is a well-formed ``tiplu.hand/1`` record (shape only)."""
-    try:
-        parse_record(record)
-    except TipluError:
-        return False
-    return True
+def _fairness(view: Any, record: dict[str, Any] | None, ledger: Any, public_key: str) -> dict[str, Any]:
+    """What the fairness panel shows: the record's own claims once there is a record (that is
+    what the audit judges), the ledger's public view before.  Each statement's signature is
+    checked against the operator's key as registered in the ledger."""
+    if record is not None:
+        f = record.get("fairness") or {}
+        seats = [{"seat": i, "player": s.get("player"),
+                  "commitment": (f.get("seat_commitments") or [None] * (i + 1))[i] if i < len(f.get("seat_commitments") or []) else None,
+                  "seed": (f.get("player_seeds") or [])[i] if i < len(f.get("player_seeds") or []) else None}
+                 for i, s in enumerate((record.get("table") or {}).get("seats") or [])]
+        signed = list(f.get("statements") or [])
+        fair = {"ruleset_hash": f.get("ruleset_hash"), "server_commitment": f.get("server_commitment"),
+                "server_seed": f.get("server_seed"), "seats": seats}
+    else:
+        signed = [s.signed for s in ledger.statements(view.id)]
+        fair = {"ruleset_hash": view.ruleset_hash, "server_commitment": view.server_seed_commitment,
+                "server_seed": view.server_seed, "seats": [s.to_json() for s in view.seats]}
+    statements = []
+    for i, st in enumerate(signed):
+        try:
+            verify_statement(st, public_key)
+            good = True
+        except TipluError:
+            good = False
+        body = st.get("statement") if isinstance(st, dict) and isinstance(st.get("statement"), dict) else {}
+        statements.append({"n": i + 1, "kind": body.get("kind"), "statement": body, "key": st.get("key", ""),
+                           "sig": st.get("sig", ""), "ok": good})
+    fair["statements"] = statements
+    return fair
 
 
 @bp.get("/hands/<hand_id>")
@@ -145,28 +187,16 @@ def hand(hand_id: str):
     ledger = get_ledger()
     view = ledger.get_hand(hand_id)
     record = data.record_of(ledger, view.id) if view.state.value in ("finished", "revealed") else None
-    verdict = data.verdict_of(record) if record is not None else None
+    verdict = data.verdict_for(ledger, view, record) if record is not None else None
     public_key = ledger.public_key(view.operator)
-    statements = []
-    for st in ledger.statements(view.id):
-        try:
-            verify_statement(st.signed, public_key)
-            good = True
-        except TipluError:
-            good = False
-        statements.append({"seq": st.seq, "kind": st.kind, "statement": st.statement, "key": st.signed["key"],
-                           "sig": st.signed["sig"], "ok": good})
+    fair = _fairness(view, record, ledger, public_key)
     ctx: dict[str, Any] = {"view": view, "record": record, "verdict": verdict,
                            "vj": verdict.to_json() if verdict is not None else None, "public_key": public_key,
-                           "statements": statements, "table": ledger.table(view.table_id),
+                           "fair": fair, "table": ledger.table(view.table_id),
                            "steps": None, "deal": None, "rows": None, "check": None}
-    if record is not None and not _parses(record):  # an operator may attach any JSON object: show the
-        ctx["record_malformed"] = True             # verdict (which names the fault), not the record's fields
-        record = None
     if record is not None and verdict is not None:
-        ctx["rows"] = _settlement_rows(record, verdict, [s.player for s in view.seats])
-        payouts = record["outcome"].get("payouts") if isinstance(record.get("outcome"), dict) else None
-        ctx["claimed_commission"] = payouts.get("commission") if isinstance(payouts, dict) else None
+        ctx["rows"] = _settlement_rows(record, verdict)
+        ctx["claimed_commission"] = ((record.get("outcome") or {}).get("payouts") or {}).get("commission")
         replay = verdict.replay
         ctx["commission"] = data.format_amount(replay.settlement.commission) if replay and replay.settlement else None
         ctx["pot_delta"] = replay.outcome.pot_delta_points if replay and replay.outcome else None
@@ -190,6 +220,7 @@ def hand(hand_id: str):
                 "hands": ctx["deal"]["hands"], "stock": ctx["deal"]["stock"],
                 **{k: ctx["deal"][k] for k in ("turned_up", "indicator") if ctx["deal"][k] is not None},
             }
+    g.highlight = _highlights(ctx["steps"])
     return render_template("hand.html", **ctx)
 
 
@@ -210,6 +241,23 @@ def verify_asset(name: str):
     if not (name.endswith((".mjs", ".css", ".html", ".json")) and (STATIC / name).is_file()):
         abort(404)
     return send_from_directory(STATIC, name)
+
+
+#: Pages load only this site's own scripts and styles; the JSON embedded for the viewer is
+#: ``type="application/json"`` (data, never run).  The offline verifier is one self-contained
+#: file with inline code, made to be downloaded: it is exempt.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+@bp.after_app_request
+def _security_headers(resp: Response) -> Response:
+    resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+    resp.headers.setdefault("Referrer-Policy", "no-referrer")
+    if resp.mimetype == "text/html" and not resp.headers.get("Content-Security-Policy"):
+        if not request.path.endswith("tiplu-verifier.html"):
+            resp.headers["Content-Security-Policy"] = CSP
+    return resp
 
 
 @bp.get("/favicon.ico")

@@ -140,14 +140,20 @@ def hand_commit(hand_id, db, key_file, as_json) -> None:
 @key_option
 @json_option
 def hand_seed_commit(hand_id, seat, commitment, seed, db, key_file, as_json) -> None:
-    """Record a seat's seed commitment; prints the player's signed receipt."""
+    """Record a seat's seed commitment; prints the player's signed receipt with the
+    inclusion proof of that statement at a freshly signed log checkpoint."""
     if (commitment is None) == (seed is None):
         raise MalformedError("give exactly one of --commitment and --seed")
     if seed is not None:
         commitment = commit_player_seed(hand_id, seat, parse_player_seed(seed))
+    from ..receipts import receipt
+
     with open_ledger(db, key_file) as ledger:
         signed = ledger.seed_commit(hand_id, seat, commitment)
-    emit(signed, _statement_text(signed), as_json)
+        operator = ledger.get_hand(hand_id).operator
+        rec = receipt(ledger, signed, key=ledger._signer(operator))
+    emit(rec, _statement_text(signed) + f"\n  in the log at index {rec['log_index']}, "
+         f"checkpoint size {rec['checkpoint'].splitlines()[1]} (inclusion proof in --json)", as_json)
 
 
 @hand_group.command("seed-reveal")

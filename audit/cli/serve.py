@@ -19,7 +19,10 @@ from . import main
 @click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")
 @click.option("--debug", is_flag=True, help="Flask debug mode (reloader, tracebacks): never in production.")
 def serve(db: str, host: str, port: int, debug: bool) -> None:
-    """Serve the public pages, the JSON API and the operator API (development server)."""
+    """Serve the pages and the APIs on Flask's development server.
+
+    For production run gunicorn: gunicorn -w 2 'web:create_app()' (docs/web.md).
+    """
     from web import create_app
 
     os.environ["TIPLU_DB"] = os.path.abspath(db)

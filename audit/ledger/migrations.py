@@ -115,7 +115,37 @@ def m002_append_only_triggers(db: Database) -> None:
         append_only(db, table)
 
 
+def m003_published_records(db: Database) -> None:
+    """The public artifact of each revealed hand: the record as published (record +
+    statements + server seed), stored once at publication and served as is."""
+    db.execute("""CREATE TABLE published_records (
+        hand_id TEXT PRIMARY KEY REFERENCES hands(id),
+        record TEXT NOT NULL,
+        preset TEXT NOT NULL,
+        table_id TEXT NOT NULL,
+        published_at TEXT NOT NULL)""")
+    db.execute("CREATE INDEX published_records_table ON published_records(table_id)")
+    append_only(db, "published_records")
+
+
+def m004_transparency_log(db: Database) -> None:
+    """Every statement becomes a leaf of the RFC 9162 transparency log, in seq order:
+    the log's tables, and the leaves of any statement stored before this migration."""
+    from ..tlog.store import MIGRATIONS as TLOG_MIGRATIONS, TransparencyLog
+
+    log = TransparencyLog(db, migrate=False)
+    done = {r[0] for r in db.execute("SELECT name FROM migrations WHERE name LIKE 'tlog-%'")}
+    if not all(name in done for name, _ in TLOG_MIGRATIONS):
+        log.migrate()
+    from .statements import iter_statements
+
+    for st in iter_statements(db, since_seq=log.size()):
+        log.append_statement(st.signed)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     ("001_initial_schema", m001_initial_schema),
     ("002_append_only_triggers", m002_append_only_triggers),
+    ("003_published_records", m003_published_records),
+    ("004_transparency_log", m004_transparency_log),
 )

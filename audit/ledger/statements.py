@@ -19,7 +19,9 @@ from sqlite_utils import Database
 from replay.canonical import canonical_json
 from replay.errors import MalformedError
 
+from ..errors import LedgerIntegrityError
 from ..signing import STATEMENT_TYPE, SigningKey, verify_statement
+from ..tlog.store import TransparencyLog
 
 KINDS = ("hand", "commitment", "seat-receipt", "seat-reveal", "deal", "record", "reveal", "cancel")
 
@@ -63,7 +65,11 @@ def append_statement(db: Database, key: SigningKey, kind: str, hand_id: str,
         "INSERT INTO statements (hand_id, kind, statement, key, sig, created_at) VALUES (?, ?, ?, ?, ?, ?)",
         [hand_id, kind, canonical_json(signed["statement"]).decode("utf-8"), signed["key"], signed["sig"], time],
     )
-    return int(cur.lastrowid), signed
+    seq = int(cur.lastrowid)
+    index = TransparencyLog(db, migrate=False).append_statement(signed)  # same transaction
+    if index != seq - 1:
+        raise LedgerIntegrityError(f"statement {seq} would be log leaf {index}: the log and the ledger disagree")
+    return seq, signed
 
 
 def _row(row: tuple) -> StoredStatement:

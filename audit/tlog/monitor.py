@@ -130,17 +130,26 @@ class LogClient:
         except ValueError:
             raise OperatorError(f"GET {path} did not answer JSON") from None
 
+    def _object(self, path: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        body = self._get(path, params)
+        if not isinstance(body, dict):
+            raise OperatorError(f"GET {path} did not answer a JSON object")
+        return body
+
     def checkpoint(self) -> dict[str, Any]:
-        return self._get("/api/v1/log/checkpoint")
+        return self._object("/api/v1/log/checkpoint")
 
     def entries(self, start: int, end: int) -> list[dict[str, Any]]:
-        return self._get("/api/v1/log/entries", {"start": start, "end": end})["entries"]
+        items = self._object("/api/v1/log/entries", {"start": start, "end": end}).get("entries")
+        if not isinstance(items, list):
+            raise OperatorError("GET /api/v1/log/entries did not answer a list of entries")
+        return items
 
     def inclusion_proof(self, index: int, size: int) -> dict[str, Any]:
-        return self._get("/api/v1/log/proof/inclusion", {"index": index, "size": size})
+        return self._object("/api/v1/log/proof/inclusion", {"index": index, "size": size})
 
     def consistency_proof(self, first: int, second: int) -> list[bytes]:
-        body = self._get("/api/v1/log/proof/consistency", {"first": first, "second": second})
+        body = self._object("/api/v1/log/proof/consistency", {"first": first, "second": second})
         return _hashes(body.get("path"))
 
     def hand_record(self, hand_id: str) -> Any:

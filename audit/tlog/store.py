@@ -87,11 +87,13 @@ class TransparencyLog:
     ``clock`` (a callable returning an aware UTC datetime) only stamps migrations.
     """
 
-    def __init__(self, db: sqlite_utils.Database, *, clock: Callable[[], datetime] = _utc_now) -> None:
+    def __init__(self, db: sqlite_utils.Database, *, clock: Callable[[], datetime] = _utc_now,
+                 migrate: bool = True) -> None:
         self.db = db
         self._conn = db.conn
         self._clock = clock
-        self.migrate()
+        if migrate:
+            self.migrate()
 
     # -- schema --------------------------------------------------------------------------
     def migrate(self) -> list[str]:

@@ -26,7 +26,7 @@ from typing import Any, Mapping, Sequence
 
 from ..cards import Card
 from ..deal import left_of
-from ..errors import IllegalMoveError, RulesetError
+from ..errors import DeckMismatchError, IllegalMoveError, RulesetError
 from ..fairness import HandRandomness
 from ..game import Outcome
 from ..rulesets import Ruleset
@@ -294,7 +294,8 @@ class MarriageEngine:
                 raise IllegalMoveError("the stock is empty", rule="D-6")
             card, stock, discards = state.stock[0], state.stock[1:], state.discards
             if move.card is not None and move.card != card:
-                raise IllegalMoveError(f"the stock's top card is {card}, not {move.card}", rule="MC-14")
+                raise DeckMismatchError(f"the record lists {move.card} for a stock draw the deck makes {card}",
+                                        rule="D-3")
             taken = None
         elif move.source == DISCARD:
             if not state.discards:

@@ -76,7 +76,7 @@ def choose_move(engine: RummyEngine, state: RummyState, rng: RandomSource) -> Mo
     else:
         times_out = rng.randbelow(TIMEOUT_ODDS) == 0
     if times_out:
-        auto = engine._auto_pick(state)
+        auto = engine.auto_pick(state)
         if auto is not None:
             return auto
     now = solve(hand, state.wild, high=high)
@@ -84,13 +84,13 @@ def choose_move(engine: RummyEngine, state: RummyState, rng: RandomSource) -> Mo
         return Drop(seat)
     if state.turns > LONG_DEAL_TURNS and now.points >= 40 and rng.randbelow(8) == 0:
         return Drop(seat)
-    if engine._can_pick_open(state):
+    if engine.can_pick_open(state):
         top = state.open_pile[-1]
         after, _card, _sol = _best_discard(engine, hand + (top,), state.wild)
         if after < now.points:
             return Pick(seat, "open", top)
     if state.closed:
         return Pick(seat, "closed")
-    if engine._can_pick_open(state):
+    if engine.can_pick_open(state):
         return Pick(seat, "open", state.open_pile[-1])
     return Drop(seat)

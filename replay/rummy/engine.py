@@ -30,7 +30,7 @@ from typing import Any, Mapping
 
 from ..cards import Card
 from ..deal import left_of
-from ..errors import IllegalMoveError, RulesetError
+from ..errors import DeckMismatchError, IllegalMoveError, RulesetError
 from ..fairness import HandRandomness
 from ..game import Outcome
 from ..rulesets import Ruleset, allowed_players
@@ -135,10 +135,10 @@ class RummyEngine:
             moves: list[Move] = []
             if state.closed:
                 moves.append(Pick(seat, "closed"))
-            if self._can_pick_open(state):
+            if self.can_pick_open(state):
                 moves.append(Pick(seat, "open", state.open_pile[-1]))
             moves.append(Drop(seat))
-            auto = self._auto_pick(state)
+            auto = self.auto_pick(state)
             if auto is not None:
                 moves.append(auto)
             return moves
@@ -190,15 +190,17 @@ class RummyEngine:
         return self._declare(state, move)
 
     # ------------------------------------------------------------------ moves
-    def _can_pick_open(self, state: RummyState) -> bool:
+    def can_pick_open(self, state: RummyState) -> bool:
+        """Whether the open pile's top card may be picked now (D-24)."""
         if not state.open_pile:
             return False
         return self.ruleset["joker_pickup"] or not is_joker(state.open_pile[-1], state.wild)
 
-    def _auto_pick(self, state: RummyState) -> Pick | None:
+    def auto_pick(self, state: RummyState) -> Pick | None:
+        """The pick the table plays for a chair whose clock ran out (D-23)."""
         if state.closed:
             return Pick(state.turn, "closed", auto=True)
-        if self._can_pick_open(state):
+        if self.can_pick_open(state):
             return Pick(state.turn, "open", state.open_pile[-1], auto=True)
         return None
 
@@ -206,7 +208,7 @@ class RummyEngine:
         if state.phase != PICK:
             raise IllegalMoveError("one pick per turn; now discard or declare", rule="R-6")
         if move.auto:
-            expected = self._auto_pick(state)
+            expected = self.auto_pick(state)
             if expected is None or move.source != expected.source:
                 raise IllegalMoveError("a timed-out turn picks from the closed pile", rule="D-23")
         if move.source == "closed":
@@ -217,11 +219,14 @@ class RummyEngine:
             if not state.open_pile:
                 raise IllegalMoveError("the open pile is empty", rule="R-6")
             card = state.open_pile[-1]
-            if not self._can_pick_open(state):
+            if not self.can_pick_open(state):
                 raise IllegalMoveError(f"{card} is a joker and this table forbids picking "
                                        "jokers from the open pile", rule="D-24")
             closed, open_pile = state.closed, state.open_pile[:-1]
         if move.card is not None and move.card != card:
+            if move.source == "closed":  # the deck decides a closed pick (D-3)
+                raise DeckMismatchError(f"the record lists {move.card} for a closed pick the deck makes {card}",
+                                        rule="D-3")
             raise IllegalMoveError(f"the {move.source} pile's top card is {card}, not {move.card}", rule="R-6")
         seat = move.seat
         return replace(state, hands=_put(state.hands, seat, state.hands[seat] + (card,)),

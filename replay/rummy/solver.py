@@ -412,7 +412,7 @@ def _build(plan, counts, own_w, printed, wild):
         if pure is not None:
             lo, hi, nat, _uses_w = pure
             groups.append(_run_cards(s, lo, hi, nat, pool, reserved.get(s)))
-            kinds.append("pure")
+            kinds.append("run" if "pure" in kinds else "pure")  # only one must stay pure
         for lo, hi, nat in runs:
             groups.append(_run_cards(s, lo, hi, nat, pool))
             kinds.append("run")

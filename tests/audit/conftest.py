@@ -20,3 +20,9 @@ def simulated(preset: str, players: int, hands: int, *, seed: str = "tests", tab
 @pytest.fixture(scope="session")
 def kitti_archive():
     return simulated("kitti", 4, 4)
+
+
+@pytest.fixture(scope="session")
+def simulate():
+    """``simulate(preset, players, hands, *, seed, table_id, tamper_rate)`` -> (ledger, run, records)."""
+    return simulated

@@ -90,7 +90,7 @@ def browser():
 @pytest.fixture
 def page(browser):
     """A fresh phone-sized page; console errors and uncaught exceptions fail the test."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2)
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))

@@ -156,7 +156,7 @@ def test_shoe_composition_follows_the_rules(js_results, vectors):  # rules MN-1,
         assert all(standard.count(c) == decks for c in set(standard)) and len(set(standard)) == 52, v["name"]
 
 
-def test_deal_layout_follows_the_rules(js_results, vectors):  # rules MN-2, MN-3, MN-4, MC-13, MC-33, D-4, K-1, R-4, R-5, D-19
+def test_deal_layout_follows_the_rules(js_results, vectors):  # rules MN-2, MN-3, MN-4, MC-2, MC-13, MC-33, D-4, K-1, R-4, R-5, D-19
     hand_size = {"marriage/nepal": 21, "marriage/classic": 21, "kitti": 9, "rummy13": 13}
     for v in vectors:
         r = js_results[v["name"]]

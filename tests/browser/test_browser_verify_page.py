@@ -40,6 +40,9 @@ def test_rummy_shows_the_indicator_and_sorting_keeps_the_cards(page, static_serv
     shown = shown_deal(page)
     assert {k: shown[k] for k in expected(v)} == expected(v)
     assert shown["indicator"] == v["expect"]["indicator"] and shown["turned_up"] == v["expect"]["turned_up"]
+    ind = v["expect"]["indicator"]
+    wild = "only printed jokers are wild" if ind == "JK" else ("10" if ind[0] == "T" else ind[0]) + "s are wild"
+    assert wild in page.inner_text("#indicator")  # rule R-5
     page.check("#sort-hands")
     sorted_hands = shown_deal(page)["hands"]
     assert [sorted(h) for h in sorted_hands] == [sorted(h) for h in v["expect"]["hands"]]
@@ -54,6 +57,16 @@ def test_anticlockwise_override_typed_in_the_form(page, static_server, vectors):
     verify(page, expect_state="verified")
     assert shown_deal(page)["hands"] == v["expect"]["hands"]
     assert "anticlockwise" in page.inner_text("#facts")
+
+
+def test_same_seeds_under_other_rules_fail_the_ruleset_hash(page, static_server, vectors):  # rules D-1, MC-33
+    v = by_name(vectors, "marriage/classic/4p/direction/0")  # played anticlockwise
+    page.goto(static_server + "/verify.html")
+    fill_fields(page, v)  # the committed ruleset hash, but no override: clockwise rules
+    verify(page, expect_state="failed")
+    shown = shown_deal(page)
+    assert [c for c, ok in shown["checks"] if ok == "false"] == ["ruleset_hash"]
+    assert shown["hands"] != v["expect"]["hands"]  # the seeds alone do not fix the deal
 
 
 def test_pasted_record_with_claimed_deal(page, static_server, vectors):  # rule R-22
@@ -97,7 +110,7 @@ def test_without_commitments_the_deal_is_recomputed_not_proven(page, static_serv
     verify(page, expect_state="verified")
     assert "Deal recomputed" in page.inner_text("#verdict")
     assert shown_deal(page)["hands"] == v["expect"]["hands"]
-    assert {ok for c, ok in shown_deal(page)["checks"] if "commitment" in c} == {"null"}
+    assert {ok for c, ok in shown_deal(page)["checks"] if "commitment" in c or c == "ruleset_hash"} == {"null"}
 
 
 def test_unreadable_input_is_a_clear_error(page, static_server, vectors, screenshot):
@@ -125,3 +138,15 @@ def test_example_button(page, static_server, vectors):
     page.wait_for_function("document.body.dataset.state === 'verified'")
     v = by_name(vectors, "marriage/nepal/4p/0")
     assert shown_deal(page)["hands"] == v["expect"]["hands"]
+
+
+def test_a_link_with_the_record_in_the_fragment_verifies_at_once(page, static_server, vectors):  # rule R-22
+    from urllib.parse import quote
+    v = by_name(vectors, "marriage/classic/5p/1")
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(static_server + "/verify.html#record=" + quote(json.dumps(v)))
+    page.wait_for_function("['verified', 'failed', 'error'].includes(document.body.dataset.state)")
+    assert page.evaluate("document.body.dataset.state") == "verified"
+    assert shown_deal(page)["hands"] == v["expect"]["hands"]
+    assert not any(v["server_seed"] in url for url in requests)  # the fragment stays in the browser

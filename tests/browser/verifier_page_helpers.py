@@ -16,6 +16,7 @@ def fill_fields(pg, v, *, commitments=True, overrides=None):
     if commitments:
         pg.fill("#server-commitment", v["expect"]["server_commitment"])
         pg.fill("#player-commitments", "\n".join(v["expect"]["player_commitments"]))
+        pg.fill("#ruleset-hash", v["ruleset_hash"])
     if overrides:
         import json
         pg.fill("#overrides", json.dumps(overrides))

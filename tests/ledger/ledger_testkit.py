@@ -54,7 +54,8 @@ def advance(ledger: Ledger, hand_id: str, to: str, *, seeds=SEEDS) -> None:
 def snapshot(ledger: Ledger) -> dict[str, list]:
     """Every row of every table (sqlite_sequence included): equal snapshots = nothing changed."""
     names = [r[0] for r in ledger.db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-    return {n: ledger.db.execute(f"SELECT * FROM [{n}] ORDER BY rowid").fetchall() for n in names}
+    # every table, rows in a stable order (some tables, like the log's, have no rowid)
+    return {n: sorted(ledger.db.execute(f"SELECT * FROM [{n}]").fetchall(), key=repr) for n in names}
 
 
 def private_seed(ledger: Ledger, hand_id: str) -> str:

@@ -3,6 +3,8 @@ from collections import Counter
 
 import pytest
 
+from replay.errors import DeckMismatchError
+
 from replay.cards import parse_card as card, parse_cards as cards
 from replay.errors import IllegalMoveError
 from replay.fairness import hand_randomness
@@ -327,7 +329,9 @@ def test_draw_before_discard_and_the_stock_card_is_implied():
     eng = MarriageEngine(NEPAL)
     st = position(NEPAL)
     assert rule_of(eng, st, Discard(0, card("2D"))) == "MC-14"
-    assert rule_of(eng, st, Draw(0, "stock", STOCK[1])) == "MC-14"
+    with pytest.raises(DeckMismatchError) as err:                        # rule D-3: the deck decides
+        eng.apply(st, Draw(0, "stock", STOCK[1]))
+    assert err.value.rule == "D-3"
     st2 = eng.apply(st, Draw(0, "stock", STOCK[0]))
     assert STOCK[0] in st2.seat(0).hand and st2.stock == STOCK[1:]
     assert rule_of(eng, st2, Discard(0, card("AC"))) == "MC-14"          # not in hand

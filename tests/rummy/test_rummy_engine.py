@@ -2,6 +2,8 @@
 from dataclasses import replace
 
 import pytest
+
+from replay.errors import DeckMismatchError
 from hypothesis import given, settings, strategies as st
 
 from replay.cards import parse_card, parse_cards
@@ -54,9 +56,9 @@ def test_closed_pick_takes_the_deck_card_and_open_pick_is_public():  # rule R-6
     top = state.closed[0]
     s1 = engine.apply(state, Pick(0, "closed"))
     assert s1.hands[0][-1] == top and s1.closed == state.closed[1:]
-    with pytest.raises(IllegalMoveError) as exc:
+    with pytest.raises(DeckMismatchError) as exc:  # rule D-3: the deck decides a closed pick
         engine.apply(state, Pick(0, "closed", state.closed[1]))
-    assert exc.value.rule == "R-6"
+    assert exc.value.rule == "D-3"
     open_top = state.open_pile[-1]
     assert Pick(0, "open", open_top) in engine.legal_moves(state)
     s2 = engine.apply(state, Pick(0, "open", open_top))

@@ -81,3 +81,12 @@ def test_cli_json_lines():  # rule D-22
     assert set(out[1]) == {"error"}
     assert out[2] == {"valid": False, "rule": "R-7"}
     assert res.exit_code == 1
+
+
+def test_every_rummy_setting_is_documented():  # rule D-1
+    from pathlib import Path
+
+    from replay.rulesets import preset_spec
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "rummy13.md").read_text(encoding="utf-8")
+    for name in preset_spec("rummy13")["settings"]:
+        assert f"`{name}`" in doc

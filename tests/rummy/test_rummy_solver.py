@@ -119,6 +119,8 @@ def check_solution(cards, wild, sol):
     if sol.case == "two_sequences":  # rule R-15: only loose cards count
         assert sum(k.is_sequence for k in kinds) >= 2 and GroupKind.PURE_SEQUENCE in kinds
         assert loose_points == sol.points
+        if sol.points == 0:  # rule R-7: spare jokers are folded in, the hand is declarable
+            assert sol.is_complete
     elif sol.case == "pure_only":  # rule R-15: one pure run excused
         assert kinds == [GroupKind.PURE_SEQUENCE] and loose_points == sol.points
     else:  # rule R-15: every card counts
@@ -187,3 +189,20 @@ def test_hard_hands_match_exhaustive_search(text, wild):
     sol = solve(cards, wild)
     assert sol.points == brute_points(cards, wild)
     check_solution(cards, wild, sol)
+
+
+# rules: a complete hand is found complete, spare jokers folded into groups
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_complete_hands_are_found_complete(data):
+    from replay.rummy.declare import check_declaration
+    suits = data.draw(st.permutations(range(4)))
+    # two pure runs in two suits, one more run, and jokers to spare
+    a = data.draw(st.integers(1, 10))
+    b = data.draw(st.integers(1, 10))
+    cards = [card_of(r, suits[0]) for r in range(a, a + 4)] + [card_of(r, suits[1]) for r in range(b, b + 4)]
+    c = data.draw(st.integers(1, 11))
+    cards += [card_of(r, suits[2]) for r in range(c, c + 3)] + [JOKER, JOKER]
+    sol = solve(cards, None)
+    assert sol.points == 0 and sol.is_complete
+    assert check_declaration(sol.groups, None).valid

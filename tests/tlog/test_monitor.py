@@ -137,6 +137,10 @@ def test_split_view_is_detected_by_comparing_two_monitors(server, tmp_path):
     assert run(url, b)[0] == 0  # monitor B (a fresh one) sees another log of 12, same key
     code, _, err = run(url, b, "--compare", str(a))
     assert code == 1 and problem_kinds(err) == ["SPLIT_VIEW"]
+    published = tmp_path / "a-checkpoint.txt"  # a checkpoint published anywhere works as well
+    published.write_text(json.loads(a.read_text())["checkpoint"])
+    code, _, err = run(url, b, "--compare", str(published))
+    assert code == 1 and problem_kinds(err) == ["SPLIT_VIEW"]
 
 
 def test_gossip_between_consistent_monitors_of_different_sizes_passes(server, tmp_path):
@@ -196,6 +200,21 @@ def test_without_a_hook_or_route_reveals_are_skipped_cleanly(server, tmp_path):
     assert result.ok and result.audited == 0 and any("no record route" in n for n in result.notes)
     code, out, err = run(url, tmp_path / "s.json")
     assert (code, err) == (0, "")
+
+
+def test_an_operator_answering_nonsense_is_reported(server, tmp_path):
+    app, url, _ = server
+
+    @app.get("/api/v1/log/entries-broken")
+    def broken():
+        return "[1, 2]"
+
+    class Confused(LogClient):
+        def entries(self, start, end):
+            return self._object("/api/v1/log/entries-broken")
+
+    result = poll(Confused(url), MonitorState(url=url))
+    assert [p.kind for p in result.problems] == ["BAD_RESPONSE"]
 
 
 def test_unreachable_operator_is_reported(tmp_path):

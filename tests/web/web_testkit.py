@@ -8,13 +8,15 @@ private server seeds of the hands not yet revealed (which no public response may
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+import audit.ledger.ledger as ledger_module
 from audit.ledger import Ledger
-from audit.publish import build_record
+from audit.publish import build_record, publish, published_record
 from audit.sim.play import play_hand
 from audit.sim.tamper import TamperContext, tamper
 from audit.tokens import issue_operator_token, issue_seat_token
@@ -30,6 +32,47 @@ T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 
 def _stream(label: str) -> Stream:
     return Stream(hashlib.sha256(b"web-tests").digest(), hashlib.sha256(b"material").digest(), label)
+
+
+@contextlib.contextmanager
+def fixed_server_seeds():
+    """Make the ledger's fresh server seeds (``secrets.token_bytes``) a fixed sequence, so the
+    test hands -- and so their cards and moves -- are the same on every run."""
+    counter = iter(range(10**6))
+
+    class FixedSecrets:
+        @staticmethod
+        def token_bytes(n: int) -> bytes:
+            return hashlib.sha256(b"server-seed:%d" % next(counter)).digest()[:n]
+
+        @staticmethod
+        def token_hex(n: int) -> str:
+            return FixedSecrets.token_bytes(n).hex()
+
+    saved = ledger_module.secrets
+    ledger_module.secrets = FixedSecrets
+    try:
+        yield
+    finally:
+        ledger_module.secrets = saved
+
+
+def seat_out_of_turn(record: dict[str, Any]) -> dict[str, Any]:
+    """The dishonest operator's edit: the first move is credited to the next seat (K-4)."""
+    record["moves"][0]["seat"] = (record["moves"][0]["seat"] + 1) % len(record["table"]["seats"])
+    return record
+
+
+def foreign_key(record: dict[str, Any]) -> dict[str, Any]:
+    """A forger's copy: every statement re-signed with a key of its own, which the record
+    names as the operator's -- consistent in itself, so only a pinned key catches it."""
+    from audit.signing import SigningKey
+    from audit.sim.tamper import _resign_record
+
+    key = SigningKey.from_hex(hashlib.sha256(b"forger").hexdigest())
+    record["table"]["public_key"] = key.public_hex
+    record["fairness"]["statements"] = [key.sign(s["statement"]) for s in record["fairness"]["statements"]]
+    return _resign_record(record, TamperContext(key, _stream("forger")))
 
 
 def player_seed(hand_id: str, seat: int) -> bytes:
@@ -72,7 +115,7 @@ def _reveal_seeds(ledger: Ledger, hand_id: str, seats: range) -> None:
 
 
 def play(ledger: Ledger, hand_id: str, *, dealer: int, pot_before: int, hand_no: int,
-         tamper_kind: str | None = None, reveal: bool = True) -> tuple[dict[str, Any], int]:
+         tamper_kind: str | None = None, reveal: bool = True, publish_tamper: str | None = None) -> tuple[dict[str, Any], int]:
     """Play one Kitti hand to the end through the ledger; the attached record and the pot after."""
     _new_hand(ledger, hand_id, dealer)
     ledger.commit(hand_id)
@@ -89,16 +132,29 @@ def play(ledger: Ledger, hand_id: str, *, dealer: int, pot_before: int, hand_no:
                         commission_pct=parse_amount("5"), pot_delta_points=played.outcome.pot_delta_points)
     record = build_record(ledger, hand_id, moves=list(played.moves), outcome=played.outcome,
                           settlement=settlement, carry=carry, hand_no=hand_no)
-    if tamper_kind is not None:
+    if tamper_kind == "seat_out_of_turn":
+        record = seat_out_of_turn(record)
+    elif tamper_kind is not None:
         record = tamper(record, tamper_kind, TamperContext(ledger._signer(OPERATOR), _stream("tamper")))
     ledger.finish(hand_id, record)
     if reveal:
         ledger.reveal(hand_id)
+        published = published_record(ledger, hand_id)
+        if publish_tamper == "foreign_key":
+            published = foreign_key(published)
+        elif publish_tamper is not None:  # the dishonest operator edits what it publishes
+            published = tamper(published, publish_tamper, TamperContext(ledger._signer(OPERATOR), _stream("tamper")))
+        publish(ledger, hand_id, published)
     return record, pot_before + played.outcome.pot_delta_points
 
 
 def build_site(db_path: str) -> Site:
     """The test ledger at ``db_path`` (see the module docstring)."""
+    with fixed_server_seeds():
+        return _build(db_path)
+
+
+def _build(db_path: str) -> Site:
     site = Site(str(db_path))
     ledger = Ledger(str(db_path), clock=Clock())
     try:
@@ -116,12 +172,15 @@ def build_site(db_path: str) -> Site:
         _, pot = play(ledger, "t1-h0003", dealer=dealer, pot_before=pot, hand_no=3, tamper_kind="inflated_payout")
         site.hands["tampered_payout"] = "t1-h0003"
         dealer = (dealer + 1) % 3
-        # an edited move: a different seat speaks -- the replay names the first bad move
-        play(ledger, "t1-h0004", dealer=dealer, pot_before=pot, hand_no=4, tamper_kind="edited_move")
+        # an edited move: the first move credited to another seat -- the replay names it
+        play(ledger, "t1-h0004", dealer=dealer, pot_before=pot, hand_no=4, tamper_kind="seat_out_of_turn")
         site.hands["tampered_move"] = "t1-h0004"
+        # published with a forged signature on its deal statement (tampered after the reveal)
+        play(ledger, "t1-h0005", dealer=1, pot_before=0, hand_no=None, publish_tamper="forged_signature")
+        site.hands["tampered_signature"] = "t1-h0005"
         # a finished hand, not yet revealed: its record is public, its server seed is not
-        play(ledger, "t1-h0005", dealer=0, pot_before=0, hand_no=None, reveal=False)
-        site.hands["finished"] = "t1-h0005"
+        play(ledger, "t1-h0006", dealer=0, pot_before=0, hand_no=None, reveal=False)
+        site.hands["finished"] = "t1-h0006"
         steps = ["created", "committed", "seeds-committed", "seeds-half-revealed", "seeds-revealed", "dealt"]
         for i, name in enumerate(steps):
             hid = f"t1-s{i}-{name}"
@@ -150,11 +209,11 @@ def build_site(db_path: str) -> Site:
         site.other_operator_token = issue_operator_token(ledger.db, "other-operator")[1]
         for s in range(3):
             site.seat_tokens[(site.hands["committed"], s)] = issue_seat_token(ledger.db, site.hands["committed"], s)[1]
-        from audit.publish import published_record
+        from audit.publish import get_published
 
         for role, hid in site.hands.items():
             if ledger.get_hand(hid).state.value == "revealed":
-                site.records[hid] = published_record(ledger, hid)
+                site.records[hid] = get_published(ledger, hid)
     finally:
         ledger.close()
     return site

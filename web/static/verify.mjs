@@ -6,6 +6,9 @@
  * For tests and curious readers: <body data-state> is "idle", "working", "verified"
  * (every check passed), "failed" (some check failed) or "error" (input unreadable);
  * every drawn card has data-card="7H", every seat data-seat="n".
+ *
+ * A link to verify.html#record=<URI-encoded JSON> fills the "Hand record" tab and
+ * verifies at once (a fragment is never sent to any server).
  */
 import { VerifyError, handInputFromRecord, verifyHand } from "./verifier/verifier.mjs";
 import { PRESETS, presetSpec } from "./verifier/rulesets.mjs";
@@ -76,6 +79,8 @@ function fieldInput() {
   input.dealer = Number(dealer);
   const sc = $("server-commitment").value.trim().toLowerCase();
   if (sc) input.server_commitment = sc;
+  const rh = $("ruleset-hash").value.trim().toLowerCase();
+  if (rh) input.ruleset_hash = rh;
   const pc = lines($("player-commitments").value);
   if (pc.length) input.player_commitments = pc;
   const ov = $("overrides").value.trim();
@@ -162,11 +167,11 @@ function drawReport(report) {
   } else if (report.complete) {
     verdict.className = "verdict good";
     verdict.replaceChildren(el("strong", { text: "\u2713 Deal verified" }),
-      el("span", { text: "Every seed matches its commitment, and this is the deal they make." }));
+      el("span", { text: "The rules and every seed match what was committed before the deal, and this is the deal they make." }));
   } else {
     verdict.className = "verdict partial";
     verdict.replaceChildren(el("strong", { text: "Deal recomputed" }),
-      el("span", { text: "Add the commitments published before the deal to prove it was fixed in advance." }));
+      el("span", { text: "Nothing failed, but without every commitment (ruleset hash, server and player seeds) this does not prove the deal was fixed in advance." }));
   }
 
   $("checks").replaceChildren(...report.checks.map((c) => {
@@ -240,6 +245,7 @@ function fillExample() {
   $("player-seeds").value = EXAMPLE_HAND.player_seeds.join("\n");
   $("server-commitment").value = EXAMPLE_HAND.server_commitment;
   $("player-commitments").value = EXAMPLE_HAND.player_commitments.join("\n");
+  $("ruleset-hash").value = EXAMPLE_HAND.ruleset_hash;
   $("overrides").value = "";
 }
 
@@ -250,6 +256,19 @@ function init() {
   $("verify-form").addEventListener("submit", run);
   $("example-btn").addEventListener("click", () => { fillExample(); run(); });
   $("sort-hands").addEventListener("change", () => lastReport && drawDeal(lastReport));
+  // verify.html#record=<URI-encoded JSON>: a site can link a hand straight here.  The
+  // fragment never leaves the browser (it is not sent with the request for the page).
+  const hash = location.hash;
+  if (hash.startsWith("#record=")) {
+    selectTab("record");
+    try {
+      $("record-json").value = decodeURIComponent(hash.slice("#record=".length));
+      run();
+    } catch {
+      showStatus("error", "Cannot verify:", "the link's #record= part is not valid URI-encoded text");
+      document.body.dataset.state = "error";
+    }
+  }
   if (!globalThis.crypto?.subtle) {
     showStatus("error", "This browser gives this page no WebCrypto.",
       "Open it over https, from http://localhost, or save the offline verifier and open it from disk.");

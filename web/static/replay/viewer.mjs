@@ -3,14 +3,16 @@
  * as JSON (<script id="replay-data">: {players, game, steps: [{index, move, move_json, seat,
  * to_move, view}], faults, outcome, settlement}).  Step 0 is the state after the deal; step k
  * the state after the k-th applied move.  Every seat's hand and every pile are drawn at each
- * step; cards named by the view's highlight keys (tiplu, wild, maal, ...) are highlighted
- * wherever they appear.  `#move-N` in the URL jumps to move N.
+ * step (a discard or open pile's top is its last card, a stock's its first); the groups a
+ * seat has shown (view.shown[seat]) are drawn with its hand; cards named by the view's
+ * highlight keys (tiplu, wild, maal, ...) are highlighted wherever they appear.  `#move-N` in the URL jumps to move N.
  *
  * For tests: #replay[data-step] is the current step, #rp-final[data-final-points] the final
  * points (shown at the last step).
  */
 import { cardRow, cardSvg, isCard, isCards } from "./cards.mjs";
 
+const TOP_LAST = /discard|open/;
 const HIGHLIGHT_KEYS = ["tiplu", "wild", "wild_rank", "highlight", "maal", "joker", "jokers", "indicator"];
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const steps = data.steps;
@@ -108,18 +110,29 @@ function render(i) {
       el("div", { class: "who" }, el("b", { text: data.players[s] ?? `seat ${s}` }),
         el("span", { class: "muted", text: ` seat ${s} · ${hand.length} cards${step.to_move === s ? " · to move" : ""}` })),
       cardRow(hand, { highlight: hl, cls: "hand" }));
+    const shown = Array.isArray(view.shown) ? view.shown[s] : null;
+    if (Array.isArray(shown) && shown.length) {
+      box.append(el("div", { class: "shown" }, el("span", { class: "k", text: "shown" }), renderValue(shown, hl)));
+    }
     if (spoken[s]) box.append(renderMove(spoken[s], hl));
     seats.append(box);
   });
   board.append(seats);
-  const piles = Object.keys(view).filter((k) => k !== "hands" && !special.includes(k));
+  const piles = Object.keys(view).filter((k) => k !== "hands" && k !== "shown" && !special.includes(k));
   if (piles.length) {
     const box = el("div", { class: "piles" });
     for (const k of piles) {
       const v = view[k];
       let body;
-      if (isCards(v) && v.length > 12) {
-        body = el("span", {}, cardRow(v.slice(0, 3), { highlight: hl, cls: "small" }), el("span", { class: "muted", text: ` … ${v.length} cards` }));
+      if (isCards(v) && TOP_LAST.test(k)) {
+        // a discard / open pile: its top is the last card, drawn rightmost
+        const top = v.slice(-6);
+        body = el("span", {}, v.length > top.length ? el("span", { class: "muted", text: `${v.length - top.length} more … ` }) : null,
+          cardRow(top, { highlight: hl, cls: "small" }), el("span", { class: "muted", text: " \u2190 top" }));
+      } else if (isCards(v) && v.length > 6) {
+        // a stock / closed pile: its top is the first card
+        body = el("span", {}, el("span", { class: "muted", text: "top \u2192 " }), cardRow(v.slice(0, 3), { highlight: hl, cls: "small" }),
+          el("span", { class: "muted", text: ` … ${v.length} cards` }));
       } else body = renderValue(v, hl);
       box.append(el("div", { class: "pile", "data-pile": k }, el("span", { class: "k", text: label(k) }), body));
     }

@@ -11,8 +11,8 @@
 //   ed25519Supported()                                                     -> whether WebCrypto has Ed25519
 //
 // Indexes and sizes may be Numbers (safe integers) or BigInts; the bit arithmetic uses BigInt
-// so trees beyond 2^31 leaves work.  Checkpoint signatures need WebCrypto Ed25519 (Chromium
-// 113+ behind no flag since 137, Firefox 129+, Safari 17+); where it is missing,
+// so trees beyond 2^31 leaves work.  Checkpoint signatures need WebCrypto Ed25519 (present in
+// current Chromium, Firefox and Safari; tested in Debian's Chromium); where it is missing,
 // verifyCheckpoint throws UnsupportedError and the caller must say that the signature was
 // NOT checked (the Merkle proofs still are).
 

@@ -436,6 +436,7 @@ export const EXAMPLE_HAND = {
   "b93a2497968026a2159343bbb00823d0dc5805d987e9306ea5b5bdc3efe2ed72",
   "388c13b510addfc26d089b705a06004e"
  ],
+ "ruleset_hash": "c28e6a9845db72fdb408e0b3a864699c534fe3ea49b8a79ef4db0deed1bf28ae",
  "server_commitment": "8d4c6dd2aba11b569678ccb6cbc0b9ea0abf47a7f732e5ca7c9ee0f3e5d36144",
  "player_commitments": [
   "d262f653fdc8a997be52a7ee2bf65a4b4795c168ff3c3f860562b0ca022a6d67",

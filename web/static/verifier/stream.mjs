@@ -13,8 +13,9 @@
  *                 swap xs[i] and xs[j]  (position 0 is the top)
  *
  * WebCrypto's HMAC is asynchronous, so a Stream fetches the blocks it is about to need
- * in one batch (all signed in parallel) instead of awaiting them one at a time.  Which
- * blocks are fetched ahead never changes which words are read.
+ * in one batch (all signed in parallel) instead of awaiting them one at a time
+ * (bench/browser_verifier.py compares the two).  Which blocks are fetched ahead never
+ * changes which words are read.
  */
 import { VerifyError, subtle } from "./errors.mjs";
 import { concatBytes, enc, sha256, u32, u64, utf8 } from "./bytes.mjs";

@@ -103,8 +103,8 @@ function firstDifference(claimed, actual) {
  *  preset, game, ruleset (record form), ruleset_hash, hand_id, n_seats, dealer, direction,
  *  seat_order, material (hex), server_commitment, player_commitments (as computed),
  *  shoe (card texts, top first), deal: {hands, turned_up, indicator, stock}}.
- * `ok` is false when any check failed; `complete` is true when the server seed and every
- * player seed were checked against commitments.
+ * `ok` is false when any check failed; `complete` is true when the ruleset hash, the
+ * server seed and every player seed were checked against their commitments.
  */
 export async function verifyHand(input) {
   if (!isPlainObject(input)) throw new VerifyError("malformed", "verifyHand needs an object");
@@ -129,12 +129,17 @@ export async function verifyHand(input) {
   const direction = Object.hasOwn(rs.settings, "direction") ? rs.settings.direction : "clockwise";
   const order = seatOrder(dealer, n, direction);
 
+  // The seed commitments do not cover the rules: the committed ruleset hash does (D-1).
+  // Without it, other rules would give another deal from the very same seeds.
   const checks = [];
+  const rsTitle = "Ruleset matches its committed hash";
   if (input.ruleset_hash !== undefined) {
     parseDigest(input.ruleset_hash, "ruleset hash");
     const same = input.ruleset_hash === rs.hash;
-    checks.push(check("ruleset_hash", "Ruleset hash", same,
-      same ? `the resolved ruleset hashes to ${rs.hash}` : `the record says ${input.ruleset_hash}, the resolved ruleset hashes to ${rs.hash}`));
+    checks.push(check("ruleset_hash", rsTitle, same,
+      same ? `the resolved ruleset hashes to ${rs.hash}` : `committed ${input.ruleset_hash}, the resolved ruleset hashes to ${rs.hash}`));
+  } else {
+    checks.push(check("ruleset_hash", rsTitle, null, `no ruleset hash given; the resolved ruleset hashes to ${rs.hash}`));
   }
 
   const serverCommitment = await commitServerSeed(serverSeed);
@@ -212,8 +217,8 @@ export async function verifyHand(input) {
   }
 
   const ok = checks.every((c) => c.ok !== false);
-  const complete = checks.filter((c) => c.name === "server_commitment" || c.name.startsWith("player_commitment:"))
-    .every((c) => c.ok === true);
+  const complete = checks.filter((c) => c.name === "ruleset_hash" || c.name === "server_commitment" ||
+    c.name.startsWith("player_commitment:")).every((c) => c.ok === true);
   return {
     ok,
     complete,

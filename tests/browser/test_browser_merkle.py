@@ -4,7 +4,6 @@ from __future__ import annotations
 import functools
 import http.server
 import json
-import shutil
 import threading
 from datetime import datetime, timezone
 from pathlib import Path
@@ -17,34 +16,27 @@ from audit.tlog.merkle import MemoryTree, leaf_hash
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).parents[2]
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
 
 
 @pytest.fixture(scope="module")
-def page():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian chromium is not installed")
-    playwright = pytest.importorskip("playwright.sync_api")
+def mpage(browser):
+    """One page on the repo root (for the fixtures and merkle.mjs), from the shared browser."""
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(ROOT))
     handler.extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript"}
     http.server.SimpleHTTPRequestHandler.log_message = lambda *a: None
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        pg = browser.new_page()
-        pg.goto(f"http://127.0.0.1:{server.server_port}/fixtures/tlog/rfc6962-vectors.json")
-        pg.evaluate("async () => { window.M = await import('/web/static/verifier/merkle.mjs'); }")
-        yield pg
-        browser.close()
+    pg = browser.new_page()
+    pg.goto(f"http://127.0.0.1:{server.server_port}/fixtures/tlog/rfc6962-vectors.json")
+    pg.evaluate("async () => { window.M = await import('/web/static/verifier/merkle.mjs'); }")
+    yield pg
+    pg.close()
     server.shutdown()
 
 
-def test_known_answers_in_the_browser(page):
+def test_known_answers_in_the_browser(mpage):
     vectors = json.loads((ROOT / "fixtures/tlog/rfc6962-vectors.json").read_text())
-    out = page.evaluate("""async (V) => {
+    out = mpage.evaluate("""async (V) => {
         const leaves = await Promise.all(V.entries.map(async (e) => M.bytesToHex(await M.leafHash(M.hexToBytes(e)))));
         const res = [];
         for (const v of V.inclusion) {
@@ -58,13 +50,13 @@ def test_known_answers_in_the_browser(page):
     assert out == [True] * 7
 
 
-def test_every_proof_up_to_40_and_its_bit_flips(page):
+def test_every_proof_up_to_40_and_its_bit_flips(mpage):
     tree = MemoryTree(leaf_hash(f"e{i}".encode()) for i in range(40))
     cases = []
     for n in range(1, 41):
         for m in range(n):
             cases.append([tree.levels[0][m].hex(), m, n, [p.hex() for p in tree.inclusion_proof(m, n)], tree.root(n).hex()])
-    out = page.evaluate("""async (cases) => {
+    out = mpage.evaluate("""async (cases) => {
         let ok = 0, rejected = 0, wrong = [];
         const flip = (h, bit) => { const b = M.hexToBytes(h); b[bit >> 3] ^= 1 << (bit & 7); return M.bytesToHex(b); };
         for (const [leaf, m, n, path, root] of cases) {
@@ -82,13 +74,13 @@ def test_every_proof_up_to_40_and_its_bit_flips(page):
     assert out["ok"] == len(cases) and out["wrong"] == [] and out["rejected"] > 4 * len(cases)
 
 
-def test_checkpoint_signature_in_the_browser(page):
+def test_checkpoint_signature_in_the_browser(mpage):
     key = SigningKey.from_hex("11" * 32)
     cp = sign_checkpoint(key, origin="tiplu.test/log", size=6, root=bytes(range(32)),
                          now=datetime(2026, 11, 30, 14, 35, tzinfo=timezone.utc))
-    if not page.evaluate("() => M.ed25519Supported()"):
+    if not mpage.evaluate("() => M.ed25519Supported()"):
         pytest.skip("this Chromium's WebCrypto has no Ed25519 (documented: signatures then go unchecked)")
-    out = page.evaluate("""async ([text, pub, other]) => {
+    out = mpage.evaluate("""async ([text, pub, other]) => {
         const cp = await M.verifyCheckpoint(text, pub);
         const res = [cp.origin, String(cp.size), cp.rootHex, cp.time];
         for (const [t, k] of [[text.replace("\\n6\\n", "\\n7\\n"), pub], [text, other]]) {

@@ -1,0 +1,66 @@
+"""``tiplu token`` and ``tiplu serve``; the rate limiter's window with an injected clock."""
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from audit.cli import main
+from audit.ledger import Ledger
+from audit.tokens import authenticate
+from web.auth import RateLimiter
+
+
+def test_token_new_for_an_operator_and_a_seat(fresh_db, site):
+    runner = CliRunner()
+    r = runner.invoke(main, ["token", "new", "--db", fresh_db, "--operator", "demo-operator"])
+    assert r.exit_code == 0, r.output
+    token = r.output.strip()
+    r = runner.invoke(main, ["token", "new", "--db", fresh_db, "--hand", site.hands["committed"], "--seat", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    seat = json.loads(r.output)
+    with Ledger(fresh_db) as ledger:
+        assert authenticate(ledger.db, token).operator == "demo-operator"
+        who = authenticate(ledger.db, seat["token"])
+    assert (who.role, who.hand_id, who.seat) == ("seat", site.hands["committed"], 1)
+    r = runner.invoke(main, ["token", "revoke", "--db", fresh_db, seat["token_id"]])
+    assert r.exit_code == 0
+
+
+def test_token_new_refuses_unclear_requests(fresh_db, site):
+    runner = CliRunner()
+    for args in ([], ["--operator", "demo-operator", "--seat", "1"], ["--hand", site.hands["committed"]],
+                 ["--operator", "x", "--hand", "y", "--seat", "0"]):
+        assert runner.invoke(main, ["token", "new", "--db", fresh_db, *args]).exit_code == 2
+    r = runner.invoke(main, ["token", "new", "--db", fresh_db, "--operator", "nobody"])
+    assert r.exit_code == 1 and "no operator 'nobody'" in r.output
+    r = runner.invoke(main, ["token", "new", "--db", fresh_db, "--hand", site.hands["committed"], "--seat", "7"])
+    assert r.exit_code == 1 and "no seat 7" in r.output
+
+
+def test_serve_has_help():
+    r = CliRunner().invoke(main, ["serve", "--help"])
+    text = " ".join(r.output.split())
+    assert r.exit_code == 0 and "--port" in text and "development server" in text and "gunicorn" in text
+
+
+def test_rate_limiter_window():
+    now = [0.0]
+    limiter = RateLimiter(2, window=60, clock=lambda: now[0])
+    assert limiter.hit("a") and limiter.hit("a")
+    assert not limiter.hit("a")
+    assert limiter.hit("b")  # per client
+    now[0] = 59.9
+    assert not limiter.hit("a")
+    now[0] = 60.0
+    assert limiter.hit("a")
+
+
+def test_log_key_file_signs_checkpoints_and_home_shows_it(make_app, fresh_db, tmp_path):
+    key_file = str(tmp_path / "log.key")
+    assert CliRunner().invoke(main, ["keys", "new", "--out", key_file]).exit_code == 0
+    client = make_app(fresh_db, TIPLU_LOG_KEY_FILE=key_file).test_client()
+    cp = client.get("/api/v1/log/checkpoint").get_json()
+    assert cp["checkpoint"].startswith("tiplu.local/log\n") and isinstance(cp["size"], int)
+    page = client.get("/").get_data(as_text=True)
+    assert "data-checkpoint" in page and cp["root"] in page
