@@ -17,6 +17,7 @@ from flask import Blueprint, Response, abort, g, redirect, render_template, requ
 from audit.errors import NotFoundError
 from audit.signing import key_id, verify_statement
 from replay.errors import TipluError
+from replay.records import parse_record
 
 from . import data
 from .db import get_ledger
@@ -182,18 +183,31 @@ def _fairness(view: Any, record: dict[str, Any] | None, ledger: Any, public_key:
     return fair
 
 
+def _parses(record: Any) -> bool:
+    """Whether a stored record is a well-formed ``tiplu.hand/1`` record (its shape, not its truth)."""
+    try:
+        parse_record(record)
+    except TipluError:
+        return False
+    return True
+
+
 @bp.get("/hands/<hand_id>")
 def hand(hand_id: str):
     ledger = get_ledger()
     view = ledger.get_hand(hand_id)
     record = data.record_of(ledger, view.id) if view.state.value in ("finished", "revealed") else None
     verdict = data.verdict_for(ledger, view, record) if record is not None else None
+    malformed = record is not None and not _parses(record)
+    if malformed:  # an operator may attach any JSON object: the verdict names the fault, and the
+        record = None  # page shows the ledger's public view instead of the record's own fields
     public_key = ledger.public_key(view.operator)
     fair = _fairness(view, record, ledger, public_key)
     ctx: dict[str, Any] = {"view": view, "record": record, "verdict": verdict,
                            "vj": verdict.to_json() if verdict is not None else None, "public_key": public_key,
                            "fair": fair, "table": ledger.table(view.table_id),
-                           "steps": None, "deal": None, "rows": None, "check": None}
+                           "steps": None, "deal": None, "rows": None, "check": None,
+                           "record_malformed": malformed}
     if record is not None and verdict is not None:
         ctx["rows"] = _settlement_rows(record, verdict)
         ctx["claimed_commission"] = ((record.get("outcome") or {}).get("payouts") or {}).get("commission")
