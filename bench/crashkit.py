@@ -17,10 +17,12 @@ size).  The pieces:
   verifies against the final root); the log rechecks; and a restarted service finishes
   every hand left half-way with no manual repair.
 
-**The transparency log.**  Until the ledger appends a leaf in each statement's own
-transaction, :func:`sync_log` brings the log up to the statements table (leaf ``i`` = the
-``i``-th statement in ``seq`` order, ``docs/transparency-log.md``) inside one
-``BEGIN IMMEDIATE`` transaction.  Once the ledger is wired, ``sync_log`` finds nothing to add.
+**The transparency log.**  The ledger appends each statement's log leaf in the statement's
+own transaction (ledger migration ``004_transparency_log``), so after any kill the log must
+hold exactly one leaf per stored statement -- checked *before* anything is synced.
+:func:`sync_log` (leaf ``i`` = the ``i``-th statement in ``seq`` order,
+``docs/transparency-log.md``) then finds nothing to add; it is kept so the harness also runs
+against a ledger without that wiring.
 
 Writers are forked from the parent (``os.fork``), so a kill costs milliseconds rather than
 an interpreter start; each child opens its own connection after the fork.  Player seeds are
@@ -277,6 +279,8 @@ def check_after_crashes(path: str, result: StormResult) -> CheckResult:
         assert not lost, f"{len(lost)} acknowledged statements are lost, e.g. {lost[:3]}"
         n_statements = ledger.db.execute("SELECT count(*) FROM statements").fetchone()[0]
         assert len(sigs) == n_statements, "a statement is stored twice"
+        log_size = ledger.db.execute("SELECT count(*) FROM tlog_leaves").fetchone()[0]
+        assert log_size == n_statements, f"{n_statements - log_size} statements lack their log leaf"
         # every checkpoint signed before or during the storm is a prefix of the final log
         size = sync_log(ledger)
         log = TransparencyLog(ledger.db)
