@@ -8,9 +8,9 @@ _WEB_TESTS = str(pathlib.Path(__file__).resolve().parents[1] / "web")
 if _WEB_TESTS not in sys.path:
     sys.path.append(_WEB_TESTS)
 
-import sqlite3  # noqa: E402
-
 import pytest  # noqa: E402
+
+from security_kit import copy_db  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -19,17 +19,6 @@ def site(tmp_path_factory):
     from web_testkit import build_site
 
     return build_site(str(tmp_path_factory.mktemp("security-site") / "site.db"))
-
-
-def copy_db(src_path: str, dst_path: str) -> str:
-    """An online-backup copy of a ledger file (what an operator's backup does)."""
-    src, out = sqlite3.connect(src_path), sqlite3.connect(dst_path)
-    try:
-        src.backup(out)
-    finally:
-        src.close()
-        out.close()
-    return dst_path
 
 
 @pytest.fixture

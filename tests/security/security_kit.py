@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import base64
 import json
+import sqlite3
 from typing import Iterable
 
 ERROR_KEYS = {"status", "code", "message"}
@@ -34,3 +35,14 @@ def check_api_response(status: int, body: bytes, content_type: str, *, where: st
         assert set(body_json) == {"error"} and set(body_json["error"]) == ERROR_KEYS, f"{where}: {text[:300]}"
         err = body_json["error"]
         assert err["status"] == status and isinstance(err["code"], str) and isinstance(err["message"], str), where
+
+
+def copy_db(src_path: str, dst_path: str) -> str:
+    """An online-backup copy of a ledger file (what an operator's backup does)."""
+    src, out = sqlite3.connect(src_path), sqlite3.connect(dst_path)
+    try:
+        src.backup(out)
+    finally:
+        src.close()
+        out.close()
+    return dst_path

@@ -16,12 +16,11 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from security_kit import check_api_response, find_leaks
+from security_kit import check_api_response, copy_db, find_leaks
 
 
 @pytest.fixture(scope="module")
 def fuzz_app(site, tmp_path_factory):
-    from conftest import copy_db
     from web import create_app
 
     from audit.signing import SigningKey
