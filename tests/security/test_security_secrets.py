@@ -84,6 +84,7 @@ def _scan(client, paths, app, caplog, *, headers=None) -> list[tuple[str, int]]:
     return seen
 
 
+# rule R-22: the server seed is published only after the hand; until then no route shows it
 def test_no_route_no_error_and_no_log_line_shows_an_unrevealed_seed(site, app, caplog):
     caplog.set_level(logging.DEBUG)
     client = app.test_client()
@@ -103,6 +104,7 @@ def test_no_route_no_error_and_no_log_line_shows_an_unrevealed_seed(site, app, c
             assert not find_leaks(text, _unrevealed(app).values()), f"{verb} {h}"
 
 
+# rules: seeds committed before any reveal; the server seed shown only once revealed
 def test_a_hand_driven_over_http_shows_its_seed_only_once_revealed(site, app, caplog):
     from replay.fairness import commit_player_seed
 
