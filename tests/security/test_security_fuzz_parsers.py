@@ -137,7 +137,7 @@ def test_cards(value):
     rejects_typed(parse_cards, [value, "AS"])
 
 
-@pytest.mark.parametrize("name", sorted({c.replace("\u0410", "") for c in ["AS", "KH", "TD", "JK", "MC", "7C"]}))
+@pytest.mark.parametrize("name", ["AS", "KH", "TD", "JK", "MC", "7C"])
 def test_homoglyph_and_invisible_card_names_are_refused(name):
     for fake in (name.replace("A", "А").replace("K", "К").replace("T", "Т").replace("C", "С").replace("H", "Н"),
                  "\u202e" + name, name + "\u200b", name[0] + "\x00" + name[1:], name.lower(),
