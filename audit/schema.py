@@ -22,8 +22,25 @@ def _validator() -> Draft202012Validator:
     return Draft202012Validator(json.loads(text))
 
 
+MAX_DEPTH = 64  # a real record nests about 8 deep; deeper input would exhaust the recursion limit
+
+
+def too_deep(data: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether lists/objects nest more than ``limit`` levels (checked without recursion)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth > limit:
+                return True
+            stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+    return False
+
+
 def schema_errors(data: Any) -> list[MalformedError]:
     """Every schema violation, each with its location (``$.table.seats[2].player``)."""
+    if too_deep(data):
+        return [MalformedError(f"nested more than {MAX_DEPTH} levels deep", location="$")]
     out = []
     for err in sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path)):
         path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)

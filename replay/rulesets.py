@@ -33,13 +33,16 @@ PRESETS: tuple[str, ...] = tuple(PRESET_FILES)
 MAX_SAFE_INTEGER = 2**53 - 1  # the in-browser verifier reads settings with JSON.parse
 
 
-@cache
 def preset_spec(preset: str) -> Mapping[str, Any]:
     """The declaration of a preset: title, game, and each setting's default, rule and doc."""
-    try:
-        name = PRESET_FILES[preset]
-    except (KeyError, TypeError):
-        raise RulesetError(f"unknown preset {preset!r}; known: {', '.join(PRESETS)}") from None
+    if not isinstance(preset, str) or preset not in PRESET_FILES:
+        raise RulesetError(f"unknown preset {str(preset)[:64]!r}; known: {', '.join(PRESETS)}")
+    return _preset_spec(preset)
+
+
+@cache
+def _preset_spec(preset: str) -> Mapping[str, Any]:
+    name = PRESET_FILES[preset]
     text = resources.files("replay.presets").joinpath(name).read_text(encoding="utf-8")
     return json.loads(text)
 
@@ -68,14 +71,29 @@ def _check_value(name: str, spec: Mapping[str, Any], value: Any) -> None:
         raise RulesetError(f"setting {name!r} must be at least {spec['min']}, got {value!r}")
     if "max" in spec and value > spec["max"]:
         raise RulesetError(f"setting {name!r} must be at most {spec['max']}, got {value!r}")
-    if isinstance(default, dict) and set(value) != set(default):
-        raise RulesetError(f"setting {name!r} must have exactly the keys {sorted(default)}")
+    _check_shape(name, default, value)
     try:
         canonical_json(value)
     except ValueError as exc:
         raise RulesetError(f"setting {name!r}: {exc}") from None
     if not _safe_integers(value):
         raise RulesetError(f"setting {name!r}: integers must lie within +-(2**53 - 1) (JavaScript reads them exactly)")
+
+
+def _check_shape(name: str, default: Any, value: Any, path: str = "") -> None:
+    """A nested setting has its default's shape: the same keys in every object, and array
+    elements of the default's first element's shape (so an engine never meets a missing key)."""
+    where = f"setting {name!r}" + (f" at {path}" if path else "")
+    if _json_type(value) != _json_type(default):
+        raise RulesetError(f"{where} must be a JSON {_json_type(default)}, got {_json_type(value)}")
+    if isinstance(default, dict):
+        if set(value) != set(default):
+            raise RulesetError(f"{where} must have exactly the keys {sorted(default)}")
+        for k in default:
+            _check_shape(name, default[k], value[k], f"{path}.{k}")
+    elif isinstance(default, list) and default:
+        for i, v in enumerate(value):
+            _check_shape(name, default[0], v, f"{path}[{i}]")
 
 
 def _safe_integers(value: Any) -> bool:

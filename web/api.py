@@ -49,7 +49,10 @@ def json_body(*, optional: bool = False) -> dict[str, Any]:
     """
     if optional and not request.get_data(cache=True):
         return {}
-    body = request.get_json(silent=True, force=True)
+    try:
+        body = request.get_json(silent=True, force=True)
+    except RecursionError:  # JSON nested deeper than the interpreter's recursion limit
+        raise ApiError(400, "malformed", "the request body is nested too deeply") from None
     if not isinstance(body, dict):
         raise ApiError(400, "malformed", "the request body must be a JSON object")
     return body

@@ -67,8 +67,23 @@ def applied_migrations(db: Database) -> list[str]:
     return [r[0] for r in db.execute("SELECT name FROM migrations ORDER BY rowid")]
 
 
+def _all_recorded(db: Database, migrations: Sequence[Migration]) -> bool:
+    """Whether the ``migrations`` table exists and records every name (a plain read)."""
+    try:
+        names = {r[0] for r in db.execute("SELECT name FROM migrations")}
+    except sqlite3.OperationalError:  # no migrations table yet
+        return False
+    return all(name in names for name, _ in migrations)
+
+
 def migrate(db: Database, migrations: Sequence[Migration], *, now: datetime | None = None) -> list[str]:
-    """Apply each migration not yet recorded; returns the names applied by this call."""
+    """Apply each migration not yet recorded; returns the names applied by this call.
+
+    When every migration is already recorded (every open but the first) this only reads:
+    no write lock is taken, so opening a ledger per request does not serialise readers.
+    """
+    if not db.conn.in_transaction and _all_recorded(db, migrations):
+        return []
     when = (now or datetime.now(timezone.utc)).isoformat()
     with atomic(db):
         db.execute(MIGRATIONS_TABLE_SQL)

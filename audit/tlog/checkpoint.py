@@ -159,6 +159,10 @@ def parse_checkpoint(text: str) -> Checkpoint:
     """Parse checkpoint text strictly (no signature check); raise :class:`MalformedError`."""
     if not isinstance(text, str) or len(text) > MAX_CHECKPOINT_CHARS:
         raise MalformedError("a checkpoint is text of at most 4096 characters")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MalformedError("a checkpoint is UTF-8 text (no lone surrogates)") from None
     if not text.endswith("\n") or "\r" in text:
         raise MalformedError("a checkpoint ends with a newline and uses LF line ends")
     head, sep, tail = text.partition("\n\n")

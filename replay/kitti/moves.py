@@ -105,7 +105,7 @@ def parse_move(data: Mapping[str, Any], *, n_seats: int | None = None) -> Move:
 def parse_move_text(text: str) -> Move:
     """A move from its text form (``str(move)``)."""
     parts = text.split(" ", 2) if isinstance(text, str) else []
-    if len(parts) < 2 or not parts[0].isdigit():
+    if len(parts) < 2 or not (parts[0].isascii() and parts[0].isdigit()):
         raise MalformedError(f"not a Kitti move: {text!r}")
     seat = int(parts[0])
     if parts[1] == "fold" and len(parts) == 2:

@@ -215,7 +215,7 @@ def parse_move(data: Mapping[str, Any]) -> Move:
     if not isinstance(data, Mapping):
         raise MalformedError("a move must be a JSON object")
     kind = data.get("type")
-    if kind not in _KEYS:
+    if not isinstance(kind, str) or kind not in _KEYS:
         raise MalformedError(f"unknown move {kind!r}; known: {', '.join(_KEYS)}", location="type")
     extra = set(data) - _KEYS[kind] - {"type", "seat", "auto"}
     if extra:
@@ -234,7 +234,7 @@ def parse_move(data: Mapping[str, Any]) -> Move:
         return Show(seat, _groups(_field(data, "sets"), "sets"), auto)
     if kind == "draw":
         source = _field(data, "source")
-        if source not in SOURCES:
+        if not isinstance(source, str) or source not in SOURCES:
             raise MalformedError(f"source must be one of {SOURCES}", location="source")
         card = _card(data["card"], "card") if data.get("card") is not None else None
         return Draw(seat, source, card, auto)
@@ -258,7 +258,7 @@ def parse_move_text(text: str) -> Move:
     auto = bool(words) and words[-1] == "auto"
     if auto:
         words = words[:-1]
-    if len(words) < 2 or not words[0].isdigit():
+    if len(words) < 2 or not (words[0].isascii() and words[0].isdigit()):
         raise MalformedError(f"not a move: {text!r} (expected e.g. '2 draw stock')")
     seat, kind, rest = int(words[0]), words[1], words[2:]
     body = " ".join(rest)

@@ -127,14 +127,14 @@ def parse_move(data: Mapping[str, Any]) -> Move:
     seat = _seat(data)
     allowed = {"pick": {"source", "card", "auto"}, "discard": {"card", "auto"},
                "declare": {"finish_card", "groups"}, "drop": {"auto"}}
-    if kind not in allowed:
+    if not isinstance(kind, str) or kind not in allowed:
         raise MalformedError(f"unknown move type {kind!r}", location="type")
     extra = set(data) - allowed[kind] - {"type", "seat"}
     if extra:
         raise MalformedError(f"unexpected fields {sorted(extra)} in a {kind} move")
     if kind == "pick":
         source = data.get("source", "closed")
-        if source not in SOURCES:
+        if not isinstance(source, str) or source not in SOURCES:
             raise MalformedError("source must be 'closed' or 'open'", location="source")
         card = parse_card(data["card"]) if data.get("card") is not None else None
         return Pick(seat, source, card, _auto(data))
