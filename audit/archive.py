@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from replay.errors import MalformedError
+from replay.errors import MalformedError, TipluError
 from replay.records import load_json
 
 
@@ -55,9 +55,20 @@ def iter_db(path: Path) -> Iterator[Item]:
     """Every finished hand's record in a ledger database, in ledger order."""
     from .ledger import Ledger  # the ledger module is the one reader of its tables
 
+    from .publish import published_record
+
     ledger = Ledger(str(path))
-    for hand_id, record in ledger.iter_records():
-        yield Item(f"{path}#{hand_id}", data=record)
+    try:
+        # iter_records walks one cursor (no fetchall); each record is completed with its
+        # statements and revealed seed as the public sees it, one hand at a time.
+        for entry in ledger.iter_records():
+            where = f"{path}#{entry.hand_id}"
+            try:
+                yield Item(where, data=published_record(ledger, entry.hand_id, stored=entry.record))
+            except TipluError as exc:
+                yield Item(where, error=MalformedError(str(exc)))
+    finally:
+        ledger.close()
 
 
 def iter_url(url: str) -> Iterator[Item]:
