@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from replay.errors import MalformedError, TipluError
+from replay.errors import MalformedError
 from replay.records import load_json
 
 
@@ -52,21 +52,17 @@ def iter_jsonl(stream: io.TextIOBase | Any, name: str) -> Iterator[Item]:
 
 
 def iter_db(path: Path) -> Iterator[Item]:
-    """Every finished hand's record in a ledger database, in ledger order."""
-    from .ledger import Ledger  # the ledger module is the one reader of its tables
-
-    from .publish import published_record
+    """Every published record in a ledger database, in publication order, streamed."""
+    from .ledger import Ledger
+    from .publish import iter_published
 
     ledger = Ledger(str(path))
     try:
-        # iter_records walks one cursor (no fetchall); each record is completed with its
-        # statements and revealed seed as the public sees it, one hand at a time.
-        for entry in ledger.iter_records():
-            where = f"{path}#{entry.hand_id}"
+        for hand_id, text in iter_published(ledger):
             try:
-                yield Item(where, data=published_record(ledger, entry.hand_id, stored=entry.record))
-            except TipluError as exc:
-                yield Item(where, error=MalformedError(str(exc)))
+                yield Item(f"{path}#{hand_id}", data=load_json(text))
+            except MalformedError as exc:
+                yield Item(f"{path}#{hand_id}", error=exc)
     finally:
         ledger.close()
 

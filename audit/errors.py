@@ -26,3 +26,7 @@ class NotFoundError(LedgerError, LookupError):
 
 class AuthError(TipluError):
     """A missing or wrong token."""
+
+
+class ProofError(TipluError, ValueError):
+    """A Merkle inclusion or consistency proof (or a tree head) that does not verify."""

@@ -5,11 +5,15 @@
   outcome with payouts.  No server seed, no statements (they come after, or sign it).
 * :func:`published_record` -- the record as the public sees it: the attached record plus
   every signed statement of the hand and, once revealed, the server seed.
+* :func:`publish` -- store that published record once, after the reveal, in the ledger's
+  append-only ``published_records`` table; :func:`get_published` and
+  :func:`iter_published` read it back (streamed, in publication order).  This is the
+  artifact auditors audit and the website serves.
 """
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from replay.game import Outcome
 from replay.records import RECORD_FORMAT
@@ -66,3 +70,40 @@ def published_record(ledger: Any, hand_id: str, *, stored: Mapping[str, Any] | N
     fairness["statements"] = [s.signed for s in ledger.statements(hand_id)]
     fairness["server_seed"] = hand.server_seed
     return record
+
+
+def publish(ledger: Any, hand_id: str, record: Mapping[str, Any] | None = None, *, now: Any = None) -> dict[str, Any]:
+    """Store the published record of a revealed hand (built from the ledger unless given)."""
+    from replay.canonical import canonical_json
+
+    from .errors import LedgerStateError
+    from .ledger.store import atomic
+
+    hand = ledger.get_hand(hand_id)
+    if hand.server_seed is None:
+        raise LedgerStateError(f"hand {hand_id!r} is not revealed: nothing to publish yet")
+    record = published_record(ledger, hand_id) if record is None else json.loads(json.dumps(record))
+    with atomic(ledger.db) as db:
+        if db.execute("SELECT 1 FROM published_records WHERE hand_id = ?", [hand_id]).fetchone():
+            raise LedgerStateError(f"hand {hand_id!r} is already published")
+        db.execute("INSERT INTO published_records (hand_id, record, preset, table_id, published_at) "
+                   "VALUES (?, ?, ?, ?, ?)",
+                   [hand_id, canonical_json(record).decode(), hand.preset, hand.table_id, ledger._time(now)])
+    return record
+
+
+def get_published(ledger: Any, hand_id: str) -> dict[str, Any]:
+    row = ledger.db.execute("SELECT record FROM published_records WHERE hand_id = ?", [hand_id]).fetchone()
+    if row is None:
+        raise NotFoundError(f"hand {hand_id!r} has no published record")
+    return json.loads(row[0])
+
+
+def iter_published(ledger: Any, *, table_id: str | None = None) -> Iterator[tuple[str, str]]:
+    """``(hand_id, record JSON text)`` of every published record, in publication order, streamed."""
+    sql = "SELECT hand_id, record FROM published_records"
+    args: list[Any] = []
+    if table_id is not None:
+        sql += " WHERE table_id = ?"
+        args.append(table_id)
+    yield from ledger.db.execute(sql + " ORDER BY rowid", args)

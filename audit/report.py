@@ -32,6 +32,7 @@ class TableLedger:
     hands: int = 0
     unreconciled: int = 0
     pots: dict[int, tuple[int, int]] = field(default_factory=dict)  # hand_no -> (pot in, pot out)
+    numbers: Counter = field(default_factory=Counter)  # hand_no -> how many records claim it
 
     def merge(self, other: "TableLedger") -> None:
         for p, v in other.balances.items():
@@ -40,9 +41,10 @@ class TableLedger:
         self.hands += other.hands
         self.unreconciled += other.unreconciled
         self.pots.update(other.pots)
+        self.numbers.update(other.numbers)
 
     def carry_faults(self) -> list[str]:
-        out = []
+        out = [f"hand number {n} is claimed by {c} records" for n, c in sorted(self.numbers.items()) if c > 1]
         nos = sorted(self.pots)
         for a, b in zip(nos, nos[1:]):
             if b == a + 1 and self.pots[a][1] != self.pots[b][0]:
@@ -87,6 +89,8 @@ class AuditReport:
         t.commission += replay.settlement.commission
         carry = record.table.carry
         hand_no = record.table.hand_no
+        if hand_no is not None:
+            t.numbers[hand_no] += 1
         if "pot_before" in carry and hand_no is not None:
             t.pots[hand_no] = (carry["pot_before"], carry["pot_before"] + replay.outcome.pot_delta_points)
 

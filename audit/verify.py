@@ -92,15 +92,15 @@ def compare_outcome(claimed: Mapping[str, Any] | None, result: ReplayResult) -> 
     pay = claimed.get("payouts")
     if not isinstance(pay, Mapping):
         return faults + [Fault(Reason.PAYOUT_MISMATCH, "the record claims no payouts")]
+    if _amount(pay.get("commission")) != result.settlement.commission:
+        faults.append(Fault(Reason.COMMISSION_MISMATCH,
+                            f"claimed commission {pay.get('commission')!r}, recomputed {result.settlement.commission}"))
     nets = pay.get("nets")
     ours = result.settlement.nets
     if not isinstance(nets, list) or len(nets) != len(ours) or any(_amount(a) != b for a, b in zip(nets, ours)):
         bad = [i for i, b in enumerate(ours) if not isinstance(nets, list) or i >= len(nets) or _amount(nets[i]) != b]
         faults.append(Fault(Reason.PAYOUT_MISMATCH,
                             f"claimed HT nets differ from the recomputed settlement at seats {bad}"))
-    if _amount(pay.get("commission")) != result.settlement.commission:
-        faults.append(Fault(Reason.COMMISSION_MISMATCH,
-                            f"claimed commission {pay.get('commission')!r}, recomputed {result.settlement.commission}"))
     gross = pay.get("gross")
     if not isinstance(gross, list) or [_amount(a) for a in gross] != list(result.settlement.gross):
         faults.append(Fault(Reason.PAYOUT_MISMATCH, "claimed gross HT amounts differ from the recomputed settlement"))

@@ -115,7 +115,21 @@ def m002_append_only_triggers(db: Database) -> None:
         append_only(db, table)
 
 
+def m003_published_records(db: Database) -> None:
+    """The public artifact of each revealed hand: the record as published (record +
+    statements + server seed), stored once at publication and served as is."""
+    db.execute("""CREATE TABLE published_records (
+        hand_id TEXT PRIMARY KEY REFERENCES hands(id),
+        record TEXT NOT NULL,
+        preset TEXT NOT NULL,
+        table_id TEXT NOT NULL,
+        published_at TEXT NOT NULL)""")
+    db.execute("CREATE INDEX published_records_table ON published_records(table_id)")
+    append_only(db, "published_records")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     ("001_initial_schema", m001_initial_schema),
     ("002_append_only_triggers", m002_append_only_triggers),
+    ("003_published_records", m003_published_records),
 )

@@ -22,7 +22,7 @@ from replay.rulesets import resolve
 from replay.settlement import settle
 from replay.stream import Stream
 
-from ..publish import build_record, published_record
+from ..publish import build_record, publish, published_record
 from .play import play_hand
 from .tamper import TAMPERS, TamperContext, tamper
 
@@ -68,6 +68,7 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
     carry: dict[str, Any] = {"pot_before": 0} if ruleset.game == "kitti" else {}
     dealer = players - 1  # MN-6: the last seat deals first; the deal then moves one seat left
     tamper_pick = sim.stream("tamper")
+    operator_key = ledger._signer(operator)  # the dishonest operator signs its own forgeries
     kinds = sorted(TAMPERS)
     clock = start
     for k in range(hands):
@@ -101,9 +102,9 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
         ledger.reveal(hand_id, now=now())
         published = published_record(ledger, hand_id)
         if kind is not None:
-            published = tamper(published, kind, TamperContext(ledger_key(ledger, operator), tamper_pick))
+            published = tamper(published, kind, TamperContext(operator_key, tamper_pick))
             run.tampered[hand_id] = kind
-            ledger.publish_override(hand_id, published) if hasattr(ledger, "publish_override") else None
+        publish(ledger, hand_id, published, now=now())
         if on_record:
             on_record(published, kind)
         run.hands += 1
@@ -120,10 +121,6 @@ def ruleset_money(text: str):
     from replay.settlement import parse_amount
 
     return parse_amount(text)
-
-
-def ledger_key(ledger: Any, operator: str):
-    return ledger._signer(operator)
 
 
 def _iso(t: datetime) -> str:

@@ -79,18 +79,26 @@ def swapped_seed(rec, ctx):
 
 
 def edited_move(rec, ctx):
-    """One move's content is edited (a different card, or a different choice)."""
+    """One move's content is edited: another card discarded or shown, or another seat."""
+    from replay.cards import ALL_CARDS, parse_card
+
     moves = rec["moves"]
-    candidates = [i for i, m in enumerate(moves) if any(k in m for k in ("card", "sets", "groups", "cards"))]
-    i = candidates[ctx.rng.randbelow(len(candidates))] if candidates else 0
-    m = moves[i]
-    text = json.dumps(m)
-    for a, b in (("\"AS\"", "\"KD\""), ("\"KD\"", "\"AS\""), ("\"2C\"", "\"3H\""), ("\"3H\"", "\"2C\"")):
-        if a in text:
-            moves[i] = json.loads(text.replace(a, b, 1))
-            break
+    with_card = [i for i, m in enumerate(moves) if isinstance(m.get("card"), str)]
+    with_sets = [i for i, m in enumerate(moves) if isinstance(m.get("sets") or m.get("groups"), list)]
+    if with_card:
+        i = with_card[ctx.rng.randbelow(len(with_card))]
+        old = parse_card(moves[i]["card"])
+        moves[i] = {**moves[i], "card": str(ALL_CARDS[(old.code + 1) % 52])}
+    elif with_sets:
+        i = with_sets[ctx.rng.randbelow(len(with_sets))]
+        m = copy.deepcopy(moves[i])
+        group = (m.get("sets") or m.get("groups"))[0]
+        old = parse_card(group[0])
+        group[0] = str(ALL_CARDS[(old.code + 1) % 52])
+        moves[i] = m
     else:
-        moves[i] = {**m, "seat": (m["seat"] + 1) % len(rec["table"]["seats"])}
+        i = ctx.rng.randbelow(len(moves))
+        moves[i] = {**moves[i], "seat": (moves[i]["seat"] + 1) % len(rec["table"]["seats"])}
     return _resign_record(rec, ctx)
 
 
@@ -107,6 +115,55 @@ def reordered_moves(rec, ctx):
     pairs = [i for i in range(len(moves) - 1) if moves[i] != moves[i + 1]]
     i = pairs[ctx.rng.randbelow(len(pairs))]
     moves[i], moves[i + 1] = moves[i + 1], moves[i]
+    return _resign_record(rec, ctx)
+
+
+def deck_mismatch(rec, ctx):
+    """A draw from the stock / closed pile lists a card the deck does not put there."""
+    moves = rec["moves"]
+    draws = [i for i, m in enumerate(moves) if m.get("source") in ("stock", "closed")]
+    if not draws:  # Kitti has no draws: the dealt hands are what the deck decides
+        return edited_move(rec, ctx)
+    i = draws[ctx.rng.randbelow(len(draws))]
+    deck = _replayed_draw(rec, i)
+    moves[i] = {**moves[i], "card": "AS" if deck != "AS" else "KD"}
+    return _resign_record(rec, ctx)
+
+
+def _replayed_draw(rec, index):
+    """The card the deck gives the draw at move ``index`` (the top of the stock / closed
+    pile in the state just before that move, found by replaying the honest record)."""
+    from replay.records import parse_record
+    from replay.replayer import replay_record
+
+    before = {}
+
+    def visit(i, move, state):
+        if i == index - 1:
+            pile = getattr(state, "stock", None) or getattr(state, "closed", None)
+            before["card"] = str(pile[0]) if pile else None
+    replay_record(parse_record(rec), strict=True, visit=visit)
+    return before.get("card")
+
+
+def illegal_show(rec, ctx):
+    """A show / declaration / arrangement the rules forbid: two groups swap a card, or a
+    Kitti arrangement is laid weakest first."""
+    moves = rec["moves"]
+    shows = [i for i, m in enumerate(moves) if isinstance(m.get("sets") or m.get("groups"), list)
+             and len(m.get("sets") or m.get("groups")) >= 2]
+    if not shows:
+        return edited_move(rec, ctx)
+    i = shows[ctx.rng.randbelow(len(shows))]
+    m = copy.deepcopy(moves[i])
+    key = "sets" if "sets" in m else "groups"
+    groups = m[key]
+    if m.get("type") == "arrange":
+        groups.reverse()
+    else:
+        a, b = groups[0], groups[-1]
+        a[0], b[-1] = b[-1], a[0]
+    moves[i] = m
     return _resign_record(rec, ctx)
 
 
@@ -157,6 +214,8 @@ TAMPERS: dict[str, Callable[[dict, TamperContext], dict]] = {
     "edited_move": edited_move,
     "dropped_move": dropped_move,
     "reordered_moves": reordered_moves,
+    "deck_mismatch": deck_mismatch,
+    "illegal_show": illegal_show,
     "changed_ruleset": changed_ruleset,
     "forged_signature": forged_signature,
     "inflated_payout": inflated_payout,
@@ -172,6 +231,10 @@ EXPECTED: dict[str, set[Reason]] = {
     "edited_move": {Reason.ILLEGAL_MOVE, Reason.DECK_MISMATCH, Reason.OUTCOME_MISMATCH, Reason.INCOMPLETE, Reason.MALFORMED},
     "dropped_move": {Reason.ILLEGAL_MOVE, Reason.DECK_MISMATCH, Reason.INCOMPLETE, Reason.OUTCOME_MISMATCH},
     "reordered_moves": {Reason.ILLEGAL_MOVE, Reason.DECK_MISMATCH, Reason.OUTCOME_MISMATCH},
+    "deck_mismatch": {Reason.DECK_MISMATCH, Reason.ILLEGAL_MOVE, Reason.OUTCOME_MISMATCH},
+    # a wrong rummy declaration is a legal move (R-18: 80 points, out) -- the forged
+    # record then ends before the hand is over
+    "illegal_show": {Reason.ILLEGAL_MOVE, Reason.OUTCOME_MISMATCH, Reason.INCOMPLETE},
     "changed_ruleset": {Reason.RULESET_MISMATCH},
     "forged_signature": {Reason.SIGNATURE},
     "inflated_payout": {Reason.PAYOUT_MISMATCH},

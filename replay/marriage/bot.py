@@ -78,23 +78,23 @@ def _before_draw(engine, state: RoundState, me: SeatState, i: int, jokers, rng) 
             return show
     if me.has_drawn and state.stock and rng.randbelow(TIMEOUT_ONE_IN) == 0:
         return Draw(i, STOCK, auto=True)
-    if engine.can_take_discard(state) and _wants(engine, me, state.discards[-1], jokers):
+    if engine.can_take_discard(state) and _wants(engine, state, me, state.discards[-1], jokers):
         return Draw(i, DISCARD, state.discards[-1])
     if state.stock:
         return Draw(i, STOCK)
     return Draw(i, DISCARD, state.discards[-1])
 
 
-def _wants(engine, me: SeatState, card: Card, jokers) -> bool:
+def _wants(engine, state: RoundState, me: SeatState, card: Card, jokers) -> bool:
     """Whether the latest discard is worth taking: it completes something."""
     if me.dublee:
         return card in me.hand                      # the eighth dublee (MC-19)
-    if card in jokers or (me.sees_maal and is_joker(card, None, engine.ruleset)):
-        return me.has_shown
-    hand = me.hand + (card,)
+    tiplu = state.tiplu if me.sees_maal else None
+    if is_joker(card, tiplu, engine.ruleset):
+        return me.has_shown                         # a joker helps only the finish
     if _dublee_mode(engine, me):
         return Counter(me.hand)[card] == 1
-    return _card_value(card, Counter(hand), jokers, shown=me.has_shown) >= 12
+    return _card_value(card, Counter(me.hand + (card,)), jokers, shown=me.has_shown) >= 12
 
 
 # --- shows ------------------------------------------------------------------------------

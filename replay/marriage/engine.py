@@ -26,7 +26,7 @@ from typing import Any, Mapping, Sequence
 
 from ..cards import Card
 from ..deal import left_of
-from ..errors import IllegalMoveError, RulesetError
+from ..errors import DeckMismatchError, IllegalMoveError, RulesetError
 from ..fairness import HandRandomness
 from ..game import Outcome
 from ..rulesets import Ruleset
@@ -60,11 +60,12 @@ class MarriageEngine:
         if ruleset.game != "marriage":
             raise RulesetError(f"MarriageEngine cannot play {ruleset.game!r}")
         self.ruleset = ruleset
-        self.nepal = ruleset["tiplu_placement"] == "out_of_play"
+        self.nepal = jokers.is_nepal(ruleset)                       # whose rule IDs errors cite
+        self.tiplu_out_of_play = ruleset["tiplu_placement"] == "out_of_play"   # D-5
         self.direction = ruleset["direction"]
 
     def _rule(self, nepal: str, classic: str) -> str:
-        """The rule ID of the preset's own text (the nepal one when the ruleset puts the tiplu out of play)."""
+        """The rule ID of the preset's own text."""
         return nepal if self.nepal else classic
 
     # --- the protocol -------------------------------------------------------------------
@@ -151,33 +152,17 @@ class MarriageEngine:
         return state.tiplu if me.sees_maal else None
 
     def find_finish(self, state: RoundState) -> "finishing.Finish | None":
-        """A finish for the player to move, after their draw, or ``None``.
-
-        :func:`~replay.marriage.finish.find_finish` with the tiplu as the player knows it;
-        when its preferred discard is the card just taken from the discards (which MC-14
-        forbids discarding), another discard is looked for.
-        """
+        """A finish for the player to move, after their draw, or ``None``:
+        :func:`~replay.marriage.finish.find_finish` with the tiplu as the player knows it,
+        never discarding the card just taken from the discards (MC-14)."""
         if state.is_over or state.phase != PLAY:
             return None
         me = state.seat(state.turn_seat)
         if not me.has_shown:
             return None
-        tiplu = self.known_tiplu(state, me)
-        fin = finishing.find_finish(me.hand, tiplu=tiplu, ruleset=self.ruleset, dublee=me.dublee,
-                                    table=me.table, tunnelas_at_deal=me.tunnelas_at_deal)
-        if fin is None or fin.discard != state.taken:
-            return fin
-        for discard in sorted(set(me.hand) - {state.taken}, key=lambda c: c.code):
-            rest = remove_cards(me.hand, [discard])
-            if me.dublee:
-                pairs = sorted((c for c, n in Counter(rest).items() if n >= 2), key=lambda c: c.code)
-                if pairs:
-                    return finishing.Finish(((pairs[0], pairs[0]),), discard)
-            else:
-                groups = finishing.finish_groups(rest, tiplu=tiplu, ruleset=self.ruleset)
-                if groups is not None:
-                    return finishing.Finish(groups, discard)
-        return None
+        return finishing.find_finish(me.hand, tiplu=self.known_tiplu(state, me), ruleset=self.ruleset,
+                                     dublee=me.dublee, table=me.table, tunnelas_at_deal=me.tunnelas_at_deal,
+                                     never_discard=state.taken)
 
     # --- apply --------------------------------------------------------------------------
 
@@ -278,7 +263,7 @@ class MarriageEngine:
         pos = state.randomness.tiplu_position(len(state.stock))
         tiplu = state.stock[pos]
         stock = state.stock[:pos] + state.stock[pos + 1:]
-        return replace(state, tiplu=tiplu, stock=stock, tiplu_under_stock=not self.nepal)
+        return replace(state, tiplu=tiplu, stock=stock, tiplu_under_stock=not self.tiplu_out_of_play)
 
     def can_take_discard(self, state: RoundState) -> bool:
         """Whether the player to move may take the latest discard now."""
@@ -309,7 +294,8 @@ class MarriageEngine:
                 raise IllegalMoveError("the stock is empty", rule="D-6")
             card, stock, discards = state.stock[0], state.stock[1:], state.discards
             if move.card is not None and move.card != card:
-                raise IllegalMoveError(f"the stock's top card is {card}, not {move.card}", rule="MC-14")
+                raise DeckMismatchError(f"the record lists {move.card} for a stock draw the deck makes {card}",
+                                        rule="D-3")
             taken = None
         elif move.source == DISCARD:
             if not state.discards:

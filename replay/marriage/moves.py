@@ -18,10 +18,10 @@ JSON ``move``   what                                                   rules
 ``discard``     end the turn with one card face up                     MC-14
 ==============  =====================================================  ==================
 
-JSON: ``{"move": "draw", "seat": 2, "source": "stock", "card": "7H"}`` (``card`` optional
-for a stock draw: the deck implies it; if given it must match), ``{"move": "discard",
-"seat": 2, "card": "7H"}``, ``{"move": "show", "seat": 2, "sets": [["7H","8H","9H"], ...]}``
-(a set of two cards is a dublee), ``{"move": "finish", "seat": 2, "groups": [[...], ...],
+JSON: ``{"type": "draw", "seat": 2, "source": "stock", "card": "7H"}`` (``card`` optional
+for a stock draw: the deck implies it; if given it must match), ``{"type": "discard",
+"seat": 2, "card": "7H"}``, ``{"type": "show", "seat": 2, "sets": [["7H","8H","9H"], ...]}``
+(a set of two cards is a dublee), ``{"type": "finish", "seat": 2, "groups": [[...], ...],
 "discard": "KS"}``; ``"auto": true`` is added only to auto moves.
 
 Text: ``2 draw stock 7H`` / ``2 draw discard 7H`` / ``2 discard 7H`` / ``2 tunnela 7H 7H 7H``
@@ -74,7 +74,7 @@ class TunnelaShow:
     auto: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return _auto_json({"move": "tunnela", "seat": self.seat, "cards": _cards_json(self.cards)}, self.auto)
+        return _auto_json({"type": "tunnela", "seat": self.seat, "cards": _cards_json(self.cards)}, self.auto)
 
     def __str__(self) -> str:
         return _auto_text(f"{self.seat} tunnela " + " ".join(map(str, self.cards)), self.auto)
@@ -94,7 +94,7 @@ class DealtShow:
         return bool(self.sets) and all(len(s) == 2 for s in self.sets)
 
     def to_json(self) -> dict[str, Any]:
-        return _auto_json({"move": "dealt_show", "seat": self.seat, "sets": _groups_json(self.sets)}, self.auto)
+        return _auto_json({"type": "dealt_show", "seat": self.seat, "sets": _groups_json(self.sets)}, self.auto)
 
     def __str__(self) -> str:
         return _auto_text(f"{self.seat} dealt_show {_groups_text(self.sets)}".rstrip(), self.auto)
@@ -110,7 +110,7 @@ class Draw:
     auto: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"move": "draw", "seat": self.seat, "source": self.source}
+        d: dict[str, Any] = {"type": "draw", "seat": self.seat, "source": self.source}
         if self.card is not None:
             d["card"] = str(self.card)
         return _auto_json(d, self.auto)
@@ -134,7 +134,7 @@ class Show:
         return bool(self.sets) and all(len(s) == 2 for s in self.sets)
 
     def to_json(self) -> dict[str, Any]:
-        return _auto_json({"move": "show", "seat": self.seat, "sets": _groups_json(self.sets)}, self.auto)
+        return _auto_json({"type": "show", "seat": self.seat, "sets": _groups_json(self.sets)}, self.auto)
 
     def __str__(self) -> str:
         return _auto_text(f"{self.seat} show {_groups_text(self.sets)}".rstrip(), self.auto)
@@ -151,7 +151,7 @@ class Finish:
     auto: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return _auto_json({"move": "finish", "seat": self.seat, "groups": _groups_json(self.groups),
+        return _auto_json({"type": "finish", "seat": self.seat, "groups": _groups_json(self.groups),
                            "discard": str(self.discard)}, self.auto)
 
     def __str__(self) -> str:
@@ -167,7 +167,7 @@ class Discard:
     auto: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return _auto_json({"move": "discard", "seat": self.seat, "card": str(self.card)}, self.auto)
+        return _auto_json({"type": "discard", "seat": self.seat, "card": str(self.card)}, self.auto)
 
     def __str__(self) -> str:
         return _auto_text(f"{self.seat} discard {self.card}", self.auto)
@@ -214,10 +214,10 @@ def parse_move(data: Mapping[str, Any]) -> Move:
     """A move from its JSON form; :class:`MalformedError` if it does not parse."""
     if not isinstance(data, Mapping):
         raise MalformedError("a move must be a JSON object")
-    kind = data.get("move")
+    kind = data.get("type")
     if kind not in _KEYS:
-        raise MalformedError(f"unknown move {kind!r}; known: {', '.join(_KEYS)}", location="move")
-    extra = set(data) - _KEYS[kind] - {"move", "seat", "auto"}
+        raise MalformedError(f"unknown move {kind!r}; known: {', '.join(_KEYS)}", location="type")
+    extra = set(data) - _KEYS[kind] - {"type", "seat", "auto"}
     if extra:
         raise MalformedError(f"a {kind} move has no field {sorted(extra)[0]!r}", location=sorted(extra)[0])
     seat = _field(data, "seat")

@@ -84,16 +84,43 @@ def test_auto_play_discards_the_card_drawn():
         _, _, moves, _ = play("marriage/classic", bytes([k, 9]) * 16)
         decoded = [json.loads(m) for m in moves]
         for i, m in enumerate(decoded):
-            if m.get("auto") and m["move"] == "draw":
+            if m.get("auto") and m["type"] == "draw":
                 nxt = decoded[i + 1]
-                assert m["source"] == "stock" and nxt["move"] == "discard" and nxt.get("auto")
+                assert m["source"] == "stock" and nxt["type"] == "discard" and nxt.get("auto")
                 return
     raise AssertionError("no auto-played turn in six rounds")
 
 
 def test_bot_moves_are_always_among_what_apply_accepts_and_flags_roundtrip():
     eng, state, moves, _ = play("marriage/classic", b"\x11" * 32)
-    kinds = {json.loads(m)["move"] for m in moves}
+    kinds = {json.loads(m)["type"] for m in moves}
     assert {"draw", "discard", "finish"} <= kinds
-    assert isinstance(eng.parse_move({"move": "draw", "seat": 0, "source": "stock", "auto": True}), Draw)
+    assert isinstance(eng.parse_move({"type": "draw", "seat": 0, "source": "stock", "auto": True}), Draw)
     assert eng.parse_move(Discard(1, state.discards[-1], auto=True).to_json()).auto
+
+
+# rules MC-14, D-7: a bot record with one move corrupted no longer replays: the engine
+# names the broken rule (or the record no longer parses)
+def test_corrupted_records_are_refused():
+    from replay.errors import IllegalMoveError, MalformedError
+    preset, seed = "marriage/classic", b"\x21" * 32
+    _, state, moves, r = play(preset, seed)
+    decoded = [json.loads(m) for m in moves]
+    i_discard = next(i for i, m in enumerate(decoded) if m["type"] == "discard")
+    i_finish = len(decoded) - 1
+    assert decoded[i_finish]["type"] == "finish"
+    mutations = []
+    m = dict(decoded[i_discard]); m["seat"] = (m["seat"] + 1) % 4; mutations.append((i_discard, m))
+    i_stock = next(i for i, m in enumerate(decoded) if m["type"] == "draw" and m["source"] == "stock")
+    m = dict(decoded[i_stock]); m["card"] = "MC"; mutations.append((i_stock, m))   # no MC in classic
+    m = dict(decoded[i_finish]); m["groups"] = m["groups"][:-1]; mutations.append((i_finish, m))
+    m = dict(decoded[i_finish]); m["discard"] = m["groups"][0][0]; mutations.append((i_finish, m))
+    m = dict(decoded[i_discard]); m["type"] = "jump"; mutations.append((i_discard, m))
+    for index, bad in mutations:
+        record = [json.dumps(x) for x in decoded]
+        record[index] = json.dumps(bad)
+        try:
+            replay_moves(preset, r, record, dealer=first_dealer(4))
+        except (IllegalMoveError, MalformedError):
+            continue
+        raise AssertionError(f"corrupted move {index} replayed: {bad}")

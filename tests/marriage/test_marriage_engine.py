@@ -3,6 +3,8 @@ from collections import Counter
 
 import pytest
 
+from replay.errors import DeckMismatchError
+
 from replay.cards import parse_card as card, parse_cards as cards
 from replay.errors import IllegalMoveError
 from replay.fairness import hand_randomness
@@ -327,7 +329,9 @@ def test_draw_before_discard_and_the_stock_card_is_implied():
     eng = MarriageEngine(NEPAL)
     st = position(NEPAL)
     assert rule_of(eng, st, Discard(0, card("2D"))) == "MC-14"
-    assert rule_of(eng, st, Draw(0, "stock", STOCK[1])) == "MC-14"
+    with pytest.raises(DeckMismatchError) as err:                        # rule D-3: the deck decides
+        eng.apply(st, Draw(0, "stock", STOCK[1]))
+    assert err.value.rule == "D-3"
     st2 = eng.apply(st, Draw(0, "stock", STOCK[0]))
     assert STOCK[0] in st2.seat(0).hand and st2.stock == STOCK[1:]
     assert rule_of(eng, st2, Discard(0, card("AC"))) == "MC-14"          # not in hand
@@ -466,3 +470,15 @@ def test_offered_finish_never_discards_the_card_just_taken():
     fins = [m for m in eng.legal_moves(st) if isinstance(m, Finish)]
     assert fins and all(f.discard != card("TH") for f in fins)
     assert eng.apply(st, fins[0]).winner == 0
+
+
+# rule D-5: where the tiplu goes is the setting tiplu_placement, whatever the preset
+def test_tiplu_placement_is_a_setting():
+    rs = resolve("marriage/nepal", {"tiplu_placement": "bottom"})
+    eng = MarriageEngine(rs)
+    st = eng.apply(drawn(eng, position(rs, seats={0: {"has_drawn": True}})), Show(0, SHOW))
+    assert st.tiplu_under_stock and st.tiplu not in st.stock
+    rs = resolve("marriage/classic", {"tiplu_placement": "out_of_play"})
+    eng = MarriageEngine(rs)
+    st = eng.apply(drawn(eng, position(rs, seats={0: {"has_drawn": True}})), Show(0, SHOW))
+    assert not st.tiplu_under_stock

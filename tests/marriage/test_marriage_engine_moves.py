@@ -39,22 +39,22 @@ def test_json_and_text_round_trip(move):
 def test_examples_of_the_notation():
     assert str(Draw(2, "stock", card("7H"))) == "2 draw stock 7H"
     assert str(Discard(1, card("TS"), auto=True)) == "1 discard TS auto"
-    assert Discard(1, card("TS"), auto=True).to_json() == {"move": "discard", "seat": 1, "card": "TS", "auto": True}
+    assert Discard(1, card("TS"), auto=True).to_json() == {"type": "discard", "seat": 1, "card": "TS", "auto": True}
     f = Finish(0, ((card("2H"), card("3H"), card("4H")),), card("KS"))
     assert str(f) == "0 finish 2H 3H 4H / KS"
 
 
 @pytest.mark.parametrize("bad", [
-    {"move": "fly", "seat": 0},
-    {"move": "draw", "seat": 0},
-    {"move": "draw", "seat": 0, "source": "pocket"},
-    {"move": "draw", "seat": -1, "source": "stock"},
-    {"move": "draw", "seat": True, "source": "stock"},
-    {"move": "discard", "seat": 0, "card": "1Z"},
-    {"move": "discard", "seat": 0, "card": "7H", "extra": 1},
-    {"move": "discard", "seat": 0, "card": "7H", "auto": "yes"},
-    {"move": "show", "seat": 0, "sets": "7H 8H 9H"},
-    {"move": "finish", "seat": 0, "groups": [["7H", "8H", "9H"]]},
+    {"type": "fly", "seat": 0},
+    {"type": "draw", "seat": 0},
+    {"type": "draw", "seat": 0, "source": "pocket"},
+    {"type": "draw", "seat": -1, "source": "stock"},
+    {"type": "draw", "seat": True, "source": "stock"},
+    {"type": "discard", "seat": 0, "card": "1Z"},
+    {"type": "discard", "seat": 0, "card": "7H", "extra": 1},
+    {"type": "discard", "seat": 0, "card": "7H", "auto": "yes"},
+    {"type": "show", "seat": 0, "sets": "7H 8H 9H"},
+    {"type": "finish", "seat": 0, "groups": [["7H", "8H", "9H"]]},
     ["draw"],
 ])
 def test_malformed_moves(bad):

@@ -266,3 +266,28 @@ def test_finished_round_outcome_streamlined():
     n, total = 3, sum(out.points)
     pays = [total + 10 - n * out.points[i] for i in (1, 2)]   # neither opponent saw: w = 10
     assert out.net_points == (sum(pays), -pays[0], -pays[1])
+
+
+# rules D-6, D-3: a real round auto-played to the end of the stock: the discards but the
+# latest become the new stock, shuffled by the hand's own reshuffle stream, and the game
+# replays bit for bit from its JSON moves
+@pytest.mark.parametrize("rs", PRESETS)
+def test_auto_played_round_reshuffles_and_replays(rs):
+    eng, r, st = start(rs, 4)
+    moves = []
+    while st.reshuffles == 0:
+        seat = st.turn_seat
+        for move in (Draw(seat, "stock", auto=True), None):
+            move = move or Discard(seat, st.drawn, auto=True)
+            moves.append(move.to_json())
+            before = st
+            st = eng.apply(st, move)
+    stock_at_deal = 75 if rs is NEPAL else 71          # 160 or 156 cards less 84 dealt, 1 turned up
+    assert st.turns == stock_at_deal and before.stock == ()
+    last = before.seat(before.turn_seat).hand       # (the discard came from this hand)
+    assert st.discards[-1] in last and len(st.discards) == 1
+    assert st.stock == tuple(r.reshuffle(1, before.discards))
+    again = MarriageEngine(rs).start(r, dealer=st.dealer)
+    for m in moves:
+        again = eng.apply(again, eng.parse_move(m))
+    assert again.to_json() == st.to_json()

@@ -1,0 +1,80 @@
+"""``tiplu demo``: the README's main command -- build, audit and serve a demo archive."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from . import main
+
+# (preset, players, hands) per table: all four presets, several tables, a few hundred hands.
+DEMO_PLAN = [
+    ("marriage/nepal", 4, 24), ("marriage/nepal", 3, 16),
+    ("marriage/classic", 4, 24), ("marriage/classic", 5, 12),
+    ("kitti", 4, 60), ("kitti", 3, 40),
+    ("rummy13", 4, 40), ("rummy13", 6, 30),
+]
+DEMO_SEED = "tiplu-demo-1"
+DEMO_TAMPER_RATE = 0.04
+
+
+def build_demo(db: Path, *, plan=DEMO_PLAN, progress: bool = True) -> dict:
+    """Simulate the demo archive into ``db`` (a new file) and write its private tamper log."""
+    from ..ledger import Ledger
+    from ..sim.archive import simulate_archive, write_tamper_log
+
+    db.parent.mkdir(parents=True, exist_ok=True)
+    tmp = db.with_suffix(".building")
+    for p in (tmp, Path(str(tmp) + "-wal"), Path(str(tmp) + "-shm")):
+        p.unlink(missing_ok=True)
+
+    def said(t) -> None:
+        if progress:
+            click.echo(f"  simulated {t.table_id}: {t.hands} hands", err=True)
+
+    with Ledger(str(tmp)) as ledger:
+        run = simulate_archive(ledger, plan, seed=DEMO_SEED, tamper_rate=DEMO_TAMPER_RATE, on_table=said)
+        ledger.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    tmp.rename(db)  # the archive appears whole or not at all
+    write_tamper_log(run, db.with_name("tampered.json"))
+    return run.summary()
+
+
+@main.command("demo")
+@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=Path("var/demo"),
+              show_default=True, help="Where the demo archive lives (built on first run).")
+@click.option("--rebuild", is_flag=True, help="Build the archive again even if it exists.")
+@click.option("--serve/--no-serve", default=True, show_default=True, help="Serve the website afterwards.")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+def demo_command(directory: Path, rebuild: bool, serve: bool, host: str, port: int) -> None:
+    """Build a demo archive (all four presets, a few hundred hands, a few tampered by a
+    dishonest operator), audit it, print a summary, and serve the site on 127.0.0.1."""
+    from ..archive import iter_source
+    from ..runner import audit_items
+    from .audit import _progress_printer, print_summary
+
+    db = directory / "tiplu.db"
+    if rebuild or not db.exists():
+        click.echo(f"Building the demo archive in {db} (first run only) ...", err=True)
+        summary = build_demo(db)
+        click.echo(f"  {summary['hands']} hands in {len(DEMO_PLAN)} tables", err=True)
+    click.echo(f"Auditing {db} ...", err=True)
+    report = audit_items(iter_source(str(db)), progress=_progress_printer(True))
+    if sys.stderr.isatty():
+        click.echo("", err=True)
+    print_summary(report)
+    tampered = json.loads((directory / "tampered.json").read_text()) if (directory / "tampered.json").exists() else {}
+    caught = {f["hand_id"] for f in report.to_json()["failures"]}
+    if tampered:
+        click.echo(f"The dishonest operator tampered {len(tampered)} hands; the audit caught "
+                   f"{len(set(tampered) & caught)} of them.")
+    if not serve:
+        return
+    from web import create_app
+
+    app = create_app({"TIPLU_DB": str(db.resolve())})
+    click.echo(f"\nServing the demo at http://{host}:{port}/  (Ctrl-C to stop)")
+    app.run(host=host, port=port, debug=False, use_reloader=False)

@@ -1,0 +1,88 @@
+"""``tiplu monitor URL``: watch an operator's transparency log (see :mod:`audit.tlog.monitor`).
+
+Every problem found is one line on stderr, ``tiplu monitor: KIND: message``, and the exit
+status is 1; a clean poll prints one ``ok`` line on stdout and saves the state file.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from importlib import import_module
+from pathlib import Path
+
+import click
+
+from audit.tlog.monitor import AuditHook, LogClient, MonitorState, compare, load_other_checkpoint, poll
+
+from . import main
+
+DEFAULT_AUDIT_HOOK = "audit.verify:audit_record"
+
+
+def load_hook(spec: str, *, required: bool) -> AuditHook | None:
+    """Import ``module:function``; ``None`` when absent and not ``required``."""
+    if spec.lower() == "none":
+        return None
+    module, _, name = spec.partition(":")
+    try:
+        return getattr(import_module(module), name)
+    except (ImportError, AttributeError):
+        if required:
+            raise click.BadParameter(f"cannot import {spec}", param_hint="--audit-hook") from None
+        return None
+
+
+def run_once(client: LogClient, state_path: Path, *, url: str, public_key: str | None,
+             hook: AuditHook | None, compare_paths: tuple[Path, ...]) -> bool:
+    """One round: poll, then compare with every other checkpoint; report; save if clean."""
+    state = MonitorState.load(state_path, url=url)
+    result = poll(client, state, public_key=public_key, audit_record=hook)
+    problems = list(result.problems)
+    if not problems:
+        for path in compare_paths:
+            problems += compare(result.state, load_other_checkpoint(path), client, label=str(path))
+    for note in result.notes:
+        click.echo(f"note: {note}")
+    for problem in problems:
+        click.echo(f"tiplu monitor: {problem}", err=True)
+    if problems:
+        return False
+    result.state.save(state_path)
+    cp = result.checkpoint
+    click.echo(f"ok: {cp.origin} size {cp.size} root {cp.root.hex()} "
+               f"(+{result.new_entries} entries checked, {result.audited} hands audited"
+               f"{', key pinned on first use' if state.public_key is None and not public_key else ''})")
+    return True
+
+
+@main.command("monitor")
+@click.argument("url")
+@click.option("--state", "state_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="JSON file keeping the last checkpoint accepted (created on first use).")
+@click.option("--public-key", help="The operator's Ed25519 public key (hex). Default: trust the key on first use.")
+@click.option("--once", is_flag=True, help="Poll once and exit (status 1 if any problem).")
+@click.option("--interval", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
+              help="Seconds between polls when not --once.")
+@click.option("--compare", "compare_paths", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Another monitor's state file (or a checkpoint file) to gossip with: detects a split view.")
+@click.option("--audit-hook", default=DEFAULT_AUDIT_HOOK, show_default=True,
+              help="module:function run on the record of every revealed hand; 'none' to skip audits.")
+def monitor_command(url: str, state_path: Path, public_key: str | None, once: bool, interval: float,
+                    compare_paths: tuple[Path, ...], audit_hook: str) -> None:
+    """Watch the transparency log of the operator at URL.
+
+    Verifies each new checkpoint's signature and its consistency with the last one
+    accepted, checks every new entry's inclusion proof, and audits revealed hands.
+    A fork, rollback, missing entry, bad signature, split view or failed audit is one
+    line on stderr and exit status 1.
+    """
+    hook = load_hook(audit_hook, required=audit_hook != DEFAULT_AUDIT_HOOK)
+    if hook is None and audit_hook.lower() != "none":
+        click.echo(f"note: audit hook {audit_hook} is not available; revealed hands are not audited")
+    client = LogClient(url)
+    while True:
+        if not run_once(client, state_path, url=url, public_key=public_key, hook=hook, compare_paths=compare_paths):
+            sys.exit(1)
+        if once:
+            return
+        time.sleep(interval)

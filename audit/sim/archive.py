@@ -1,0 +1,74 @@
+"""Build archives of simulated tables: several presets, several tables, one ledger."""
+from __future__ import annotations
+
+import json
+import statistics
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from ..errors import NotFoundError
+from .tables import EPOCH, TableRun, simulate_table
+
+OPERATOR = "demo-operator"
+
+
+@dataclass
+class ArchiveRun:
+    tables: list[TableRun] = field(default_factory=list)
+
+    @property
+    def tampered(self) -> dict[str, str]:
+        return {h: k for t in self.tables for h, k in t.tampered.items()}
+
+    def summary(self) -> dict[str, Any]:
+        by_preset: dict[str, dict[str, Any]] = {}
+        for t in self.tables:
+            s = by_preset.setdefault(t.preset, {"tables": 0, "hands": 0, "finished": 0, "turns": []})
+            s["tables"] += 1
+            s["hands"] += t.hands
+            s["finished"] += t.finished
+            s["turns"].extend(t.turns)
+        for s in by_preset.values():
+            turns = s.pop("turns")
+            s["median_moves"] = statistics.median(turns) if turns else 0
+            s["finish_rate"] = round(s["finished"] / s["hands"], 3) if s["hands"] else 0
+        return {"presets": by_preset, "hands": sum(t.hands for t in self.tables), "tampered": len(self.tampered)}
+
+
+def ensure_operator(ledger: Any, name: str = OPERATOR, *, seed: str | None = None) -> None:
+    """Register the simulated operator; with ``seed`` its key is derived from it, so a
+    simulation is byte-for-byte reproducible (signatures included)."""
+    try:
+        ledger.operator(name)
+    except NotFoundError:
+        key = None
+        if seed is not None:
+            from ..signing import SigningKey
+            from .tables import SimStreams
+
+            key = SigningKey.from_hex(SimStreams(seed).bytes("operator-key", 32).hex())
+        ledger.new_operator(name, key=key, now=EPOCH)
+
+
+def simulate_archive(ledger: Any, plan: Iterable[tuple[str, int, int]], *, seed: str, tamper_rate: float = 0.0,
+                     table_prefix: str = "", on_record: Callable[[dict, str | None], None] | None = None,
+                     on_table: Callable[[TableRun], None] | None = None) -> ArchiveRun:
+    """Simulate each ``(preset, players, hands)`` table of ``plan`` in ``ledger``."""
+    ensure_operator(ledger, seed=seed)
+    run = ArchiveRun()
+    for i, (preset, players, hands) in enumerate(plan):
+        table_id = f"{table_prefix}{preset.replace('/', '-')}-{players}p-t{i}"
+        t = simulate_table(ledger, preset=preset, players=players, hands=hands, seed=seed, table_id=table_id,
+                           operator=OPERATOR, tamper_rate=tamper_rate, on_record=on_record,
+                           start=EPOCH + timedelta(days=i))
+        run.tables.append(t)
+        if on_table:
+            on_table(t)
+    return run
+
+
+def write_tamper_log(run: ArchiveRun, path: Path) -> None:
+    """The dishonest operator's private list: which hands it tampered, and how."""
+    path.write_text(json.dumps(run.tampered, indent=1, sort_keys=True) + "\n", encoding="utf-8")

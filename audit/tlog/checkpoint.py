@@ -1,0 +1,222 @@
+"""Signed checkpoints: the log's size and root, signed by the operator, as a C2SP signed note.
+
+A checkpoint is UTF-8 text in the shape of the C2SP ``tlog-checkpoint`` and ``signed-note``
+specifications::
+
+    tiplu.example/log
+    6
+    duZ9rbzfHhDht03cYIq9L5jfsW+851J3tSMqEn8gh+8=
+    time 2026-11-30T14:35:00Z
+
+    — tiplu.example/log PD0fAc3VzvZLIFyXj7GnxYDnfxEw8C6JCZU/64oeyd9dTAnGWbAMMhCJxCRffAynFk40D33hOhGxgWSiBL/F2cB2uwM=
+
+* line 1: the *origin*, the log's name (no leading/trailing space, non-empty);
+* line 2: the tree size in decimal (no leading zeros);
+* line 3: the root hash, standard base64 with padding (32 bytes);
+* line 4: ``time `` and the UTC issue time as ``YYYY-MM-DDTHH:MM:SSZ`` (an extension line);
+* a blank line, then one or more signature lines ``— <key name> <base64(key id || sig)>``
+  (``—`` is U+2014 EM DASH followed by a space).
+
+**What is signed**: the *body*, the four lines above each ending in ``\\n`` (LF) --
+exactly the bytes before the blank line, UTF-8 -- with Ed25519 (RFC 8032, pure).
+The *key id* is the first 4 bytes of ``SHA-256(<key name> || 0x0A || 0x01 || <32-byte
+public key>)`` (0x01 = the signed-note type for Ed25519); the signature line carries
+those 4 bytes followed by the 64-byte signature.  The key name defaults to the origin.
+
+Anyone with the operator's public key alone can verify a checkpoint with
+:func:`verify_checkpoint` (or the C2SP note tooling of other ecosystems).
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Callable
+
+from audit.errors import SignatureError
+from audit.signing import SigningKey, verify_bytes
+from replay.errors import MalformedError
+
+if TYPE_CHECKING:
+    from .store import TransparencyLog
+
+SIGNATURE_DASH = "\u2014 "
+ED25519_NOTE_TYPE = b"\x01"
+_SIZE_RE = re.compile(r"0|[1-9][0-9]{0,19}")
+_TIME_RE = re.compile(r"time ([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)")
+_NAME_RE = re.compile(r"[^\s+]+")
+MAX_CHECKPOINT_CHARS = 4096
+
+
+def note_key_id(key_name: str, public_key_hex: str) -> bytes:
+    """The 4-byte C2SP signed-note key id of an Ed25519 key under ``key_name``."""
+    pub = bytes.fromhex(public_key_hex)
+    return hashlib.sha256(key_name.encode("utf-8") + b"\n" + ED25519_NOTE_TYPE + pub).digest()[:4]
+
+
+def format_time(t: datetime) -> str:
+    if t.tzinfo is None:
+        raise MalformedError("a checkpoint time must be timezone-aware")
+    return t.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass(frozen=True, slots=True)
+class NoteSignature:
+    """One signature line: the key name, the 4-byte key id and the 64-byte signature."""
+
+    key_name: str
+    key_id: bytes
+    signature: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """A parsed checkpoint (not yet verified unless it came from :func:`verify_checkpoint`)."""
+
+    origin: str
+    size: int
+    root: bytes
+    time: str
+    signatures: tuple[NoteSignature, ...]
+    text: str
+
+    @property
+    def body(self) -> bytes:
+        """The signed bytes: the four body lines, each ending in LF."""
+        return checkpoint_body(self.origin, self.size, self.root, self.time)
+
+    @property
+    def root_hex(self) -> str:
+        return self.root.hex()
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def checkpoint_body(origin: str, size: int, root: bytes, time: str) -> bytes:
+    if not origin or origin != origin.strip() or "\n" in origin:
+        raise MalformedError("a checkpoint origin is one non-empty line without surrounding spaces")
+    return f"{origin}\n{size}\n{base64.b64encode(root).decode('ascii')}\ntime {time}\n".encode("utf-8")
+
+
+def sign_checkpoint(key: SigningKey, *, origin: str, size: int, root: bytes, now: datetime,
+                    key_name: str | None = None) -> Checkpoint:
+    """A checkpoint of ``(size, root)`` issued at ``now`` and signed by ``key``."""
+    key_name = origin if key_name is None else key_name
+    if not _NAME_RE.fullmatch(key_name):
+        raise MalformedError("a key name is non-empty, without spaces or '+'")
+    time = format_time(now)
+    body = checkpoint_body(origin, size, root, time)
+    sig = bytes.fromhex(key.sign_bytes(body))
+    line = f"{SIGNATURE_DASH}{key_name} {base64.b64encode(note_key_id(key_name, key.public_hex) + sig).decode('ascii')}\n"
+    return parse_checkpoint(body.decode("utf-8") + "\n" + line)
+
+
+def make_checkpoint(log: "TransparencyLog", key: SigningKey, *, origin: str, now: datetime,
+                    key_name: str | None = None) -> Checkpoint:
+    """Sign the log's current size and root at ``now`` and store the checkpoint in the log."""
+    size = log.size()
+    cp = sign_checkpoint(key, origin=origin, size=size, root=log.root(size), now=now, key_name=key_name)
+    log.record_checkpoint(cp.size, cp.root, cp.time, cp.text)
+    return cp
+
+
+@dataclass(frozen=True)
+class CheckpointSigner:
+    """``signer(log) -> Checkpoint``: the value of ``app.config["TIPLU_CHECKPOINT_SIGNER"]``.
+
+    Signs the log's current head with ``key`` under ``origin`` at ``clock()`` and stores it.
+    ``public_hex`` is published by the API so that monitors can pin the key on first use.
+    """
+
+    key: SigningKey
+    origin: str
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(timezone.utc))
+
+    @property
+    def public_hex(self) -> str:
+        return self.key.public_hex
+
+    def __call__(self, log: "TransparencyLog") -> Checkpoint:
+        return make_checkpoint(log, self.key, origin=self.origin, now=self.clock())
+
+
+def _b64(text: str, what: str) -> bytes:
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise MalformedError(f"{what} is not standard base64") from None
+    if base64.b64encode(raw).decode("ascii") != text:
+        raise MalformedError(f"{what} is not canonical base64")
+    return raw
+
+
+def parse_checkpoint(text: str) -> Checkpoint:
+    """Parse checkpoint text strictly (no signature check); raise :class:`MalformedError`."""
+    if not isinstance(text, str) or len(text) > MAX_CHECKPOINT_CHARS:
+        raise MalformedError("a checkpoint is text of at most 4096 characters")
+    if not text.endswith("\n") or "\r" in text:
+        raise MalformedError("a checkpoint ends with a newline and uses LF line ends")
+    head, sep, tail = text.partition("\n\n")
+    if not sep:
+        raise MalformedError("a checkpoint needs a blank line between its body and its signatures")
+    lines = head.split("\n")
+    if len(lines) != 4:
+        raise MalformedError("a checkpoint body has 4 lines: origin, size, root, time")
+    origin, size_text, root_text, time_line = lines
+    if not _SIZE_RE.fullmatch(size_text):
+        raise MalformedError("checkpoint size is not a decimal number", location="line 2")
+    root = _b64(root_text, "checkpoint root")
+    if len(root) != 32:
+        raise MalformedError("checkpoint root is not 32 bytes", location="line 3")
+    m = _TIME_RE.fullmatch(time_line)
+    if not m:
+        raise MalformedError("checkpoint time line is not 'time YYYY-MM-DDTHH:MM:SSZ'", location="line 4")
+    try:
+        datetime.strptime(m.group(1), "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        raise MalformedError("checkpoint time is not a valid date", location="line 4") from None
+    checkpoint_body(origin, 0, root, m.group(1))  # validates the origin
+    signatures = []
+    for line in tail[:-1].split("\n"):
+        if not line.startswith(SIGNATURE_DASH):
+            raise MalformedError("a signature line starts with '— '")
+        parts = line[len(SIGNATURE_DASH):].split(" ")
+        if len(parts) != 2 or not _NAME_RE.fullmatch(parts[0]):
+            raise MalformedError("a signature line is '— <key name> <base64>'")
+        raw = _b64(parts[1], "signature")
+        if len(raw) < 5:
+            raise MalformedError("a signature is a 4-byte key id and the signature bytes")
+        signatures.append(NoteSignature(parts[0], raw[:4], raw[4:]))
+    if not signatures:
+        raise MalformedError("a checkpoint needs at least one signature line")
+    return Checkpoint(origin, int(size_text), root, m.group(1), tuple(signatures), text)
+
+
+def verify_checkpoint(text: str, public_key_hex: str, *, origin: str | None = None,
+                      key_name: str | None = None) -> Checkpoint:
+    """Parse and verify a checkpoint under the operator's public key; return it or raise.
+
+    Raises :class:`MalformedError` for text that does not parse and :class:`SignatureError`
+    when no signature line of ``key_name`` (default: the origin) with this key's id verifies,
+    or when ``origin`` is given and differs.
+    """
+    cp = parse_checkpoint(text)
+    if origin is not None and not hmac.compare_digest(cp.origin.encode(), origin.encode()):
+        raise SignatureError(f"checkpoint is for log {cp.origin!r}, not {origin!r}")
+    name = cp.origin if key_name is None else key_name
+    kid = note_key_id(name, public_key_hex)
+    candidates = [s for s in cp.signatures if s.key_name == name and hmac.compare_digest(s.key_id, kid)]
+    if not candidates:
+        raise SignatureError(f"checkpoint has no signature by key {name!r} ({kid.hex()})")
+    for s in candidates:
+        try:
+            verify_bytes(public_key_hex, cp.body, s.signature.hex())
+            return cp
+        except SignatureError:
+            continue
+    raise SignatureError(f"checkpoint signature by {name!r} does not verify")

@@ -1,0 +1,337 @@
+"""The monitor: watch an operator's transparency log and report every way it can misbehave.
+
+One :func:`poll` does, against the operator's ``/api/v1/log`` API:
+
+1. fetch the checkpoint and verify its signature -- under the pinned public key, or, on
+   first use (TOFU), under the key the operator publishes, which is then recorded;
+2. compare it with the last checkpoint accepted (kept in the state file): a smaller size
+   is a ROLLBACK, the same size with another root or a consistency proof that does not
+   verify is a FORK (history was rewritten, removed or reordered);
+3. fetch every new entry, recompute its leaf hash from the signed statement and verify
+   its inclusion proof against the new root (MISSING_ENTRY, BAD_INCLUSION), and check the
+   statement's own signature (BAD_STATEMENT);
+4. for every ``reveal`` statement, when an audit hook is given, fetch
+   ``/api/v1/hands/<hand_id>/record`` and run ``audit_record(record)`` (AUDIT_FAILED); a
+   missing route or hook is skipped and said so.
+
+Only when no problem was found is the new checkpoint accepted into the state.
+:func:`compare` gossips: two monitors' checkpoints of one log must be consistent; if not,
+the operator showed them different logs (SPLIT_VIEW), and the two signed checkpoints are
+the evidence.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Mapping
+from urllib.parse import quote
+
+import requests
+
+from audit.errors import ProofError, SignatureError
+from audit.signing import verify_statement
+from replay.canonical import canonical_json
+from replay.errors import MalformedError, TipluError
+
+from . import merkle
+from .checkpoint import Checkpoint, parse_checkpoint, verify_checkpoint
+
+AuditHook = Callable[[Mapping[str, Any]], Any]
+STATE_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing the operator did wrong (or that stopped the check); printed as one line."""
+
+    kind: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {' '.join(self.message.split())}"  # always one line
+
+
+@dataclass(frozen=True, slots=True)
+class MonitorState:
+    """What a monitor remembers between polls (a small JSON file)."""
+
+    url: str
+    public_key: str | None = None
+    origin: str | None = None
+    trust: str = "tofu"  # "pinned" (given on the command line) or "tofu" (first use)
+    checkpoint: str | None = None
+
+    @classmethod
+    def load(cls, path: Path, *, url: str) -> "MonitorState":
+        if not path.exists():
+            return cls(url=url)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return cls(url=data["url"], public_key=data.get("public_key"), origin=data.get("origin"),
+                       trust=data.get("trust", "tofu"), checkpoint=data.get("checkpoint"))
+        except (ValueError, KeyError, TypeError):
+            raise MalformedError(f"{path} is not a monitor state file") from None
+
+    def save(self, path: Path) -> None:
+        data = {"version": STATE_VERSION, "url": self.url, "public_key": self.public_key,
+                "origin": self.origin, "trust": self.trust, "checkpoint": self.checkpoint}
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+
+
+@dataclass
+class PollResult:
+    state: MonitorState
+    problems: list[Problem] = field(default_factory=list)
+    checkpoint: Checkpoint | None = None
+    new_entries: int = 0
+    audited: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+class OperatorError(TipluError):
+    """The operator's API could not be reached (UNREACHABLE) or answered something unusable (BAD_RESPONSE)."""
+
+    def __init__(self, message: str, *, kind: str = "BAD_RESPONSE") -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+class LogClient:
+    """A thin :mod:`requests` client of ``<base>/api/v1/log`` (and ``/api/v1/hands``)."""
+
+    def __init__(self, base_url: str, *, session: requests.Session | None = None, timeout: float = 10.0) -> None:
+        self.base = base_url.rstrip("/")
+        self.session = session or requests.Session()
+        self.timeout = timeout
+
+    def _get(self, path: str, params: Mapping[str, Any] | None = None, *, allow_404: bool = False) -> Any:
+        try:
+            r = self.session.get(self.base + path, params=params, timeout=self.timeout)
+        except requests.RequestException as exc:
+            raise OperatorError(f"cannot reach {self.base}{path}: {exc}", kind="UNREACHABLE") from None
+        if allow_404 and r.status_code == 404:
+            return None
+        if r.status_code != 200:
+            try:
+                msg = r.json()["error"]["message"]
+            except (ValueError, KeyError, TypeError):
+                msg = " ".join(r.text.split())[:200]
+            raise OperatorError(f"GET {path} answered {r.status_code}: {msg}")
+        try:
+            return r.json()
+        except ValueError:
+            raise OperatorError(f"GET {path} did not answer JSON") from None
+
+    def _object(self, path: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        body = self._get(path, params)
+        if not isinstance(body, dict):
+            raise OperatorError(f"GET {path} did not answer a JSON object")
+        return body
+
+    def checkpoint(self) -> dict[str, Any]:
+        return self._object("/api/v1/log/checkpoint")
+
+    def entries(self, start: int, end: int) -> list[dict[str, Any]]:
+        items = self._object("/api/v1/log/entries", {"start": start, "end": end}).get("entries")
+        if not isinstance(items, list):
+            raise OperatorError("GET /api/v1/log/entries did not answer a list of entries")
+        return items
+
+    def inclusion_proof(self, index: int, size: int) -> dict[str, Any]:
+        return self._object("/api/v1/log/proof/inclusion", {"index": index, "size": size})
+
+    def consistency_proof(self, first: int, second: int) -> list[bytes]:
+        body = self._object("/api/v1/log/proof/consistency", {"first": first, "second": second})
+        return _hashes(body.get("path"))
+
+    def hand_record(self, hand_id: str) -> Any:
+        """The hand's record, or ``None`` when the operator has no such route or hand."""
+        return self._get(f"/api/v1/hands/{quote(hand_id, safe='')}/record", allow_404=True)
+
+
+def _hashes(values: Any) -> list[bytes]:
+    if not isinstance(values, list):
+        raise OperatorError("a proof path must be a list of hex hashes")
+    try:
+        return [bytes.fromhex(v) for v in values]
+    except (TypeError, ValueError):
+        raise OperatorError("a proof path must be a list of hex hashes") from None
+
+
+def verdict_is_ok(verdict: Any) -> bool:
+    """Read a verdict-ish value: ``.ok`` / ``["ok"]`` when present, else its truth value."""
+    if isinstance(verdict, Mapping):
+        return bool(verdict.get("ok", False))
+    if hasattr(verdict, "ok"):
+        return bool(verdict.ok)
+    return bool(verdict)
+
+
+def _verify_head(body: Mapping[str, Any], state: MonitorState, public_key: str | None
+                 ) -> tuple[Checkpoint | None, MonitorState, list[Problem]]:
+    text = body.get("checkpoint")
+    key = public_key or state.public_key
+    trust = "pinned" if public_key else state.trust
+    if key is None:  # trust on first use
+        key = body.get("public_key")
+        if not isinstance(key, str):
+            return None, state, [Problem("BAD_SIGNATURE", "no public key given and the operator publishes none")]
+    try:
+        cp = verify_checkpoint(text if isinstance(text, str) else "", key, origin=state.origin)
+    except SignatureError as exc:
+        return None, state, [Problem("BAD_SIGNATURE", f"checkpoint does not verify: {exc}")]
+    except MalformedError as exc:
+        return None, state, [Problem("BAD_CHECKPOINT", f"checkpoint does not parse: {exc}")]
+    problems = []
+    if body.get("size") != cp.size or body.get("root") != cp.root.hex():
+        problems.append(Problem("BAD_CHECKPOINT", "the JSON size/root differ from the signed checkpoint"))
+    return cp, replace(state, public_key=key, origin=cp.origin, trust=trust), problems
+
+
+def _check_against(old: Checkpoint, new: Checkpoint, client: LogClient, label: str) -> list[Problem]:
+    """Problems if ``new`` (already verified) is not an append-only extension of ``old``."""
+    if new.size < old.size:
+        return [Problem("ROLLBACK", f"{label} size {new.size} is smaller than the accepted size {old.size}")]
+    if new.size == old.size:
+        if new.root != old.root:
+            return [Problem("FORK", f"two different roots for size {new.size}: {old.root.hex()} and {new.root.hex()}")]
+        return []
+    try:
+        path = client.consistency_proof(old.size, new.size)
+        merkle.verify_consistency(old.size, new.size, old.root, new.root, path)
+    except ProofError as exc:
+        return [Problem("FORK", f"size {new.size} is not an extension of accepted size {old.size}: {exc}")]
+    return []
+
+
+def _check_entries(client: LogClient, cp: Checkpoint, start: int, audit_record: AuditHook | None,
+                   result: PollResult) -> None:
+    index = start
+    while index < cp.size:
+        page = client.entries(index, cp.size)
+        if not page:
+            result.problems.append(Problem("MISSING_ENTRY", f"entries {index}..{cp.size - 1} are not served"))
+            return
+        for item in page:
+            got = item.get("index") if isinstance(item, Mapping) else None
+            if not isinstance(got, int) or got < index or got >= cp.size:
+                result.problems.append(Problem("BAD_ENTRY", f"entry list out of order at {index}: {got!r}"))
+                return
+            for missing in range(index, got):
+                result.problems.append(Problem("MISSING_ENTRY", f"entry {missing} is not served"))
+            index = got + 1
+            _check_entry(client, cp, got, item.get("entry"), audit_record, result)
+            result.new_entries += 1
+
+
+def _check_entry(client: LogClient, cp: Checkpoint, index: int, signed: Any, audit_record: AuditHook | None,
+                 result: PollResult) -> None:
+    try:
+        leaf = merkle.leaf_hash(canonical_json(signed))
+        proof = client.inclusion_proof(index, cp.size)
+        merkle.verify_inclusion(leaf, index, cp.size, _hashes(proof.get("path")), cp.root)
+    except (ProofError, MalformedError) as exc:
+        result.problems.append(Problem("BAD_INCLUSION", f"entry {index} as served is not in the tree of size "
+                                                        f"{cp.size}: {exc}"))
+        return
+    try:
+        statement = verify_statement(signed)
+    except (SignatureError, MalformedError) as exc:
+        result.problems.append(Problem("BAD_STATEMENT", f"entry {index}'s statement signature: {exc}"))
+        return
+    if statement.get("kind") != "reveal":
+        return
+    hand_id = statement.get("hand_id")
+    if audit_record is None or not isinstance(hand_id, str):
+        result.notes.append(f"hand {hand_id} revealed at entry {index}: audit skipped (no audit hook)")
+        return
+    record = client.hand_record(hand_id)
+    if record is None:
+        result.notes.append(f"hand {hand_id} revealed at entry {index}: audit skipped (no record route)")
+        return
+    try:
+        verdict = audit_record(record)
+    except TipluError as exc:
+        result.problems.append(Problem("AUDIT_FAILED", f"hand {hand_id} (entry {index}): {exc}"))
+        return
+    result.audited += 1
+    if not verdict_is_ok(verdict):
+        reason = getattr(verdict, "reason", None) or (verdict.get("reason") if isinstance(verdict, Mapping) else None)
+        result.problems.append(Problem("AUDIT_FAILED", f"hand {hand_id} (entry {index}): {reason or repr(verdict)}"))
+
+
+def poll(client: LogClient, state: MonitorState, *, public_key: str | None = None,
+         audit_record: AuditHook | None = None) -> PollResult:
+    """Poll the operator once; the returned state holds the new checkpoint only if all is well."""
+    result = PollResult(state=state)
+    try:
+        body = client.checkpoint()
+        cp, new_state, problems = _verify_head(body, state, public_key)
+        result.problems += problems
+        if cp is None or problems:
+            return result
+        result.checkpoint = cp
+        start = 0
+        if state.checkpoint is not None:
+            old = parse_checkpoint(state.checkpoint)
+            result.problems += _check_against(old, cp, client, "the operator's")
+            if result.problems:
+                return result
+            start = old.size
+        _check_entries(client, cp, start, audit_record, result)
+    except OperatorError as exc:
+        result.problems.append(Problem(exc.kind, str(exc)))
+    if not result.problems:
+        result.state = replace(new_state, checkpoint=cp.text)
+    return result
+
+
+def load_other_checkpoint(path: Path) -> str:
+    """A checkpoint to compare with: another monitor's state file, or a checkpoint text file."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text
+    if isinstance(data, dict) and isinstance(data.get("checkpoint"), str):
+        return data["checkpoint"]
+    raise MalformedError(f"{path} holds no checkpoint")
+
+
+def compare(state: MonitorState, other_text: str, client: LogClient, *, label: str = "other") -> list[Problem]:
+    """Gossip: is another monitor's checkpoint of this log consistent with ours?
+
+    Both must verify under our key.  Same size: the roots must be equal.  Different sizes:
+    the operator must prove the smaller is a prefix of the larger.  Anything else is a
+    SPLIT_VIEW: the operator signed two incompatible logs.
+    """
+    if state.checkpoint is None or state.public_key is None:
+        return [Problem("NO_STATE", "nothing accepted yet to compare with")]
+    mine = parse_checkpoint(state.checkpoint)
+    try:
+        theirs = verify_checkpoint(other_text, state.public_key, origin=state.origin)
+    except (SignatureError, MalformedError) as exc:
+        return [Problem("BAD_SIGNATURE", f"{label}'s checkpoint does not verify under our key: {exc}")]
+    small, large = (mine, theirs) if mine.size <= theirs.size else (theirs, mine)
+    if small.size == large.size:
+        if small.root != large.root:
+            return [Problem("SPLIT_VIEW", f"the operator signed two roots for size {small.size}: "
+                                          f"ours {mine.root.hex()}, {label}'s {theirs.root.hex()}")]
+        return []
+    try:
+        path = client.consistency_proof(small.size, large.size)
+        merkle.verify_consistency(small.size, large.size, small.root, large.root, path)
+    except ProofError as exc:
+        return [Problem("SPLIT_VIEW", f"ours (size {mine.size}) and {label}'s (size {theirs.size}) checkpoints "
+                                      f"are not of one log: {exc}")]
+    except OperatorError as exc:
+        return [Problem(exc.kind, str(exc))]
+    return []

@@ -1,0 +1,283 @@
+"""The transparency log on SQLite: leaves, cached perfect subtrees and issued checkpoints.
+
+**What a leaf is.**  Leaf ``i`` of Tiplu's log is the ``i``-th signed statement of the
+ledger in ``seq`` order (leaf 0 = the statement with the smallest ``seq``).  Its *entry*
+bytes are :func:`leaf_entry` of the signed statement: the canonical JSON
+(:func:`replay.canonical.canonical_json`) of exactly ``{"statement", "key", "sig"}``.
+The leaf hash is ``SHA-256(0x00 || entry)`` (RFC 9162).  Anyone holding the statements can
+therefore recompute the whole tree.
+
+**Tables** (in the ledger's database file, created by migrations named ``tlog-*`` and
+recorded in the shared ``migrations`` table in the same transaction):
+
+* ``tlog_leaves(idx INTEGER PRIMARY KEY, leaf_hash BLOB, entry BLOB)`` -- one row per leaf.
+* ``tlog_nodes(level, idx, hash)`` -- every *complete* perfect subtree of ``2**level``
+  leaves (``level >= 1``), written when its last leaf is appended.  Roots and proofs for
+  any size up to the current one are folds of O(log n) of these rows, never a rehash of
+  all leaves; an append writes on average one node row (at most ``log2 n``).
+* ``tlog_checkpoints(id, size, root, time, text)`` -- every checkpoint issued.
+
+All three are append-only: triggers abort any ``UPDATE`` or ``DELETE``.
+
+**Transactions.**  Every write goes through ``db.atomic()`` (sqlite-utils): inside the
+caller's open transaction it is a savepoint and commits nothing -- the ledger inserts a
+statement and appends its leaf in *its* ``with db.atomic():`` block, so both happen or
+neither does; called outside any transaction, it commits on its own.  Writers must be serialised
+(``BEGIN IMMEDIATE`` or one writer process); two racing appends fail on the primary key.
+"""
+from __future__ import annotations
+
+import hmac
+from datetime import datetime, timezone
+from typing import Any, Callable, Mapping
+
+import sqlite_utils
+
+from audit.errors import LedgerIntegrityError, NotFoundError, ProofError
+from replay.canonical import canonical_json
+from replay.errors import MalformedError
+
+from . import merkle
+
+MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("tlog-0001-leaves-nodes-checkpoints", (
+        "CREATE TABLE tlog_leaves (idx INTEGER PRIMARY KEY, leaf_hash BLOB NOT NULL, entry BLOB NOT NULL)",
+        "CREATE TABLE tlog_nodes (level INTEGER NOT NULL, idx INTEGER NOT NULL, hash BLOB NOT NULL,"
+        " PRIMARY KEY (level, idx)) WITHOUT ROWID",
+        "CREATE TABLE tlog_checkpoints (id INTEGER PRIMARY KEY, size INTEGER NOT NULL, root BLOB NOT NULL,"
+        " time TEXT NOT NULL, text TEXT NOT NULL)",
+        *(f"CREATE TRIGGER {table}_no_{verb.lower()} BEFORE {verb} ON {table}"
+          f" BEGIN SELECT RAISE(ABORT, '{table} is append-only'); END"
+          for table in ("tlog_leaves", "tlog_nodes", "tlog_checkpoints") for verb in ("UPDATE", "DELETE")),
+    )),
+)
+
+
+def leaf_entry(signed: Mapping[str, Any]) -> bytes:
+    """The entry bytes of a signed statement: canonical JSON of ``{"statement", "key", "sig"}``."""
+    try:
+        return canonical_json({"statement": signed["statement"], "key": signed["key"], "sig": signed["sig"]})
+    except (KeyError, TypeError):
+        raise MalformedError("a signed statement needs 'statement', 'key' and 'sig'") from None
+
+
+def _utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class _Savepoint:
+    """A savepoint named ``tlog_append`` (SQLite allows nesting the same name)."""
+
+    def __init__(self, conn) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> None:
+        self.conn.execute("SAVEPOINT tlog_append")
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is not None and self.conn.in_transaction:
+            self.conn.execute("ROLLBACK TO tlog_append")
+        if self.conn.in_transaction:
+            self.conn.execute("RELEASE tlog_append")
+
+
+class TransparencyLog:
+    """An RFC 9162 Merkle tree stored beside the ledger in a :class:`sqlite_utils.Database`.
+
+    ``clock`` (a callable returning an aware UTC datetime) only stamps migrations.
+    """
+
+    def __init__(self, db: sqlite_utils.Database, *, clock: Callable[[], datetime] = _utc_now) -> None:
+        self.db = db
+        self._conn = db.conn
+        self._clock = clock
+        self.migrate()
+
+    # -- schema --------------------------------------------------------------------------
+    def migrate(self) -> list[str]:
+        """Apply the ``tlog-*`` migrations not yet recorded; return their names."""
+        conn = self._conn
+        applied: list[str] = []
+        with self.db.atomic():
+            conn.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+            done = {row[0] for row in conn.execute("SELECT name FROM migrations WHERE name LIKE 'tlog-%'")}
+            for name, statements in MIGRATIONS:
+                if name in done:
+                    continue
+                for sql in statements:
+                    conn.execute(sql)
+                conn.execute("INSERT INTO migrations (name, applied_at) VALUES (?, ?)",
+                             (name, self._clock().isoformat(timespec="seconds")))
+                applied.append(name)
+        return applied
+
+    # -- writing -------------------------------------------------------------------------
+    def append(self, entry: bytes) -> int:
+        """Append one entry; return its index.  Runs inside the caller's transaction (no commit)."""
+        if not isinstance(entry, (bytes, bytearray)):
+            raise TypeError("a log entry is bytes (see leaf_entry)")
+        with self._unit():
+            return self._append(bytes(entry))
+
+    def _unit(self):
+        """``db.atomic()``, but inside an open transaction a savepoint with a fixed name.
+
+        (sqlite-utils names each savepoint randomly, so SQLite recompiles it every time;
+        a fixed name keeps the statement cached -- a third of an append's cost.)
+        """
+        if not self._conn.in_transaction:
+            return self.db.atomic()
+        return _Savepoint(self._conn)
+
+    def _append(self, entry: bytes) -> int:
+        conn = self._conn
+        index = self.size()
+        right = merkle.leaf_hash(entry)
+        conn.execute("INSERT INTO tlog_leaves (idx, leaf_hash, entry) VALUES (?, ?, ?)", (index, right, entry))
+        level, i = 0, index
+        while i & 1:  # this leaf completes perfect subtrees: store each one
+            right = merkle.node_hash(self._perfect(level, i - 1), right)
+            level += 1
+            i >>= 1
+            conn.execute("INSERT INTO tlog_nodes (level, idx, hash) VALUES (?, ?, ?)", (level, i, right))
+        return index
+
+    def append_statement(self, signed: Mapping[str, Any]) -> int:
+        """Append a signed statement (its :func:`leaf_entry`); return its index."""
+        return self.append(leaf_entry(signed))
+
+    def record_checkpoint(self, size: int, root: bytes, time: str, text: str) -> None:
+        """Store an issued checkpoint (see :func:`audit.tlog.checkpoint.make_checkpoint`)."""
+        with self.db.atomic():
+            self._conn.execute("INSERT INTO tlog_checkpoints (size, root, time, text) VALUES (?, ?, ?, ?)",
+                               (size, root, time, text))
+
+    # -- reading -------------------------------------------------------------------------
+    def size(self) -> int:
+        row = self._conn.execute("SELECT max(idx) FROM tlog_leaves").fetchone()
+        return 0 if row[0] is None else row[0] + 1
+
+    def _perfect(self, level: int, index: int) -> bytes:
+        if level == 0:
+            row = self._conn.execute("SELECT leaf_hash FROM tlog_leaves WHERE idx = ?", (index,)).fetchone()
+        else:
+            row = self._conn.execute("SELECT hash FROM tlog_nodes WHERE level = ? AND idx = ?",
+                                     (level, index)).fetchone()
+        if row is None:
+            raise LedgerIntegrityError(f"transparency log is missing subtree ({level}, {index})")
+        return bytes(row[0])
+
+    def _perfect_many(self, keys: set[tuple[int, int]]) -> dict[tuple[int, int], bytes]:
+        """Fetch many perfect subtrees in one query (a join on the primary keys)."""
+        if not keys:
+            return {}
+        found: dict[tuple[int, int], bytes] = {}
+        keys_list = sorted(keys)
+        for lo in range(0, len(keys_list), 400):  # stay far below SQLite's parameter limit
+            chunk = keys_list[lo:lo + 400]
+            values = ",".join("(?,?)" for _ in chunk)
+            sql = (f"WITH w(level, idx) AS (VALUES {values}) "
+                   "SELECT w.level, w.idx, n.hash FROM w JOIN tlog_nodes n ON n.level = w.level AND n.idx = w.idx "
+                   "UNION ALL SELECT 0, l.idx, l.leaf_hash FROM w JOIN tlog_leaves l ON w.level = 0 AND l.idx = w.idx")
+            params = [v for key in chunk for v in key]
+            found.update(((level, idx), bytes(h)) for level, idx, h in self._conn.execute(sql, params))
+        return found
+
+    def _prefetched(self, compute: Callable[[merkle.PerfectHash], Any]) -> Any:
+        """Run ``compute(perfect)`` with every subtree it needs fetched in one query.
+
+        A dry run with placeholder hashes records which subtrees the (data-independent)
+        recursion visits; they are fetched together, then ``compute`` runs for real.
+        """
+        wanted: set[tuple[int, int]] = set()
+
+        def record(level: int, index: int) -> bytes:
+            wanted.add((level, index))
+            return bytes(merkle.HASH_SIZE)
+
+        compute(record)
+        found = self._perfect_many(wanted)
+
+        def lookup(level: int, index: int) -> bytes:
+            try:
+                return found[(level, index)]
+            except KeyError:
+                raise LedgerIntegrityError(f"transparency log is missing subtree ({level}, {index})") from None
+
+        return compute(lookup)
+
+    def _check_size(self, size: int | None) -> int:
+        current = self.size()
+        if size is None:
+            return current
+        if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+            raise ProofError(f"tree size must be a non-negative integer, not {size!r}")
+        if size > current:
+            raise NotFoundError(f"no tree of size {size}: the log has {current} leaves")
+        return size
+
+    def root(self, size: int | None = None) -> bytes:
+        """MTH of the first ``size`` leaves (default: all)."""
+        size = self._check_size(size)
+        return self._prefetched(lambda perfect: merkle.range_hash(0, size, perfect))
+
+    def leaf_hash(self, index: int) -> bytes:
+        row = self._conn.execute("SELECT leaf_hash FROM tlog_leaves WHERE idx = ?", (index,)).fetchone()
+        if row is None:
+            raise NotFoundError(f"no leaf {index} in the transparency log")
+        return bytes(row[0])
+
+    def entry(self, index: int) -> bytes:
+        row = self._conn.execute("SELECT entry FROM tlog_leaves WHERE idx = ?", (index,)).fetchone()
+        if row is None:
+            raise NotFoundError(f"no leaf {index} in the transparency log")
+        return bytes(row[0])
+
+    def entries(self, start: int, end: int) -> list[tuple[int, bytes]]:
+        """``(index, entry)`` for ``start <= index < end``, in order."""
+        rows = self._conn.execute("SELECT idx, entry FROM tlog_leaves WHERE idx >= ? AND idx < ? ORDER BY idx",
+                                  (start, end))
+        return [(row[0], bytes(row[1])) for row in rows]
+
+    def inclusion_proof(self, index: int, size: int | None = None) -> list[bytes]:
+        """PATH(index, D[size]) (RFC 9162 §2.1.3.1)."""
+        size = self._check_size(size)
+        return self._prefetched(lambda perfect: merkle.inclusion_path(index, size, perfect))
+
+    def consistency_proof(self, first: int, second: int | None = None) -> list[bytes]:
+        """PROOF(first, D[second]) (RFC 9162 §2.1.4.1)."""
+        second = self._check_size(second)
+        return self._prefetched(lambda perfect: merkle.consistency_path(first, second, perfect))
+
+    def latest_checkpoint(self) -> str | None:
+        """The text of the last checkpoint issued, if any."""
+        row = self._conn.execute("SELECT text FROM tlog_checkpoints ORDER BY id DESC LIMIT 1").fetchone()
+        return None if row is None else row[0]
+
+    def checkpoints(self) -> list[str]:
+        return [row[0] for row in self._conn.execute("SELECT text FROM tlog_checkpoints ORDER BY id")]
+
+    # -- self-check ----------------------------------------------------------------------
+    def check(self) -> None:
+        """Recompute every leaf hash from its entry and every cached node from its children.
+
+        Raises :class:`LedgerIntegrityError` at the first stored hash that does not match
+        (e.g. a database edited with the triggers dropped).  O(n): for audits, not requests.
+        """
+        tree = merkle.MemoryTree()
+        for idx, stored, entry in self._conn.execute("SELECT idx, leaf_hash, entry FROM tlog_leaves ORDER BY idx"):
+            if idx != tree.size:
+                raise LedgerIntegrityError(f"transparency log leaf {tree.size} is missing")
+            h = merkle.leaf_hash(bytes(entry))
+            if not hmac.compare_digest(h, bytes(stored)):
+                raise LedgerIntegrityError(f"leaf {idx}'s hash does not match its entry")
+            tree.append_leaf_hash(h)
+        for level, idx, stored in self._conn.execute("SELECT level, idx, hash FROM tlog_nodes"):
+            if level >= len(tree.levels) or idx >= len(tree.levels[level]):
+                raise LedgerIntegrityError(f"cached subtree ({level}, {idx}) covers leaves the log does not have")
+            if not hmac.compare_digest(tree.levels[level][idx], bytes(stored)):
+                raise LedgerIntegrityError(f"cached subtree ({level}, {idx}) does not match its leaves")
+        expected = sum(len(level) for level in tree.levels[1:])
+        count = self._conn.execute("SELECT count(*) FROM tlog_nodes").fetchone()[0]
+        if count != expected:
+            raise LedgerIntegrityError(f"{expected - count} cached subtrees are missing")

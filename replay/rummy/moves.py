@@ -1,0 +1,181 @@
+"""Rummy moves: frozen values with a JSON form and a text form that both round-trip.
+
+=========  ======================================================  =====================
+move       JSON                                                    text
+=========  ======================================================  =====================
+Pick       ``{"type":"pick","seat":1,"source":"closed"}``            ``1 pick closed``
+           ``{"type":"pick","seat":1,"source":"open","card":"7H"}``  ``1 pick open 7H``
+Discard    ``{"type":"discard","seat":1,"card":"KS"}``               ``1 discard KS``
+Declare    ``{"type":"declare","seat":1,"finish_card":"KS",``             ``1 declare KS: 2H 3H
+           ``"groups":[["2H","3H","4H"], ...]}``                     4H | ...``
+Drop       ``{"type":"drop","seat":1}``                              ``1 drop``
+=========  ======================================================  =====================
+
+``"auto": true`` (text: a trailing `` auto``) marks a move the table played for a chair
+whose clock ran out (R-3, D-23): an automatic pick from the closed pile, the discard of
+the card picked, and the drop after ``max_missed_turns`` such turns in a row.  A closed
+pick may omit its card (the deck decides it); if given, it must match.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Union
+
+from ..cards import Card, parse_card, parse_cards
+from ..errors import MalformedError
+
+SOURCES = ("closed", "open")
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """Take the top card of the closed or the open pile (R-6)."""
+
+    seat: int
+    source: str = "closed"
+    card: Card | None = None
+    auto: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "pick", "seat": self.seat, "source": self.source}
+        if self.card is not None:
+            out["card"] = str(self.card)
+        if self.auto:
+            out["auto"] = True
+        return out
+
+    def __str__(self) -> str:
+        card = f" {self.card}" if self.card is not None else ""
+        return f"{self.seat} pick {self.source}{card}{' auto' if self.auto else ''}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Put one card on the open pile, ending the turn (R-6)."""
+
+    seat: int
+    card: Card
+    auto: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "discard", "seat": self.seat, "card": str(self.card)}
+        if self.auto:
+            out["auto"] = True
+        return out
+
+    def __str__(self) -> str:
+        return f"{self.seat} discard {self.card}{' auto' if self.auto else ''}"
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """Place ``finish_card`` face down and show the other 13 cards in ``groups`` (R-7, D-21)."""
+
+    seat: int
+    finish_card: Card
+    groups: tuple[tuple[Card, ...], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "declare", "seat": self.seat, "finish_card": str(self.finish_card),
+                "groups": [[str(c) for c in g] for g in self.groups]}
+
+    def __str__(self) -> str:
+        shown = " | ".join(" ".join(str(c) for c in g) for g in self.groups)
+        return f"{self.seat} declare {self.finish_card}: {shown}"
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """Leave the deal: first drop before any pick (R-16), middle drop after (R-17); with
+    ``auto`` the table drops a chair that missed too many turns (R-19, D-23)."""
+
+    seat: int
+    auto: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "drop", "seat": self.seat}
+        if self.auto:
+            out["auto"] = True
+        return out
+
+    def __str__(self) -> str:
+        return f"{self.seat} drop{' auto' if self.auto else ''}"
+
+
+Move = Union[Pick, Discard, Declare, Drop]
+
+
+def _seat(data: Mapping[str, Any]) -> int:
+    seat = data.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+        raise MalformedError("a move needs a non-negative integer 'seat'", location="seat")
+    return seat
+
+
+def _auto(data: Mapping[str, Any]) -> bool:
+    auto = data.get("auto", False)
+    if not isinstance(auto, bool):
+        raise MalformedError("'auto' must be true or false", location="auto")
+    return auto
+
+
+def parse_move(data: Mapping[str, Any]) -> Move:
+    """A move from its JSON form; :class:`MalformedError` if it does not parse."""
+    if not isinstance(data, Mapping):
+        raise MalformedError("a move must be a JSON object")
+    kind = data.get("type")
+    seat = _seat(data)
+    allowed = {"pick": {"source", "card", "auto"}, "discard": {"card", "auto"},
+               "declare": {"finish_card", "groups"}, "drop": {"auto"}}
+    if kind not in allowed:
+        raise MalformedError(f"unknown move type {kind!r}", location="type")
+    extra = set(data) - allowed[kind] - {"type", "seat"}
+    if extra:
+        raise MalformedError(f"unexpected fields {sorted(extra)} in a {kind} move")
+    if kind == "pick":
+        source = data.get("source", "closed")
+        if source not in SOURCES:
+            raise MalformedError("source must be 'closed' or 'open'", location="source")
+        card = parse_card(data["card"]) if data.get("card") is not None else None
+        return Pick(seat, source, card, _auto(data))
+    if kind == "discard":
+        if "card" not in data:
+            raise MalformedError("a discard needs a 'card'", location="card")
+        return Discard(seat, parse_card(data["card"]), _auto(data))
+    if kind == "declare":
+        groups = data.get("groups")
+        if "finish_card" not in data or not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
+            raise MalformedError("a declare needs 'finish_card' and 'groups' (a list of lists of cards)")
+        return Declare(seat, parse_card(data["finish_card"]), tuple(parse_cards(g) for g in groups))
+    return Drop(seat, _auto(data))
+
+
+def parse_move_text(text: str) -> Move:
+    """A move from its text form (``str(move)``)."""
+    if not isinstance(text, str):
+        raise MalformedError("a move text must be a string")
+    words = text.split()
+    try:
+        seat = int(words[0])
+        kind = words[1]
+    except (IndexError, ValueError):
+        raise MalformedError(f"not a rummy move: {text!r}") from None
+    auto = bool(words) and words[-1] == "auto"
+    if auto:
+        words = words[:-1]
+    data: dict[str, Any] = {"type": kind, "seat": seat}
+    if auto:
+        data["auto"] = True
+    if kind == "pick" and len(words) in (3, 4):
+        data["source"] = words[2]
+        if len(words) == 4:
+            data["card"] = words[3]
+    elif kind == "discard" and len(words) == 3:
+        data["card"] = words[2]
+    elif kind == "declare" and len(words) >= 3 and words[2].endswith(":") and not auto:
+        data["finish_card"] = words[2][:-1]
+        shown = text.split(":", 1)[1]
+        data["groups"] = [g.split() for g in shown.split("|")]
+    elif not (kind == "drop" and len(words) == 2):
+        raise MalformedError(f"not a rummy move: {text!r}")
+    return parse_move(data)

@@ -1,0 +1,106 @@
+"""`tiplu audit`, `tiplu replay` and `tiplu simulate` from the command line."""
+from __future__ import annotations
+
+import copy
+import json
+
+from click.testing import CliRunner
+
+from audit.cli import main
+from audit.sim.tamper import _resign_record, TamperContext
+from replay.stream import Stream
+
+
+def _write(path, records):
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return str(path)
+
+
+def test_audit_clean_jsonl_exits_zero(tmp_path, kitti_archive):
+    src = _write(tmp_path / "a.jsonl", [r for r, _ in kitti_archive[2]])
+    res = CliRunner().invoke(main, ["audit", src, "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert "4 records audited, 0 failed" in res.output
+
+
+def test_bad_lines_are_reported_and_the_audit_goes_on(tmp_path, kitti_archive):
+    recs = [r for r, _ in kitti_archive[2]]
+    lines = [json.dumps(recs[0]), "{not json", json.dumps(recs[1])[:200], json.dumps(recs[2])]
+    src = tmp_path / "b.jsonl"
+    src.write_text("\n".join(lines) + "\n")
+    res = CliRunner().invoke(main, ["audit", str(src), "--json", "--no-progress"])
+    assert res.exit_code == 1
+    report = json.loads(res.output)
+    assert report["total"] == 4 and report["failed"] == 2
+    wheres = sorted(f["where"] for f in report["failures"])
+    assert wheres == [f"{src}:2", f"{src}:3"]
+    assert all(f["reason"] == "malformed" for f in report["failures"])
+    assert "Traceback" not in res.output
+
+
+def test_missing_file_is_one_line_and_nonzero(tmp_path):
+    res = CliRunner().invoke(main, ["audit", str(tmp_path / "nope.jsonl")])
+    assert res.exit_code == 1
+    assert res.output.strip().count("\n") == 0 and "no such file" in res.output
+
+
+def test_table_balances_sum_to_zero_with_commission_and_pot(tmp_path, kitti_archive):
+    # rule D-2: every hand settles to zero, so a table does too (pot as a party)
+    src = _write(tmp_path / "c.jsonl", [r for r, _ in kitti_archive[2]])
+    res = CliRunner().invoke(main, ["audit", src, "--json", "--no-progress"])
+    table = json.loads(res.output)["tables"]["t1"]
+    from decimal import Decimal
+
+    total = sum(Decimal(v) for v in table["balances"].values()) + Decimal(table["commission"])
+    recs = [r for r, _ in kitti_archive[2]]
+    pot_after = recs[-1]["table"]["carry"]["pot_before"] + recs[-1]["outcome"]["pot_delta_points"]
+    assert total + pot_after * Decimal(recs[0]["table"]["point_value"]) == 0
+
+
+def test_a_forged_kitti_carry_is_caught_across_the_table(tmp_path, kitti_archive):
+    # rule D-14: the pot carries to the next deal; an operator cannot change it between hands
+    ledger, _, records = kitti_archive
+    recs = [copy.deepcopy(r) for r, _ in records]
+    recs[2]["table"]["carry"]["pot_before"] += 4
+    _resign_record(recs[2], TamperContext(ledger._signer("demo-operator"), Stream(bytes(32), bytes(32), "c")))
+    src = _write(tmp_path / "d.jsonl", recs)
+    res = CliRunner().invoke(main, ["audit", src, "--json", "--no-progress"])
+    assert res.exit_code == 1
+    assert json.loads(res.output)["tables"]["t1"]["carry_faults"]
+
+
+def test_a_duplicated_hand_number_is_caught(tmp_path, kitti_archive):
+    ledger, _, records = kitti_archive
+    recs = [copy.deepcopy(r) for r, _ in records]
+    recs[3]["table"]["hand_no"] = 1
+    _resign_record(recs[3], TamperContext(ledger._signer("demo-operator"), Stream(bytes(32), bytes(32), "n")))
+    res = CliRunner().invoke(main, ["audit", _write(tmp_path / "e.jsonl", recs), "--json", "--no-progress"])
+    assert res.exit_code == 1
+    assert "hand number 1 is claimed by 2 records" in json.loads(res.output)["tables"]["t1"]["carry_faults"]
+
+
+def test_replay_prints_every_step(tmp_path, kitti_archive):
+    rec = kitti_archive[2][0][0]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(rec))
+    res = CliRunner().invoke(main, ["replay", str(path)])
+    assert res.exit_code == 0, res.output
+    assert res.output.count("== move ") == len(rec["moves"])
+    assert "== outcome ==" in res.output and "seat 0:" in res.output
+
+
+def test_simulate_is_deterministic_and_tamper_is_private(tmp_path):
+    outs = []
+    for name in ("x", "y"):
+        out = tmp_path / f"{name}.jsonl"
+        log = tmp_path / f"{name}.json"
+        res = CliRunner().invoke(main, ["simulate", "--preset", "kitti", "--hands", "6", "--seed", "s",
+                                        "--tamper", "0.5", "--out", str(out), "--tamper-log", str(log)])
+        assert res.exit_code == 0, res.output
+        outs.append((out.read_bytes(), log.read_text()))
+        assert "kitti-4p-t0-h" not in res.output  # which hands were forged stays private
+    assert outs[0] == outs[1]
+    tampered = json.loads(outs[0][1])
+    res = CliRunner().invoke(main, ["audit", str(tmp_path / "x.jsonl"), "--json", "--no-progress"])
+    caught = {f["hand_id"] for f in json.loads(res.output)["failures"]}
+    assert tampered and set(tampered) <= caught

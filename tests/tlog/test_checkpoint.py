@@ -1,0 +1,108 @@
+"""Signed checkpoints: the documented bytes are signed, any change is rejected, the store keeps them."""
+from __future__ import annotations
+
+import base64
+import hashlib
+from datetime import datetime, timedelta, timezone
+
+import pytest
+import sqlite_utils
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from audit.errors import SignatureError
+from audit.signing import SigningKey
+from audit.tlog.checkpoint import make_checkpoint, parse_checkpoint, sign_checkpoint, verify_checkpoint
+from audit.tlog.store import TransparencyLog
+from replay.errors import MalformedError
+
+KEY = SigningKey.from_hex("11" * 32)
+OTHER = SigningKey.from_hex("22" * 32)
+NOW = datetime(2026, 11, 30, 14, 35, tzinfo=timezone.utc)
+ROOT6 = bytes.fromhex("76e67dadbcdf1e10e1b74ddc608abd2f98dfb16fbce75277b5232a127f2087ef")
+ORIGIN = "tiplu.example/log"
+
+
+def example() -> str:
+    return sign_checkpoint(KEY, origin=ORIGIN, size=6, root=ROOT6, now=NOW).text
+
+
+def test_the_documented_bytes_are_what_is_signed():
+    text = example()
+    body, _, sigline = text.partition("\n\n")
+    assert body + "\n" == f"{ORIGIN}\n6\n{base64.b64encode(ROOT6).decode()}\ntime 2026-11-30T14:35:00Z\n"
+    assert sigline.startswith("\u2014 tiplu.example/log ") and sigline.endswith("\n")
+    raw = base64.b64decode(sigline.split(" ")[2])
+    pub = bytes.fromhex(KEY.public_hex)
+    assert raw[:4] == hashlib.sha256(ORIGIN.encode() + b"\n\x01" + pub).digest()[:4]
+    Ed25519PublicKey.from_public_bytes(pub).verify(raw[4:], (body + "\n").encode())  # raises if not
+
+
+def test_round_trip_and_verify():
+    text = example()
+    cp = verify_checkpoint(text, KEY.public_hex, origin=ORIGIN)
+    assert (cp.origin, cp.size, cp.root, cp.time, str(cp)) == (ORIGIN, 6, ROOT6, "2026-11-30T14:35:00Z", text)
+    assert parse_checkpoint(text) == cp
+
+
+def test_wrong_key_or_origin_is_rejected():
+    text = example()
+    with pytest.raises(SignatureError):
+        verify_checkpoint(text, OTHER.public_hex)
+    with pytest.raises(SignatureError):
+        verify_checkpoint(text, KEY.public_hex, origin="other.example/log")
+
+
+@pytest.mark.parametrize("old,new", [
+    ("\n6\n", "\n7\n"), ("duZ9", "duZ8"), ("14:35:00Z", "14:35:01Z"), ("tiplu.example/log\n6", "tiplu.example/lo\n6"),
+])
+def test_any_change_to_the_body_is_rejected(old, new):
+    text = example()
+    assert old in text
+    with pytest.raises((SignatureError, MalformedError)):
+        verify_checkpoint(text.replace(old, new, 1), KEY.public_hex, key_name=ORIGIN)
+
+
+def test_every_bit_of_the_signature_matters():
+    text = example()
+    body, _, sigline = text.partition("\n\n")
+    raw = base64.b64decode(sigline.split(" ")[2])
+    for bit in range(0, len(raw) * 8, 7):
+        bad = bytearray(raw)
+        bad[bit // 8] ^= 1 << (bit % 8)
+        forged = f"{body}\n\n\u2014 {ORIGIN} {base64.b64encode(bytes(bad)).decode()}\n"
+        with pytest.raises(SignatureError):
+            verify_checkpoint(forged, KEY.public_hex)
+
+
+def test_a_cosignature_by_another_key_is_ignored_but_kept():
+    text = example()
+    other = sign_checkpoint(OTHER, origin=ORIGIN, size=6, root=ROOT6, now=NOW, key_name="witness")
+    both = text + other.text.partition("\n\n")[2]
+    assert len(verify_checkpoint(both, KEY.public_hex).signatures) == 2
+    verify_checkpoint(both, OTHER.public_hex, key_name="witness")
+
+
+@pytest.mark.parametrize("bad", [
+    "", "x\n", "o\n6\nAAAA\ntime 2026-11-30T14:35:00Z\n\n\u2014 o AAAAAAAA\n",
+    "o\n06\n" + base64.b64encode(ROOT6).decode() + "\ntime 2026-11-30T14:35:00Z\n\n\u2014 o AAAAAAAA\n",
+    "o\n6\n" + base64.b64encode(ROOT6).decode() + "\ntime 2026-13-30T14:35:00Z\n\n\u2014 o AAAAAAAA\n",
+    "o\n6\n" + base64.b64encode(ROOT6).decode() + "\ntime 2026-11-30T14:35:00Z\n\n- o AAAAAAAA\n",
+    "o\n6\n" + base64.b64encode(ROOT6).decode() + "\ntime 2026-11-30T14:35:00Z\n\n",
+    "o\n6\n" + base64.b64encode(ROOT6).decode() + "\ntime 2026-11-30T14:35:00Z\n\n\u2014 o AAAAAAAA",
+])
+def test_malformed_text_is_rejected(bad):
+    with pytest.raises(MalformedError):
+        parse_checkpoint(bad)
+
+
+def test_make_checkpoint_signs_the_log_and_stores_it(tmp_path):
+    log = TransparencyLog(sqlite_utils.Database(tmp_path / "l.db"))
+    first = make_checkpoint(log, KEY, origin=ORIGIN, now=NOW)
+    assert (first.size, first.root) == (0, hashlib.sha256(b"").digest())
+    for i in range(6):
+        log.append(f"e{i}".encode())
+    second = make_checkpoint(log, KEY, origin=ORIGIN, now=NOW + timedelta(minutes=1))
+    assert verify_checkpoint(second.text, KEY.public_hex).root == log.root(6)
+    assert log.checkpoints() == [first.text, second.text] and log.latest_checkpoint() == second.text
+    with pytest.raises(MalformedError):
+        make_checkpoint(log, KEY, origin=ORIGIN, now=datetime(2026, 1, 1))  # naive time

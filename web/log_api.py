@@ -1,0 +1,159 @@
+"""The transparency log's JSON API: the blueprint ``bp`` mounted at ``/api/v1/log``.
+
+Configuration (the flaskr way: the app factory sets these, ``init_app(app)`` registers):
+
+* ``app.config["TIPLU_DB"]`` -- path of the ledger's SQLite file.  Each request opens one
+  :class:`sqlite_utils.Database` in ``flask.g`` and closes it on teardown.
+* ``app.config["TIPLU_CHECKPOINT_SIGNER"]`` -- a callable ``signer(log) -> Checkpoint``
+  that signs and stores a checkpoint of the log's current head, normally
+  :class:`audit.tlog.checkpoint.CheckpointSigner`; if it has ``public_hex`` the
+  checkpoint response also carries the operator's public key.
+
+Routes (all GET, all JSON; sizes and indexes are decimal integers):
+
+* ``/checkpoint`` -> ``{"checkpoint": text, "size", "root": hex, "time", "public_key"?}``.
+  The latest stored checkpoint is served while the log has not grown; otherwise a new one
+  is signed and stored first, so one size always gets one checkpoint.
+* ``/entries?start=&end=`` -> ``{"entries": [{"index", "entry": <signed statement>}]}`` for
+  ``start <= index < end`` (``end`` exclusive, clamped to the log size and to at most
+  :data:`MAX_PAGE` entries: ask again from the next index).
+* ``/proof/inclusion?index=&size=`` -> ``{"index", "size", "leaf_hash", "path": [hex]}``
+  (``size`` defaults to the current size).
+* ``/proof/consistency?first=&second=`` -> ``{"first", "second", "path": [hex]}``.
+
+Errors use the project's one shape, ``{"error": {"status", "code", "message"}}``: 400
+``bad_request`` for a malformed or impossible parameter, 404 ``not_found`` for an index or
+size the log does not have, 503 ``no_signer`` when no signer is configured, 500
+``integrity`` when the stored tree contradicts itself.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import sqlite_utils
+from flask import Blueprint, Flask, current_app, g, jsonify, request
+
+from audit.errors import LedgerIntegrityError, NotFoundError, ProofError
+from audit.tlog.checkpoint import parse_checkpoint
+from audit.tlog.store import TransparencyLog
+from replay.errors import TipluError
+
+MAX_PAGE = 256
+_INT_RE = re.compile(r"0|[1-9][0-9]{0,18}")
+
+bp = Blueprint("tiplu_log", __name__, url_prefix="/api/v1/log")
+
+
+class ApiError(TipluError):
+    """An error answered as ``{"error": {"status", "code", "message"}}``."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def error_response(status: int, code: str, message: str):
+    return jsonify({"error": {"status": status, "code": code, "message": message}}), status
+
+
+@bp.errorhandler(ApiError)
+def _api_error(exc: ApiError):
+    return error_response(exc.status, exc.code, exc.message)
+
+
+@bp.errorhandler(NotFoundError)
+def _not_found(exc: NotFoundError):
+    return error_response(404, "not_found", str(exc))
+
+
+@bp.errorhandler(ProofError)
+def _bad_proof_request(exc: ProofError):
+    return error_response(400, "bad_request", str(exc))
+
+
+@bp.errorhandler(LedgerIntegrityError)
+def _integrity(exc: LedgerIntegrityError):
+    return error_response(500, "integrity", str(exc))
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)
+
+
+def get_log() -> TransparencyLog:
+    """The request's :class:`TransparencyLog` over ``TIPLU_DB`` (opened once per request)."""
+    if "tiplu_log" not in g:
+        g.tiplu_log_db = sqlite_utils.Database(current_app.config["TIPLU_DB"])
+        g.tiplu_log = TransparencyLog(g.tiplu_log_db)
+    return g.tiplu_log
+
+
+@bp.teardown_app_request
+def _close_db(exc: BaseException | None) -> None:
+    g.pop("tiplu_log", None)
+    db = g.pop("tiplu_log_db", None)
+    if db is not None:
+        db.close()
+
+
+def _int_arg(name: str, default: int | None = None) -> int:
+    text = request.args.get(name)
+    if text is None:
+        if default is None:
+            raise ApiError(400, "bad_request", f"missing parameter {name!r}")
+        return default
+    if not _INT_RE.fullmatch(text):
+        raise ApiError(400, "bad_request", f"parameter {name!r} must be a non-negative decimal integer")
+    return int(text)
+
+
+@bp.get("/checkpoint")
+def checkpoint():
+    log = get_log()
+    size = log.size()
+    latest = log.latest_checkpoint()
+    cp = parse_checkpoint(latest) if latest is not None else None
+    signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
+    if cp is None or cp.size != size:
+        if signer is None:
+            raise ApiError(503, "no_signer", "this server has no checkpoint signer configured")
+        cp = signer(log)
+    body: dict[str, Any] = {"checkpoint": cp.text, "size": cp.size, "root": cp.root.hex(), "time": cp.time}
+    if getattr(signer, "public_hex", None):
+        body["public_key"] = signer.public_hex
+    return jsonify(body)
+
+
+@bp.get("/entries")
+def entries():
+    log = get_log()
+    size = log.size()
+    start = _int_arg("start")
+    end = _int_arg("end", start + MAX_PAGE)
+    if end <= start:
+        raise ApiError(400, "bad_request", "end must be larger than start (end is exclusive)")
+    if start >= size:
+        raise ApiError(404, "not_found", f"no entry {start}: the log has {size} entries")
+    end = min(end, size, start + MAX_PAGE)
+    return jsonify({"entries": [{"index": i, "entry": json.loads(e)} for i, e in log.entries(start, end)]})
+
+
+@bp.get("/proof/inclusion")
+def inclusion_proof():
+    log = get_log()
+    index = _int_arg("index")
+    size = _int_arg("size", log.size())
+    path = log.inclusion_proof(index, size)
+    return jsonify({"index": index, "size": size, "leaf_hash": log.leaf_hash(index).hex(),
+                    "path": [p.hex() for p in path]})
+
+
+@bp.get("/proof/consistency")
+def consistency_proof():
+    log = get_log()
+    first = _int_arg("first")
+    second = _int_arg("second", log.size())
+    path = log.consistency_proof(first, second)
+    return jsonify({"first": first, "second": second, "path": [p.hex() for p in path]})

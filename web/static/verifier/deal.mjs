@@ -1,0 +1,76 @@
+/**
+ * Who sits where, and how a shuffled shoe becomes hands, a turned-up card and a stock;
+ * exactly as replay/deal.py.
+ *
+ * Seats are 0 .. n-1.  Clockwise (D-4): seat i+1 is on seat i's left.  Dealing starts
+ * with the player on the dealer's left (the dealer's right when a Marriage table plays
+ * anticlockwise, MC-33) and gives one card at a time round the table until every hand is
+ * full (MN-2, MC-13, K-1, R-4).  Position 0 of the shuffled shoe is its top.  Then:
+ *
+ *   marriage  the next card is turned up to start the discard pile (MN-3, MC-13); the
+ *             rest is the stock, top first (MN-4)
+ *   rummy13   the next card is the wild-card indicator, set aside face up and never
+ *             drawn; the card after it starts the open pile; the rest is the closed
+ *             pile (R-5, D-19)
+ *   kitti     nothing is turned; the undealt cards are never used
+ */
+import { VerifyError } from "./errors.mjs";
+import { cardText } from "./cards.mjs";
+
+/** The next seat in the direction of play. */
+export function leftOf(seat, nSeats, direction = "clockwise") {
+  return direction === "clockwise" ? (seat + 1) % nSeats : (seat - 1 + nSeats) % nSeats;
+}
+
+/** Seats in the order they receive cards: the dealer's left first, the dealer last. */
+export function seatOrder(dealer, nSeats, direction = "clockwise") {
+  if (!Number.isInteger(dealer) || dealer < 0 || dealer >= nSeats) {
+    throw new VerifyError("ruleset", `dealer seat ${dealer} is not at a table of ${nSeats}`);
+  }
+  const order = [];
+  let seat = dealer;
+  for (let i = 0; i < nSeats; i++) {
+    seat = leftOf(seat, nSeats, direction);
+    order.push(seat);
+  }
+  return order;
+}
+
+/** Deal one card at a time: {hands (by seat), next (the next shoe position)}. */
+export function dealHands(shoe, nSeats, dealer, handSize, direction = "clockwise") {
+  const order = seatOrder(dealer, nSeats, direction);
+  if (handSize * nSeats > shoe.length) {
+    throw new VerifyError("ruleset", `a shoe of ${shoe.length} cannot deal ${handSize} to ${nSeats} seats`);
+  }
+  const hands = Array.from({ length: nSeats }, () => []);
+  let pos = 0;
+  for (let r = 0; r < handSize; r++) {
+    for (const seat of order) hands[seat].push(shoe[pos++]);
+  }
+  return { hands, next: pos };
+}
+
+/**
+ * A shuffled shoe dealt the way the ruleset's game deals it:
+ * {hands: code[][], turnedUp: code|null, indicator: code|null, stock: code[]}.
+ */
+export function deal(ruleset, shoe, nSeats, dealer) {
+  const direction = Object.hasOwn(ruleset.settings, "direction") ? ruleset.settings.direction : "clockwise";
+  const { hands, next } = dealHands(shoe, nSeats, dealer, ruleset.get("hand_size"), direction);
+  const need = { marriage: 1, rummy13: 2, kitti: 0 }[ruleset.game];
+  if (need === undefined) throw new VerifyError("ruleset", `no deal layout for game '${ruleset.game}'`);
+  if (next + need > shoe.length) throw new VerifyError("ruleset", `a shoe of ${shoe.length} leaves no card to turn up`);
+  if (ruleset.game === "marriage") return { hands, turnedUp: shoe[next], indicator: null, stock: shoe.slice(next + 1) };
+  if (ruleset.game === "rummy13") return { hands, turnedUp: shoe[next + 1], indicator: shoe[next], stock: shoe.slice(next + 2) };
+  return { hands, turnedUp: null, indicator: null, stock: shoe.slice(next) };
+}
+
+/** A deal in the record form of replay.deal.Deal.to_json: card texts, null when absent. */
+export function dealToJson(d) {
+  return {
+    hands: d.hands.map((h) => h.map(cardText)),
+    turned_up: d.turnedUp === null ? null : cardText(d.turnedUp),
+    indicator: d.indicator === null ? null : cardText(d.indicator),
+    stock: d.stock.map(cardText),
+  };
+}

@@ -1,0 +1,212 @@
+// Transparency-log verification in the browser: RFC 9162 Merkle proofs and signed checkpoints.
+//
+// The same algorithms as audit/tlog/merkle.py and audit/tlog/checkpoint.py, with WebCrypto:
+//   leafHash(entryBytes)                 SHA-256(0x00 || entry)            -> Uint8Array
+//   nodeHash(left, right)                SHA-256(0x01 || left || right)    -> Uint8Array
+//   rootFromInclusionProof(leafHashHex, index, size, pathHex[])            -> hex root (RFC 9162 §2.1.3.2 steps 1-4)
+//   verifyInclusion(leafHashHex, index, size, pathHex[], rootHex)          -> true, or throws ProofError
+//   verifyConsistency(first, second, firstRootHex, secondRootHex, pathHex[]) -> true, or throws ProofError
+//   parseCheckpoint(text)                                                  -> {origin, size, rootHex, time, body, signatures}
+//   verifyCheckpoint(text, publicKeyHex)                                   -> checkpoint, or throws
+//   ed25519Supported()                                                     -> whether WebCrypto has Ed25519
+//
+// Indexes and sizes may be Numbers (safe integers) or BigInts; the bit arithmetic uses BigInt
+// so trees beyond 2^31 leaves work.  Checkpoint signatures need WebCrypto Ed25519 (present in
+// current Chromium, Firefox and Safari; tested in Debian's Chromium); where it is missing,
+// verifyCheckpoint throws UnsupportedError and the caller must say that the signature was
+// NOT checked (the Merkle proofs still are).
+
+export class ProofError extends Error {
+  constructor(message) { super(message); this.name = "ProofError"; }
+}
+
+export class SignatureError extends Error {
+  constructor(message) { super(message); this.name = "SignatureError"; }
+}
+
+export class UnsupportedError extends Error {
+  constructor(message) { super(message); this.name = "UnsupportedError"; }
+}
+
+const HASH_SIZE = 32;
+
+export function hexToBytes(hex) {
+  if (typeof hex !== "string" || hex.length % 2 !== 0 || !/^[0-9a-f]*$/.test(hex)) {
+    throw new ProofError("not lower-case hex");
+  }
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+export function bytesToHex(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function hashHex(hex, what) {
+  const b = hexToBytes(hex);
+  if (b.length !== HASH_SIZE) throw new ProofError(`${what} is not a 32-byte hash`);
+  return b;
+}
+
+function toBig(v, what) {
+  if (typeof v === "bigint") { if (v >= 0n) return v; }
+  else if (Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  throw new ProofError(`${what} must be a non-negative integer`);
+}
+
+async function sha256(...parts) {
+  let len = 0;
+  for (const p of parts) len += p.length;
+  const buf = new Uint8Array(len);
+  let off = 0;
+  for (const p of parts) { buf.set(p, off); off += p.length; }
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", buf));
+}
+
+export async function leafHash(entry) { return sha256(Uint8Array.of(0), entry); }
+
+export async function nodeHash(left, right) { return sha256(Uint8Array.of(1), left, right); }
+
+function equalBytes(a, b) {
+  if (a.length !== b.length) return false;
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d |= a[i] ^ b[i];
+  return d === 0;
+}
+
+export async function rootFromInclusionProof(leafHashHex, index, size, pathHex) {
+  let r = hashHex(leafHashHex, "leaf hash");
+  let fn = toBig(index, "index");
+  let sn = toBig(size, "size");
+  if (!Array.isArray(pathHex)) throw new ProofError("the path must be an array of hex hashes");
+  if (fn >= sn) throw new ProofError(`leaf index ${fn} is not below tree size ${sn}`); // step 1
+  sn -= 1n; // step 2 (fn = index); step 3: r = leaf hash
+  for (const [i, h] of pathHex.entries()) { // step 4
+    const p = hashHex(h, `path element ${i}`);
+    if (sn === 0n) throw new ProofError("inclusion path is longer than the tree is deep"); // 4a
+    if ((fn & 1n) === 1n || fn === sn) { // 4b
+      r = await nodeHash(p, r);
+      if ((fn & 1n) === 0n) {
+        while (fn !== 0n && (fn & 1n) === 0n) { fn >>= 1n; sn >>= 1n; }
+      }
+    } else {
+      r = await nodeHash(r, p);
+    }
+    fn >>= 1n; sn >>= 1n; // 4c
+  }
+  if (sn !== 0n) throw new ProofError("inclusion path is shorter than the tree is deep"); // step 5
+  return bytesToHex(r);
+}
+
+export async function verifyInclusion(leafHashHex, index, size, pathHex, rootHex) {
+  const root = hashHex(rootHex, "root");
+  const computed = hexToBytes(await rootFromInclusionProof(leafHashHex, index, size, pathHex));
+  if (!equalBytes(computed, root)) {
+    throw new ProofError(`inclusion proof of leaf ${index} does not lead to the root of size ${size}`);
+  }
+  return true;
+}
+
+const EMPTY_ROOT_HEX = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+export async function verifyConsistency(first, second, firstRootHex, secondRootHex, pathHex) {
+  const m = toBig(first, "first");
+  const n = toBig(second, "second");
+  const r1 = hashHex(firstRootHex, "first root");
+  const r2 = hashHex(secondRootHex, "second root");
+  if (!Array.isArray(pathHex)) throw new ProofError("the path must be an array of hex hashes");
+  let path = pathHex.map((h, i) => hashHex(h, `path element ${i}`));
+  if (m > n) throw new ProofError("first size is larger than second size");
+  if (m === 0n || m === n) {
+    if (path.length) throw new ProofError("a proof from the empty tree or to the same size must be empty");
+    if (m === 0n && !equalBytes(r1, hexToBytes(EMPTY_ROOT_HEX))) throw new ProofError("not the empty tree's root");
+    if (m === n && !equalBytes(r1, r2)) throw new ProofError(`two different roots for size ${m}`);
+    return true;
+  }
+  if (!path.length) throw new ProofError("empty consistency proof"); // step 1
+  if ((m & (m - 1n)) === 0n) path = [r1, ...path]; // step 2
+  let fn = m - 1n, sn = n - 1n; // step 3
+  while ((fn & 1n) === 1n) { fn >>= 1n; sn >>= 1n; } // step 4
+  let fr = path[0], sr = path[0]; // step 5
+  for (const c of path.slice(1)) { // step 6
+    if (sn === 0n) throw new ProofError("consistency proof is longer than the trees are deep");
+    if ((fn & 1n) === 1n || fn === sn) {
+      fr = await nodeHash(c, fr);
+      sr = await nodeHash(c, sr);
+      if ((fn & 1n) === 0n) {
+        while (fn !== 0n && (fn & 1n) === 0n) { fn >>= 1n; sn >>= 1n; }
+      }
+    } else {
+      sr = await nodeHash(sr, c);
+    }
+    fn >>= 1n; sn >>= 1n;
+  }
+  if (sn !== 0n) throw new ProofError("consistency proof is shorter than the trees are deep"); // step 7
+  if (!equalBytes(fr, r1)) throw new ProofError(`consistency proof does not lead to the root of size ${m}`);
+  if (!equalBytes(sr, r2)) throw new ProofError(`consistency proof does not lead to the root of size ${n}`);
+  return true;
+}
+
+// -- checkpoints (C2SP signed note; see docs/transparency-log.md) --------------------------
+
+function b64ToBytes(s) {
+  const bin = atob(s);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+export function parseCheckpoint(text) {
+  if (typeof text !== "string" || !text.endsWith("\n")) throw new ProofError("a checkpoint ends with a newline");
+  const cut = text.indexOf("\n\n");
+  if (cut < 0) throw new ProofError("a checkpoint needs a blank line before its signatures");
+  const lines = text.slice(0, cut).split("\n");
+  if (lines.length !== 4) throw new ProofError("a checkpoint body has 4 lines");
+  const [origin, sizeText, rootB64, timeLine] = lines;
+  if (!/^(0|[1-9][0-9]*)$/.test(sizeText)) throw new ProofError("bad checkpoint size");
+  const root = b64ToBytes(rootB64);
+  if (root.length !== HASH_SIZE) throw new ProofError("bad checkpoint root");
+  const t = /^time ([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)$/.exec(timeLine);
+  if (!t) throw new ProofError("bad checkpoint time line");
+  const signatures = text.slice(cut + 2, -1).split("\n").map((line) => {
+    const m = /^\u2014 (\S+) ([A-Za-z0-9+/=]+)$/.exec(line);
+    if (!m) throw new ProofError("bad signature line");
+    const raw = b64ToBytes(m[2]);
+    return { keyName: m[1], keyId: raw.slice(0, 4), signature: raw.slice(4) };
+  });
+  const body = new TextEncoder().encode(text.slice(0, cut + 1)); // the signed bytes: body lines + LF
+  return { origin, size: BigInt(sizeText), rootHex: bytesToHex(root), time: t[1], body, signatures };
+}
+
+export async function ed25519Supported() {
+  try {
+    await crypto.subtle.importKey("raw", new Uint8Array(32), { name: "Ed25519" }, false, ["verify"]);
+    return true;
+  } catch (e) {
+    return !(e instanceof DOMException && e.name === "NotSupportedError");
+  }
+}
+
+export async function verifyCheckpoint(text, publicKeyHex, keyName = null) {
+  const cp = parseCheckpoint(text);
+  const name = keyName ?? cp.origin;
+  const pub = hexToBytes(publicKeyHex);
+  if (pub.length !== 32) throw new SignatureError("an Ed25519 public key is 32 bytes");
+  const keyId = (await sha256(new TextEncoder().encode(name), Uint8Array.of(0x0a, 0x01), pub)).slice(0, 4);
+  const candidates = cp.signatures.filter((s) => s.keyName === name && equalBytes(s.keyId, keyId));
+  if (!candidates.length) throw new SignatureError(`checkpoint has no signature by key ${name}`);
+  let key;
+  try {
+    key = await crypto.subtle.importKey("raw", pub, { name: "Ed25519" }, false, ["verify"]);
+  } catch (e) {
+    if (e instanceof DOMException && e.name === "NotSupportedError") {
+      throw new UnsupportedError("this browser's WebCrypto has no Ed25519: the checkpoint signature was not checked");
+    }
+    throw new SignatureError(`bad public key: ${e.message}`);
+  }
+  for (const s of candidates) {
+    if (await crypto.subtle.verify({ name: "Ed25519" }, key, s.signature, cp.body)) return cp;
+  }
+  throw new SignatureError("checkpoint signature does not verify");
+}

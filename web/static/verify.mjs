@@ -1,0 +1,279 @@
+/**
+ * The verify page: reads the form (or a pasted hand record), runs verifyHand and draws
+ * the checks and the deal.  All the verifying is in ./verifier/; this module only
+ * parses the form and builds the DOM (textContent only: nothing pasted becomes HTML).
+ *
+ * For tests and curious readers: <body data-state> is "idle", "working", "verified"
+ * (every check passed), "failed" (some check failed) or "error" (input unreadable);
+ * every drawn card has data-card="7H", every seat data-seat="n".
+ *
+ * A link to verify.html#record=<URI-encoded JSON> fills the "Hand record" tab and
+ * verifies at once (a fragment is never sent to any server).
+ */
+import { VerifyError, handInputFromRecord, verifyHand } from "./verifier/verifier.mjs";
+import { PRESETS, presetSpec } from "./verifier/rulesets.mjs";
+import { cardInfo, parseCard } from "./verifier/cards.mjs";
+import { EXAMPLE_HAND } from "./verifier/presets.mjs";
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+/* ---------- cards ---------- */
+
+const SUIT_ORDER = [0, 1, 3, 2]; // sorted hands alternate colours: spades, hearts, clubs, diamonds
+
+/** One card face: rank and suit in the corner, a large pip below; JK and MC drawn apart. */
+export function cardFace(text, { small = false } = {}) {
+  const info = cardInfo(parseCard(text));
+  const kind = info.isJoker ? "joker" : info.isMaster ? "master" : info.isRed ? "red" : "black";
+  const name = info.isJoker ? "printed joker (putali)" : info.isMaster ? "master card"
+    : `${info.rankLabel} of ${info.suitName}`;
+  const card = el("span", { class: `card ${kind}${small ? " small" : ""}`, "data-card": info.text, title: name, role: "img", "aria-label": name });
+  if (info.isJoker || info.isMaster) {
+    card.append(el("span", { class: "idx", text: info.text }), el("span", { class: "pip", text: info.isJoker ? "\u2605" : "\u265B" }),
+      el("span", { class: "tag", text: info.isJoker ? "joker" : "master" }));
+  } else {
+    card.append(el("span", { class: "idx" }, el("b", { text: info.rankLabel }), el("i", { text: info.suitSymbol })),
+      el("span", { class: "pip", text: info.suitSymbol }));
+  }
+  return card;
+}
+
+function sortKey(text) {
+  const info = cardInfo(parseCard(text));
+  if (info.suit === null) return 100 + info.code;
+  return SUIT_ORDER.indexOf(info.suit) * 20 + info.rank;
+}
+
+function cardRow(texts, { sorted = false, small = false, cls = "cards hand" } = {}) {
+  const list = sorted ? [...texts].sort((a, b) => sortKey(a) - sortKey(b)) : texts;
+  return el("div", { class: cls }, ...list.map((t) => cardFace(t, { small })));
+}
+
+/* ---------- reading the form ---------- */
+
+function lines(text) {
+  return text.split(/[\s,;]+/).map((s) => s.trim().toLowerCase()).filter(Boolean);
+}
+
+function fieldInput() {
+  const input = {
+    preset: $("preset").value,
+    hand_id: $("hand-id").value.trim(),
+    server_seed: $("server-seed").value.trim().toLowerCase(),
+    player_seeds: lines($("player-seeds").value),
+  };
+  const dealer = $("dealer").value.trim();
+  if (!/^\d+$/.test(dealer)) throw new VerifyError("malformed", "the dealer seat must be a whole number (0 is the first seat)");
+  input.dealer = Number(dealer);
+  const sc = $("server-commitment").value.trim().toLowerCase();
+  if (sc) input.server_commitment = sc;
+  const rh = $("ruleset-hash").value.trim().toLowerCase();
+  if (rh) input.ruleset_hash = rh;
+  const pc = lines($("player-commitments").value);
+  if (pc.length) input.player_commitments = pc;
+  const ov = $("overrides").value.trim();
+  if (ov) {
+    try {
+      input.overrides = JSON.parse(ov);
+    } catch {
+      throw new VerifyError("malformed", "settings overrides must be a JSON object");
+    }
+  }
+  return input;
+}
+
+function recordInput() {
+  const text = $("record-json").value.trim();
+  if (!text) throw new VerifyError("malformed", "paste a hand record (a JSON object) first");
+  let record;
+  try {
+    record = JSON.parse(text);
+  } catch (e) {
+    throw new VerifyError("malformed", `the hand record is not valid JSON (${e.message})`);
+  }
+  return handInputFromRecord(record);
+}
+
+/* ---------- drawing the report ---------- */
+
+function showStatus(kind, title, message) {
+  const box = $("status");
+  box.hidden = false;
+  box.className = `status ${kind}`;
+  box.replaceChildren(el("strong", { text: title }), message ? el("span", { text: " " + message }) : "");
+}
+
+function seatLabel(report, seat) {
+  const bits = [];
+  if (seat === report.dealer) bits.push("dealer");
+  if (seat === report.seat_order[0]) bits.push("first to receive");
+  return bits.join(" · ");
+}
+
+let lastReport = null;
+
+function drawDeal(report) {
+  const sorted = $("sort-hands").checked;
+  const d = report.deal;
+  const centre = $("centre");
+  centre.replaceChildren();
+  if (d.indicator !== null) {
+    // R-5: the indicator's rank is wild in all four suits; a printed joker makes only jokers wild.
+    const ind = cardInfo(parseCard(d.indicator));
+    const wild = ind.isJoker ? "only printed jokers are wild" : `${ind.rankLabel}s are wild`;
+    centre.append(el("figure", { class: "pile", id: "indicator", "data-role": "indicator" }, cardFace(d.indicator),
+      el("figcaption", {}, "Wild-card indicator", el("b", { text: wild }))));
+  }
+  if (d.turned_up !== null) {
+    centre.append(el("figure", { class: "pile", id: "turned-up", "data-role": "turned-up" }, cardFace(d.turned_up),
+      el("figcaption", { text: report.game === "rummy13" ? "Open pile starts" : "Turned up: discard pile starts" })));
+  }
+  const stockCount = d.stock.length;
+  centre.append(el("figure", { class: "pile" }, el("span", { class: "card back", "aria-hidden": "true" }, el("span", { class: "count", text: String(stockCount) })),
+    el("figcaption", { text: report.game === "kitti" ? "Undealt, never used" : report.game === "rummy13" ? "Closed pile" : "Stock" })));
+
+  const seats = $("seats");
+  seats.replaceChildren();
+  for (let seat = 0; seat < report.n_seats; seat++) {
+    const hand = d.hands[seat];
+    const label = seatLabel(report, seat);
+    seats.append(el("section", { class: `seat${seat === report.dealer ? " is-dealer" : ""}`, "data-seat": seat },
+      el("h3", {}, el("span", { class: "seat-no", text: `Seat ${seat}` }), label ? el("span", { class: "badge", text: label }) : null,
+        el("span", { class: "n", text: `${hand.length} cards` })),
+      cardRow(hand, { sorted })));
+  }
+}
+
+function drawReport(report) {
+  lastReport = report;
+  const verdict = $("verdict");
+  const failed = report.checks.filter((c) => c.ok === false);
+  if (failed.length) {
+    verdict.className = "verdict bad";
+    verdict.replaceChildren(el("strong", { text: "\u2717 Does not verify" }),
+      el("span", { text: `${failed.length} check${failed.length > 1 ? "s" : ""} failed: ${failed.map((c) => c.title).join("; ")}.` }));
+  } else if (report.complete) {
+    verdict.className = "verdict good";
+    verdict.replaceChildren(el("strong", { text: "\u2713 Deal verified" }),
+      el("span", { text: "The rules and every seed match what was committed before the deal, and this is the deal they make." }));
+  } else {
+    verdict.className = "verdict partial";
+    verdict.replaceChildren(el("strong", { text: "Deal recomputed" }),
+      el("span", { text: "Nothing failed, but without every commitment (ruleset hash, server and player seeds) this does not prove the deal was fixed in advance." }));
+  }
+
+  $("checks").replaceChildren(...report.checks.map((c) => {
+    const state = c.ok === true ? "pass" : c.ok === false ? "fail" : "skip";
+    const icon = c.ok === true ? "\u2713" : c.ok === false ? "\u2717" : "\u2013";
+    return el("li", { class: state, "data-check": c.name, "data-ok": String(c.ok) },
+      el("span", { class: "icon", "aria-hidden": "true", text: icon }),
+      el("div", {}, el("div", { class: "title", text: c.title }), el("div", { class: "detail", text: c.detail })));
+  }));
+
+  const spec = presetSpec(report.preset);
+  const facts = [
+    ["Game", `${spec.title} (${report.preset})`],
+    ["Hand id", report.hand_id],
+    ["Table", `${report.n_seats} seats, dealer seat ${report.dealer}, dealt ${report.direction} from seat ${report.seat_order[0]}`],
+    ["Ruleset hash", report.ruleset_hash],
+    ["Key material", report.material],
+  ];
+  $("facts").replaceChildren(...facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { class: /hash|material/i.test(k) ? "mono" : null, text: v })]));
+
+  drawDeal(report);
+  $("stock-title").textContent = `${report.game === "kitti" ? "Undealt cards" : report.game === "rummy13" ? "Closed pile" : "Stock"} (${report.deal.stock.length} cards, top first)`;
+  $("stock").replaceChildren(...report.deal.stock.map((t) => cardFace(t, { small: true })));
+  $("shoe-title").textContent = `The whole shuffled shoe (${report.shoe.length} cards, top first)`;
+  $("shoe").replaceChildren(...report.shoe.map((t) => cardFace(t, { small: true })));
+  $("result").hidden = false;
+}
+
+async function run(event) {
+  event?.preventDefault();
+  const recordMode = $("tab-record").getAttribute("aria-selected") === "true";
+  document.body.dataset.state = "working";
+  $("verify-btn").disabled = true;
+  showStatus("info", "Working…", "recomputing the shuffle");
+  try {
+    const input = recordMode ? recordInput() : fieldInput();
+    const started = performance.now();
+    const report = await verifyHand(input);
+    drawReport(report);
+    const ms = Math.max(1, Math.round(performance.now() - started));
+    showStatus("info", "Done.", `Recomputed ${report.shoe.length} cards in ${ms} ms, in this browser.`);
+    document.body.dataset.state = report.ok ? "verified" : "failed";
+    $("result").scrollIntoView?.({ behavior: "smooth", block: "start" });
+  } catch (e) {
+    $("result").hidden = true;
+    if (e instanceof VerifyError) showStatus("error", "Cannot verify:", e.message);
+    else showStatus("error", "Unexpected error:", String(e && e.message ? e.message : e));
+    document.body.dataset.state = "error";
+    document.body.dataset.errorCode = e instanceof VerifyError ? e.code : "internal";
+  } finally {
+    $("verify-btn").disabled = false;
+  }
+}
+
+/* ---------- wiring ---------- */
+
+function selectTab(which) {
+  for (const name of ["fields", "record"]) {
+    const on = name === which;
+    $(`tab-${name}`).setAttribute("aria-selected", String(on));
+    $(`pane-${name}`).hidden = !on;
+  }
+}
+
+function fillExample() {
+  selectTab("fields");
+  $("preset").value = EXAMPLE_HAND.preset;
+  $("hand-id").value = EXAMPLE_HAND.hand_id;
+  $("dealer").value = String(EXAMPLE_HAND.dealer);
+  $("server-seed").value = EXAMPLE_HAND.server_seed;
+  $("player-seeds").value = EXAMPLE_HAND.player_seeds.join("\n");
+  $("server-commitment").value = EXAMPLE_HAND.server_commitment;
+  $("player-commitments").value = EXAMPLE_HAND.player_commitments.join("\n");
+  $("ruleset-hash").value = EXAMPLE_HAND.ruleset_hash;
+  $("overrides").value = "";
+}
+
+function init() {
+  $("preset").replaceChildren(...PRESETS.map((p) => el("option", { value: p, text: `${p} \u2014 ${presetSpec(p).title}` })));
+  $("tab-fields").addEventListener("click", () => selectTab("fields"));
+  $("tab-record").addEventListener("click", () => selectTab("record"));
+  $("verify-form").addEventListener("submit", run);
+  $("example-btn").addEventListener("click", () => { fillExample(); run(); });
+  $("sort-hands").addEventListener("change", () => lastReport && drawDeal(lastReport));
+  // verify.html#record=<URI-encoded JSON>: a site can link a hand straight here.  The
+  // fragment never leaves the browser (it is not sent with the request for the page).
+  const hash = location.hash;
+  if (hash.startsWith("#record=")) {
+    selectTab("record");
+    try {
+      $("record-json").value = decodeURIComponent(hash.slice("#record=".length));
+      run();
+    } catch {
+      showStatus("error", "Cannot verify:", "the link's #record= part is not valid URI-encoded text");
+      document.body.dataset.state = "error";
+    }
+  }
+  if (!globalThis.crypto?.subtle) {
+    showStatus("error", "This browser gives this page no WebCrypto.",
+      "Open it over https, from http://localhost, or save the offline verifier and open it from disk.");
+  }
+  document.body.dataset.ready = "1";
+}
+
+init();
