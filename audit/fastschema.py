@@ -31,10 +31,14 @@ def _is_integer(x: Any) -> bool:
     return (isinstance(x, int) and not isinstance(x, bool)) or (isinstance(x, float) and x.is_integer())
 
 
+def _of(kind: type) -> Check:
+    return lambda x: isinstance(x, kind)
+
+
 TYPES: dict[str, Check] = {
-    "object": lambda x: isinstance(x, dict),
-    "array": lambda x: isinstance(x, list),
-    "string": lambda x: isinstance(x, str),
+    "object": _of(dict),
+    "array": _of(list),
+    "string": _of(str),
     "integer": _is_integer,
     "number": lambda x: isinstance(x, (int, float)) and not isinstance(x, bool),
     "boolean": lambda x: isinstance(x, bool),
@@ -63,7 +67,7 @@ def compile_schema(schema: Any) -> Check:
         if any(n not in TYPES for n in names):
             raise Unsupported(f"type {names!r}")
         preds = [TYPES[n] for n in names]
-        checks.append(lambda x: any(p(x) for p in preds))
+        checks.append(preds[0] if len(preds) == 1 else (lambda x: any(p(x) for p in preds)))
     for key in ("const", "enum"):
         if key in schema:
             allowed = [schema[key]] if key == "const" else schema[key]
@@ -73,7 +77,13 @@ def compile_schema(schema: Any) -> Check:
             checks.append(lambda x, values=values: isinstance(x, str) and x in values)
     if "required" in schema:
         req = tuple(schema["required"])
-        checks.append(lambda x: not isinstance(x, dict) or all(k in x for k in req))
+        def required(x: Any) -> bool:
+            if isinstance(x, dict):
+                for k in req:
+                    if k not in x:
+                        return False
+            return True
+        checks.append(required)
     if "properties" in schema:
         props = tuple((k, compile_schema(v)) for k, v in schema["properties"].items())
 
@@ -87,7 +97,13 @@ def compile_schema(schema: Any) -> Check:
         checks.append(properties)
     if "items" in schema:
         each = compile_schema(schema["items"])
-        checks.append(lambda x: not isinstance(x, list) or all(each(i) for i in x))
+        def items(x: Any) -> bool:
+            if isinstance(x, list):
+                for i in x:
+                    if not each(i):
+                        return False
+            return True
+        checks.append(items)
     if "minItems" in schema:
         lo = schema["minItems"]
         checks.append(lambda x: not isinstance(x, list) or len(x) >= lo)
@@ -111,4 +127,11 @@ def compile_schema(schema: Any) -> Check:
         checks.append(lambda x: sum(1 for a in alts if a(x)) == 1)
     if len(checks) == 1:
         return checks[0]
-    return lambda x: all(c(x) for c in checks)
+    seq = tuple(checks)
+
+    def every(x: Any) -> bool:
+        for c in seq:
+            if not c(x):
+                return False
+        return True
+    return every
