@@ -186,9 +186,9 @@ print(json.dumps({{"total": rep.total, "failed": rep.failed, "secs": secs,
 """
 
 
-def memory(n: int, workers: int = 1, log=print) -> dict:
+def memory(n: int, workers: int = 1, base: int = 500, log=print) -> dict:
     t = time.perf_counter()
-    path = copies_archive(n, log=log)
+    path = copies_archive(n, base=base, log=log)
     made = time.perf_counter() - t
     code = MEMORY_PROBE.format(root=str(ROOT), path=str(path), workers=workers)
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -232,15 +232,18 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--memory", default="10000", help="comma-separated archive sizes (e.g. 10000,1000000)")
     ap.add_argument("--memory-workers", type=int, default=1)
     ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--parts", default="presets,throughput,memory", help="which parts to run (default: all three)")
     ap.add_argument("--profile", action="store_true", help="print the hot spots of a single-process audit")
     ap.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object (for bench/run)")
     args = ap.parse_args(argv)
     if args.quick:
-        args.records, args.base, args.preset_hands, args.memory = 400, 200, 6, "1000"
+        args.records, args.base, args.preset_hands, args.memory = 200, 60, 3, "300"
     log = (lambda *a: print(*a, file=sys.stderr)) if args.json else print
-    result: dict = {}
-    result["presets"] = per_preset(args.preset_hands, log=log)
+    parts = set(args.parts.split(","))
+    result: dict = {"presets": [], "throughput": None, "memory": {"baseline_rss_kb": baseline_rss(), "runs": []}}
+    if "presets" in parts:
+        result["presets"] = per_preset(args.preset_hands, log=log)
     for row in result["presets"]:
         if row["available"]:
             log(f"{row['preset']:17} {row['rate']:8,.0f} records/s   x{row['rate'] / row['floor_rate']:.2f} of bare"
@@ -248,17 +251,17 @@ def main(argv: list[str] | None = None) -> dict:
                 f" {row['clean']}/{row['records']}")
         else:
             log(f"{row['preset']:17} not available {row.get('error', '')}")
-    log(f"throughput on {args.records:,} records ({args.base:,} clean Kitti records in passes):")
-    result["throughput"] = throughput(args.records, args.base, args.workers, dask=not args.no_dask, log=log)
-    tp = result["throughput"]
-    for k in ("workers_rate", "dask_rate"):
-        if k in tp:
-            log(f"  {k}: x{tp[k] / tp['single']:.2f} single process")
-    result["memory"] = {"baseline_rss_kb": baseline_rss(), "runs": []}
-    for size in [int(s) for s in args.memory.split(",") if s]:
-        m = memory(size, args.memory_workers, log=log)
+    if "throughput" in parts:
+        log(f"throughput on {args.records:,} records ({args.base:,} clean Kitti records in passes):")
+        result["throughput"] = tp = throughput(args.records, args.base, args.workers, dask=not args.no_dask, log=log)
+        for k in ("workers_rate", "dask_rate"):
+            if k in tp:
+                log(f"  {k}: x{tp[k] / tp['single']:.2f} single process")
+    for size in [int(s) for s in args.memory.split(",") if s and "memory" in parts]:
+        m = memory(size, args.memory_workers, base=args.base, log=log)
         result["memory"]["runs"].append(m)
-        log(f"memory, {size:,} copied records ({m['size_mb']:,.0f} MB, strict): peak RSS {m['rss_kb'] / 1024:,.0f} MB"
+        log(f"memory, {size:,} copied records ({m['size_mb']:,.0f} MB, strict, {m['workers']} process(es)):"
+            f" peak RSS {m['rss_kb'] / 1024:,.0f} MB, workers {m['children_rss_kb'] / 1024:,.0f} MB"
             f" (import-only {result['memory']['baseline_rss_kb'] / 1024:,.0f} MB), {size / m['secs']:,.0f} records/s")
     if args.profile:
         log(profile())
