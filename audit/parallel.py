@@ -8,8 +8,9 @@ How it works (``docs/scale.md`` has the long form):
 2. Each partition is audited by :func:`audit_partition` -- a module-level function, so it
    pickles by name under ``spawn``/``forkserver`` and on Dask -- into a partial
    :class:`~audit.report.AuditReport` (a plain, picklable value).
-3. At most ``max_in_flight`` partitions are out at a time, so the parent's memory is a few
-   partitions, however big the archive.
+3. At most ``max_in_flight`` partitions are out at a time, and at most as many finished
+   ones wait to be merged, so the parent's memory is a few partitions, however big the
+   archive.
 4. The parent merges the partial reports **in partition order** (a finished partition
    waits in a small buffer until those before it are merged).  Counting, money and the
    Kitti pot-carry check are sums and a union keyed by hand number, so any partitioning
@@ -124,7 +125,8 @@ def audit_partitions_local(parts: Iterable[Partition], *, workers: int, public_k
     suspects: list[Partition] = []
     try:
         while True:
-            while not suspects and len(in_flight) < limit and (part := next(source, None)) is not None:
+            while (not suspects and len(in_flight) < limit and len(merger.waiting) < limit
+                   and (part := next(source, None)) is not None):
                 in_flight[pool.submit(task, part.items, public_key, strict)] = part
             if not in_flight:
                 break
@@ -200,8 +202,9 @@ def audit_partitions_dask(parts: Iterable[Partition], client: Any, *, public_key
         except Exception as exc:  # noqa: BLE001 - KilledWorker, a raised error, a lost worker
             merger.put(part.index, crashed_partition(part, exc))
         fut.release()
-        nxt = next(source, None)
-        if nxt is not None:
+        # top up; finished-but-unmerged partials count too, so a slow partition cannot
+        # make the parent buffer without bound
+        while len(owner) < limit and len(merger.waiting) < limit and (nxt := next(source, None)) is not None:
             pending.add(submit(nxt))
     return merger.report
 
