@@ -16,7 +16,7 @@ Figures, each with a baseline measured in the same run:
   full audit) -- through ``tiplu audit`` in one process, ``--workers N``, and a Dask
   LocalCluster of N workers.  Ratios against the single process; the three reports must
   be byte-identical.  Cluster start-up is timed apart.
-* **memory**: peak RSS (``getrusage``) of a process auditing archives of each size in
+* **memory**: peak RSS (``VmHWM``; ``getrusage`` off Linux) of a process auditing archives of each size in
   ``--memory`` as a stream.  These archives are the clean records copied under new hand
   ids, so every copy FAILS its audit; they run in ``--strict`` mode (each record stops at
   its first fault, the seat-seed commitment), which measures the streaming machinery --
@@ -123,15 +123,28 @@ def throughput(records: int, base: int, workers: int, *, dask: bool = True, log=
 
     path = str(repeated_archive(records, base, log=log))
     out: dict = {"records": records, "base": base, "workers": workers}
-    t = time.perf_counter()
+
+    def cpu() -> float:  # CPU seconds of this process and of its reaped children (workers)
+        me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+    def account(name: str, wall: float, cpu_s: float) -> None:
+        out[f"{name}_cores"] = cpu_s / wall          # cores this mode actually obtained
+        out[f"{name}_per_cpu_s"] = records / cpu_s   # records per CPU second (efficiency)
+
+    t, c = time.perf_counter(), cpu()
     single = audit_source(path)
-    out["single"] = records / (time.perf_counter() - t)
+    wall = time.perf_counter() - t
+    out["single"] = records / wall
+    account("single", wall, cpu() - c)
     out["clean"] = single.total - single.failed
     expect = json.dumps(single.to_json(), sort_keys=True)
     log(f"  single process: {out['single']:,.0f} records/s")
-    t = time.perf_counter()
+    t, c = time.perf_counter(), cpu()
     rep = audit_parallel(path, workers=workers)
-    out["workers_rate"] = records / (time.perf_counter() - t)
+    wall = time.perf_counter() - t
+    out["workers_rate"] = records / wall
+    account("workers", wall, cpu() - c)
     out["workers_identical"] = json.dumps(rep.to_json(), sort_keys=True) == expect
     log(f"  --workers {workers}: {out['workers_rate']:,.0f} records/s")
     if dask:
@@ -143,14 +156,16 @@ def throughput(records: int, base: int, workers: int, *, dask: bool = True, log=
             out["dask_error"] = f"{type(exc).__name__}: {exc}"
             return out
         try:
-            t = time.perf_counter()
+            t, c = time.perf_counter(), cpu()
             rep = audit_partitions_dask(partitions(iter_source(path)), client)
-            out["dask_rate"] = records / (time.perf_counter() - t)
+            wall = time.perf_counter() - t
+            out["dask_rate"] = records / wall
             out["dask_identical"] = json.dumps(rep.to_json(), sort_keys=True) == expect
         finally:
             cluster = client.cluster
             client.close()
             cluster.close()
+        account("dask", wall, cpu() - c)  # worker CPU is counted once the cluster's processes are reaped
         log(f"  dask local:{workers}: {out['dask_rate']:,.0f} records/s")
     return out
 
@@ -173,6 +188,16 @@ def copies_archive(n: int, base: int = 500, log=print) -> Path:
 
 MEMORY_PROBE = """
 import json, resource, sys, time
+
+def peak_kb():
+    # VmHWM is this process's own high-water mark; ru_maxrss would also count the image of
+    # the (large) benchmark process this one was started from, which survives exec on Linux.
+    try:
+        with open("/proc/self/status") as fh:
+            return next(int(l.split()[1]) for l in fh if l.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
 sys.path.insert(0, {root!r})
 from audit.runner import audit_source
 from audit.parallel import audit_parallel
@@ -181,7 +206,7 @@ workers = {workers}
 rep = audit_source({path!r}, strict=True) if workers == 1 else audit_parallel({path!r}, workers=workers, strict=True)
 secs = time.perf_counter() - t
 print(json.dumps({{"total": rep.total, "failed": rep.failed, "secs": secs,
-                  "rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                  "rss_kb": peak_kb(),
                   "children_rss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}}))
 """
 
@@ -199,8 +224,8 @@ def memory(n: int, workers: int = 1, base: int = 500, log=print) -> dict:
 
 def baseline_rss() -> int:
     """Peak RSS of a process that only imports the auditor (the floor for the memory rows)."""
-    code = ("import resource, sys; sys.path.insert(0, %r); import audit.runner, audit.parallel, audit.verify;"
-            " print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)") % str(ROOT)
+    code = ("import sys; sys.path.insert(0, %r); import audit.runner, audit.parallel, audit.verify;"
+            " print(next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM:')))") % str(ROOT)
     return int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
 
 
