@@ -49,8 +49,26 @@ def schema_errors(data: Any) -> list[MalformedError]:
     return out
 
 
+@cache
+def _fast_check():
+    """The compiled yes/no check (:mod:`audit.fastschema`), or ``None`` if the schema uses a
+    keyword it does not implement (then jsonschema alone decides)."""
+    from .fastschema import Unsupported, compile_schema
+
+    try:
+        return compile_schema(_validator().schema)
+    except Unsupported:
+        return None
+
+
 def validate_record(data: Any) -> None:
-    """Raise the first schema violation as a :class:`MalformedError`."""
+    """Raise the first schema violation as a :class:`MalformedError`.
+
+    A record the fast check accepts is valid (it implements the schema's keywords exactly);
+    anything else goes through jsonschema, which finds and locates the violation."""
+    fast = _fast_check()
+    if fast is not None and fast(data):
+        return
     errors = schema_errors(data)
     if errors:
         raise errors[0]

@@ -28,9 +28,33 @@ def _reject_floats(value: Any, path: str = "$") -> None:
             _reject_floats(v, f"{path}[{i}]")
 
 
+_PLAIN = (str, int, bool, type(None))
+
+
+def _is_plain(value: Any) -> bool:
+    """True when ``value`` surely holds no float and no non-string key (no paths built:
+    the common case of a clean value costs one pass).  False means "look closer"."""
+    stack = [value]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        v = pop()
+        t = type(v)
+        if t is dict:
+            for k in v:
+                if type(k) is not str:
+                    return False
+            push(v.values())
+        elif t is list or t is tuple:
+            push(v)
+        elif t not in _PLAIN:
+            return False
+    return True
+
+
 def canonical_json(value: Any) -> bytes:
     """The canonical bytes of a JSON value (see the module docstring)."""
-    _reject_floats(value)
+    if not _is_plain(value):
+        _reject_floats(value)  # finds and locates the offending value, or accepts a subclass
     text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     try:
         return text.encode("utf-8")

@@ -1,0 +1,229 @@
+"""Audit an archive in parallel: local processes (``--workers N``) or a Dask cluster (``--dask``).
+
+How it works (``docs/scale.md`` has the long form):
+
+1. The parent streams the source (:func:`audit.archive.iter_source`: a file is read line
+   by line, a ledger through a cursor) and cuts it into *partitions* of ``chunk_size``
+   consecutive items, numbered 0, 1, 2, ...
+2. Each partition is audited by :func:`audit_partition` -- a module-level function, so it
+   pickles by name under ``spawn``/``forkserver`` and on Dask -- into a partial
+   :class:`~audit.report.AuditReport` (a plain, picklable value).
+3. At most ``max_in_flight`` partitions are out at a time, and at most as many finished
+   ones wait to be merged, so the parent's memory is a few partitions, however big the
+   archive.
+4. The parent merges the partial reports **in partition order** (a finished partition
+   waits in a small buffer until those before it are merged).  Counting, money and the
+   Kitti pot-carry check are sums and a union keyed by hand number, so any partitioning
+   gives the same totals; merging in order also keeps the capped failure list exactly the
+   one a single process keeps.  ``to_json`` sorts, so the JSON is byte for byte the one a
+   single-process run prints.
+
+A partition that crashes (its worker process dies, or the audit code raises outside the
+per-record guard) does not end the run: it is retried once on its own, and if it fails
+again each of its records is reported as an ``internal_error`` verdict with its place,
+while every other partition's verdicts are kept.
+"""
+from __future__ import annotations
+
+import itertools
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from replay.faults import Fault, Reason
+
+from .archive import Item, iter_source
+from .report import AuditReport
+from .runner import audit_one
+from .verify import Verdict
+
+Progress = Callable[[AuditReport], None]
+CHUNK_SIZE = 500
+
+#: One item as it travels to a worker: (where, record JSON value or None, error text or None).
+Wire = tuple[str, Any, "str | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class Partition:
+    """Consecutive items of the source: partition number ``index`` of the run."""
+
+    index: int
+    items: tuple[Wire, ...]
+
+
+def partitions(items: Iterable[Item], size: int = CHUNK_SIZE) -> Iterator[Partition]:
+    """Cut a stream of items into numbered partitions of ``size`` (the last may be shorter)."""
+    if size < 1:
+        raise ValueError("partition size must be at least 1")
+    it = iter(items)
+    for index in itertools.count():
+        chunk = tuple((i.where, i.data, None if i.error is None else str(i.error))
+                      for i in itertools.islice(it, size))
+        if not chunk:
+            return
+        yield Partition(index, chunk)
+
+
+def audit_partition(items: Sequence[Wire], public_key: str | None = None, strict: bool = False) -> AuditReport:
+    """Audit one partition's items into a partial report (runs in the worker)."""
+    report = AuditReport()
+    for where, data, error in items:
+        if error is not None:
+            report.add_error(where, error)
+        else:
+            report.add(where, audit_one(data, public_key=public_key, strict=strict))
+    return report
+
+
+def crashed_partition(part: Partition, exc: BaseException) -> AuditReport:
+    """The report of a partition whose audit crashed: every record an ``internal_error``."""
+    report = AuditReport()
+    message = f"the auditor's partition {part.index} crashed: {type(exc).__name__}"
+    for where, data, error in part.items:
+        if error is not None:
+            report.add_error(where, error)
+            continue
+        hand_id = data.get("hand_id") if isinstance(data, dict) else None
+        report.add(where, Verdict(hand_id if isinstance(hand_id, str) else None, None,
+                                  (Fault(Reason.INTERNAL_ERROR, message),)))
+    return report
+
+
+class _InOrder:
+    """Merge partial reports in partition order, whatever order they finish in."""
+
+    def __init__(self, progress: Progress | None) -> None:
+        self.report = AuditReport()
+        self.waiting: dict[int, AuditReport] = {}
+        self.next = 0
+        self.progress = progress
+
+    def put(self, index: int, partial: AuditReport) -> None:
+        self.waiting[index] = partial
+        while self.next in self.waiting:
+            self.report.merge(self.waiting.pop(self.next))
+            self.next += 1
+            if self.progress:
+                self.progress(self.report)
+
+
+def audit_partitions_local(parts: Iterable[Partition], *, workers: int, public_key: str | None = None,
+                           strict: bool = False, progress: Progress | None = None,
+                           max_in_flight: int | None = None, mp_context: Any = None,
+                           task: Callable[..., AuditReport] = audit_partition) -> AuditReport:
+    """Audit partitions on a pool of ``workers`` local processes (``spawn`` by default)."""
+    import multiprocessing
+
+    ctx = mp_context or multiprocessing.get_context("spawn")
+    limit = max_in_flight or 2 * workers
+    merger = _InOrder(progress)
+    source = iter(parts)
+    pool = ProcessPoolExecutor(workers, mp_context=ctx)
+    in_flight: dict[Future, Partition] = {}
+    suspects: list[Partition] = []
+    try:
+        while True:
+            while (not suspects and len(in_flight) < limit and len(merger.waiting) < limit
+                   and (part := next(source, None)) is not None):
+                in_flight[pool.submit(task, part.items, public_key, strict)] = part
+            if not in_flight:
+                break
+            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+            for fut in done:
+                part = in_flight.pop(fut)
+                try:
+                    merger.put(part.index, fut.result())
+                except BrokenProcessPool:
+                    suspects.append(part)  # maybe the culprit, maybe a bystander: retried alone below
+                except Exception as exc:  # noqa: BLE001 - one partition's crash must not end the run
+                    merger.put(part.index, crashed_partition(part, exc))
+            if suspects and not in_flight:
+                pool.shutdown(cancel_futures=True)
+                for part in sorted(suspects, key=lambda p: p.index):
+                    merger.put(part.index, _retry_alone(part, ctx, task, public_key, strict))
+                suspects.clear()
+                pool = ProcessPoolExecutor(workers, mp_context=ctx)
+    finally:
+        pool.shutdown(cancel_futures=True)
+    return merger.report
+
+
+def _retry_alone(part: Partition, ctx: Any, task: Callable[..., AuditReport], public_key: str | None,
+                 strict: bool) -> AuditReport:
+    """Run one partition in a fresh one-process pool; a second crash makes it internal errors."""
+    with ProcessPoolExecutor(1, mp_context=ctx) as solo:
+        try:
+            return solo.submit(task, part.items, public_key, strict).result()
+        except Exception as exc:  # noqa: BLE001
+            return crashed_partition(part, exc)
+
+
+def dask_client(address: str):
+    """A ``distributed.Client``: ``local:N`` starts an in-process LocalCluster of N worker
+    processes (one thread each); anything else is a scheduler address (``tcp://host:8786``)."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        from replay.errors import TipluError
+
+        raise TipluError("--dask needs dask.distributed: pip install 'tiplu[dask]'") from exc
+    if address.startswith("local:"):
+        n = int(address.split(":", 1)[1] or 2)
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+        return Client(cluster)
+    return Client(address)
+
+
+def audit_partitions_dask(parts: Iterable[Partition], client: Any, *, public_key: str | None = None,
+                          strict: bool = False, progress: Progress | None = None,
+                          max_in_flight: int | None = None,
+                          task: Callable[..., AuditReport] = audit_partition) -> AuditReport:
+    """Audit partitions on a Dask cluster with at most ``max_in_flight`` futures out at a time."""
+    from distributed import as_completed
+
+    limit = max_in_flight or 2 * max(1, len(client.scheduler_info().get("workers", {})))
+    merger = _InOrder(progress)
+    source = iter(parts)
+    owner: dict[str, Partition] = {}
+
+    def submit(part: Partition):
+        fut = client.submit(task, part.items, public_key, strict, pure=False)
+        owner[fut.key] = part
+        return fut
+
+    first = [submit(p) for p in itertools.islice(source, limit)]
+    pending = as_completed(first, with_results=False)
+    for fut in pending:
+        part = owner.pop(fut.key)
+        try:
+            merger.put(part.index, fut.result())
+        except Exception as exc:  # noqa: BLE001 - KilledWorker, a raised error, a lost worker
+            merger.put(part.index, crashed_partition(part, exc))
+        fut.release()
+        # top up; finished-but-unmerged partials count too, so a slow partition cannot
+        # make the parent buffer without bound
+        while len(owner) < limit and len(merger.waiting) < limit and (nxt := next(source, None)) is not None:
+            pending.add(submit(nxt))
+    return merger.report
+
+
+def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = None,
+                   public_key: str | None = None, strict: bool = False, progress: Progress | None = None,
+                   chunk_size: int = CHUNK_SIZE, max_in_flight: int | None = None) -> AuditReport:
+    """Audit ``source`` (anything :func:`iter_source` reads) in parallel into one report,
+    the same report -- byte for byte in ``to_json`` -- as :func:`audit.runner.audit_source`."""
+    parts = partitions(iter_source(source), chunk_size)
+    if dask_address:
+        client = dask_client(dask_address)
+        try:
+            return audit_partitions_dask(parts, client, public_key=public_key, strict=strict,
+                                         progress=progress, max_in_flight=max_in_flight)
+        finally:
+            cluster = getattr(client, "cluster", None) if dask_address.startswith("local:") else None
+            client.close()
+            if cluster is not None:
+                cluster.close()
+    return audit_partitions_local(parts, workers=workers, public_key=public_key, strict=strict,
+                                  progress=progress, max_in_flight=max_in_flight)

@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+"""Records audited per second: per preset, and single process vs --workers vs Dask; memory.
+
+    python bench/audit.py [--records 100000] [--base 5000] [--memory 10000,1000000] [--profile]
+    python bench/audit.py --quick          # small sizes, for a smoke run
+
+Figures, each with a baseline measured in the same run:
+
+* **per preset** (single process): simulated hands of each preset that has an engine,
+  audited with :func:`audit.verify.audit_record`; baseline: the bare Ed25519 verification
+  of the same signed statements (the floor no auditor can go under without skipping a
+  signature).  The issue's aim per core: >= 1,000 Marriage rounds and >= 3,000 Rummy or
+  Kitti deals per second.
+* **throughput**: an archive of ``--records`` real, clean Kitti records -- the ``--base``
+  records the simulator played, repeated (passes over the same records: every copy is a
+  full audit) -- through ``tiplu audit`` in one process, ``--workers N``, and a Dask
+  LocalCluster of N workers.  Ratios against the single process; the three reports must
+  be byte-identical.  Cluster start-up is timed apart.
+* **memory**: peak RSS (``VmHWM``; ``getrusage`` off Linux) of a process auditing archives of each size in
+  ``--memory`` as a stream.  These archives are the clean records copied under new hand
+  ids, so every copy FAILS its audit; they run in ``--strict`` mode (each record stops at
+  its first fault, the seat-seed commitment), which measures the streaming machinery --
+  reading, parsing, partitioning, the report -- not the verification.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from archives import cache_dir, clean_archive  # noqa: E402
+
+AIMS = {"kitti": 3000, "rummy13": 3000, "marriage/nepal": 1000, "marriage/classic": 1000}
+PRESETS = (("kitti", 4), ("rummy13", 4), ("marriage/nepal", 4), ("marriage/classic", 4))
+
+
+def simulate(preset: str, players: int, hands: int) -> list[dict]:
+    from audit.ledger import Ledger
+    from audit.sim.tables import simulate_table
+
+    ledger = Ledger(":memory:")
+    ledger.new_operator("demo-operator")
+    out: list[dict] = []
+    simulate_table(ledger, preset=preset, players=players, hands=hands, seed="bench-audit", table_id="b1",
+                   on_record=lambda r, k: out.append(r))
+    return out
+
+
+def ed25519_floor(records: list[dict]) -> float:
+    """Seconds to verify every signed statement of ``records`` and nothing else."""
+    from audit.signing import verify_statement
+
+    signed = [s for r in records for s in r["fairness"].get("statements", [])]
+    t = time.perf_counter()
+    for s in signed:
+        verify_statement(s)
+    return time.perf_counter() - t
+
+
+def per_preset(hands: int, log=print) -> list[dict]:
+    from audit.verify import audit_record
+    from replay.game import GAMES
+    import importlib
+
+    rows = []
+    for preset, players in PRESETS:
+        game = "marriage" if preset.startswith("marriage") else preset
+        try:
+            importlib.import_module(GAMES[game].split(":")[0])
+        except ImportError:
+            rows.append({"preset": preset, "available": False})
+            continue
+        n = max(4, hands // (3 if game == "marriage" else 1))
+        t = time.perf_counter()
+        try:
+            records = simulate(preset, players, n)
+        except Exception as exc:  # noqa: BLE001 - an engine in progress must not stop the suite
+            rows.append({"preset": preset, "available": False, "error": f"{type(exc).__name__}: {exc}"[:120]})
+            continue
+        sim = time.perf_counter() - t
+        t = time.perf_counter()
+        verdicts = [audit_record(r) for r in records]
+        secs = time.perf_counter() - t
+        floor = ed25519_floor(records)
+        rate = len(records) / secs
+        rows.append({"preset": preset, "available": True, "records": len(records), "simulated_per_s": n / sim,
+                     "clean": sum(v.ok for v in verdicts), "rate": rate, "floor_rate": len(records) / floor,
+                     "statements": sum(len(r["fairness"]["statements"]) for r in records) / len(records),
+                     "aim": AIMS[preset]})
+        if rows[-1]["clean"] < len(records):
+            bad = next(v for v in verdicts if not v.ok)
+            rows[-1]["first_failure"] = f"{bad.reason.value}: {bad.faults[0].message}"[:120]
+    return rows
+
+
+def repeated_archive(records: int, base: int, log=print) -> Path:
+    """``records`` lines: the ``base`` clean records, repeated in passes (each copy verbatim)."""
+    path = cache_dir() / f"kitti-repeated-{records}-of-{base}.jsonl"
+    if path.exists():
+        return path
+    lines = clean_archive(base, log=log).read_text(encoding="utf-8").splitlines(keepends=True)
+    tmp = path.with_suffix(".part")
+    with tmp.open("w", encoding="utf-8") as fh:
+        for i in range(records):
+            fh.write(lines[i % len(lines)])
+    tmp.rename(path)
+    return path
+
+
+def throughput(records: int, base: int, workers: int, *, dask: bool = True, log=print) -> dict:
+    from audit.parallel import audit_parallel, audit_partitions_dask, dask_client, partitions
+    from audit.archive import iter_source
+    from audit.runner import audit_source
+
+    path = str(repeated_archive(records, base, log=log))
+    out: dict = {"records": records, "base": base, "workers": workers}
+
+    def cpu() -> float:  # CPU seconds of this process and of its reaped children (workers)
+        me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+    def account(name: str, wall: float, cpu_s: float) -> None:
+        out[f"{name}_cores"] = cpu_s / wall          # cores this mode actually obtained
+        out[f"{name}_per_cpu_s"] = records / cpu_s   # records per CPU second (efficiency)
+
+    t, c = time.perf_counter(), cpu()
+    single = audit_source(path)
+    wall = time.perf_counter() - t
+    out["single"] = records / wall
+    account("single", wall, cpu() - c)
+    out["clean"] = single.total - single.failed
+    expect = json.dumps(single.to_json(), sort_keys=True)
+    log(f"  single process: {out['single']:,.0f} records/s")
+    t, c = time.perf_counter(), cpu()
+    rep = audit_parallel(path, workers=workers)
+    wall = time.perf_counter() - t
+    out["workers_rate"] = records / wall
+    account("workers", wall, cpu() - c)
+    out["workers_identical"] = json.dumps(rep.to_json(), sort_keys=True) == expect
+    log(f"  --workers {workers}: {out['workers_rate']:,.0f} records/s")
+    if dask:
+        try:
+            t = time.perf_counter()
+            client = dask_client(f"local:{workers}")
+            out["dask_startup_s"] = time.perf_counter() - t
+        except Exception as exc:  # noqa: BLE001
+            out["dask_error"] = f"{type(exc).__name__}: {exc}"
+            return out
+        try:
+            t, c = time.perf_counter(), cpu()
+            rep = audit_partitions_dask(partitions(iter_source(path)), client)
+            wall = time.perf_counter() - t
+            out["dask_rate"] = records / wall
+            out["dask_identical"] = json.dumps(rep.to_json(), sort_keys=True) == expect
+        finally:
+            cluster = client.cluster
+            client.close()
+            cluster.close()
+        account("dask", wall, cpu() - c)  # worker CPU is counted once the cluster's processes are reaped
+        log(f"  dask local:{workers}: {out['dask_rate']:,.0f} records/s")
+    return out
+
+
+def copies_archive(n: int, base: int = 500, log=print) -> Path:
+    """``n`` copies of clean records under new hand ids (string replace: fast; they fail)."""
+    path = cache_dir() / f"kitti-copies-{n}.jsonl"
+    if path.exists():
+        return path
+    src = clean_archive(base, log=log).read_text(encoding="utf-8").splitlines()
+    ids = [json.loads(line)["hand_id"] for line in src]
+    tmp = path.with_suffix(".part")
+    with tmp.open("w", encoding="utf-8") as fh:
+        for i in range(n):
+            k = i % len(src)
+            fh.write(src[k].replace(f'"{ids[k]}"', f'"{ids[k]}~{i // len(src)}"') + "\n")
+    tmp.rename(path)
+    return path
+
+
+MEMORY_PROBE = """
+import json, resource, sys, time
+
+def peak_kb():
+    # VmHWM is this process's own high-water mark; ru_maxrss would also count the image of
+    # the (large) benchmark process this one was started from, which survives exec on Linux.
+    try:
+        with open("/proc/self/status") as fh:
+            return next(int(l.split()[1]) for l in fh if l.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+sys.path.insert(0, {root!r})
+from audit.runner import audit_source
+from audit.parallel import audit_parallel
+t = time.perf_counter()
+workers = {workers}
+rep = audit_source({path!r}, strict=True) if workers == 1 else audit_parallel({path!r}, workers=workers, strict=True)
+secs = time.perf_counter() - t
+print(json.dumps({{"total": rep.total, "failed": rep.failed, "secs": secs,
+                  "rss_kb": peak_kb(),
+                  "children_rss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}}))
+"""
+
+
+def memory(n: int, workers: int = 1, base: int = 500, log=print) -> dict:
+    t = time.perf_counter()
+    path = copies_archive(n, base=base, log=log)
+    made = time.perf_counter() - t
+    code = MEMORY_PROBE.format(root=str(ROOT), path=str(path), workers=workers)
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    out.update(records=n, size_mb=path.stat().st_size / 1e6, build_s=made, workers=workers)
+    return out
+
+
+def baseline_rss() -> int:
+    """Peak RSS of a process that only imports the auditor (the floor for the memory rows)."""
+    code = ("import sys; sys.path.insert(0, %r); import audit.runner, audit.parallel, audit.verify;"
+            " print(next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM:')))") % str(ROOT)
+    return int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+
+
+def profile(n: int = 200) -> str:
+    import cProfile
+    import io
+    import pstats
+
+    from audit.verify import audit_record
+
+    lines = clean_archive(max(n, 500)).read_text(encoding="utf-8").splitlines()[:n]
+    records = [json.loads(x) for x in lines]
+    prof = cProfile.Profile()
+    prof.enable()
+    for r in records:
+        audit_record(r)
+    prof.disable()
+    buf = io.StringIO()
+    pstats.Stats(prof, stream=buf).sort_stats("tottime").print_stats(15)
+    return buf.getvalue()
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--records", type=int, default=100_000, help="throughput archive size (default 100,000)")
+    ap.add_argument("--base", type=int, default=5000, help="distinct simulated records in it (default 5,000)")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--preset-hands", type=int, default=60)
+    ap.add_argument("--memory", default="10000", help="comma-separated archive sizes (e.g. 10000,1000000)")
+    ap.add_argument("--memory-workers", type=int, default=1)
+    ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--parts", default="presets,throughput,memory", help="which parts to run (default: all three)")
+    ap.add_argument("--profile", action="store_true", help="print the hot spots of a single-process audit")
+    ap.add_argument("--quick", action="store_true", help="tiny sizes: a smoke run")
+    ap.add_argument("--json", action="store_true", help="print the figures as one JSON object (for bench/run)")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.records, args.base, args.preset_hands, args.memory = 200, 60, 3, "300"
+    log = (lambda *a: print(*a, file=sys.stderr)) if args.json else print
+    parts = set(args.parts.split(","))
+    result: dict = {"presets": [], "throughput": None, "memory": {"baseline_rss_kb": baseline_rss(), "runs": []}}
+    if "presets" in parts:
+        result["presets"] = per_preset(args.preset_hands, log=log)
+    for row in result["presets"]:
+        if row["available"]:
+            log(f"{row['preset']:17} {row['rate']:8,.0f} records/s   x{row['rate'] / row['floor_rate']:.2f} of bare"
+                f" Ed25519 ({row['floor_rate']:,.0f}/s)   aim {row['aim']:,}/s per core   clean"
+                f" {row['clean']}/{row['records']}")
+        else:
+            log(f"{row['preset']:17} not available {row.get('error', '')}")
+    if "throughput" in parts:
+        log(f"throughput on {args.records:,} records ({args.base:,} clean Kitti records in passes):")
+        result["throughput"] = tp = throughput(args.records, args.base, args.workers, dask=not args.no_dask, log=log)
+        for k in ("workers_rate", "dask_rate"):
+            if k in tp:
+                log(f"  {k}: x{tp[k] / tp['single']:.2f} single process")
+    for size in [int(s) for s in args.memory.split(",") if s and "memory" in parts]:
+        m = memory(size, args.memory_workers, base=args.base, log=log)
+        result["memory"]["runs"].append(m)
+        log(f"memory, {size:,} copied records ({m['size_mb']:,.0f} MB, strict, {m['workers']} process(es)):"
+            f" peak RSS {m['rss_kb'] / 1024:,.0f} MB, workers {m['children_rss_kb'] / 1024:,.0f} MB"
+            f" (import-only {result['memory']['baseline_rss_kb'] / 1024:,.0f} MB), {size / m['secs']:,.0f} records/s")
+    if args.profile:
+        log(profile())
+    if args.json:
+        print(json.dumps(result))
+    return result
+
+
+if __name__ == "__main__":
+    main()
