@@ -122,3 +122,28 @@ def test_no_signer_is_503_in_the_one_shape(fresh_db, make_app, site):
     client = make_app(fresh_db).test_client()  # no TIPLU_CHECKPOINT_SIGNER, and the log has grown
     assert_error(client.get(f"/api/v1/hands/{site.hands['revealed0']}/log-proofs"), 503, "no_signer")
     assert_error(client.get("/api/v1/log/checkpoint"), 503, "no_signer")  # the same rule as the log API
+
+
+def _check_data(html: str) -> dict:
+    import json
+    import re
+
+    m = re.search(r'<script type="application/json" id="check-data">(.*?)</script>', html, re.S)
+    assert m, "the hand page has no in-browser check"
+    return json.loads(m.group(1))
+
+
+def test_hand_page_hands_the_browser_the_published_statements_and_the_pinned_key(signed_app, site):
+    app, public_key = signed_app
+    client = app.test_client()
+    hid = site.hands["revealed0"]
+    log = _check_data(client.get(f"/hands/{hid}").get_data(as_text=True))["log"]
+    record = client.get(f"/api/v1/hands/{hid}/record").get_json()
+    assert log == {"proofs_url": f"/api/v1/hands/{hid}/log-proofs", "public_key": public_key,
+                   "statements": record["fairness"]["statements"]}
+
+
+def test_hand_page_says_the_log_check_is_off_without_a_signer(client, site):
+    html = client.get(f"/hands/{site.hands['revealed0']}").get_data(as_text=True)
+    assert _check_data(html)["log"] is None
+    assert 'id="log-check-off"' in html
