@@ -76,7 +76,7 @@ def log_items(page) -> dict[str, dict]:
         "els => els.map(e => ({name: e.dataset.check, ok: e.dataset.ok, title: e.querySelector('b').textContent}))")}
 
 
-def test_a_clean_hand_passes_every_log_check(page, live, screenshot):  # rule R-22
+def test_a_clean_hand_passes_every_log_check(page, live, screenshot):
     base, path, tampered = live
     hid = next(f"kitti-3p-t0-h{k:04d}" for k in range(8) if f"kitti-3p-t0-h{k:04d}" not in tampered)
     statements, logged = published_and_logged(path, hid)
@@ -113,7 +113,7 @@ def test_browser_leaf_entries_are_python_s_bytes(page, live):
     assert got == [leaf_entry(s).hex() for s in statements]
 
 
-def test_a_statement_the_log_never_saw_fails_by_name(page, live, screenshot):  # rule R-22
+def test_a_statement_the_log_never_saw_fails_by_name(page, live, screenshot):
     base, path, tampered = live
     hid, kind = next((h, k) for h, k in sorted(tampered.items()) if k in PANEL_KINDS)
     statements, logged = published_and_logged(path, hid)
