@@ -243,6 +243,11 @@ def hand(hand_id: str):
                 **{k: ctx["deal"][k] for k in ("turned_up", "indicator") if ctx["deal"][k] is not None},
                 "log": _log_check(view.id, record, public_key),
             }
+    elif view.state.value == "finished" and readable:
+        # no server seed yet, so no deal to check -- but the record's statements can be
+        # checked against the log already
+        log = _log_check(view.id, record, public_key)
+        ctx["check"] = {"log": log} if log is not None else None
     g.highlight = _highlights(ctx["steps"])
     return render_template("hand.html", **ctx)
 

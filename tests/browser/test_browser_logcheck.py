@@ -165,3 +165,39 @@ def test_without_webcrypto_ed25519_the_signature_is_not_a_pass(browser, live, sc
         panel_shot(pg, "logcheck-no-ed25519-panel")
     finally:
         ctx.close()
+
+
+@pytest.fixture(scope="module")
+def live_site(tmp_path_factory):
+    """(base URL, site) of the web tests' ledger (tests/web/web_testkit.py), served with the
+    operator's key signing checkpoints: it has a finished hand whose seed is still secret."""
+    from tests.web.web_testkit import OPERATOR as SITE_OPERATOR, build_site
+
+    site = build_site(str(tmp_path_factory.mktemp("logcheck-site") / "site.db"))
+    ledger = Ledger(site.db_path)
+    try:
+        key = ledger._signer(SITE_OPERATOR)
+    finally:
+        ledger.close()
+    app = create_app({"TESTING": True, "TIPLU_DB": site.db_path,
+                      "TIPLU_CHECKPOINT_SIGNER": CheckpointSigner(key, "tiplu.test/log")})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}", site
+    server.shutdown()
+
+
+def test_a_finished_hand_is_checked_against_the_log_before_the_reveal(page, live_site, screenshot):
+    base, site = live_site
+    hid = site.hands["finished"]
+    page.goto(f"{base}/hands/{hid}")
+    page.wait_for_selector("#browser-check[data-state='verified']", timeout=20000)
+    names = page.locator("#check-list li").evaluate_all("els => els.map(e => e.dataset.check)")
+    assert names[0] == "log:checkpoint" and all(n.startswith("log:") for n in names)  # no deal to check yet
+    items = log_items(page)
+    assert all(v["ok"] == "true" for v in items.values())
+    kinds = [t["title"] for k, t in items.items() if k.startswith("log:statement:")]
+    assert f"Statement {len(kinds)} (record) is in the log at index" in kinds[-1]
+    assert site.secret_seeds[hid] not in page.content()
+    panel_shot(page, "logcheck-finished-panel")

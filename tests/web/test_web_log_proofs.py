@@ -147,3 +147,19 @@ def test_hand_page_says_the_log_check_is_off_without_a_signer(client, site):
     html = client.get(f"/hands/{site.hands['revealed0']}").get_data(as_text=True)
     assert _check_data(html)["log"] is None
     assert 'id="log-check-off"' in html
+
+
+def test_a_finished_hand_gets_the_log_check_alone(signed_app, make_app, fresh_db, site):
+    """Before the reveal the page has no deal to check, but the record's statements can
+    already be checked against the log -- and nothing secret is embedded for it."""
+    app, public_key = signed_app
+    hid = site.hands["finished"]
+    html = app.test_client().get(f"/hands/{hid}").get_data(as_text=True)
+    check = _check_data(html)
+    assert set(check) == {"log"}
+    assert check["log"]["public_key"] == public_key
+    assert [s["statement"]["kind"] for s in check["log"]["statements"]][-1] == "record"
+    assert site.secret_seeds[hid] not in html
+    assert 'class="deal-box"' not in html
+    unsigned = make_app(fresh_db).test_client().get(f"/hands/{hid}").get_data(as_text=True)
+    assert 'id="browser-check"' not in unsigned  # nothing to check in the browser without a log signer
