@@ -201,3 +201,36 @@ def test_a_finished_hand_is_checked_against_the_log_before_the_reveal(page, live
     assert f"Statement {len(kinds)} (record) is in the log at index" in kinds[-1]
     assert site.secret_seeds[hid] not in page.content()
     panel_shot(page, "logcheck-finished-panel")
+
+
+def test_a_checkpoint_signed_by_another_key_fails_the_pinned_key(page, live_site, tmp_path):
+    """A server whose checkpoints are signed by a key other than the hand's operator key (a
+    stranger's, or another operator's in a shared log): the signature check fails by name."""
+    import sqlite3
+
+    from audit.signing import SigningKey
+
+    base, site = live_site
+    path = str(tmp_path / "copy.db")
+    src, dst = sqlite3.connect(site.db_path), sqlite3.connect(path)
+    src.backup(dst)
+    src.close()
+    dst.close()
+    ledger = Ledger(path)
+    try:  # the log grows, so the next checkpoint is signed by the stranger below
+        ledger.new_hand("t1", ["asha", "bikash", "chandra"], dealer=0, hand_id="t1-later")
+    finally:
+        ledger.close()
+    stranger = SigningKey.from_hex("44" * 32)
+    app = create_app({"TESTING": True, "TIPLU_DB": path,
+                      "TIPLU_CHECKPOINT_SIGNER": CheckpointSigner(stranger, "tiplu.test/log")})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_port}/hands/{site.hands['revealed0']}")
+        page.wait_for_selector("#browser-check[data-state='failed']", timeout=20000)
+        items = log_items(page)
+        assert items["log:checkpoint"]["ok"] == "false"
+        assert "Checkpoint signed by the operator" in items["log:checkpoint"]["title"]
+    finally:
+        server.shutdown()
