@@ -3,7 +3,8 @@
 Reads (anyone): hands (list with filters and paging, one hand), a finished hand's
 published record and its audit verdict, a hand's signed statements, tables with their HT
 balances, operators and their public keys.  The transparency log's checkpoint and proofs
-are under ``/api/v1/log`` (:mod:`web.log_api`).
+are under ``/api/v1/log`` (:mod:`web.log_api`); one hand's inclusion proofs, at one signed
+checkpoint, at ``/api/v1/hands/<id>/log-proofs``.
 
 Writes (a seat's own token, rate limited): a seat submits its seed commitment and later
 its seed, and gets the operator's signed receipt back.
@@ -107,6 +108,35 @@ def get_statements(hand_id: str):
     ledger = get_ledger()
     view = ledger.get_hand(hand_id)
     return jsonify({"hand_id": view.id, "statements": [s.to_json() for s in ledger.statements(view.id)]})
+
+
+@bp.get("/hands/<hand_id>/log-proofs")
+def get_log_proofs(hand_id: str):
+    """The proofs that the hand's statements are in the transparency log.
+
+    ``{"hand_id", "checkpoint", "size", "root", "time", "public_key"?, "statements": [{"n",
+    "kind", "index", "leaf_hash", "path"}]}``: the log's signed checkpoint of its current size
+    (signed now if the log grew, exactly as ``/api/v1/log/checkpoint``) and, for each statement
+    of the hand in ledger order (``n`` = 1, 2, ...), its log index (``seq - 1``), the log's
+    leaf hash and its inclusion proof at the checkpoint's size.  A verifier recomputes each
+    leaf hash from the statement it holds; the served ``leaf_hash`` only helps find the proof.
+    """
+    from audit.tlog.store import TransparencyLog
+
+    from .log_api import checkpoint_json, current_checkpoint
+
+    ledger = get_ledger()
+    view = ledger.get_hand(hand_id)
+    statements = list(ledger.statements(view.id))  # before the checkpoint: it covers them all
+    log = TransparencyLog(ledger.db, migrate=False)
+    cp = current_checkpoint(log)
+    proofs = []
+    for n, s in enumerate(statements, start=1):
+        index = s.seq - 1  # leaf i is the i-th statement in seq order (seq counts from 1)
+        proofs.append({"n": n, "kind": s.kind, "index": index,
+                       "leaf_hash": log.leaf_hash(index).hex(),
+                       "path": [h.hex() for h in log.inclusion_proof(index, cp.size)]})
+    return jsonify({"hand_id": view.id, **checkpoint_json(cp), "statements": proofs})
 
 
 @bp.get("/tables")

@@ -36,9 +36,11 @@ import sqlite_utils
 from flask import Blueprint, Flask, current_app, g, jsonify, request
 
 from audit.errors import LedgerIntegrityError, NotFoundError, ProofError
-from audit.tlog.checkpoint import parse_checkpoint
+from audit.tlog.checkpoint import Checkpoint, parse_checkpoint
 from audit.tlog.store import TransparencyLog
 from replay.errors import TipluError
+
+from . import errors
 
 MAX_PAGE = 256
 _INT_RE = re.compile(r"0|[1-9][0-9]{0,18}")
@@ -46,12 +48,13 @@ _INT_RE = re.compile(r"0|[1-9][0-9]{0,18}")
 bp = Blueprint("tiplu_log", __name__, url_prefix="/api/v1/log")
 
 
-class ApiError(TipluError):
-    """An error answered as ``{"error": {"status", "code", "message"}}``."""
+class ApiError(errors.ApiError, TipluError):
+    """An error answered as ``{"error": {"status", "code", "message"}}``.
 
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
+    Also a :class:`web.errors.ApiError`, so the app's error handler answers it with its own
+    status and code when it is raised outside this blueprint (``current_checkpoint`` is
+    called by ``/api/v1/hands/<id>/log-proofs`` too).
+    """
 
 
 def error_response(status: int, code: str, message: str):
@@ -109,21 +112,35 @@ def _int_arg(name: str, default: int | None = None) -> int:
     return int(text)
 
 
-@bp.get("/checkpoint")
-def checkpoint():
-    log = get_log()
+def current_checkpoint(log: TransparencyLog) -> Checkpoint:
+    """The checkpoint of ``log``'s current size: the latest stored one while the log has not
+    grown, else a new one signed (and stored) by ``TIPLU_CHECKPOINT_SIGNER`` -- so one size
+    always gets one checkpoint.  Raises :class:`ApiError` 503 ``no_signer`` when a new one is
+    needed and no signer is configured."""
     size = log.size()
     latest = log.latest_checkpoint()
     cp = parse_checkpoint(latest) if latest is not None else None
-    signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
     if cp is None or cp.size != size:
+        signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
         if signer is None:
             raise ApiError(503, "no_signer", "this server has no checkpoint signer configured")
         cp = signer(log)
+    return cp
+
+
+def checkpoint_json(cp: Checkpoint) -> dict[str, Any]:
+    """``{"checkpoint", "size", "root", "time", "public_key"?}``: the signer's public key is
+    added when the configured signer has one (monitors pin it on first use)."""
     body: dict[str, Any] = {"checkpoint": cp.text, "size": cp.size, "root": cp.root.hex(), "time": cp.time}
+    signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
     if getattr(signer, "public_hex", None):
         body["public_key"] = signer.public_hex
-    return jsonify(body)
+    return body
+
+
+@bp.get("/checkpoint")
+def checkpoint():
+    return jsonify(checkpoint_json(current_checkpoint(get_log())))
 
 
 @bp.get("/entries")

@@ -83,6 +83,12 @@ PATHS: dict[str, dict[str, Any]] = {
         "responses": {"200": _json({"type": "object", "properties": {
             "hand_id": {"type": "string"}, "statements": {"type": "array", "items": _ref("StoredStatement")}}}),
             **_err(400, 404)}}},
+    "/api/v1/hands/{hand_id}/log-proofs": {"get": {
+        "summary": "The log's signed checkpoint and each of the hand's statements' inclusion proof at its size",
+        "description": "Signs a new checkpoint first if the log grew (as /api/v1/log/checkpoint). A verifier "
+                       "recomputes each leaf hash from the statement it holds; see docs/transparency-log.md.",
+        "tags": ["public", "log"], "parameters": [HAND_ID],
+        "responses": {"200": _json(_ref("LogProofs")), **_err(400, 404, 503)}}},
     "/api/v1/hands/{hand_id}/seats/{seat}/commit": {"post": {
         "summary": "A seat submits its seed commitment; returns the signed seat-receipt", "tags": ["seat"],
         "security": SEAT_AUTH, "parameters": [HAND_ID, SEAT],
@@ -189,6 +195,15 @@ COMPONENTS: dict[str, Any] = {
             "format": {"const": "tiplu.receipt/1"}, "log_index": {"type": "integer"},
             "checkpoint": {"type": "string", "description": "signed note text"},
             "inclusion_proof": {"type": "array", "items": _HEX}}}]},
+        "LogProofs": {"type": "object", "required": ["hand_id", "checkpoint", "size", "root", "time", "statements"],
+                      "properties": {
+            "hand_id": {"type": "string"}, "checkpoint": {"type": "string", "description": "signed note text"},
+            "size": {"type": "integer"}, "root": _HEX, "time": {"type": "string"},
+            "public_key": {**_HEX, "description": "the checkpoint signer's key, when the server knows it"},
+            "statements": {"type": "array", "items": {"type": "object", "properties": {
+                "n": {"type": "integer", "description": "1-based position among the hand's statements"},
+                "kind": {"type": "string"}, "index": {"type": "integer", "description": "leaf index (seq - 1)"},
+                "leaf_hash": _HEX, "path": {"type": "array", "items": _HEX}}}}}},
         "StoredStatement": {"allOf": [_ref("Signed"), {"type": "object", "properties": {
             "seq": {"type": "integer"}, "hand_id": {"type": "string"}, "kind": {"type": "string"}}}]},
         "Seat": {"type": "object", "properties": {"seat": {"type": "integer"}, "player": {"type": "string"},

@@ -12,7 +12,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, g, redirect, render_template, request, send_from_directory
+from flask import (Blueprint, Response, abort, current_app, g, redirect, render_template, request,
+                   send_from_directory)
 
 from audit.errors import NotFoundError
 from audit.signing import key_id, verify_statement
@@ -192,6 +193,16 @@ def _fairness(view: Any, record: dict[str, Any] | None, ledger: Any, public_key:
     return fair
 
 
+def _log_check(hand_id: str, record: dict[str, Any], public_key: str) -> dict[str, Any] | None:
+    """What the in-browser log check needs (``web/static/hand-log-check.mjs``): the published
+    record's statements, the operator key the page pins and where to fetch the proofs --
+    or ``None`` when this server signs no checkpoints (the page then says the check is off)."""
+    if current_app.config.get("TIPLU_CHECKPOINT_SIGNER") is None:
+        return None
+    return {"proofs_url": f"/api/v1/hands/{hand_id}/log-proofs", "public_key": public_key,
+            "statements": list((record.get("fairness") or {}).get("statements") or [])}
+
+
 @bp.get("/hands/<hand_id>")
 def hand(hand_id: str):
     ledger = get_ledger()
@@ -230,7 +241,13 @@ def hand(hand_id: str):
                 "player_commitments": f.get("seat_commitments"),
                 "hands": ctx["deal"]["hands"], "stock": ctx["deal"]["stock"],
                 **{k: ctx["deal"][k] for k in ("turned_up", "indicator") if ctx["deal"][k] is not None},
+                "log": _log_check(view.id, record, public_key),
             }
+    elif view.state.value == "finished" and readable:
+        # no server seed yet, so no deal to check -- but the record's statements can be
+        # checked against the log already
+        log = _log_check(view.id, record, public_key)
+        ctx["check"] = {"log": log} if log is not None else None
     g.highlight = _highlights(ctx["steps"])
     return render_template("hand.html", **ctx)
 
