@@ -28,11 +28,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=1000, help="hands per preset (default 1000)")
     ap.add_argument("--tamper", type=float, default=0.05, help="share of hands forged (default 0.05)")
+    ap.add_argument("--preset", action="append", choices=PRESETS, help="only these presets (repeatable)")
     args = ap.parse_args()
     print(f"{'preset':18} {'hands':>6} {'sim/s':>8} {'audit/s':>8} {'deal/s':>8} {'sim/deal':>9} "
           f"{'finished':>8} {'median':>7} {'forged':>6} {'caught':>6} {'clean ok':>8}")
     failed = False
-    for preset in PRESETS:
+    for preset in args.preset or PRESETS:
         records = []
         t0 = time.perf_counter()
         with Ledger(":memory:") as ledger:

@@ -24,7 +24,7 @@ from replay.stream import Stream
 
 from ..publish import build_record, publish, published_record
 from .play import play_hand
-from .tamper import TAMPERS, TamperContext, tamper
+from .tamper import TamperContext, applicable, tamper
 
 PLAYERS = ("asha", "bikash", "chandra", "deepa", "esha", "firoz", "gita", "hari")
 EPOCH = datetime(2026, 11, 1, tzinfo=timezone.utc)
@@ -69,7 +69,6 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
     dealer = players - 1  # MN-6: the last seat deals first; the deal then moves one seat left
     tamper_pick = sim.stream("tamper")
     operator_key = ledger._signer(operator)  # the dishonest operator signs its own forgeries
-    kinds = sorted(TAMPERS)
     clock = start
     for k in range(hands):
         hand_id = f"{table_id}-h{k:04d}"
@@ -95,12 +94,13 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
                             pot_delta_points=played.outcome.pot_delta_points)
         record = build_record(ledger, hand_id, moves=moves, outcome=played.outcome, settlement=settlement,
                               carry=carry, hand_no=k)
-        kind = None
-        if tamper_rate > 0 and tamper_pick.randbelow(10**6) < int(tamper_rate * 10**6):
-            kind = kinds[tamper_pick.randbelow(len(kinds))]
         ledger.finish(hand_id, record, now=now())
         ledger.reveal(hand_id, now=now())
         published = published_record(ledger, hand_id)
+        kind = None
+        if tamper_rate > 0 and tamper_pick.randbelow(10**6) < int(tamper_rate * 10**6):
+            kinds = applicable(published)
+            kind = kinds[tamper_pick.randbelow(len(kinds))]
         if kind is not None:
             published = tamper(published, kind, TamperContext(operator_key, tamper_pick))
             run.tampered[hand_id] = kind

@@ -242,6 +242,24 @@ EXPECTED: dict[str, set[Reason]] = {
 }
 
 
+MOVE_KINDS = ("edited_move", "dropped_move", "reordered_moves", "illegal_show", "deck_mismatch")
+
+
+def applicable(record: dict[str, Any]) -> list[str]:
+    """The fault classes that can be forged in this record, sorted.  A hand can end with no
+    move at all (Kitti: four of a kind, K-20), and then no move can be edited, dropped or
+    reordered; reordering needs two different moves."""
+    moves = record.get("moves") or []
+    kinds = []
+    for kind in sorted(TAMPERS):
+        if kind in MOVE_KINDS and not moves:
+            continue
+        if kind == "reordered_moves" and not any(a != b for a, b in zip(moves, moves[1:])):
+            continue
+        kinds.append(kind)
+    return kinds
+
+
 def tamper(record: dict[str, Any], kind: str, ctx: TamperContext) -> dict[str, Any]:
     """A tampered deep copy of ``record``."""
     return TAMPERS[kind](copy.deepcopy(record), ctx)

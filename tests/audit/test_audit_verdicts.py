@@ -84,3 +84,14 @@ def test_schema_error_names_its_location(kitti_archive):
     verdict = audit_record(json.dumps(rec))
     assert verdict.reason is Reason.MALFORMED
     assert "$.table.seats[2].player" in verdict.faults[0].message
+
+
+def test_a_hand_without_moves_is_only_forged_in_ways_that_apply(kitti_archive):
+    # rule K-20: four of a kind settles a Kitti deal at once, with no move at all
+    from audit.sim.tamper import MOVE_KINDS, applicable
+
+    rec = copy.deepcopy(kitti_archive[2][0][0])
+    rec["moves"] = []
+    kinds = applicable(rec)
+    assert kinds and not set(kinds) & set(MOVE_KINDS)
+    assert "reordered_moves" in applicable(kitti_archive[2][0][0])
