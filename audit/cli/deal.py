@@ -21,7 +21,8 @@ from replay.rulesets import PRESETS, resolve
 from . import main
 
 
-def _load_settings(text: str | None) -> dict | None:
+def load_settings(text: str | None) -> dict | None:
+    """The value of a ``--settings JSON`` option: a JSON object of setting overrides, or None."""
     if text is None:
         return None
     try:
@@ -107,7 +108,7 @@ def deal_command(preset, hand_id, server_seed, player_seeds, dealer, settings_js
             seeds.append(parse_player_seed(text))
         except MalformedError as exc:
             raise MalformedError(f"seat {i}: {exc}") from None
-    ruleset = resolve(preset, _load_settings(settings_json))
+    ruleset = resolve(preset, load_settings(settings_json))
     dealer = len(seeds) - 1 if dealer is None else dealer
     ans = known_answers(server, hand_id, ruleset, seeds, dealer)
     if as_json:

@@ -17,6 +17,7 @@ from replay.errors import MalformedError
 from replay.fairness import commit_player_seed, parse_player_seed
 
 from . import main
+from .deal import load_settings
 from ._ledger_common import db_option, emit, json_option, key_option, open_ledger
 
 
@@ -24,18 +25,6 @@ from ._ledger_common import db_option, emit, json_option, key_option, open_ledge
 #: loading the ledger; a test checks they agree)
 HAND_STATES = ("created", "committed", "seeds-committed", "seeds-revealed", "dealt", "finished", "revealed",
                "cancelled")
-
-
-def _settings(text: str | None) -> dict | None:
-    if text is None:
-        return None
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MalformedError(f"--settings is not JSON: {exc.msg} at column {exc.colno}") from None
-    if not isinstance(value, dict):
-        raise MalformedError("--settings must be a JSON object of setting overrides")
-    return value
 
 
 # -- tables ------------------------------------------------------------------------------
@@ -57,7 +46,7 @@ def table_group() -> None:
 def table_new(table_id, operator, preset, settings_json, seats, point_value, commission_pct, db, as_json) -> None:
     """Create table TABLE_ID."""
     with open_ledger(db) as ledger:
-        t = ledger.new_table(table_id, operator=operator, preset=preset, overrides=_settings(settings_json),
+        t = ledger.new_table(table_id, operator=operator, preset=preset, overrides=load_settings(settings_json),
                              seats=seats, point_value=point_value, commission_pct=commission_pct)
     emit(t.to_json(), f"table {t.id}: {t.preset}, {t.seats} seats, point value {t.point_value}, "
          f"commission {t.commission_pct}%\nruleset hash {t.ruleset_hash}", as_json)
