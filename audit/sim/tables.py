@@ -17,11 +17,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Iterator, Mapping
 
+from replay.deal import left_of
 from replay.fairness import commit_player_seed, hand_randomness
 from replay.rulesets import resolve
-from replay.settlement import settle
+from replay.settlement import parse_amount, settle
 from replay.stream import Stream
 
+from ..ledger.statements import format_time
 from ..publish import build_record, publish, published_record
 from .play import play_hand
 from .tamper import TamperContext, applicable, tamper
@@ -66,7 +68,9 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
     names = [PLAYERS[i % len(PLAYERS)] + ("" if i < len(PLAYERS) else str(i)) for i in range(players)]
     run = TableRun(table_id, preset)
     carry: dict[str, Any] = {"pot_before": 0} if ruleset.game == "kitti" else {}
-    dealer = players - 1  # MN-6: the last seat deals first; the deal then moves one seat left
+    pv, pct = parse_amount(point_value, what="point_value"), parse_amount(commission_pct, what="commission_pct")
+    direction = ruleset.settings.get("direction", "clockwise")
+    dealer = players - 1  # MN-6: the last seat deals first; the deal then moves one seat on
     tamper_pick = sim.stream("tamper")
     operator_key = ledger._signer(operator)  # the dishonest operator signs its own forgeries
     clock = start
@@ -88,9 +92,8 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
         ledger.deal(hand_id, now=now())
         randomness = hand_randomness(server_seed, hand_id, ruleset, seeds)
         played = play_hand(randomness, dealer=dealer, carry=carry, rng=sim.stream(f"bot:{hand_id}"))
-        moves = [{**m, "time": _iso(now())} for m in played.moves]
-        settlement = settle(played.outcome.net_points, point_value=ruleset_money(point_value),
-                            commission_pct=ruleset_money(commission_pct),
+        moves = [{**m, "time": format_time(now())} for m in played.moves]
+        settlement = settle(played.outcome.net_points, point_value=pv, commission_pct=pct,
                             pot_delta_points=played.outcome.pot_delta_points)
         record = build_record(ledger, hand_id, moves=moves, outcome=played.outcome, settlement=settlement,
                               carry=carry, hand_no=k)
@@ -112,16 +115,8 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
         run.finished += played.outcome.winner is not None
         if "pot_before" in carry:
             carry = {"pot_before": carry["pot_before"] + played.outcome.pot_delta_points}
-        dealer = (dealer + 1) % players
+        dealer = left_of(dealer, players, direction=direction)
         clock = clock + timedelta(minutes=5)
     return run
 
 
-def ruleset_money(text: str):
-    from replay.settlement import parse_amount
-
-    return parse_amount(text)
-
-
-def _iso(t: datetime) -> str:
-    return t.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
