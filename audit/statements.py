@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hmac
 from decimal import Decimal, InvalidOperation
-from typing import Any, Mapping
+from typing import Any
 
 from replay.canonical import canonical_hash
 from replay.errors import MalformedError

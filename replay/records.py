@@ -117,7 +117,7 @@ def _parse_table(t: Any) -> TableInfo:
     players = []
     for i, s in enumerate(seats):
         if _need(s, "seat", int, f"{w}.seats[{i}]") != i:
-            raise MalformedError(f"seats must be listed in order 0..n-1", location=f"{w}.seats[{i}].seat")
+            raise MalformedError("seats must be listed in order 0..n-1", location=f"{w}.seats[{i}].seat")
         players.append(_need(s, "player", str, f"{w}.seats[{i}]"))
     dealer = _need(t, "dealer", int, w)
     if not 0 <= dealer < len(seats):

@@ -15,7 +15,6 @@ from typing import Any
 from flask import (Blueprint, Response, abort, current_app, g, redirect, render_template, request,
                    send_from_directory)
 
-from audit.errors import NotFoundError
 from audit.signing import key_id, verify_statement
 from replay.errors import TipluError
 from replay.records import parse_record

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Mapping
 
 from replay.deal import left_of
 from replay.fairness import commit_player_seed, hand_randomness

@@ -9,7 +9,6 @@ report first for each class -- the tests and the demo hold the audit to it.
 from __future__ import annotations
 
 import copy
-import json
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable

@@ -1,6 +1,5 @@
 """The verifier's building blocks in Chromium against their Python references: card
 notation, canonical JSON (the byte-level traps), rulesets, and the typed errors."""
-import json
 
 import pytest
 

@@ -56,7 +56,7 @@ def _get_paths(app, hand_ids, table_ids, operators) -> list[str]:
     paths += [f"/api/v1/hands?state={s}" for s in STATES] + ["/api/v1/hands?limit=200"]
     for h in hand_ids:
         paths += [f"/hands/{h}", f"/api/v1/hands/{h}", f"/api/v1/hands/{h}/record", f"/api/v1/hands/{h}/verdict",
-                  f"/api/v1/hands/{h}/statements"]
+                  f"/api/v1/hands/{h}/statements", f"/api/v1/hands/{h}/log-proofs"]
     for t in table_ids:
         paths += [f"/tables/{t}", f"/api/v1/tables/{t}"]
     paths += [f"/api/v1/operators/{o}" for o in operators]

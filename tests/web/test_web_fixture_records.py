@@ -97,5 +97,5 @@ def test_a_malformed_published_record_is_a_verdict_not_a_crash(tmp_path, n):
     client = create_app({"TESTING": True, "TIPLU_DB": path}).test_client()
     verdict = client.get(f"/api/v1/hands/{hid}/verdict").get_json()
     assert verdict["ok"] is False and verdict["reason"] == "malformed"
-    for url in (f"/hands/{hid}", "/", "/tables/t", f"/api/v1/tables/t", f"/api/v1/hands/{hid}/record"):
+    for url in (f"/hands/{hid}", "/", "/tables/t", "/api/v1/tables/t", f"/api/v1/hands/{hid}/record"):
         assert client.get(url).status_code == 200, url

@@ -29,7 +29,7 @@ def get_urls(site) -> list[str]:
         for hid in site.hands.values():
             urls.append(path.replace("{hand_id}", hid).replace("{table_id}", "t1").replace("{name}", "demo-operator"))
     for hid in site.hands.values():
-        urls += [f"/hands/{hid}", f"/api/v1/hands?state=" + "", f"/hands/{hid}?x=1"]
+        urls += [f"/hands/{hid}", "/api/v1/hands?state=" + "", f"/hands/{hid}?x=1"]
     for state in ("created", "committed", "seeds-committed", "seeds-revealed", "dealt", "finished", "revealed", "cancelled"):
         urls.append(f"/api/v1/hands?state={state}&limit=200")
     return sorted(set(u for u in urls if not u.endswith("state=")))
