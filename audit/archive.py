@@ -26,8 +26,12 @@ class Item:
     error: MalformedError | None = None
 
 
-def iter_jsonl(stream: io.TextIOBase | Any, name: str) -> Iterator[Item]:
-    """One :class:`Item` per non-blank line of a JSON-lines stream."""
+def iter_jsonl(stream: io.TextIOBase | Any, name: str, *, raw: bool = False) -> Iterator[Item]:
+    """One :class:`Item` per non-blank line of a JSON-lines stream.
+
+    ``raw=True`` leaves each line as text (``data`` is the JSON text, parsed later by the
+    audit): parallel audits ship one string per record to a worker instead of a pickled
+    tree, and the parent does no parsing."""
     lineno = 0
     while True:
         try:
@@ -42,9 +46,9 @@ def iter_jsonl(stream: io.TextIOBase | Any, name: str) -> Iterator[Item]:
         if not line.strip():
             continue
         where = f"{name}:{lineno}"
-        if not line.endswith("\n") and len(line) > 0:
-            # the last line of a truncated file: still try, JSON will tell
-            pass
+        if raw:
+            yield Item(where, data=line)
+            continue
         try:
             yield Item(where, data=load_json(line))
         except MalformedError as exc:
@@ -74,13 +78,13 @@ def iter_url(url: str) -> Iterator[Item]:
     yield from iter_remote_records(url)
 
 
-def iter_source(source: str) -> Iterator[Item]:
+def iter_source(source: str, *, raw: bool = False) -> Iterator[Item]:
     """Dispatch on the kind of source (see the module docstring)."""
     if source.startswith(("http://", "https://")):
         yield from iter_url(source)
         return
     if source == "-":
-        yield from iter_jsonl(sys.stdin, "<stdin>")
+        yield from iter_jsonl(sys.stdin, "<stdin>", raw=raw)
         return
     path = Path(source)
     if not path.exists():
@@ -99,7 +103,7 @@ def iter_source(source: str) -> Iterator[Item]:
             for i, d in enumerate(items):
                 yield Item(f"{path}" + (f"[{i}]" if isinstance(data, list) else ""), data=d)
             return
-        yield from iter_jsonl(fh, str(path))
+        yield from iter_jsonl(fh, str(path), raw=raw)
 
 
 def write_jsonl(records: Any, path: Path) -> int:

@@ -25,7 +25,9 @@ while every other partition's verdicts are kept.
 """
 from __future__ import annotations
 
+
 import itertools
+import json
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -85,6 +87,11 @@ def crashed_partition(part: Partition, exc: BaseException) -> AuditReport:
         if error is not None:
             report.add_error(where, error)
             continue
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except ValueError:
+                data = None
         hand_id = data.get("hand_id") if isinstance(data, dict) else None
         report.add(where, Verdict(hand_id if isinstance(hand_id, str) else None, None,
                                   (Fault(Reason.INTERNAL_ERROR, message),)))
@@ -214,7 +221,7 @@ def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = 
                    chunk_size: int = CHUNK_SIZE, max_in_flight: int | None = None) -> AuditReport:
     """Audit ``source`` (anything :func:`iter_source` reads) in parallel into one report,
     the same report -- byte for byte in ``to_json`` -- as :func:`audit.runner.audit_source`."""
-    parts = partitions(iter_source(source), chunk_size)
+    parts = partitions(iter_source(source, raw=True), chunk_size)
     if dask_address:
         client = dask_client(dask_address)
         try:
