@@ -37,7 +37,7 @@ def build() -> dict[str, str]:
         records: list[dict] = []
         with Ledger(":memory:") as ledger:
             simulate_archive(ledger, [(preset, 4, 2)], seed=SEED, on_record=lambda r, k: records.append(r))
-            key = ledger._signer(OPERATOR)
+            key = ledger.signing_key(OPERATOR)
             from audit.sim.tables import SimStreams
             rng = SimStreams(SEED).stream(f"fixtures:{preset}")
             for i, rec in enumerate(records):

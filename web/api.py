@@ -178,7 +178,7 @@ def _receipt(signed: dict[str, Any], hand_id: str) -> dict[str, Any]:
     from audit.receipts import receipt
 
     ledger = get_ledger()
-    key = ledger._signer(ledger.get_hand(hand_id).operator)
+    key = ledger.signing_key(ledger.get_hand(hand_id).operator)
     return receipt(ledger, signed, key=key, origin=current_app.config["TIPLU_LOG_ORIGIN"])
 
 

@@ -53,7 +53,7 @@ def demo_app(db: Path):
     from ..tlog.store import TransparencyLog
 
     with Ledger(str(db)) as ledger:
-        signer = CheckpointSigner(ledger._signer(OPERATOR), "tiplu.demo/log")
+        signer = CheckpointSigner(ledger.signing_key(OPERATOR), "tiplu.demo/log")
         cp = signer(TransparencyLog(ledger.db))
     click.echo(f"Signed a log checkpoint: {cp.size} statements, root {cp.root_hex[:16]}...")
     return create_app({"TIPLU_DB": str(db.resolve()), "TIPLU_CHECKPOINT_SIGNER": signer})

@@ -140,7 +140,7 @@ def hand_seed_commit(hand_id, seat, commitment, seed, db, key_file, as_json) -> 
     with open_ledger(db, key_file) as ledger:
         signed = ledger.seed_commit(hand_id, seat, commitment)
         operator = ledger.get_hand(hand_id).operator
-        rec = receipt(ledger, signed, key=ledger._signer(operator))
+        rec = receipt(ledger, signed, key=ledger.signing_key(operator))
     emit(rec, _statement_text(signed) + f"\n  in the log at index {rec['log_index']}, "
          f"checkpoint size {rec['checkpoint'].splitlines()[1]} (inclusion proof in --json)", as_json)
 

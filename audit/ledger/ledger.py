@@ -106,6 +106,11 @@ class Ledger:
         except sqlite3.IntegrityError as exc:  # a race lost to another writer, or a tampered file
             raise LedgerStateError(f"the ledger refused the write: {exc}") from None
 
+    def signing_key(self, operator: str) -> SigningKey:
+        """The operator's signing key (kept outside or stored in the ledger), for operator-side
+        code that signs beside the ledger: receipts' log checkpoints, the simulator."""
+        return self._signer(operator)
+
     def _signer(self, operator: str) -> SigningKey:
         pub = views.get_operator(self.db, operator).public_key
         if pub in self._keys:

@@ -72,7 +72,7 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
     direction = ruleset.settings.get("direction", "clockwise")
     dealer = players - 1  # MN-6: the last seat deals first; the deal then moves one seat on
     tamper_pick = sim.stream("tamper")
-    operator_key = ledger._signer(operator)  # the dishonest operator signs its own forgeries
+    operator_key = ledger.signing_key(operator)  # the dishonest operator signs its own forgeries
     clock = start
     for k in range(hands):
         hand_id = f"{table_id}-h{k:04d}"

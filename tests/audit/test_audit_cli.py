@@ -62,7 +62,7 @@ def test_a_forged_kitti_carry_is_caught_across_the_table(tmp_path, kitti_archive
     ledger, _, records = kitti_archive
     recs = [copy.deepcopy(r) for r, _ in records]
     recs[2]["table"]["carry"]["pot_before"] += 4
-    _resign_record(recs[2], TamperContext(ledger._signer("demo-operator"), Stream(bytes(32), bytes(32), "c")))
+    _resign_record(recs[2], TamperContext(ledger.signing_key("demo-operator"), Stream(bytes(32), bytes(32), "c")))
     src = _write(tmp_path / "d.jsonl", recs)
     res = CliRunner().invoke(main, ["audit", src, "--json", "--no-progress"])
     assert res.exit_code == 1
@@ -73,7 +73,7 @@ def test_a_duplicated_hand_number_is_caught(tmp_path, kitti_archive):
     ledger, _, records = kitti_archive
     recs = [copy.deepcopy(r) for r, _ in records]
     recs[3]["table"]["hand_no"] = 1
-    _resign_record(recs[3], TamperContext(ledger._signer("demo-operator"), Stream(bytes(32), bytes(32), "n")))
+    _resign_record(recs[3], TamperContext(ledger.signing_key("demo-operator"), Stream(bytes(32), bytes(32), "n")))
     res = CliRunner().invoke(main, ["audit", _write(tmp_path / "e.jsonl", recs), "--json", "--no-progress"])
     assert res.exit_code == 1
     assert "hand number 1 is claimed by 2 records" in json.loads(res.output)["tables"]["t1"]["carry_faults"]

@@ -85,7 +85,7 @@ def test_a_dishonest_operator_who_resigns_is_caught(kitti_archive, data):
     mutate(rec, path, data.draw(st.integers(0, 1000)))
     if canonical_json(rec) == canonical_json(original):
         return
-    _resign_record(rec, TamperContext(ledger._signer("demo-operator"), Stream(bytes(32), bytes(32), "m")))
+    _resign_record(rec, TamperContext(ledger.signing_key("demo-operator"), Stream(bytes(32), bytes(32), "m")))
     verdict = audit_record(rec)
     if path[-1] in HARMLESS_WHEN_RESIGNED or path[-1] == "auto" and get(original, path) is True:
         return  # proven harmless: the game does not depend on it

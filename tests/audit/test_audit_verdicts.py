@@ -13,7 +13,7 @@ from replay.stream import Stream
 
 
 def _ctx(ledger):
-    return TamperContext(ledger._signer("demo-operator"), Stream(bytes(32), bytes(32), "test"))
+    return TamperContext(ledger.signing_key("demo-operator"), Stream(bytes(32), bytes(32), "test"))
 
 
 def test_clean_records_audit_clean(kitti_archive):

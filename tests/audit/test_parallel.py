@@ -37,7 +37,7 @@ def archive(tmp_path_factory):
         simulate_table(ledger, preset="kitti", players=4, hands=6, seed="par", table_id=tid,
                        on_record=lambda r, k: out.append(r))
         tables[tid] = out
-    ctx = TamperContext(ledger._signer("demo-operator"), Stream(bytes(32), bytes(32), "par"))
+    ctx = TamperContext(ledger.signing_key("demo-operator"), Stream(bytes(32), bytes(32), "par"))
     a = tables["kA"]
     a[3] = _resign_record({**a[3], "table": {**a[3]["table"], "carry": {"pot_before": a[3]["table"]["carry"]["pot_before"] + 7}}}, ctx)
     records = list(a[:4]) + [r for pair in itertools.zip_longest(a[4:], tables["kB"]) for r in pair if r is not None]

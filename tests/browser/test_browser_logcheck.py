@@ -47,7 +47,7 @@ def live(tmp_path_factory):
         ledger = Ledger(path)
         try:
             run = simulate_archive(ledger, [("kitti", 3, 8)], seed="logcheck", tamper_rate=0.5)
-            key = ledger._signer(OPERATOR)
+            key = ledger.signing_key(OPERATOR)
         finally:
             ledger.close()
     app = create_app({"TESTING": True, "TIPLU_DB": path,
@@ -176,7 +176,7 @@ def live_site(tmp_path_factory):
     site = build_site(str(tmp_path_factory.mktemp("logcheck-site") / "site.db"))
     ledger = Ledger(site.db_path)
     try:
-        key = ledger._signer(SITE_OPERATOR)
+        key = ledger.signing_key(SITE_OPERATOR)
     finally:
         ledger.close()
     app = create_app({"TESTING": True, "TIPLU_DB": site.db_path,

@@ -34,7 +34,7 @@ def signed_app(fresh_db, make_app):
     operator's own key (as ``tiplu demo`` does)."""
     ledger = Ledger(fresh_db)
     try:
-        key = ledger._signer(OPERATOR)
+        key = ledger.signing_key(OPERATOR)
         public_key = ledger.public_key(OPERATOR)
     finally:
         ledger.close()

@@ -135,7 +135,7 @@ def play(ledger: Ledger, hand_id: str, *, dealer: int, pot_before: int, hand_no:
     if tamper_kind == "seat_out_of_turn":
         record = seat_out_of_turn(record)
     elif tamper_kind is not None:
-        record = tamper(record, tamper_kind, TamperContext(ledger._signer(OPERATOR), _stream("tamper")))
+        record = tamper(record, tamper_kind, TamperContext(ledger.signing_key(OPERATOR), _stream("tamper")))
     ledger.finish(hand_id, record)
     if reveal:
         ledger.reveal(hand_id)
@@ -143,7 +143,7 @@ def play(ledger: Ledger, hand_id: str, *, dealer: int, pot_before: int, hand_no:
         if publish_tamper == "foreign_key":
             published = foreign_key(published)
         elif publish_tamper is not None:  # the dishonest operator edits what it publishes
-            published = tamper(published, publish_tamper, TamperContext(ledger._signer(OPERATOR), _stream("tamper")))
+            published = tamper(published, publish_tamper, TamperContext(ledger.signing_key(OPERATOR), _stream("tamper")))
         publish(ledger, hand_id, published)
     return record, pot_before + played.outcome.pot_delta_points
 
