@@ -134,8 +134,11 @@ def audit_partitions_local(parts: Iterable[Partition], *, workers: int, public_k
         while True:
             while (not suspects and len(in_flight) < limit and len(merger.waiting) < limit
                    and (part := next(source, None)) is not None):
-                in_flight[pool.submit(task, part.items, public_key, strict)] = part
-            if not in_flight:
+                try:
+                    in_flight[pool.submit(task, part.items, public_key, strict)] = part
+                except BrokenProcessPool:  # the pool broke since the last wait: retry it alone too
+                    suspects.append(part)
+            if not in_flight and not suspects:
                 break
             done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
             for fut in done:
