@@ -18,6 +18,8 @@ from typing import Any, Iterator
 from replay.errors import MalformedError
 from replay.records import load_json
 
+from .splits import line_wire
+
 
 @dataclass(frozen=True, slots=True)
 class Item:
@@ -26,33 +28,29 @@ class Item:
     error: MalformedError | None = None
 
 
-def iter_jsonl(stream: io.TextIOBase | Any, name: str, *, raw: bool = False) -> Iterator[Item]:
-    """One :class:`Item` per non-blank line of a JSON-lines stream.
+def iter_jsonl(stream: io.BufferedIOBase | Any, name: str, *, raw: bool = False) -> Iterator[Item]:
+    """One :class:`Item` per non-blank line of a JSON-lines stream (binary: lines end at
+    ``\\n`` and each is decoded as UTF-8 on its own, as :mod:`audit.splits` reads them, so a
+    bad byte costs its own line only and both paths number lines alike).
 
     ``raw=True`` leaves each line as text (``data`` is the JSON text, parsed later by the
-    audit): parallel audits ship one string per record to a worker instead of a pickled
-    tree, and the parent does no parsing."""
-    lineno = 0
-    while True:
-        try:
-            line = stream.readline()
-        except UnicodeDecodeError:
-            lineno += 1
-            yield Item(f"{name}:{lineno}", error=MalformedError("not UTF-8 text"))
+    audit)."""
+    for lineno, line in enumerate(stream, 1):
+        if isinstance(line, str):
+            line = line.encode("utf-8", "surrogateescape")
+        wire = line_wire(line[:-1] if line.endswith(b"\n") else line, f"{name}:{lineno}")
+        if wire is None:
             continue
-        if not line:
-            return
-        lineno += 1
-        if not line.strip():
-            continue
-        where = f"{name}:{lineno}"
-        if raw:
-            yield Item(where, data=line)
-            continue
-        try:
-            yield Item(where, data=load_json(line))
-        except MalformedError as exc:
-            yield Item(where, error=exc)
+        where, text, error = wire
+        if error is not None:
+            yield Item(where, error=MalformedError(error))
+        elif raw:
+            yield Item(where, data=text)
+        else:
+            try:
+                yield Item(where, data=load_json(text))
+            except MalformedError as exc:
+                yield Item(where, error=exc)
 
 
 def iter_db(path: Path) -> Iterator[Item]:
@@ -84,7 +82,7 @@ def iter_source(source: str, *, raw: bool = False) -> Iterator[Item]:
         yield from iter_url(source)
         return
     if source == "-":
-        yield from iter_jsonl(sys.stdin, "<stdin>", raw=raw)
+        yield from iter_jsonl(getattr(sys.stdin, "buffer", sys.stdin), "<stdin>", raw=raw)
         return
     path = Path(source)
     if not path.exists():
@@ -92,17 +90,18 @@ def iter_source(source: str, *, raw: bool = False) -> Iterator[Item]:
     if path.suffix in (".db", ".sqlite", ".sqlite3"):
         yield from iter_db(path)
         return
-    with path.open("r", encoding="utf-8", errors="strict") as fh:
-        if path.suffix == ".json":
+    if path.suffix == ".json":
+        with path.open("r", encoding="utf-8", errors="strict") as fh:
             try:
                 data = load_json(fh.read())
             except (MalformedError, UnicodeDecodeError) as exc:
                 yield Item(str(path), error=exc if isinstance(exc, MalformedError) else MalformedError(str(exc)))
                 return
             items = data if isinstance(data, list) else [data]
-            for i, d in enumerate(items):
-                yield Item(f"{path}" + (f"[{i}]" if isinstance(data, list) else ""), data=d)
-            return
+        for i, d in enumerate(items):
+            yield Item(f"{path}" + (f"[{i}]" if isinstance(data, list) else ""), data=d)
+        return
+    with path.open("rb") as fh:
         yield from iter_jsonl(fh, str(path), raw=raw)
 
 

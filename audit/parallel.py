@@ -2,9 +2,12 @@
 
 How it works (``docs/scale.md`` has the long form):
 
-1. The parent streams the source (:func:`audit.archive.iter_source`: a file is read line
-   by line, a ledger through a cursor) and cuts it into *partitions* of ``chunk_size``
-   consecutive items, numbered 0, 1, 2, ...
+1. The parent cuts the source into *partitions* of ``chunk_size`` consecutive items,
+   numbered 0, 1, 2, ...  For a local archive (a JSON-lines file or a ledger database) a
+   partition is a :class:`~audit.splits.Split` -- a byte or row-id range that the worker
+   reads itself, so the parent reads no record at all; otherwise (standard input, a URL, or
+   a remote cluster without shared storage) the parent streams the source
+   (:func:`audit.archive.iter_source`) and ships each record's JSON text.
 2. Each partition is audited by :func:`audit_partition` -- a module-level function, so it
    pickles by name under ``spawn``/``forkserver`` and on Dask -- into a partial
    :class:`~audit.report.AuditReport` (a plain, picklable value).
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import sqlite3
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -38,21 +42,21 @@ from replay.faults import Fault, Reason
 from .archive import Item, iter_source
 from .report import AuditReport
 from .runner import audit_one
+from .splits import Split, Wire, plan, splittable
 from .verify import Verdict
 
 Progress = Callable[[AuditReport], None]
 CHUNK_SIZE = 500
 
-#: One item as it travels to a worker: (where, record JSON value or None, error text or None).
-Wire = tuple[str, Any, "str | None"]
 
 
 @dataclass(frozen=True, slots=True)
 class Partition:
-    """Consecutive items of the source: partition number ``index`` of the run."""
+    """Consecutive items of the source: partition number ``index`` of the run -- the items
+    themselves, or the :class:`Split` a worker reads them from."""
 
     index: int
-    items: tuple[Wire, ...]
+    items: tuple[Wire, ...] | Split
 
 
 def partitions(items: Iterable[Item], size: int = CHUNK_SIZE) -> Iterator[Partition]:
@@ -68,8 +72,19 @@ def partitions(items: Iterable[Item], size: int = CHUNK_SIZE) -> Iterator[Partit
         yield Partition(index, chunk)
 
 
-def audit_partition(items: Sequence[Wire], public_key: str | None = None, strict: bool = False) -> AuditReport:
-    """Audit one partition's items into a partial report (runs in the worker)."""
+def plan_partitions(source: str, chunk_size: int = CHUNK_SIZE, *, read_in_workers: bool = True) -> Iterator[Partition]:
+    """The partitions of ``source``: splits the workers read, when it is a local archive and
+    ``read_in_workers``; else the records themselves, streamed by the parent."""
+    if read_in_workers and splittable(source):
+        return (Partition(i, split) for i, split in enumerate(plan(source, chunk_size)))
+    return partitions(iter_source(source, raw=True), chunk_size)
+
+
+def audit_partition(items: Sequence[Wire] | Split, public_key: str | None = None, strict: bool = False) -> AuditReport:
+    """Audit one partition's items (read from the archive first if given a split) into a
+    partial report (runs in the worker)."""
+    if isinstance(items, Split):
+        items = items.read()
     report = AuditReport()
     for where, data, error in items:
         if error is not None:
@@ -83,7 +98,14 @@ def crashed_partition(part: Partition, exc: BaseException) -> AuditReport:
     """The report of a partition whose audit crashed: every record an ``internal_error``."""
     report = AuditReport()
     message = f"the auditor's partition {part.index} crashed: {type(exc).__name__}"
-    for where, data, error in part.items:
+    items = part.items
+    if isinstance(items, Split):
+        try:
+            items = items.read()
+        except (OSError, sqlite3.Error) as err:
+            report.add_error(f"{items.name}@{items.start}-{items.end}", f"{message}; cannot read it: {type(err).__name__}")
+            return report
+    for where, data, error in items:
         if error is not None:
             report.add_error(where, error)
             continue
@@ -221,10 +243,16 @@ def audit_partitions_dask(parts: Iterable[Partition], client: Any, *, public_key
 
 def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = None,
                    public_key: str | None = None, strict: bool = False, progress: Progress | None = None,
-                   chunk_size: int = CHUNK_SIZE, max_in_flight: int | None = None) -> AuditReport:
+                   chunk_size: int = CHUNK_SIZE, max_in_flight: int | None = None,
+                   read_in_workers: bool | None = None) -> AuditReport:
     """Audit ``source`` (anything :func:`iter_source` reads) in parallel into one report,
-    the same report -- byte for byte in ``to_json`` -- as :func:`audit.runner.audit_source`."""
-    parts = partitions(iter_source(source, raw=True), chunk_size)
+    the same report -- byte for byte in ``to_json`` -- as :func:`audit.runner.audit_source`.
+
+    ``read_in_workers`` (default: yes for local processes and ``local:N``, no for a remote
+    scheduler) lets each worker read its own split of a local archive."""
+    if read_in_workers is None:
+        read_in_workers = not dask_address or dask_address.startswith("local:")
+    parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers)
     if dask_address:
         client = dask_client(dask_address)
         try:

@@ -116,8 +116,7 @@ def repeated_archive(records: int, base: int, log=print) -> Path:
 
 
 def throughput(records: int, base: int, workers: int, *, dask: bool = True, log=print) -> dict:
-    from audit.parallel import audit_parallel, audit_partitions_dask, dask_client, partitions
-    from audit.archive import iter_source
+    from audit.parallel import audit_parallel, audit_partitions_dask, dask_client, plan_partitions
     from audit.runner import audit_source
 
     path = str(repeated_archive(records, base, log=log))
@@ -156,7 +155,7 @@ def throughput(records: int, base: int, workers: int, *, dask: bool = True, log=
             return out
         try:
             t, c = time.perf_counter(), cpu()
-            rep = audit_partitions_dask(partitions(iter_source(path)), client)
+            rep = audit_partitions_dask(plan_partitions(path), client)  # as `tiplu audit --dask local:N`
             wall = time.perf_counter() - t
             out["dask_rate"] = records / wall
             out["dask_identical"] = json.dumps(rep.to_json(), sort_keys=True) == expect

@@ -55,8 +55,12 @@ def print_summary(report: AuditReport) -> None:
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Audit in this many local processes.")
 @click.option("--dask", "dask_address", metavar="ADDRESS", help="Audit on a dask.distributed scheduler (pip install 'tiplu[dask]').")
+@click.option("--read-in-workers/--ship-records", "read_in_workers", default=None,
+              help="Parallel runs: each worker reads its own part of a local archive (default for --workers "
+                   "and --dask local:N; needs shared storage on a real cluster), or the parent ships the records "
+                   "(default for a remote scheduler).")
 def audit_command(source: str, public_key: str | None, strict: bool, as_json: bool, progress: bool | None,
-                  workers: int, dask_address: str | None) -> None:
+                  workers: int, dask_address: str | None, read_in_workers: bool | None) -> None:
     """Audit hand records: one record (.json), a JSON-lines file, a ledger (.db) or an operator URL.
 
     Exits 1 if any record fails.
@@ -65,7 +69,7 @@ def audit_command(source: str, public_key: str | None, strict: bool, as_json: bo
     if workers > 1 or dask_address:
         from ..parallel import audit_parallel
         report = audit_parallel(source, workers=workers, dask_address=dask_address, public_key=public_key,
-                                strict=strict, progress=show)
+                                strict=strict, progress=show, read_in_workers=read_in_workers)
     else:
         report = audit_items(iter_source(source), public_key=public_key, strict=strict, progress=show)
     if show and sys.stderr.isatty():

@@ -1,0 +1,145 @@
+"""Splits: a run of consecutive records of a local archive, named by *where* it is, not by
+its contents, so a worker reads its own records and the parent ships a few numbers.
+
+This is how the parallel audit scales (``docs/scale.md``): the parent only plans -- it scans
+a JSON-lines file for line ends (``bytes.count``, no parsing) or a ledger for the row ids of
+its published records -- and merges the partial reports.  Every record is read, decoded,
+parsed and audited in the worker that owns its split.
+
+* **JSON lines:** a :class:`Split` is the byte range ``[start, end)`` of ``lines``
+  consecutive lines and the number of its first line, so the worker names each record
+  ``<file>:<line>`` exactly as a single process does.  Lines end at ``\\n`` (a ``\\r``
+  before it is JSON whitespace); each line is decoded as UTF-8 on its own, so a bad byte
+  costs its line only.
+* **ledger databases:** a :class:`Split` is the inclusive row-id range of ``lines``
+  consecutive published records; the worker opens the database read-only.  Published
+  records are append-only (``audit/ledger``), so a range planned once stays the same.
+
+Splits need the archive to be readable at the same path by every worker: always true for
+local processes and a Dask ``LocalCluster``; for a real cluster only with shared storage
+(``tiplu audit --read-in-workers``).
+"""
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from replay.errors import MalformedError
+
+#: One item as it travels or is read in a worker: (where, record JSON text, error text).
+Wire = tuple[str, "str | None", "str | None"]
+
+BLOCK = 1 << 20
+DB_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """Records ``start``..``end`` of the archive at ``path`` (see the module docstring)."""
+
+    kind: str  # "jsonl" or "db"
+    path: str  # as the worker opens it (absolute)
+    name: str  # as the report names it (what the user typed)
+    start: int  # jsonl: first byte; db: first row id
+    end: int  # jsonl: the byte after the last; db: the last row id (inclusive)
+    first_line: int = 1  # jsonl: the number of the split's first line
+
+    def read(self) -> list[Wire]:
+        """The split's items, in archive order (runs in the worker)."""
+        return _read_jsonl(self) if self.kind == "jsonl" else _read_db(self)
+
+
+def splittable(source: str) -> bool:
+    """Whether ``source`` is a local archive that workers can read themselves."""
+    if source == "-" or source.startswith(("http://", "https://")):
+        return False
+    path = Path(source)
+    return path.is_file() and (path.suffix in DB_SUFFIXES or path.suffix != ".json")
+
+
+def plan(source: str, lines: int) -> Iterator[Split]:
+    """The splits of ``source``, ``lines`` records each (the last may be shorter), lazily."""
+    if lines < 1:
+        raise ValueError("partition size must be at least 1")
+    path = Path(source)
+    if not path.is_file():
+        raise MalformedError(f"no such file: {source}")
+    if path.suffix in DB_SUFFIXES:
+        return _plan_db(path, str(path), lines)
+    return _plan_jsonl(path, str(path), lines)
+
+
+def _plan_jsonl(path: Path, name: str, lines: int) -> Iterator[Split]:
+    full = str(path.resolve())
+    start, first_line, counted, offset = 0, 1, 0, 0
+    with path.open("rb") as fh:
+        while block := fh.read(BLOCK):
+            i = 0
+            while block.count(b"\n", i) >= lines - counted:
+                for _ in range(lines - counted):
+                    i = block.index(b"\n", i) + 1
+                end = offset + i
+                yield Split("jsonl", full, name, start, end, first_line)
+                start, first_line, counted = end, first_line + lines, 0
+            counted += block.count(b"\n", i)
+            offset += len(block)
+    if offset > start:
+        yield Split("jsonl", full, name, start, offset, first_line)
+
+
+def _read_jsonl(split: Split) -> list[Wire]:
+    with open(split.path, "rb") as fh:
+        fh.seek(split.start)
+        data = fh.read(split.end - split.start)
+    lines = (line_wire(raw, f"{split.name}:{n}") for n, raw in enumerate(data.split(b"\n"), split.first_line))
+    return [wire for wire in lines if wire is not None]
+
+
+def line_wire(raw: bytes, where: str) -> Wire | None:
+    """One JSON-lines line as an item: its text, or "not UTF-8 text"; ``None`` if blank.
+
+    The one definition both the single process (:func:`audit.archive.iter_jsonl`) and the
+    workers use, so they skip, number and reject lines alike."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return (where, None, "not UTF-8 text")
+    return None if not text.strip() else (where, text, None)
+
+
+def _connect_ro(path: str) -> sqlite3.Connection:
+    return sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+
+
+def _plan_db(path: Path, name: str, lines: int) -> Iterator[Split]:
+    full = str(path.resolve())
+    try:
+        conn = _connect_ro(full)
+        rows = conn.execute("SELECT rowid FROM published_records ORDER BY rowid")
+    except sqlite3.Error as exc:
+        raise MalformedError(f"{name} is not a readable Tiplu ledger: {exc}") from None
+    try:
+        first = last = None
+        count = 0
+        for (rowid,) in rows:
+            first = rowid if first is None else first
+            last, count = rowid, count + 1
+            if count == lines:
+                yield Split("db", full, name, first, last)
+                first, count = None, 0
+        if first is not None:
+            yield Split("db", full, name, first, last)
+    finally:
+        conn.close()
+
+
+def _read_db(split: Split) -> list[Wire]:
+    conn = _connect_ro(split.path)
+    try:
+        rows = conn.execute("SELECT hand_id, record FROM published_records WHERE rowid BETWEEN ? AND ?"
+                            " ORDER BY rowid", (split.start, split.end)).fetchall()
+    finally:
+        conn.close()
+    return [(f"{split.name}#{hand_id}", text, None) for hand_id, text in rows]
