@@ -202,10 +202,26 @@ def dask_client(address: str):
 
         raise TipluError("--dask needs dask.distributed: pip install 'tiplu[dask]'") from exc
     if address.startswith("local:"):
+        import dask
+
         n = int(address.split(":", 1)[1] or 2)
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+        # The audit is CPU-bound Python: the workers' statistical profiler (a stack sample
+        # every 10 ms, for a dashboard we do not start), a 100 ms memory poll and a 20 ms
+        # event-loop tick only take the GIL from it.  Nannies hand this config to the worker processes they start.
+        with dask.config.set(LEAN_WORKER_CONFIG):
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
         return Client(cluster)
     return Client(address)
+
+
+#: Dask settings for an audit cluster (set on a LocalCluster; for a real cluster, set them in
+#: the workers' configuration: ``docs/scale.md``).
+LEAN_WORKER_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.admin.tick.interval": "200ms",
+}
 
 
 def audit_partitions_dask(parts: Iterable[Partition], client: Any, *, public_key: str | None = None,
