@@ -145,3 +145,15 @@ def test_partitions_of_splits_are_small_on_the_wire(ledger_db):
 
     part = next(plan_partitions(str(ledger_db), 500))
     assert isinstance(part, Partition) and len(pickle.dumps(part.items)) < 1000
+
+
+def test_cli_reads_in_workers_or_ships_records_with_one_report(ledger_db):
+    from click.testing import CliRunner
+
+    from audit.cli import main
+
+    runner = CliRunner()
+    runs = [runner.invoke(main, ["audit", str(ledger_db), "--json", "--no-progress", *extra])
+            for extra in ([], ["--workers", "2"], ["--workers", "2", "--ship-records"], ["--workers", "2", "--read-in-workers"])]
+    assert {r.exit_code for r in runs} == {0}
+    assert len({r.output for r in runs}) == 1 and '"total": 7' in runs[0].output
