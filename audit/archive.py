@@ -18,7 +18,7 @@ from typing import Any, Iterator
 from replay.errors import MalformedError
 from replay.records import load_json
 
-from .splits import line_wire
+from .splits import DB_SUFFIXES, line_wire
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +87,7 @@ def iter_source(source: str, *, raw: bool = False) -> Iterator[Item]:
     path = Path(source)
     if not path.exists():
         raise MalformedError(f"no such file: {source}")
-    if path.suffix in (".db", ".sqlite", ".sqlite3"):
+    if path.suffix in DB_SUFFIXES:
         yield from iter_db(path)
         return
     if path.suffix == ".json":
