@@ -29,10 +29,11 @@ with the JSON location); it does not judge whether the record is *true* -- that 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from .errors import MalformedError, RulesetError
 from .fairness import parse_digest, parse_player_seed, parse_server_seed

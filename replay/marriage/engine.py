@@ -21,7 +21,6 @@ A round, in short (docs/marriage.md, "Engine", has the long form):
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from ..cards import Card
@@ -29,6 +28,7 @@ from ..deal import left_of
 from ..errors import DeckMismatchError, IllegalMoveError, RulesetError
 from ..fairness import HandRandomness
 from ..game import Outcome
+from ..immutable import replace
 from ..rulesets import Ruleset
 from . import combos, finish as finishing, jokers, maal, payments
 from .moves import (DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show, TunnelaShow,
