@@ -9,8 +9,8 @@ the website's replay viewer use it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from .errors import DeckMismatchError, IllegalMoveError, MalformedError, TipluError
