@@ -7,13 +7,21 @@ A *signed statement* is ``{"statement": {...}, "key": <public key hex>, "sig": <
 
 Keys are raw 32-byte Ed25519 keys written as lower-case hex; a key's id is the first 16 hex
 digits of ``SHA-256(public key)``.
+
+Signing and key handling use ``cryptography``.  Verification -- the auditor's hot path, one
+call per statement -- uses libsodium through PyNaCl when it is importable (about twice as
+fast) and ``cryptography`` otherwise; :data:`BACKEND` names the one in use.  Both run behind
+the same strict pre-checks (:func:`check_strict`), so the two accept exactly the same
+signatures: ``docs/security.md`` ("Signature verification") explains.
 """
 from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from functools import lru_cache
+from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -25,7 +33,26 @@ from replay.fairness import parse_hex
 
 from .errors import SignatureError
 
+try:  # libsodium's Ed25519 verification (PyNaCl): the fast path
+    from nacl.bindings import crypto_sign_open as _sodium_open
+    from nacl.exceptions import BadSignatureError as _SodiumBadSignature
+except ImportError:  # pragma: no cover - PyNaCl is a dependency; this keeps the fallback honest
+    _sodium_open = None
+
 STATEMENT_TYPE = "tiplu.statement/1"
+
+#: The verification backend: ``"libsodium"`` (PyNaCl) when importable, else ``"cryptography"``.
+BACKEND = "libsodium" if _sodium_open is not None else "cryptography"
+
+_P = 2**255 - 19  # the field prime of Curve25519
+#: The order of the Ed25519 base point; a signature's S must be below it (RFC 8032 5.1.7).
+L = 2**252 + 27742317777372353535851937790883648493
+#: The y coordinates (mod 2**255, sign bit ignored) of the points of small order -- the
+#: identity (1), order 2 (p-1), order 4 (0) and the two order-8 y values -- and the
+#: non-canonical encodings p and p+1 of 0 and 1: libsodium's ``ge25519_has_small_order`` list.
+_Y8 = 2707385501144840649318225287225658788936804267575313519463743609750303402022
+SMALL_ORDER_Y = frozenset({0, 1, _P - 1, _Y8, _P - _Y8, _P, _P + 1})
+_Y_MASK = (1 << 255) - 1
 
 
 def key_id(public_key_hex: str) -> str:
@@ -71,12 +98,58 @@ class SigningKey:
         return f"SigningKey(<private key {self.key_id}>)"
 
 
-def verify_bytes(public_key_hex: str, message: bytes, signature_hex: str) -> None:
-    """Raise :class:`SignatureError` unless ``signature_hex`` signs ``message`` under the key."""
+def check_strict(public_key: bytes, signature: bytes) -> None:
+    """Refuse the edge cases on which Ed25519 implementations differ (RFC 8032 leaves them open).
+
+    Raises :class:`SignatureError` when ``S >= L`` (a malleable, non-canonical S), when the
+    key is encoded non-canonically (``y >= p``), or when the key or the signature's ``R`` is a
+    point of small order (such a key lets one signature verify many messages).  These are
+    the checks libsodium makes before verifying; doing them here first means libsodium and
+    OpenSSL (``cryptography``) reject the same signatures, whichever is in use.
+    """
+    y = int.from_bytes(public_key, "little") & _Y_MASK
+    if y >= _P or y in SMALL_ORDER_Y:
+        raise SignatureError("the public key is non-canonical or of small order")
+    if int.from_bytes(signature[32:], "little") >= L:
+        raise SignatureError("the signature's S is not below the group order (non-canonical)")
+    if int.from_bytes(signature[:32], "little") & _Y_MASK in SMALL_ORDER_Y:
+        raise SignatureError("the signature's R is a point of small order")
+
+
+@lru_cache(maxsize=64)
+def _openssl_key(public_key: bytes) -> Ed25519PublicKey:
+    """The parsed key object, per key (an audit verifies many statements under one key)."""
+    return Ed25519PublicKey.from_public_bytes(public_key)
+
+
+def _verify_openssl(public_key: bytes, message: bytes, signature: bytes) -> None:
     try:
-        pub = Ed25519PublicKey.from_public_bytes(parse_hex(public_key_hex, what="public key", size=32))
-        pub.verify(parse_hex(signature_hex, what="signature", size=64), message)
-    except (InvalidSignature, MalformedError, ValueError) as exc:
+        _openssl_key(public_key).verify(signature, message)
+    except (InvalidSignature, ValueError):
+        raise SignatureError("invalid signature") from None
+
+
+def _verify_sodium(public_key: bytes, message: bytes, signature: bytes) -> None:
+    """libsodium's ``crypto_sign_open`` (PyNaCl's public binding: signature then message)."""
+    try:
+        _sodium_open(signature + message, public_key)
+    except (_SodiumBadSignature, ValueError):
+        raise SignatureError("invalid signature") from None
+
+
+_VERIFY = {"libsodium": _verify_sodium, "cryptography": _verify_openssl}
+
+
+def verify_bytes(public_key_hex: str, message: bytes, signature_hex: str) -> None:
+    """Raise :class:`SignatureError` unless ``signature_hex`` signs ``message`` under the key.
+
+    Strict: besides the Ed25519 equation, :func:`check_strict`'s edge cases are refused."""
+    try:
+        pub = parse_hex(public_key_hex, what="public key", size=32)
+        sig = parse_hex(signature_hex, what="signature", size=64)
+        check_strict(pub, sig)
+        _VERIFY[BACKEND](pub, message, sig)
+    except (SignatureError, MalformedError) as exc:
         detail = str(exc) or "invalid signature"
         raise SignatureError(f"signature does not verify under key {str(public_key_hex)[:16]}...: {detail}") from None
 

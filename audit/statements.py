@@ -23,10 +23,9 @@ import hmac
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from replay.canonical import canonical_hash
 from replay.errors import MalformedError
 from replay.faults import Fault, Reason
-from replay.records import HandRecord, record_core
+from replay.records import HandRecord, record_hash
 
 from .errors import SignatureError
 from .signing import verify_statement
@@ -49,7 +48,7 @@ def _expectations(record: HandRecord) -> dict[str, dict[str, Any]]:
         "commitment": {"server_seed_commitment": f.server_commitment, "ruleset_hash": f.ruleset_hash},
         "deal": {"server_seed_commitment": f.server_commitment, "ruleset_hash": f.ruleset_hash,
                  "player_seeds": [s.hex() for s in f.player_seeds], "dealer": t.dealer},
-        "record": {"record_hash": canonical_hash(record_core(record.raw))},
+        "record": {"record_hash": record_hash(record.raw)},
         "reveal": {"server_seed": f.server_seed.hex() if f.server_seed else None},
     }
 

@@ -29,11 +29,13 @@ with the JSON location); it does not judge whether the record is *true* -- that 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
+from .canonical import canonical_hash
 from .errors import MalformedError, RulesetError
 from .fairness import parse_digest, parse_player_seed, parse_server_seed
 from .rulesets import Ruleset
@@ -198,6 +200,9 @@ def parse_record(data: Any) -> HandRecord:
     return HandRecord(hand_id, table, ruleset, fairness, tuple(moves), outcome, data)
 
 
+_SIGNED_APART = ("server_seed", "statements")
+
+
 def record_core(record: Mapping[str, Any]) -> dict[str, Any]:
     """The part of a record its ``record`` statement signs: everything but the server seed
     and the statements (which are published later or sign the record themselves)."""
@@ -205,3 +210,23 @@ def record_core(record: Mapping[str, Any]) -> dict[str, Any]:
     core.get("fairness", {}).pop("server_seed", None)
     core.get("fairness", {}).pop("statements", None)
     return core
+
+
+def record_hash(record: Mapping[str, Any]) -> str:
+    """``canonical_hash(record_core(record))`` -- what the ``record`` statement signs -- without
+    the deep copy: the core shares every value with ``record`` but a filtered ``fairness``.
+
+    A record as JSON loads it (plain dicts, lists, strings, integers) hashes the same either
+    way.  Anything else -- a key that is not a string, a float, a non-dict container --
+    takes the general path through :func:`record_core`, so the answer (or the error) is
+    always exactly that of ``canonical_hash(record_core(record))``.
+    """
+    fairness = record.get("fairness") if type(record) is dict else None
+    if type(fairness) is dict:
+        core = dict(record)
+        core["fairness"] = {k: v for k, v in fairness.items() if k not in _SIGNED_APART}
+        try:
+            return canonical_hash(core)
+        except MalformedError:
+            pass  # the general path decides (JSON may turn the offending value into a valid one)
+    return canonical_hash(record_core(record))

@@ -9,6 +9,7 @@ the website's replay viewer use it.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -35,8 +36,8 @@ class ReplayResult:
         return not self.faults
 
 
-def engine_move(engine: Engine, raw: dict) -> Any:
-    """The engine's move for one record move (the envelope field ``time`` is dropped)."""
+def engine_move(engine: Engine, raw: Mapping[str, Any]) -> Any:
+    """The engine's move for one record move (a copy without the envelope field ``time``)."""
     return engine.parse_move({k: v for k, v in raw.items() if k != "time"})
 
 
@@ -57,7 +58,7 @@ def replay_record(record: HandRecord, *, strict: bool = True, visit: Visitor | N
     applied = 0
     for i, raw in enumerate(record.moves):
         try:
-            move = engine_move(engine, dict(raw))
+            move = engine_move(engine, raw)
             if engine.is_over(state):
                 raise IllegalMoveError("a move after the hand is over")
             state = engine.apply(state, move)

@@ -18,8 +18,9 @@ cannot choose a bad one for an absent player (the engine checks it).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from ..cards import Card, format_cards, parse_cards
 from ..errors import MalformedError

@@ -21,7 +21,6 @@ A round, in short (docs/marriage.md, "Engine", has the long form):
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from ..cards import Card
@@ -29,6 +28,7 @@ from ..deal import left_of
 from ..errors import DeckMismatchError, IllegalMoveError, RulesetError
 from ..fairness import HandRandomness
 from ..game import Outcome
+from ..immutable import replace
 from ..rulesets import Ruleset
 from . import combos, finish as finishing, jokers, maal, payments
 from .moves import (DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show, TunnelaShow,
@@ -177,8 +177,14 @@ class MarriageEngine:
                                    rule=self._rule("MN-6", "MC-14"))
         handler = {TunnelaShow: self._tunnela, DealtShow: self._dealt_show, Draw: self._draw,
                    Show: self._show, Finish: self._finish, Discard: self._discard}[type(move)]
-        new = handler(state, move)
-        return replace(new, moves=state.moves + 1)
+        return handler(state, move)
+
+    @staticmethod
+    def _moved(state: RoundState, **changes: Any) -> RoundState:
+        """The state after a move: ``changes`` applied and the move counted.  Every handler
+        makes its first copy of the state with this (and only its first: later copies carry
+        the count along), so a move costs one copy less than counting it afterwards."""
+        return replace(state, moves=state.moves + 1, **changes)
 
     def _tunnela(self, state: RoundState, move: TunnelaShow) -> RoundState:
         me = state.seat(move.seat)
@@ -196,7 +202,7 @@ class MarriageEngine:
         if hand is None:
             raise IllegalMoveError(f"seat {move.seat} does not hold {cards[0]} three times",
                                    rule=self._rule("MN-19", "MC-13"))
-        return replace(state, seats=state.with_seat(
+        return self._moved(state, seats=state.with_seat(
             move.seat, hand=hand, tunnelas_at_deal=me.tunnelas_at_deal + (tuple(cards),)))
 
     def _check_show_sets(self, me: SeatState, sets: tuple[tuple[Card, ...], ...], *, dealt: bool) -> bool:
@@ -231,7 +237,7 @@ class MarriageEngine:
         # MN-20: maal is seen at once, whatever the "when to see maal" setting says.
         seats = state.with_seat(move.seat, hand=hand, shown=tuple(tuple(s) for s in move.sets),
                                 dublee=dublee, has_shown=True, sees_maal=True)
-        return self._reveal_tiplu(replace(state, seats=seats))
+        return self._reveal_tiplu(self._moved(state, seats=seats))
 
     def _show(self, state: RoundState, move: Show) -> RoundState:
         me = state.seat(move.seat)
@@ -249,7 +255,7 @@ class MarriageEngine:
         sees = self.ruleset["see_maal"] == "immediately"   # MN-17
         seats = state.with_seat(move.seat, hand=hand, shown=tuple(tuple(s) for s in move.sets),
                                 dublee=dublee, has_shown=True, sees_maal=sees)
-        return self._reveal_tiplu(replace(state, seats=seats, shown_this_turn=True))
+        return self._reveal_tiplu(self._moved(state, seats=seats, shown_this_turn=True))
 
     def _reveal_tiplu(self, state: RoundState) -> RoundState:
         """D-5: the first show draws the tiplu from the stock; later shows only see it."""
@@ -312,8 +318,8 @@ class MarriageEngine:
             raise IllegalMoveError(f"unknown draw source {move.source!r}", rule="MC-14")
         must_finish = taken is not None and me.dublee and me.sees_maal   # MC-19
         seats = state.with_seat(move.seat, hand=sort_cards(me.hand + (card,)), has_drawn=True)
-        return replace(state, seats=seats, stock=stock, discards=discards, phase=PLAY,
-                       taken=taken, drawn=card, must_finish=must_finish, auto_turn=move.auto)
+        return self._moved(state, seats=seats, stock=stock, discards=discards, phase=PLAY,
+                           taken=taken, drawn=card, must_finish=must_finish, auto_turn=move.auto)
 
     def _finish(self, state: RoundState, move: Finish) -> RoundState:
         me = state.seat(move.seat)
@@ -329,10 +335,10 @@ class MarriageEngine:
         hand = remove_cards(me.hand, [move.discard])
         seats = state.with_seat(move.seat, hand=hand)
         record = FinishRecord(tuple(tuple(g) for g in move.groups), move.discard, me.dublee)
-        return replace(state, seats=seats, discards=state.discards + (move.discard,), phase=OVER,
-                       winner=move.seat, finish=record, turns=state.turns + 1, taken=None, drawn=None,
-                       auto_turn=False,
-                       must_finish=False, shown_this_turn=False)
+        return self._moved(state, seats=seats, discards=state.discards + (move.discard,), phase=OVER,
+                           winner=move.seat, finish=record, turns=state.turns + 1, taken=None, drawn=None,
+                           auto_turn=False,
+                           must_finish=False, shown_this_turn=False)
 
     def _discard(self, state: RoundState, move: Discard) -> RoundState:
         me = state.seat(move.seat)
@@ -348,9 +354,9 @@ class MarriageEngine:
             raise IllegalMoveError(f"seat {move.seat} does not hold {move.card}", rule="MC-14")
         sees = me.sees_maal or state.shown_this_turn   # MN-17: seen after the discard that follows the show
         seats = state.with_seat(move.seat, hand=hand, sees_maal=sees)
-        state = replace(state, seats=seats, discards=state.discards + (move.card,), taken=None, drawn=None,
-                        shown_this_turn=False, auto_turn=False, turns=state.turns + 1, phase=DRAW,
-                        turn_seat=left_of(move.seat, state.n_seats, direction=self.direction))
+        state = self._moved(state, seats=seats, discards=state.discards + (move.card,), taken=None, drawn=None,
+                            shown_this_turn=False, auto_turn=False, turns=state.turns + 1, phase=DRAW,
+                            turn_seat=left_of(move.seat, state.n_seats, direction=self.direction))
         return self._end_of_turn(state)
 
     def _end_of_turn(self, state: RoundState) -> RoundState:

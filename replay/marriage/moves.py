@@ -30,8 +30,9 @@ Text: ``2 draw stock 7H`` / ``2 draw discard 7H`` / ``2 discard 7H`` / ``2 tunne
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, Union
+from typing import Any, Union
 
 from ..cards import Card, parse_card
 from ..errors import MalformedError

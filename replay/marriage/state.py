@@ -17,12 +17,13 @@ Terms (the rule files' words):
 """
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, Iterable
 
 from ..cards import Card
 from ..fairness import HandRandomness
+from ..immutable import replace
 
 DRAW = "draw"
 PLAY = "play"
@@ -31,21 +32,23 @@ OVER = "over"
 VOID_STOCK = "stock"        # D-6: even a reshuffle leaves no card to draw
 VOID_TURN_CAP = "turn_cap"  # D-10: the table's turn cap was reached
 
+_CODE = attrgetter("code")
+
 
 def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
     """A hand as a canonical multiset: cards sorted by code."""
-    return tuple(sorted(cards, key=lambda c: c.code))
+    return tuple(sorted(cards, key=_CODE))
 
 
 def remove_cards(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...] | None:
     """``hand`` less ``cards`` (as multisets), or ``None`` if the hand lacks one of them."""
-    need = Counter(cards)
-    have = Counter(hand)
-    for card, n in need.items():
-        if have[card] < n:
+    rest = list(hand)
+    for card in cards:
+        try:
+            rest.remove(card)
+        except ValueError:
             return None
-    have.subtract(need)
-    return sort_cards(have.elements())
+    return sort_cards(rest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +90,7 @@ class FinishRecord:
 @dataclass(frozen=True, slots=True)
 class RoundState:
     """Everything about a round in progress or over.  Never mutated: the engine returns a
-    new value for every move (``dataclasses.replace``)."""
+    new value for every move (:func:`replay.immutable.replace`)."""
 
     n_seats: int
     dealer: int

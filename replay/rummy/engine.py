@@ -25,7 +25,7 @@ The state is an immutable :class:`RummyState`; :meth:`RummyEngine.apply` returns
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ..cards import Card
@@ -33,6 +33,7 @@ from ..deal import left_of
 from ..errors import DeckMismatchError, IllegalMoveError, RulesetError
 from ..fairness import HandRandomness
 from ..game import Outcome
+from ..immutable import replace
 from ..rulesets import Ruleset, allowed_players
 from .declare import check_declaration
 from .groups import is_joker, wild_rank_of

@@ -18,8 +18,9 @@ pick may omit its card (the deck decides it); if given, it must match.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, Union
+from typing import Any, Union
 
 from ..cards import Card, parse_card, parse_cards
 from ..errors import MalformedError
@@ -119,17 +120,20 @@ def _auto(data: Mapping[str, Any]) -> bool:
     return auto
 
 
+#: The fields each move type may carry besides "type" and "seat".
+_FIELDS = {"pick": {"source", "card", "auto"}, "discard": {"card", "auto"},
+           "declare": {"finish_card", "groups"}, "drop": {"auto"}}
+
+
 def parse_move(data: Mapping[str, Any]) -> Move:
     """A move from its JSON form; :class:`MalformedError` if it does not parse."""
     if not isinstance(data, Mapping):
         raise MalformedError("a move must be a JSON object")
     kind = data.get("type")
     seat = _seat(data)
-    allowed = {"pick": {"source", "card", "auto"}, "discard": {"card", "auto"},
-               "declare": {"finish_card", "groups"}, "drop": {"auto"}}
-    if not isinstance(kind, str) or kind not in allowed:
+    if not isinstance(kind, str) or kind not in _FIELDS:
         raise MalformedError(f"unknown move type {kind!r}", location="type")
-    extra = set(data) - allowed[kind] - {"type", "seat"}
+    extra = set(data) - _FIELDS[kind] - {"type", "seat"}
     if extra:
         raise MalformedError(f"unexpected fields {sorted(extra)} in a {kind} move")
     if kind == "pick":
