@@ -189,7 +189,7 @@ class Ledger:
         if seats not in allowed:
             raise MalformedError(f"{preset} allows {', '.join(map(str, allowed))} seats, not {seats}")
         pv = parse_amount(point_value, what="point_value")
-        cp = parse_amount(commission_pct, what="commission_pct", maximum=parse_amount("100"))
+        parse_amount(commission_pct, what="commission_pct", maximum=parse_amount("100"))  # checked; stored as given
         if pv <= 0:
             raise MalformedError("point_value must be positive")
         time = self._time(now)
