@@ -252,7 +252,7 @@ def brute_force_points(pool, tiplu, tunnela_cards, rs):
         if role is not Role.NONE:
             for k, v in enumerate(table[role.value], start=1):
                 catalog.append((Counter({c: k}), v))
-    rank, suit = int(tiplu.rank), int(tiplu.suit)
+    rank = int(tiplu.rank)
     up = card(str(tiplu).replace(str(tiplu)[0], "A23456789TJQK"[rank % 13], 1))
     down = card(str(tiplu).replace(str(tiplu)[0], "A23456789TJQK"[(rank - 2) % 13], 1))
     for k, v in enumerate(table["marriage"], start=1):
