@@ -14,12 +14,15 @@ kind                  phase  says
 ``reveal``            6      the server seed
 ====================  =====  ===============================================
 
-:func:`check_statements` verifies every signature under the operator key, that the
-statements agree with the record, and that they come in this order.
+:func:`check_statements` checks that every statement is under the trusted operator key
+(and, when asked, that its signature verifies), that the statements agree with the record,
+and that they come in this order.  Whether they are in the operator's log is
+:mod:`audit.logcheck`.
 """
 from __future__ import annotations
 
 import hmac
+from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -46,6 +49,9 @@ def _expectations(record: HandRecord) -> dict[str, dict[str, Any]]:
         "hand": {"table_id": t.table_id, "operator": t.operator, "ruleset_hash": f.ruleset_hash, "seats": seats, "dealer": t.dealer,
                  "point_value": t.point_value, "commission_pct": t.commission_pct},
         "commitment": {"server_seed_commitment": f.server_commitment, "ruleset_hash": f.ruleset_hash},
+        # v2: a seat's receipt binds the server commitment and the rules it was shown
+        **({"seat-receipt": {"server_seed_commitment": f.server_commitment, "ruleset_hash": f.ruleset_hash}}
+           if record.is_log_bound else {}),
         "deal": {"server_seed_commitment": f.server_commitment, "ruleset_hash": f.ruleset_hash,
                  "player_seeds": [s.hex() for s in f.player_seeds], "dealer": t.dealer},
         "record": {"record_hash": record_hash(record.raw)},
@@ -64,8 +70,23 @@ def _equal(a: Any, b: Any) -> bool:
     return a == b
 
 
-def check_statements(record: HandRecord, *, public_key: str | None = None) -> list[Fault]:
-    """Faults in the record's signed statements (signature, content, order)."""
+def _statement_of(signed: Any, key: str, *, check_signature: bool) -> dict[str, Any]:
+    """The statement of a signed statement whose ``key`` is the trusted one (and, with
+    ``check_signature``, whose Ed25519 signature verifies)."""
+    if check_signature:
+        return verify_statement(signed, key)
+    if not isinstance(signed, Mapping) or not isinstance(signed.get("statement"), Mapping):
+        raise MalformedError("a signed statement needs 'statement', 'key' and 'sig'")
+    if not _same(signed.get("key"), key):
+        raise SignatureError("statement is signed by another key than the trusted operator key")
+    return signed["statement"]
+
+
+def check_statements(record: HandRecord, *, public_key: str | None = None,
+                     check_signatures: bool = True) -> list[Fault]:
+    """Faults in the record's signed statements (key, content, order; signatures when
+    ``check_signatures`` -- a log-bound audit leaves them to the log checkpoint, which
+    covers every statement's key and signature bytes)."""
     faults: list[Fault] = []
     key = public_key or record.table.public_key
     if public_key and not _same(public_key, record.table.public_key):
@@ -78,7 +99,7 @@ def check_statements(record: HandRecord, *, public_key: str | None = None) -> li
     phase, last_time = -1, ""
     for i, signed in enumerate(f.statements):
         try:
-            st = verify_statement(signed, key)
+            st = _statement_of(signed, key, check_signature=check_signatures)
         except (SignatureError, MalformedError) as exc:
             faults.append(Fault(Reason.SIGNATURE, f"statement {i}: {exc}"))
             continue

@@ -29,6 +29,12 @@ class Reason(str, Enum):
     PAYOUT_MISMATCH = "payout_mismatch"          # claimed HT nets differ from the replay
     COMMISSION_MISMATCH = "commission_mismatch"  # claimed commission differs
     CARRY_MISMATCH = "carry_mismatch"            # a table's carried state (Kitti pot) does not follow
+    NOT_LOG_BOUND = "not_log_bound"              # a tiplu.hand/1 record: no log evidence
+    NOT_IN_LOG = "not_in_log"                    # a statement is not the leaf at its index under the checkpoint
+    LOG_ORDER = "log_order"                      # leaf indices break the protocol's order
+    BAD_CHECKPOINT = "bad_checkpoint"            # the checkpoint does not verify under the trusted key (or differs)
+    LOG_DUPLICATE = "log_duplicate"              # the log holds another statement of this hand's kind (and seat)
+    LOG_INCONSISTENT = "log_inconsistent"        # the checkpoint contradicts one the auditor saw before
     INTERNAL_ERROR = "internal_error"            # the auditor itself failed on this record (a bug: report it)
 
 

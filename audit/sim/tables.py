@@ -25,6 +25,7 @@ from replay.stream import Stream
 
 from ..ledger.statements import format_time
 from ..publish import build_record, publish, published_record
+from ..tlog.checkpoint import DEFAULT_ORIGIN
 from .play import play_hand
 from .tamper import TamperContext, applicable, tamper
 
@@ -59,7 +60,8 @@ class TableRun:
 def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: str, table_id: str,
                    operator: str = "demo-operator", overrides: Mapping[str, Any] | None = None,
                    point_value: str = "0.25", commission_pct: str = "5", tamper_rate: float = 0.0,
-                   start: datetime = EPOCH, on_record: Callable[[dict, str | None], None] | None = None) -> TableRun:
+                   start: datetime = EPOCH, on_record: Callable[[dict, str | None], None] | None = None,
+                   origin: str = DEFAULT_ORIGIN) -> TableRun:
     """Run one table through ``ledger``; ``on_record(record, tamper_kind)`` sees each published record."""
     sim = SimStreams(f"{seed}/{table_id}")
     ruleset = resolve(preset, overrides)
@@ -99,7 +101,7 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
                               carry=carry, hand_no=k)
         ledger.finish(hand_id, record, now=now())
         ledger.reveal(hand_id, now=now())
-        published = published_record(ledger, hand_id)
+        published = published_record(ledger, hand_id, origin=origin, now=now())
         kind = None
         if tamper_rate > 0 and tamper_pick.randbelow(10**6) < int(tamper_rate * 10**6):
             kinds = applicable(published)
