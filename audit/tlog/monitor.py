@@ -25,7 +25,7 @@ import json
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 from urllib.parse import quote
 
 import requests
@@ -37,6 +37,8 @@ from replay.errors import MalformedError, TipluError
 
 from . import merkle
 from .checkpoint import Checkpoint, parse_checkpoint, verify_checkpoint
+from .cosignature import WitnessQuorumError, check_quorum
+from .note import Vkey
 
 AuditHook = Callable[[Mapping[str, Any]], Any]
 STATE_VERSION = 1
@@ -268,15 +270,34 @@ def _check_entry(client: LogClient, cp: Checkpoint, index: int, signed: Any, aud
         result.problems.append(Problem("AUDIT_FAILED", f"hand {hand_id} (entry {index}): {reason or repr(verdict)}"))
 
 
+def _check_witnesses(cp: Checkpoint, witnesses: Sequence[Vkey], quorum: int, result: PollResult) -> None:
+    """A ``WITNESS_QUORUM`` problem unless ``quorum`` of ``witnesses`` cosigned ``cp``."""
+    if not witnesses or quorum <= 0:
+        return
+    try:
+        results = check_quorum(cp.text, witnesses, quorum)
+    except WitnessQuorumError as exc:
+        result.problems.append(Problem("WITNESS_QUORUM", f"checkpoint of size {cp.size}: {exc}"))
+        return
+    names = ", ".join(r.name for r in results if r.ok)
+    result.notes.append(f"checkpoint of size {cp.size} cosigned by {names}")
+
+
 def poll(client: LogClient, state: MonitorState, *, public_key: str | None = None,
-         audit_record: AuditHook | None = None) -> PollResult:
-    """Poll the operator once; the returned state holds the new checkpoint only if all is well."""
+         audit_record: AuditHook | None = None, witnesses: Sequence[Vkey] = (), quorum: int = 0) -> PollResult:
+    """Poll the operator once; the returned state holds the new checkpoint only if all is well.
+
+    With ``witnesses`` (vkeys, type 0x04) and ``quorum`` > 0, a checkpoint that fewer than
+    ``quorum`` of them cosigned is a ``WITNESS_QUORUM`` problem (and is not accepted)."""
     result = PollResult(state=state)
     try:
         body = client.checkpoint()
         cp, new_state, problems = _verify_head(body, state, public_key)
         result.problems += problems
         if cp is None or problems:
+            return result
+        _check_witnesses(cp, witnesses, quorum, result)
+        if result.problems:
             return result
         result.checkpoint = cp
         start = 0
