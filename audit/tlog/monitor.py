@@ -30,7 +30,7 @@ import json
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 from urllib.parse import quote
 
 import requests
@@ -45,6 +45,8 @@ from replay.errors import MalformedError, TipluError
 
 from . import merkle
 from .checkpoint import Checkpoint, parse_checkpoint, verify_checkpoint
+from .cosignature import WitnessQuorumError, check_quorum
+from .note import Vkey
 
 AuditHook = Callable[[Mapping[str, Any]], Any]
 STATE_VERSION = 1
@@ -318,11 +320,26 @@ def _check_open_hands(client: LogClient, result: PollResult, now: datetime, grac
             result.problems.append(Problem(status.status.upper(), f"hand {hand_id}: {status.message}"))
 
 
+def _check_witnesses(cp: Checkpoint, witnesses: Sequence[Vkey], quorum: int, result: PollResult) -> None:
+    """A ``WITNESS_QUORUM`` problem unless ``quorum`` of ``witnesses`` cosigned ``cp``."""
+    if not witnesses or quorum <= 0:
+        return
+    try:
+        results = check_quorum(cp.text, witnesses, quorum)
+    except WitnessQuorumError as exc:
+        result.problems.append(Problem("WITNESS_QUORUM", f"checkpoint of size {cp.size}: {exc}"))
+        return
+    names = ", ".join(r.name for r in results if r.ok)
+    result.notes.append(f"checkpoint of size {cp.size} cosigned by {names}")
+
+
 def poll(client: LogClient, state: MonitorState, *, public_key: str | None = None,
-         audit_record: AuditHook | None = None, now: datetime | None = None,
-         grace: timedelta = DEFAULT_GRACE) -> PollResult:
+         audit_record: AuditHook | None = None, witnesses: Sequence[Vkey] = (), quorum: int = 0,
+         now: datetime | None = None, grace: timedelta = DEFAULT_GRACE) -> PollResult:
     """Poll the operator once; the returned state holds the new checkpoint only if all is well.
 
+    With ``witnesses`` (vkeys, type 0x04) and ``quorum`` > 0, a checkpoint that fewer than
+    ``quorum`` of them cosigned is a ``WITNESS_QUORUM`` problem (and is not accepted).
     ``now`` (default: the real time) and ``grace`` judge the hands still open."""
     result = PollResult(state=state, open_hands={h: (k, t) for h, k, t in state.open_hands})
     try:
@@ -330,6 +347,9 @@ def poll(client: LogClient, state: MonitorState, *, public_key: str | None = Non
         cp, new_state, problems = _verify_head(body, state, public_key)
         result.problems += problems
         if cp is None or problems:
+            return result
+        _check_witnesses(cp, witnesses, quorum, result)
+        if result.problems:
             return result
         result.checkpoint = cp
         start = 0

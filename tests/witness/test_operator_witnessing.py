@@ -20,21 +20,10 @@ from web import log_api
 from web.witness import create_app as create_witness_app
 
 from tests.tlog.conftest import Clock, append, make_log, statement
-from .witnesskit import LOG_KEY, log_vkey
+from .witnesskit import LOG_KEY, Served, log_vkey
 
 ORIGIN = "tiplu.test/log"
 W1, W2 = SigningKey.from_hex("51" * 32), SigningKey.from_hex("52" * 32)
-
-
-class Served:
-    def __init__(self, app):
-        self.server = make_server("127.0.0.1", 0, app, threaded=True)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def stop(self):
-        self.server.shutdown()
 
 
 def start_witness(tmp_path, key, name):
