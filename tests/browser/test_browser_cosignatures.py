@@ -79,3 +79,20 @@ def test_python_and_browser_agree_on_many_keys(mpage):
     vkeys = [str(witness_vkey(n, k.public_hex)) for k, n in zip(keys, names)]
     out = mpage.evaluate("async ([t, v]) => (await M.verifyCosignatures(t, v)).map((r) => r.ok)", [cosigned, vkeys])
     assert out == [bool(i % 3) for i in range(12)]
+
+
+def test_witness_checks_in_the_check_shape(mpage):
+    out = mpage.evaluate("""async ([text, v1, v2]) => {
+        const W = await import('/web/static/verifier/witnesses.mjs');
+        const one = await W.witnessChecks(text, {witnesses: [v1]});
+        const two = await W.witnessChecks(text, {witnesses: [v1, v2]});
+        const some = await W.witnessChecks(text, {witnesses: [v1, v2], quorum: 1});
+        const theirs = await W.witnessChecks(text, {witnesses: [v1], basis: "operator"});
+        const none = await W.witnessChecks(text, {});
+        return [one[0], two[0], some[0].ok, theirs[0].ok, none.length];
+    }""", [documented(), V1, V2])
+    one, two, some, theirs, none = out
+    assert one["name"] == "log:witnesses" and one["ok"] is True
+    assert "witness.example/w1: cosigned at 2026-12-01T12:00:00Z" in one["detail"]
+    assert two["ok"] is False and two["reason"] == "witness_quorum" and "witness.example/w2: missing" in two["detail"]
+    assert (some, theirs, none) == (True, None, 0)  # operator-named witnesses never count as a pass
