@@ -118,6 +118,13 @@ PATHS: dict[str, dict[str, Any]] = {
     "/api/v1/operators/{name}": {"get": {
         "summary": "An operator's Ed25519 public key", "tags": ["public"], "parameters": [_param("name")],
         "responses": {"200": _json(_ref("Operator")), **_err(400, 404)}}},
+    "/api/v1/stats": {"get": {
+        "summary": "Deal statistics of every audit-passing published hand (docs/stats.md)", "tags": ["public"],
+        "responses": {"200": _json({"type": "object", "required": ["format", "hands", "considered", "games"],
+                                    "properties": {"format": {"const": "tiplu.stats/1"},
+                                                   "hands": {"type": "integer"}, "considered": {"type": "integer"},
+                                                   "excluded": {"type": "object"},
+                                                   "games": {"type": "array", "items": {"type": "object"}}}})}}},
     "/api/v1/operator/whoami": {"get": {
         "summary": "The operator token's principal", "tags": ["operator"], "security": OPERATOR_AUTH,
         "responses": {"200": _json(_ref("Principal")), **_err(401, 403)}}},
