@@ -150,29 +150,49 @@ export async function verifyConsistency(first, second, firstRootHex, secondRootH
 
 // -- checkpoints (C2SP signed note; see docs/transparency-log.md) --------------------------
 
-function b64ToBytes(s) {
-  const bin = atob(s);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
+const MAX_CHECKPOINT_CHARS = 4096;
+const KEY_NAME_RE = /^[^\s+]+$/u;
+
+// Standard, canonical base64 (RFC 4648 section 4, with padding), as audit.tlog.checkpoint reads it.
+function b64ToBytes(s, what) {
+  let bin;
+  try {
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s)) throw new Error();
+    bin = atob(s);
+  } catch {
+    throw new ProofError(`${what} is not standard base64`);
+  }
+  if (btoa(bin) !== s) throw new ProofError(`${what} is not canonical base64`);
+  return Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
 }
 
+function validDate(stamp) {
+  const [y, mo, d, h, mi, s] = stamp.match(/[0-9]+/g).map(Number);
+  const t = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d
+    && t.getUTCHours() === h && t.getUTCMinutes() === mi && t.getUTCSeconds() === s;
+}
+
+/** Parse checkpoint text as strictly as audit.tlog.checkpoint.parse_checkpoint (no signature check). */
 export function parseCheckpoint(text) {
-  if (typeof text !== "string" || !text.endsWith("\n")) throw new ProofError("a checkpoint ends with a newline");
+  if (typeof text !== "string" || text.length > MAX_CHECKPOINT_CHARS) throw new ProofError("a checkpoint is text of at most 4096 characters");
+  if (!text.endsWith("\n") || text.includes("\r")) throw new ProofError("a checkpoint ends with a newline and uses LF line ends");
   const cut = text.indexOf("\n\n");
   if (cut < 0) throw new ProofError("a checkpoint needs a blank line before its signatures");
   const lines = text.slice(0, cut).split("\n");
   if (lines.length !== 4) throw new ProofError("a checkpoint body has 4 lines");
   const [origin, sizeText, rootB64, timeLine] = lines;
-  if (!/^(0|[1-9][0-9]*)$/.test(sizeText)) throw new ProofError("bad checkpoint size");
-  const root = b64ToBytes(rootB64);
+  if (!origin || origin !== origin.trim()) throw new ProofError("a checkpoint origin is one non-empty line without surrounding spaces");
+  if (!/^(0|[1-9][0-9]{0,19})$/.test(sizeText)) throw new ProofError("bad checkpoint size");
+  const root = b64ToBytes(rootB64, "checkpoint root");
   if (root.length !== HASH_SIZE) throw new ProofError("bad checkpoint root");
   const t = /^time ([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)$/.exec(timeLine);
-  if (!t) throw new ProofError("bad checkpoint time line");
+  if (!t || !validDate(t[1])) throw new ProofError("bad checkpoint time line");
   const signatures = text.slice(cut + 2, -1).split("\n").map((line) => {
-    const m = /^\u2014 (\S+) ([A-Za-z0-9+/=]+)$/.exec(line);
-    if (!m) throw new ProofError("bad signature line");
-    const raw = b64ToBytes(m[2]);
+    const m = /^\u2014 (\S+) (\S+)$/.exec(line);
+    if (!m || !KEY_NAME_RE.test(m[1])) throw new ProofError("bad signature line");
+    const raw = b64ToBytes(m[2], "signature");
+    if (raw.length < 5) throw new ProofError("a signature is a 4-byte key id and the signature bytes");
     return { keyName: m[1], keyId: raw.slice(0, 4), signature: raw.slice(4) };
   });
   const body = new TextEncoder().encode(text.slice(0, cut + 1)); // the signed bytes: body lines + LF
