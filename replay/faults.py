@@ -30,6 +30,9 @@ class Reason(str, Enum):
     COMMISSION_MISMATCH = "commission_mismatch"  # claimed commission differs
     CARRY_MISMATCH = "carry_mismatch"            # a table's carried state (Kitti pot) does not follow
     INTERNAL_ERROR = "internal_error"            # the auditor itself failed on this record (a bug: report it)
+    UNPUBLISHED = "unpublished"                  # a hand finished (or revealed) but its record is not published
+    STALLED = "stalled"                          # a hand committed/dealt, not finished or revealed within the grace period
+    WITNESS_QUORUM = "witness_quorum"            # the checkpoint lacks the required quorum of valid witness cosignatures
 
 
 @dataclass(frozen=True, slots=True)

@@ -145,7 +145,13 @@ PATHS: dict[str, dict[str, Any]] = {
     "/api/v1/operator/hands/{hand_id}/finish": {"post": _op_write(
         "Attach the hand record", body={"type": "object", "required": ["record"],
                                         "properties": {"record": {"type": "object"}}})},
-    "/api/v1/operator/hands/{hand_id}/reveal": {"post": _op_write("Reveal the server seed (R-22)")},
+    "/api/v1/operator/hands/{hand_id}/reveal": {"post": _op_write(
+        "Reveal the server seed (R-22), then publish the hand's record")},
+    "/api/v1/operator/hands/{hand_id}/publish": {"post": {
+        "summary": "Publish a revealed hand's record whose publication was lost", "tags": ["operator"],
+        "security": OPERATOR_AUTH, "parameters": [HAND_ID],
+        "responses": {"201": _json({"type": "object", "properties": {"hand": _ref("Hand")}}),
+                      **_err(401, 403, 404, 409)}}},
     "/api/v1/operator/hands/{hand_id}/cancel": {"post": _op_write(
         "Cancel before the deal", body={"type": "object", "x-optional": True,
                                         "properties": {"reason": {"type": "string", "maxLength": 200}}})},
@@ -215,6 +221,7 @@ COMPONENTS: dict[str, Any] = {
             "server_seed_commitment": _NHEX,
             "server_seed": {**_NHEX, "description": "null until the hand is revealed (or cancelled)"},
             "record_hash": _NHEX, "missing_seats": {"type": ["array", "null"]},
+            "published": {"type": "boolean", "description": "whether the hand's record is published"},
             "created_at": {"type": "string"}, "links": {"type": "object"}}},
         "SignedStep": {"type": "object", "properties": {"statement": _ref("Signed"), "hand": _ref("Hand")}},
         "Verdict": {"type": "object", "properties": {

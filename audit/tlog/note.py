@@ -98,7 +98,7 @@ def parse_vkey(text: str, *, sig_type: int | None = None) -> Vkey:
     """
     if not isinstance(text, str):
         raise MalformedError("a verifier key is text")
-    parts = text.strip().split("+")
+    parts = text.strip().split("+", 2)  # the name has no '+'; the base64 may
     if len(parts) != 3:
         raise MalformedError("a verifier key is <name>+<hex key id>+<base64 key>")
     name, kid_hex, material_b64 = parts

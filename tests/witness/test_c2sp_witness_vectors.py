@@ -108,3 +108,13 @@ def test_bad_vkeys_are_refused(vkey):
 def test_a_log_vkey_is_not_a_witness_vkey():
     with pytest.raises(MalformedError, match="0x04"):
         parse_vkey(FX["signed_note"]["vkey"], sig_type=TYPE_COSIGNATURE_ED25519)
+
+
+def test_a_vkey_whose_base64_has_a_plus_round_trips():
+    from audit.tlog.note import Vkey
+    for i in range(40):
+        key = SigningKey.from_hex(f"{i:02x}" * 32)
+        vkey = Vkey.for_key("w.example/x", 0x04, bytes.fromhex(key.public_hex))
+        assert parse_vkey(str(vkey)) == vkey
+    assert any("+" in str(Vkey.for_key("n", 1, bytes.fromhex(SigningKey.from_hex(f"{i:02x}" * 32).public_hex))
+                                  ).split("+", 2)[2] for i in range(40))

@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import base64
+import threading
 from datetime import datetime, timedelta, timezone
 
 from audit.signing import SigningKey
 from audit.tlog.checkpoint import sign_checkpoint
 from audit.tlog.merkle import MemoryTree
 from audit.tlog.note import TYPE_ED25519, Vkey
+from werkzeug.serving import make_server
 
 LOG_KEY = SigningKey.from_hex("11" * 32)
 WITNESS_KEY = SigningKey.from_hex("33" * 32)
@@ -50,3 +52,16 @@ class FakeLog:
         proof = self.tree.consistency_proof(old, size) if 0 < old < size else []
         lines = "".join(base64.b64encode(h).decode() + "\n" for h in proof)
         return (f"old {old}\n{lines}\n" + (checkpoint or self.checkpoint(size))).encode("utf-8")
+
+
+class Served:
+    """A WSGI app served on 127.0.0.1 in a thread (werkzeug)."""
+
+    def __init__(self, app, port: int = 0):
+        self.server = make_server("127.0.0.1", port, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.server.shutdown()
