@@ -122,7 +122,7 @@ def test_expected_counts_follow_the_shoe_for_every_game(tmp_path):
     as_ = seat["rows"].index("AS")
     assert seat["expected"][mc][0] == pytest.approx(2 * 1 * 21 / 160, abs=1e-4)      # one master card (MN-1)
     assert seat["expected"][as_][0] == pytest.approx(2 * 3 * 21 / 160, abs=1e-4)     # three decks
-    stock = next(c for c in nepal["charts"] if c["id"] == "cards_by_stock")
+    stock = next(c for c in nepal["charts"] if c["id"] == "ranks_by_stock")
     assert sum(map(sum, stock["observed"])) == 2 * (160 - 3 * 21 - 1)
     rummy = {c["id"]: c for c in games["rummy13"]["charts"]}
     assert {"indicator", "turned_up", "jokers_by_seat"} <= set(rummy)
