@@ -32,7 +32,7 @@ from collections import OrderedDict
 from typing import Any, Iterable, Mapping, Protocol, Sequence
 
 from replay.errors import MalformedError
-from replay.faults import Fault, Reason
+from replay.faults import Fault, Reason, statement_label
 from replay.records import HandRecord
 
 from .errors import ProofError, SignatureError
@@ -77,15 +77,31 @@ class LogView(Protocol):
         ...
 
 
-def _slot(statement: Mapping[str, Any]) -> tuple[Any, Any]:
+def _label(statements: Sequence[Any], k: int) -> str:
+    body = statements[k].get("statement") if isinstance(statements[k], Mapping) else None
+    kind = body.get("kind") if isinstance(body, Mapping) else None
+    return statement_label(k + 1, kind if isinstance(kind, str) else None)
+
+
+def _kind(statement: Any) -> str | None:
+    kind = statement.get("kind") if isinstance(statement, Mapping) else None
+    return kind if isinstance(kind, str) else None
+
+
+def _slot(statement: Any) -> tuple[str | None, int | None]:
     """What a hand has exactly one statement of: its kind, and the seat for seat kinds."""
-    kind = statement.get("kind")
-    return (kind, statement.get("seat") if kind in ("seat-receipt", "seat-reveal") else None)
+    kind = _kind(statement)
+    seat = statement.get("seat") if kind in ("seat-receipt", "seat-reveal") else None
+    return kind, seat if isinstance(seat, int) and not isinstance(seat, bool) else None
 
 
 def check_log_evidence(record: HandRecord, public_key: str, *, origin: str | None = None,
                        log: LogView | None = None) -> list[Fault]:
-    """The faults in a record's log evidence, checked under the trusted ``public_key``."""
+    """The faults in a record's log evidence, checked under the trusted ``public_key``.
+
+    When the record names another key than the trusted one, a checkpoint that does not
+    verify is a consequence of that (``after`` the ``signature`` fault it gets)."""
+    other_key = not hmac.compare_digest(str(record.table.public_key).lower(), public_key.lower())
     f = record.fairness
     if f.log_proofs is None:
         return [Fault(Reason.NOT_LOG_BOUND, "a tiplu.hand/1 record carries no log evidence: nothing shows "
@@ -99,7 +115,8 @@ def check_log_evidence(record: HandRecord, public_key: str, *, origin: str | Non
             proofs.append(parse_tlog_proof(text))
         except MalformedError as exc:
             proofs.append(None)
-            faults.append(Fault(Reason.NOT_IN_LOG, f"statement {k} has no readable log proof: {exc}"))
+            faults.append(Fault(Reason.NOT_IN_LOG, f"{_label(f.statements, k)} has no readable log proof: {exc}",
+                                statement=k + 1))
     texts = {p.checkpoint_text for p in proofs if p is not None}
     if len(texts) > 1:
         return faults + [Fault(Reason.BAD_CHECKPOINT, f"the record's log proofs carry {len(texts)} different "
@@ -110,7 +127,8 @@ def check_log_evidence(record: HandRecord, public_key: str, *, origin: str | Non
         cp = verified_checkpoint(texts.pop(), public_key, origin)
     except SignatureError as exc:
         return faults + [Fault(Reason.BAD_CHECKPOINT, f"the record's checkpoint does not verify under the "
-                                                      f"trusted key: {exc}")]
+                                                      f"trusted key: {exc}",
+                               after=(Reason.SIGNATURE,) if other_key else ())]
     indices: list[int | None] = []
     for k, (signed, proof) in enumerate(zip(f.statements, proofs)):
         if proof is None:
@@ -120,13 +138,13 @@ def check_log_evidence(record: HandRecord, public_key: str, *, origin: str | Non
             entry = leaf_entry(signed)
             root = root_from_inclusion_proof(leaf_hash(entry), proof.index, cp.size, proof.path)
         except (MalformedError, ProofError) as exc:
-            faults.append(Fault(Reason.NOT_IN_LOG, f"statement {k} is not in the log: {exc}"))
+            faults.append(Fault(Reason.NOT_IN_LOG, f"{_label(f.statements, k)} is not in the log: {exc}",
+                                statement=k + 1))
             indices.append(None)
             continue
         if not hmac.compare_digest(root, cp.root):
-            kind = signed["statement"].get("kind") if isinstance(signed.get("statement"), Mapping) else None
-            faults.append(Fault(Reason.NOT_IN_LOG, f"statement {k} ({kind}) is not leaf {proof.index} of the log "
-                                                   f"at the checkpoint (size {cp.size})"))
+            faults.append(Fault(Reason.NOT_IN_LOG, f"{_label(f.statements, k)} is not leaf {proof.index} of the "
+                                                   f"log at the checkpoint (size {cp.size})", statement=k + 1))
             indices.append(None)
             continue
         indices.append(proof.index)
@@ -137,7 +155,7 @@ def check_log_evidence(record: HandRecord, public_key: str, *, origin: str | Non
 
 
 def _order_faults(statements: Sequence[Mapping[str, Any]], indices: Sequence[int | None]) -> list[Fault]:
-    placed = [(i, s["statement"]) for i, s in zip(indices, statements) if i is not None]
+    placed = [(i, s.get("statement")) for i, s in zip(indices, statements) if i is not None]
     faults = []
     listed = [i for i, _ in placed]
     if any(b <= a for a, b in zip(listed, listed[1:])):
@@ -145,12 +163,15 @@ def _order_faults(statements: Sequence[Mapping[str, Any]], indices: Sequence[int
                                               "(or two share a leaf)"))
     last_phase, last_kind = -1, None
     for i, st in sorted(placed, key=lambda p: p[0]):
-        phase = PHASES.get(st.get("kind"), -1)
+        kind = _kind(st)
+        if kind not in PHASES:
+            continue  # an unknown kind is the statement check's fault
+        phase = PHASES[kind]
         if phase < last_phase:
-            faults.append(Fault(Reason.LOG_ORDER, f"the {st.get('kind')} statement (leaf {i}) was logged after "
+            faults.append(Fault(Reason.LOG_ORDER, f"the {kind} statement (leaf {i}) was logged after "
                                                   f"the {last_kind} statement: the protocol's order is broken"))
             break
-        last_phase, last_kind = phase, st.get("kind")
+        last_phase, last_kind = phase, kind
     return faults
 
 
@@ -168,10 +189,10 @@ def _against_log(record: HandRecord, cp: Checkpoint, indices: Sequence[int | Non
         if index is None:
             continue
         if log.entry(index) != leaf_entry(signed):
-            faults.append(Fault(Reason.NOT_IN_LOG, f"statement {k} is not what the operator's log holds at "
-                                                   f"leaf {index}"))
+            faults.append(Fault(Reason.NOT_IN_LOG, f"{_label(record.fairness.statements, k)} is not what the "
+                                                   f"operator's log holds at leaf {index}", statement=k + 1))
             continue
-        mine[_slot(signed["statement"])] = index
+        mine[_slot(signed.get("statement"))] = index
     for index, st in log.hand_leaves(record.hand_id):
         slot = _slot(st)
         if slot in mine and mine[slot] != index:

@@ -4,6 +4,11 @@ Reports are built one verdict at a time (:meth:`AuditReport.add`) and can be mer
 (:meth:`AuditReport.merge`), so partitions audited in parallel combine into exactly the
 report a single process makes; :meth:`AuditReport.to_json` is sorted and deterministic.
 
+Hands that have no record to audit (a ledger's or an operator's unpublished, stalled,
+cancelled or in-progress hands, :mod:`audit.coverage`) come in as :meth:`AuditReport.add_status`:
+``stalled`` and ``unpublished`` are failures like any record's; ``cancelled`` and
+``in_progress`` are counted and listed under ``not_audited``, never as failures.
+
 Per table, from the *recomputed* settlements: every player's HT balance, the house's
 commission, and -- for games that carry a pot (Kitti) -- that each hand's carried pot is
 the previous hand's pot plus its change (``CARRY_MISMATCH`` otherwise).
@@ -18,6 +23,7 @@ from typing import Any
 from replay.faults import Fault, Reason
 from replay.settlement import format_amount
 
+from .coverage import HandStatus
 from .verify import Verdict
 
 MAX_LISTED_FAILURES = 10_000
@@ -57,6 +63,8 @@ class AuditReport:
     counts: Counter = field(default_factory=Counter)
     failures: list[dict[str, Any]] = field(default_factory=list)
     tables: dict[str, TableLedger] = field(default_factory=dict)
+    not_audited: Counter = field(default_factory=Counter)  # (preset, status) of cancelled / in-progress hands
+    not_audited_hands: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def total(self) -> int:
@@ -94,6 +102,16 @@ class AuditReport:
         if "pot_before" in carry and hand_no is not None:
             t.pots[hand_no] = (carry["pot_before"], carry["pot_before"] + replay.outcome.pot_delta_points)
 
+    def add_status(self, where: str, status: HandStatus) -> None:
+        """A hand with no published record: a failure (stalled, unpublished) or listed apart."""
+        fault = status.fault()
+        if fault is not None:
+            self.add(where, Verdict(status.hand_id, status.preset, (fault,), status.table_id))
+            return
+        self.not_audited[(status.preset or "unknown", status.status)] += 1
+        if len(self.not_audited_hands) < MAX_LISTED_FAILURES:
+            self.not_audited_hands.append({"where": where, **status.to_json()})
+
     def add_error(self, where: str, message: str) -> None:
         self.add(where, Verdict(None, None, (Fault(Reason.MALFORMED, message),)))
 
@@ -101,6 +119,9 @@ class AuditReport:
         self.counts.update(other.counts)
         self.failures.extend(other.failures)
         del self.failures[MAX_LISTED_FAILURES:]
+        self.not_audited.update(other.not_audited)
+        self.not_audited_hands.extend(other.not_audited_hands)
+        del self.not_audited_hands[MAX_LISTED_FAILURES:]
         for tid, t in other.tables.items():
             self.tables.setdefault(tid, TableLedger()).merge(t)
         return self
@@ -112,6 +133,9 @@ class AuditReport:
         by_game: dict[str, dict[str, int]] = {}
         for (preset, reason), n in sorted(self.counts.items()):
             by_game.setdefault(preset, {})[reason] = n
+        skipped: dict[str, dict[str, int]] = {}
+        for (preset, status), n in sorted(self.not_audited.items()):
+            skipped.setdefault(preset, {})[status] = n
         return {
             "format": "tiplu.audit-report/1",
             "ok": self.ok,
@@ -119,6 +143,8 @@ class AuditReport:
             "failed": self.failed,
             "by_game": by_game,
             "failures": sorted(self.failures, key=lambda f: (f["where"], f.get("hand_id") or "")),
+            "not_audited": {"by_game": skipped,
+                            "hands": sorted(self.not_audited_hands, key=lambda h: (h["where"], h["hand_id"]))},
             "tables": {
                 tid: {"hands": t.hands, "unreconciled": t.unreconciled, "commission": format_amount(t.commission),
                       "balances": {p: format_amount(v) for p, v in sorted(t.balances.items())},

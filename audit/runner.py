@@ -1,9 +1,11 @@
 """Audit a whole source of records (file, database, URL) into one :class:`AuditReport`."""
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Callable, Iterable
 
 from .archive import Item, iter_source
+from .coverage import DEFAULT_GRACE, utc_now
 from .report import AuditReport
 from replay.faults import Fault, Reason
 
@@ -25,10 +27,13 @@ def audit_one(data, *, public_key: str | None = None, strict: bool = False) -> V
 
 def audit_items(items: Iterable[Item], *, public_key: str | None = None, strict: bool = False,
                 progress: Progress | None = None, every: int = 200) -> AuditReport:
-    """Audit every item; a malformed item is a failure of its own and the run goes on."""
+    """Audit every item; a malformed item is a failure of its own and the run goes on; a
+    hand's status (no record to audit) is added as such."""
     report = AuditReport()
     for n, item in enumerate(items, 1):
-        if item.error is not None:
+        if item.status is not None:
+            report.add_status(item.where, item.status)
+        elif item.error is not None:
             report.add_error(item.where, str(item.error))
         else:
             report.add(item.where, audit_one(item.data, public_key=public_key, strict=strict))
@@ -39,5 +44,8 @@ def audit_items(items: Iterable[Item], *, public_key: str | None = None, strict:
     return report
 
 
-def audit_source(source: str, **kwargs) -> AuditReport:
-    return audit_items(iter_source(source), **kwargs)
+def audit_source(source: str, *, now: datetime | None = None, grace: timedelta = DEFAULT_GRACE,
+                 **kwargs) -> AuditReport:
+    """Audit every record of ``source`` and, for a ledger or URL, every hand without one
+    (judged at ``now``, default: the start of the run, with ``grace``)."""
+    return audit_items(iter_source(source, now=now or utc_now(), grace=grace), **kwargs)

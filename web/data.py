@@ -24,7 +24,7 @@ from flask import current_app
 
 from audit.errors import NotFoundError
 from audit.ledger.lifecycle import hand_state
-from audit.publish import get_published, published_record
+from audit.publish import get_published, is_published, published_record
 from audit.tlog.checkpoint import DEFAULT_ORIGIN
 from audit.render import render_state
 from audit.report import AuditReport
@@ -46,8 +46,13 @@ def _cache() -> "OrderedDict[str, Verdict]":
 
 
 def hand_json(view: Any) -> dict[str, Any]:
-    """A hand's public view (``HandView.to_json``) with links to its other resources."""
+    """A hand's public view (``HandView.to_json``) with links to its other resources, and
+    ``published``: whether its record is published (``tiplu audit URL`` reports a revealed
+    hand left unpublished past the grace period)."""
+    from .db import get_ledger
+
     body = view.to_json()
+    body["published"] = is_published(get_ledger(), view.id)
     base = f"/api/v1/hands/{view.id}"
     body["links"] = {"self": base, "record": f"{base}/record", "verdict": f"{base}/verdict",
                      "table": f"/api/v1/tables/{view.table_id}", "page": f"/hands/{view.id}"}

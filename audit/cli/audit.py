@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 
 import click
 
+from replay.errors import MalformedError
 from replay.records import parse_record
 from replay.replayer import replay_record
 
@@ -27,6 +29,20 @@ def _progress_printer(enabled: bool):
     return show
 
 
+def consequence_note(verdict: dict) -> str:
+    """`` (+ 2 more root causes; 6 consequences: 5 illegal_move, 1 incomplete)`` for a JSON verdict."""
+    faults = verdict.get("faults") or []
+    roots = verdict.get("root_causes", len(faults))
+    later = Counter(f["reason"] for f in faults[roots:])
+    parts = []
+    if roots > 1:
+        parts.append(f"+ {roots - 1} more root cause{'s' if roots > 2 else ''}")
+    if later:
+        n = sum(later.values())
+        parts.append(f"{n} consequence{'s' if n > 1 else ''}: " + ", ".join(f"{c} {r}" for r, c in sorted(later.items())))
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
 def print_summary(report: AuditReport) -> None:
     data = report.to_json()
     reasons = sorted({r for g in data["by_game"].values() for r in g})
@@ -36,12 +52,26 @@ def print_summary(report: AuditReport) -> None:
     for row in [header, *rows]:
         click.echo("  ".join(x.ljust(w) for x, w in zip(row, widths)).rstrip())
     for f in data["failures"][:50]:
-        click.echo(f"FAIL {f['where']}: {f['reason']}: {f['faults'][0]['message']}")
+        root = f["faults"][0]
+        where = f"move {root['move_index']}: " if root.get("move_index") is not None else ""
+        click.echo(f"FAIL {f['where']}: {f['reason']}: {where}{root['message']}{consequence_note(f)}")
     if len(data["failures"]) > 50:
         click.echo(f"... and {len(data['failures']) - 50} more failures (use --json for all)")
     for tid, faults in report.table_faults().items():
         for msg in faults:
             click.echo(f"FAIL table {tid}: carry_mismatch: {msg}")
+    skipped = data["not_audited"]
+    for h in skipped["hands"][:50]:
+        click.echo(f"{h['status'].upper().replace('_', ' ')} {h['where']}: {h['message']}")
+    if len(skipped["hands"]) > 50:
+        click.echo(f"... and {len(skipped['hands']) - 50} more hands not audited (use --json for all)")
+    counts: dict[str, int] = {}
+    for per in skipped["by_game"].values():
+        for status, n in per.items():
+            counts[status] = counts.get(status, 0) + n
+    if counts:
+        click.echo(f"{sum(counts.values())} hands without a record to audit (not failures): "
+                   + ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in sorted(counts.items())))
     click.echo(f"{data['total']} records audited, {data['failed']} failed"
                + ("" if data["ok"] else "  -- AUDIT FAILED"))
 
@@ -55,23 +85,39 @@ def print_summary(report: AuditReport) -> None:
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Audit in this many local processes.")
 @click.option("--dask", "dask_address", metavar="ADDRESS", help="Audit on a dask.distributed scheduler (pip install 'tiplu[dask]').")
+@click.option("--grace", "grace_text", default=None, metavar="PERIOD",
+              help="Ledger and URL audits: how long a hand may wait between two steps, or from its reveal to its "
+                   "publication, before it is reported stalled or unpublished (90m, 2h, 1d; default 1h).")
+@click.option("--now", "now_text", default=None, metavar="TIME",
+              help="Judge stalled and unpublished hands as of this ISO-8601 UTC time (default: now).")
 @click.option("--read-in-workers/--ship-records", "read_in_workers", default=None,
               help="Parallel runs: each worker reads its own part of a local archive (default for --workers "
                    "and --dask local:N; needs shared storage on a real cluster), or the parent ships the records "
                    "(default for a remote scheduler).")
 def audit_command(source: str, public_key: str | None, strict: bool, as_json: bool, progress: bool | None,
-                  workers: int, dask_address: str | None, read_in_workers: bool | None) -> None:
+                  workers: int, dask_address: str | None, grace_text: str | None, now_text: str | None,
+                  read_in_workers: bool | None) -> None:
     """Audit hand records: one record (.json), a JSON-lines file, a ledger (.db) or an operator URL.
 
-    Exits 1 if any record fails.
+    A ledger or URL audit covers every hand, not only the published ones: a hand stalled
+    (stopped before its reveal) or unpublished (finished or revealed, no published record)
+    past the grace period is a failure; cancelled and in-progress hands are listed apart.
+    Exits 1 if any record or hand fails.
     """
+    from ..coverage import DEFAULT_GRACE, parse_grace, parse_time, utc_now
+
+    grace = DEFAULT_GRACE if grace_text is None else parse_grace(grace_text)
+    now = utc_now() if now_text is None else parse_time(now_text)
+    if now is None:
+        raise MalformedError("--now is an ISO-8601 time with its zone, e.g. 2026-12-01T20:00:00Z")
     show = _progress_printer(sys.stderr.isatty() if progress is None else progress)
     if workers > 1 or dask_address:
         from ..parallel import audit_parallel
         report = audit_parallel(source, workers=workers, dask_address=dask_address, public_key=public_key,
-                                strict=strict, progress=show, read_in_workers=read_in_workers)
+                                strict=strict, progress=show, read_in_workers=read_in_workers, now=now, grace=grace)
     else:
-        report = audit_items(iter_source(source), public_key=public_key, strict=strict, progress=show)
+        report = audit_items(iter_source(source, now=now, grace=grace), public_key=public_key, strict=strict,
+                             progress=show)
     if show and sys.stderr.isatty():
         click.echo("", err=True)
     if as_json:

@@ -273,6 +273,12 @@ EXPECTED: dict[str, set[Reason]] = {
 }
 
 
+#: the classes that are a lie in the record itself: the operator attaches the forged record
+#: at ``finish``, so its ``record`` statement (over the lie) is the logged one and only the
+#: replay and the seed checks can catch it.  The others edit statements after the fact.
+BEFORE_FINISH = frozenset({"swapped_seed", "edited_move", "dropped_move", "reordered_moves", "deck_mismatch",
+                           "illegal_show", "changed_ruleset", "inflated_payout", "commission_off"})
+
 MOVE_KINDS = ("edited_move", "dropped_move", "reordered_moves", "illegal_show", "deck_mismatch")
 
 

@@ -21,9 +21,9 @@ A round, in short (docs/marriage.md, "Engine", has the long form):
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from ..cards import Card
+from ..cards import Card, parse_card
 from ..deal import left_of
 from ..errors import DeckMismatchError, IllegalMoveError, RulesetError
 from ..fairness import HandRandomness
@@ -374,6 +374,16 @@ class MarriageEngine:
         k = state.reshuffles + 1
         stock = tuple(state.randomness.reshuffle(k, old))
         return replace(state, stock=stock, discards=latest, reshuffles=k)
+
+    def jokers_of_hand(self, deal: Any, outcome: Outcome) -> "Callable[[Card], bool] | None":
+        """Which cards were jokers in a replayed hand (for the deal statistics): every card
+        with a role under the hand's tiplu (MN-32, MC-3; putali and master in nepal), or
+        ``None`` when no tiplu was drawn (nobody showed, D-5)."""
+        text = outcome.detail.get("tiplu") if outcome is not None else None
+        if not text:
+            return None
+        table = jokers.role_table(parse_card(text), self.ruleset)
+        return lambda card: table[card.code] is not jokers.Role.NONE
 
     # --- the end ------------------------------------------------------------------------
 
