@@ -246,10 +246,18 @@ COMPONENTS: dict[str, Any] = {
         "Verdict": {"type": "object", "properties": {
             "hand_id": {"type": ["string", "null"]}, "table_id": {"type": ["string", "null"]},
             "preset": {"type": ["string", "null"]}, "ok": {"type": "boolean"}, "reason": {"type": ["string", "null"]},
-            "first_bad_move": {"type": ["integer", "null"]}, "faults": {"type": "array", "items": {
+            "first_bad_move": {"type": ["integer", "null"], "description": "the first move a root cause names"},
+            "root_causes": {"type": "integer", "description": "faults[:root_causes] are the root causes; the rest "
+                                                              "are their consequences"},
+            "faults": {"type": "array", "items": {
                 "type": "object", "properties": {"reason": {"type": "string"}, "message": {"type": "string"},
                                                  "move_index": {"type": ["integer", "null"]},
-                                                 "rule": {"type": ["string", "null"]}}}}}},
+                                                 "rule": {"type": ["string", "null"]},
+                                                 "statement": {"type": ["integer", "null"],
+                                                               "description": "the signed statement's number, from 1"},
+                                                 "caused_by": {"type": ["integer", "null"],
+                                                               "description": "index in faults of the root cause "
+                                                                              "this follows from; null for a root cause"}}}}}},
         "Table": {"type": "object", "properties": {
             "id": {"type": "string"}, "operator": {"type": "string"}, "preset": {"type": "string"},
             "ruleset": {"type": "object"}, "ruleset_hash": _HEX, "seats": {"type": "integer"},

@@ -227,6 +227,7 @@ PUBLIC_COMPARISONS = {
     ("audit/tlog/monitor.py", "body.get('root') != cp.root.hex()"): "public tree roots, client side",
     ("audit/tlog/monitor.py", "new.root != old.root"): "public tree roots, client side",
     ("audit/tlog/monitor.py", "small.root != large.root"): "public tree roots, client side",
+    ("replay/faults.py", "fault.statement == root.statement"): "statement numbers (1, 2, ...) of two faults",
 }
 
 
