@@ -396,6 +396,7 @@ class DealStats:
     rulesets: dict[str, Any] = field(default_factory=dict)
     considered: int = 0
     excluded: Counter = field(default_factory=Counter)       # first fault reason -> hands
+    trust: dict[str, Any] = field(default_factory=lambda: {"public_key": None, "basis": "record"})
 
     def add_verdict(self, verdict: Any) -> HandFacts | None:
         """Count one audited record: its facts if it passes, its first reason otherwise."""
@@ -436,7 +437,8 @@ class DealStats:
 
     def to_json(self) -> dict[str, Any]:
         games = self.games()
-        return {"format": STATS_FORMAT, "level": LEVEL, "used": USED, "considered": self.considered,
+        return {"format": STATS_FORMAT, "level": LEVEL, "used": USED, "trust": dict(self.trust),
+                "considered": self.considered,
                 "hands": self.used, "excluded": dict(sorted(self.excluded.items())),
                 "games": [{**g, "charts": [c.to_json() for c in g["charts"]]} for g in games]}
 
@@ -454,6 +456,8 @@ def stats_of_items(items: Iterable[Any], *, public_key: str | None = None,
     from .runner import audit_one
 
     stats = DealStats()
+    if public_key is not None:
+        stats.trust = {"public_key": public_key, "basis": "pinned"}
     for n, item in enumerate(items, 1):
         if item.error is not None:
             stats.add_error()
@@ -467,6 +471,11 @@ def stats_of_items(items: Iterable[Any], *, public_key: str | None = None,
 def summary_lines(data: Mapping[str, Any]) -> list[str]:
     """The CLI's text report of :meth:`DealStats.to_json`."""
     lines = [f"{data['hands']} of {data['considered']} published hands used ({data['used']})"]
+    trust = data.get("trust") or {}
+    if trust.get("basis") == "record":
+        lines.append("trusted key: each record's own claimed key (nothing pinned: pass --public-key)")
+    elif trust.get("public_key"):
+        lines.append(f"trusted key: {trust['public_key']} ({trust['basis']})")
     if data["excluded"]:
         lines.append("left out: " + ", ".join(f"{n} {r}" for r, n in data["excluded"].items()))
     for g in data["games"]:

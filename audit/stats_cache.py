@@ -88,7 +88,8 @@ class LedgerStats:
             rows = ledger.db.execute(
                 "SELECT p.rowid, p.hand_id, t.operator FROM published_records p "
                 "JOIN ledger_tables t ON t.id = p.table_id ORDER BY p.rowid").fetchall()
-            stats = DealStats()
+            stats = DealStats(trust={"public_key": None, "basis": "ledger",
+                                     "operators": dict(sorted(keys.items()))})
             current = set()
             for done, (rowid, hand_id, operator) in enumerate(rows):
                 self.progress = (done, len(rows))
