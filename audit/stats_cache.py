@@ -68,6 +68,12 @@ class LedgerStats:
         self._seen: dict[tuple[int, str], _Seen] = {}
         self._keys: dict[str, str] = {}
         self._results: dict[str, Any] = {}
+        self.progress: tuple[int, int] = (0, 0)   # (records looked at, records published) of the run under way
+
+    def cached(self, ledger: Any) -> tuple[str, Any | None]:
+        """``(fingerprint, the finished result or None)`` without computing anything."""
+        key = fingerprint(ledger)
+        return key, self._results.get(key)
 
     def result(self, ledger: Any, render: Callable[[DealStats], Any] = lambda s: s) -> tuple[str, Any, bool]:
         """``(fingerprint, render(stats), warm)``; ``render`` runs once per fingerprint."""
@@ -84,7 +90,8 @@ class LedgerStats:
                 "JOIN ledger_tables t ON t.id = p.table_id ORDER BY p.rowid").fetchall()
             stats = DealStats()
             current = set()
-            for rowid, hand_id, operator in rows:
+            for done, (rowid, hand_id, operator) in enumerate(rows):
+                self.progress = (done, len(rows))
                 current.add((rowid, hand_id))
                 seen = self._seen.get((rowid, hand_id))
                 if seen is None:
@@ -104,4 +111,5 @@ class LedgerStats:
                 del self._seen[stale]
             out = render(stats)
             self._results = {key: out}
+            self.progress = (len(rows), len(rows))
             return key, out, False

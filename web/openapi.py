@@ -124,7 +124,10 @@ PATHS: dict[str, dict[str, Any]] = {
                                     "properties": {"format": {"const": "tiplu.stats/1"},
                                                    "hands": {"type": "integer"}, "considered": {"type": "integer"},
                                                    "excluded": {"type": "object"},
-                                                   "games": {"type": "array", "items": {"type": "object"}}}})}}},
+                                                   "games": {"type": "array", "items": {"type": "object"}}}}),
+                      "503": {"description": "Still being computed (every published record is audited first); "
+                                             "retry in a few seconds",
+                              "content": {"application/json": {"schema": _ref("Error")}}}}}},
     "/api/v1/operator/whoami": {"get": {
         "summary": "The operator token's principal", "tags": ["operator"], "security": OPERATOR_AUTH,
         "responses": {"200": _json(_ref("Principal")), **_err(401, 403)}}},
