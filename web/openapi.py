@@ -265,8 +265,15 @@ COMPONENTS: dict[str, Any] = {
         "TableMoney": {"type": "object", "properties": {
             "table": _ref("Table"), "hands": {"type": "array", "items": {"type": "object"}},
             "balances": {"type": "object", "additionalProperties": {"type": "string"}},
-            "commission": {"type": "string"}, "audited_hands": {"type": "integer"},
-            "unreconciled": {"type": "integer"}, "pot": {"type": ["integer", "null"]},
+            "commission": {"type": "string", "description": "from the hands that pass the audit only"},
+            "audited_hands": {"type": "integer"}, "passed_hands": {"type": "integer"},
+            "unreconciled": {"type": "integer", "description": "audited hands whose money is not counted (rejected)"},
+            "rejected": {"type": "array", "items": {"type": "object", "properties": {
+                "hand_id": {"type": ["string", "null"]}, "where": {"type": "string"},
+                "reason": {"type": ["string", "null"]},
+                "claimed": {"type": ["object", "null"], "description": "what the operator claimed: nets by player "
+                                                                      "and commission, as published, not checked"}}}},
+            "pot": {"type": ["integer", "null"]},
             "carry_faults": {"type": "array", "items": {"type": "string"}}}},
         "Operator": {"type": "object", "properties": {
             "name": {"type": "string"}, "public_key": _HEX, "key_id": {"type": "string"},

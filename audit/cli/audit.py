@@ -43,7 +43,7 @@ def consequence_note(verdict: dict) -> str:
     return f" ({'; '.join(parts)})" if parts else ""
 
 
-def print_summary(report: AuditReport) -> None:
+def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
     data = report.to_json()
     reasons = sorted({r for g in data["by_game"].values() for r in g})
     header = ["game", *reasons, "total"]
@@ -72,8 +72,9 @@ def print_summary(report: AuditReport) -> None:
     if counts:
         click.echo(f"{sum(counts.values())} hands without a record to audit (not failures): "
                    + ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in sorted(counts.items())))
-    click.echo(f"{data['total']} records audited, {data['failed']} failed"
-               + ("" if data["ok"] else "  -- AUDIT FAILED"))
+    if verdict_line:
+        click.echo(f"{data['total']} records audited, {data['failed']} failed"
+                   + ("" if data["ok"] else "  -- AUDIT FAILED"))
 
 
 @main.command("audit")
