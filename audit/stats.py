@@ -109,10 +109,14 @@ def deal_facts(ruleset: Any, deal: Any, *, dealer: int, outcome: Any = None) -> 
     if winner is not None:
         order = seat_order(dealer, n, direction=ruleset.settings.get("direction", "clockwise"))
         position = order.index(winner) + 1
-    text = lambda c: str(c) if c is not None else None  # noqa: E731
-    return HandFacts(ruleset.preset, n, ruleset.hash, tuple(tuple(str(c) for c in h) for h in deal.hands),
-                     text(deal.turned_up), text(deal.indicator), tuple(str(c) for c in deal.stock),
+    text = lambda c: _TEXT[c.code] if c is not None else None  # noqa: E731
+    return HandFacts(ruleset.preset, n, ruleset.hash, tuple(tuple(_TEXT[c.code] for c in h) for h in deal.hands),
+                     text(deal.turned_up), text(deal.indicator), tuple(_TEXT[c.code] for c in deal.stock),
                      jokers, winner, position)
+
+
+# one shared string per card (a cache of many hands' facts holds references, not copies)
+_TEXT = tuple(str(Card(code)) for code in range(54))
 
 
 @dataclass(frozen=True)
