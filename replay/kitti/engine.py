@@ -160,6 +160,11 @@ class KittiEngine:
                            pot_before=state.pot_before, dealer=state.dealer,
                            deals=1 + state.redeals, ranker=self.ranker)
 
+    def work_points(self, outcome: Outcome) -> dict[str, Any]:
+        """The terms of the outcome's net points, for :func:`replay.worked.work_settlement`."""
+        from .worked import work_points
+        return work_points(outcome)
+
     def outcome(self, state: KittiState) -> Outcome:
         res = self.result(state)
         spoken = state.spoken

@@ -299,6 +299,11 @@ class RummyEngine:
         return lambda card: is_joker(card, wild)
 
     # ------------------------------------------------------------------ outcome
+    def work_points(self, outcome: Outcome) -> dict[str, Any]:
+        """The terms of the outcome's net points, for :func:`replay.worked.work_settlement`."""
+        from .worked import work_points
+        return work_points(outcome)
+
     def outcome(self, state: RummyState) -> Outcome:
         if state.phase != OVER:
             raise IllegalMoveError("the deal is not over", rule="R-8")
