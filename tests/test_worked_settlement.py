@@ -116,3 +116,13 @@ def test_every_audited_hand_carries_its_worked_settlement(name):
     assert worked["points"]["net_points"] == list(v.replay.outcome.net_points)
     assert [r["net"] for r in worked["money"]["rows"]] == v.replay.settlement.to_json()["nets"]
     json.dumps(worked)  # plain JSON
+
+
+def test_the_winners_pairwise_payments_add_up_too():
+    # rule MC-30: the winner pays each the difference and receives each w; the sum is minus its net
+    v = audit_record((DIR / "marriage-nepal/golden-0.json").read_text())
+    pts = v.replay.worked["points"]
+    win = pts["rows"][pts["winner"]]
+    assert sum(x["points"] for x in win["pairwise"]) == -win["net_points"]
+    for r in pts["rows"]:
+        assert sum(x["points"] for x in r["pairwise"]) == -r["net_points"]

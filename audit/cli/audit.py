@@ -8,6 +8,7 @@ from collections import Counter
 import click
 
 from replay.errors import MalformedError
+from replay.describe import describe_move
 from replay.records import parse_record
 from replay.replayer import replay_record
 
@@ -148,17 +149,47 @@ def replay_command(record, as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps({"index": index, "move": move.to_json() if move else None, "state": view}))
             return
-        click.echo("== deal ==" if index < 0 else f"== move {index}: {move} ==")
+        click.echo("== deal ==" if index < 0 else f"== move {index}: {describe_move(engine, move, players)}  [{move}] ==")
         for line in view.get("lines", []):
             click.echo("   " + line)
 
+    players = list(rec.table.players)
     result = replay_record(rec, strict=True, visit=visit)
     for f in result.faults:
         click.echo(f"FAULT {f}", err=True)
-    if result.outcome is not None and not as_json:
+    if result.outcome is not None and as_json:
+        click.echo(json.dumps({"index": None, "worked": result.worked}))
+    elif result.outcome is not None:
         click.echo("== outcome ==")
         click.echo("   points: " + " ".join(map(str, result.outcome.points)))
+        for line in worked_lines(result.worked, players):
+            click.echo("   " + line)
         click.echo("   nets (HT): " + " ".join(str(x) for x in result.settlement.nets)
                    + f"   commission: {result.settlement.commission}")
     if result.faults:
         sys.exit(1)
+
+
+def worked_lines(worked: dict, players: list[str]) -> list[str]:
+    """The settlement worked (:mod:`replay.worked`) as text lines for ``tiplu replay``."""
+    pts, out = worked["points"], []
+    name = lambda seat: players[seat] if 0 <= seat < len(players) else f"seat {seat}"  # noqa: E731
+    if pts["method"] == "MC-31":
+        out.append(f"settlement (MC-31): T = {pts['T_sum']}, n = {pts['n']}; each opponent pays the winner "
+                   f"{name(pts['winner'])} T + w − n·S")
+    elif pts["method"] == "D-13":
+        out.append(f"pot (D-13): {pts['pot_sum']}")
+    elif pts["method"] == "D-10":
+        out.append(f"void round (D-10): T = {pts['T_sum']}, n = {pts['n']}; net = n·S − T")
+    else:
+        out.append("settlement (R-20): losers pay their points to the winner")
+    for r in pts["rows"]:
+        pair = ""
+        if "pairwise" in r:
+            pair = ("   pairwise: " + ", ".join(f"{'w ' if x.get('w') else ''}{x['points']} → {name(x['to'])}"
+                                            for x in r["pairwise"]) + f" = {-r['pairwise_net']}")
+        out.append(f"  {name(r['seat'])}: {r['sum']}{pair}")
+    out.append(f"money (D-2): {worked['money']['point_value']} HT a point, {worked['money']['commission_pct']}% "
+               "commission on each gain")
+    out += [f"  {r['player']}: {r['sum']}" for r in worked["money"]["rows"]]
+    return out

@@ -387,6 +387,11 @@ class MarriageEngine:
 
     # --- the end ------------------------------------------------------------------------
 
+    def describe(self, move: Any, players: Sequence[str]) -> str:
+        """The move in words with suit symbols (:mod:`replay.describe`)."""
+        from .describe import describe
+        return describe(move, players)
+
     def work_points(self, outcome: Outcome) -> dict[str, Any]:
         """The terms of the outcome's net points, for :func:`replay.worked.work_settlement`."""
         from .worked import work_points

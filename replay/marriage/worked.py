@@ -36,6 +36,8 @@ def work_points(outcome: Outcome, ruleset: Ruleset) -> dict[str, Any]:
         row: dict[str, Any] = {"seat": i, "S": s, "net_points": nets[i], "pairwise_net": pairwise[i],
                                "pairwise": [{"to": j, "points": scores[j] - s} for j in range(n) if j != i]}
         if i == winner:
+            row["pairwise"] += [{"to": j, "points": -payments.seen_payment(seen[j], dublee_finish=dublee, ruleset=ruleset),
+                                 "w": True} for j in range(n) if j != i]
             row["receives"] = sum(pay)
             row["sum"] = "receives " + " + ".join(str(p) for k, p in enumerate(pay) if k != winner) + f" = {sum(pay)}"
         else:
