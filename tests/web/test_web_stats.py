@@ -25,6 +25,7 @@ def test_stats_page_counts_only_hands_that_pass(client, site):
     html = page.get_data(as_text=True)
     api = client.get("/api/v1/stats").get_json()
     assert api["format"] == "tiplu.stats/1"
+    assert api["trust"]["basis"] == "ledger" and "demo-operator" in api["trust"]["operators"]
     # the test site publishes 3 tampered hands (payout, move, signature): they are left out
     assert api["considered"] == api["hands"] + sum(api["excluded"].values())
     assert sum(api["excluded"].values()) >= 3
