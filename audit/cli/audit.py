@@ -17,6 +17,7 @@ from ..report import AuditReport
 from ..runner import audit_items
 from ..schema import validate_record
 from . import main
+from ._witness_common import witness_options
 
 
 def _progress_printer(enabled: bool):
@@ -96,17 +97,25 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
               help="Parallel runs: each worker reads its own part of a local archive (default for --workers "
                    "and --dask local:N; needs shared storage on a real cluster), or the parent ships the records "
                    "(default for a remote scheduler).")
+@witness_options
 def audit_command(source: str, public_key: str | None, strict: bool, as_json: bool, progress: bool | None,
                   workers: int, dask_address: str | None, grace_text: str | None, now_text: str | None,
-                  read_in_workers: bool | None) -> None:
+                  read_in_workers: bool | None, witness_keys: tuple[str, ...], quorum: int | None) -> None:
     """Audit hand records: one record (.json), a JSON-lines file, a ledger (.db) or an operator URL.
 
     A ledger or URL audit covers every hand, not only the published ones: a hand stalled
     (stopped before its reveal) or unpublished (finished or revealed, no published record)
     past the grace period is a failure; cancelled and in-progress hands are listed apart.
+    With --witness (repeatable) a record whose log checkpoint lacks --quorum valid
+    cosignatures of those witnesses fails with witness_quorum.
     Exits 1 if any record or hand fails.
     """
     from ..coverage import DEFAULT_GRACE, parse_grace, parse_time, utc_now
+    from ..witnesscheck import WitnessPolicy
+
+    policy = WitnessPolicy.of(witness_keys, quorum) if witness_keys or quorum else None
+    if policy is not None and (workers > 1 or dask_address):
+        raise MalformedError("--witness runs in one process for now: drop --workers/--dask")
 
     grace = DEFAULT_GRACE if grace_text is None else parse_grace(grace_text)
     now = utc_now() if now_text is None else parse_time(now_text)
@@ -119,12 +128,17 @@ def audit_command(source: str, public_key: str | None, strict: bool, as_json: bo
                                 strict=strict, progress=show, read_in_workers=read_in_workers, now=now, grace=grace)
     else:
         report = audit_items(iter_source(source, now=now, grace=grace), public_key=public_key, strict=strict,
-                             progress=show)
+                             progress=show, witnesses=policy)
     if show and sys.stderr.isatty():
         click.echo("", err=True)
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=2, sort_keys=True))
+        data = report.to_json()
+        if policy is not None:
+            data["witness_policy"] = policy.to_json()
+        click.echo(json.dumps(data, indent=2, sort_keys=True))
     else:
+        if policy is not None:
+            click.echo(f"witnesses required: {policy.describe()}")
         print_summary(report)
     if not report.ok:
         sys.exit(1)
