@@ -15,7 +15,7 @@ new frozen one per move.  The result is the same either way (tests/test_working_
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .errors import DeckMismatchError, IllegalMoveError, MalformedError, TipluError
@@ -24,6 +24,7 @@ from .faults import Fault, Reason
 from .game import Engine, Outcome, engine_for
 from .records import HandRecord
 from .settlement import Settlement, settle
+from .worked import work_settlement
 
 Visitor = Callable[[int, Any, Any], None]
 
@@ -35,6 +36,8 @@ class ReplayResult:
     faults: tuple[Fault, ...]
     moves_applied: int
     record: HandRecord | None = None
+    #: the settlement worked term by term (:func:`replay.worked.work_settlement`); ``None`` unless settled
+    worked: dict[str, Any] | None = field(default=None, compare=False)
 
     @property
     def is_clean(self) -> bool:
@@ -92,7 +95,9 @@ def replay_record(record: HandRecord, *, strict: bool = True, visit: Visitor | N
         outcome = engine.outcome(state)
         settlement = settle(outcome.net_points, point_value=record.table.point_value,
                             commission_pct=record.table.commission_pct, pot_delta_points=outcome.pot_delta_points)
+        worked = work_settlement(engine, outcome, settlement, point_value=record.table.point_value,
+                                 commission_pct=record.table.commission_pct, players=record.table.players)
     except TipluError as exc:
         faults.append(Fault(Reason.MALFORMED, f"cannot settle the hand: {exc}"))
         return ReplayResult(None, None, tuple(faults), applied, record)
-    return ReplayResult(outcome, settlement, tuple(faults), applied, record)
+    return ReplayResult(outcome, settlement, tuple(faults), applied, record, worked)

@@ -406,6 +406,16 @@ class MarriageEngine:
 
     # --- the end ------------------------------------------------------------------------
 
+    def describe(self, move: Any, players: Sequence[str]) -> str:
+        """The move in words with suit symbols (:mod:`replay.describe`)."""
+        from .describe import describe
+        return describe(move, players)
+
+    def work_points(self, outcome: Outcome) -> dict[str, Any]:
+        """The terms of the outcome's net points, for :func:`replay.worked.work_settlement`."""
+        from .worked import work_points
+        return work_points(outcome, self.ruleset)
+
     def outcome(self, state: RoundState) -> Outcome:
         """Maal points, net points (streamlined through the winner, or D-10 when void)."""
         if not state.is_over:
