@@ -20,15 +20,10 @@ from . import main
 from ._witness_common import witness_options
 
 
-def _progress_printer(enabled: bool):
-    if not enabled:
-        return None
-    tty = sys.stderr.isatty()
-
-    def show(report: AuditReport) -> None:
-        line = f"audited {report.total} records, {report.failed} failed"
-        click.echo(("\r" + line) if tty else line, err=True, nl=not tty)
-    return show
+def _progress_printer(enabled: bool, source: str | None = None):
+    """The audit's progress bar (:mod:`audit.cli.progress`), or ``None`` when off."""
+    from .progress import progress_bar
+    return progress_bar(enabled, source)
 
 
 def consequence_note(verdict: dict) -> str:
@@ -121,7 +116,7 @@ def audit_command(source: str, public_key: str | None, strict: bool, as_json: bo
     now = utc_now() if now_text is None else parse_time(now_text)
     if now is None:
         raise MalformedError("--now is an ISO-8601 time with its zone, e.g. 2026-12-01T20:00:00Z")
-    show = _progress_printer(sys.stderr.isatty() if progress is None else progress)
+    show = _progress_printer(sys.stderr.isatty() if progress is None else progress, source)
     if workers > 1 or dask_address:
         from ..parallel import audit_parallel
         report = audit_parallel(source, workers=workers, dask_address=dask_address, public_key=public_key,
@@ -129,8 +124,8 @@ def audit_command(source: str, public_key: str | None, strict: bool, as_json: bo
     else:
         report = audit_items(iter_source(source, now=now, grace=grace), public_key=public_key, strict=strict,
                              progress=show, witnesses=policy)
-    if show and sys.stderr.isatty():
-        click.echo("", err=True)
+    if show:
+        show.close()
     if as_json:
         data = report.to_json()
         if policy is not None:
