@@ -139,3 +139,21 @@ def parse_cards(texts: Sequence[str] | str) -> tuple[Card, ...]:
 def format_cards(cards: Iterable[Card]) -> str:
     """Cards as one space-separated string (``parse_cards`` reads it back)."""
     return " ".join(str(c) for c in cards)
+
+
+SUIT_SYMBOLS = "♠♥♦♣"  # in SUIT_CHARS order: S H D C
+
+
+def card_symbol(card: Card) -> str:
+    """A card for people: ``5♠``, ``10♥``, ``joker``, ``master card`` (not a notation: see ``str``)."""
+    if card.code == JOKER_CODE:
+        return "joker"
+    if card.code == MASTER_CODE:
+        return "master card"
+    rank = RANK_CHARS[card.code % 13]
+    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card.code // 13]
+
+
+def cards_symbols(cards: Iterable[Card]) -> str:
+    """Cards for people, separated by spaces: ``5♠ 6♠ 7♠``."""
+    return " ".join(card_symbol(c) for c in cards)

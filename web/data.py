@@ -32,6 +32,7 @@ from audit.verify import Verdict, audit_record
 from replay.canonical import canonical_hash
 from replay.faults import Fault, Reason
 from replay.fairness import hand_randomness
+from replay.describe import describe_move
 from replay.game import engine_for
 from replay.records import parse_record
 from replay.replayer import replay_record
@@ -234,6 +235,7 @@ def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
     """
     parsed = parse_record(record)
     engine = engine_for(parsed.ruleset)
+    players = list(parsed.table.players)
     steps: list[dict[str, Any]] = []
 
     def visit(index: int, move: Any, state: Any) -> None:
@@ -244,7 +246,7 @@ def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
             if view.get("hands"):
                 extras.pop("hands", None)
             view = {**extras, **{k: v for k, v in view.items() if not (k == "hands" and not v and "hands" in extras)}}
-        steps.append({"index": index, "move": _move_text(move),
+        steps.append({"index": index, "move": _move_text(move), "words": describe_move(engine, move, players),
                       "move_json": move.to_json() if move is not None else None,
                       "seat": getattr(move, "seat", None), "to_move": engine.to_move(state), "view": view})
 

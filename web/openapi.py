@@ -247,6 +247,9 @@ COMPONENTS: dict[str, Any] = {
             "hand_id": {"type": ["string", "null"]}, "table_id": {"type": ["string", "null"]},
             "preset": {"type": ["string", "null"]}, "ok": {"type": "boolean"}, "reason": {"type": ["string", "null"]},
             "first_bad_move": {"type": ["integer", "null"], "description": "the first move a root cause names"},
+            "worked": {"type": ["object", "null"], "description": "the verdict API only: the settlement the audit "
+                       "recomputed, term by term (points: T + w − n·S for Marriage, the pot for Kitti, points for "
+                       "Rummy; money: points × point value, commission on each gain)"},
             "root_causes": {"type": "integer", "description": "faults[:root_causes] are the root causes; the rest "
                                                               "are their consequences"},
             "faults": {"type": "array", "items": {

@@ -86,9 +86,10 @@ def demo_command(directory: Path, rebuild: bool, small: bool, serve: bool, host:
         summary = build_demo(db, plan=plan, tamper_rate=0.25 if small else DEMO_TAMPER_RATE)
         click.echo(f"  {summary['hands']} hands in {len(plan)} tables", err=True)
     click.echo(f"Auditing {db} ...", err=True)
-    report = audit_items(iter_source(str(db)), progress=_progress_printer(True))
-    if sys.stderr.isatty():
-        click.echo("", err=True)
+    show = _progress_printer(sys.stderr.isatty(), str(db))
+    report = audit_items(iter_source(str(db)), progress=show, every=25)
+    if show:
+        show.close()
     print_summary(report, verdict_line=False)
     tampered = json.loads((directory / "tampered.json").read_text()) if (directory / "tampered.json").exists() else {}
     data = report.to_json()
