@@ -109,10 +109,14 @@ def deal_facts(ruleset: Any, deal: Any, *, dealer: int, outcome: Any = None) -> 
     if winner is not None:
         order = seat_order(dealer, n, direction=ruleset.settings.get("direction", "clockwise"))
         position = order.index(winner) + 1
-    text = lambda c: str(c) if c is not None else None  # noqa: E731
-    return HandFacts(ruleset.preset, n, ruleset.hash, tuple(tuple(str(c) for c in h) for h in deal.hands),
-                     text(deal.turned_up), text(deal.indicator), tuple(str(c) for c in deal.stock),
+    text = lambda c: _TEXT[c.code] if c is not None else None  # noqa: E731
+    return HandFacts(ruleset.preset, n, ruleset.hash, tuple(tuple(_TEXT[c.code] for c in h) for h in deal.hands),
+                     text(deal.turned_up), text(deal.indicator), tuple(_TEXT[c.code] for c in deal.stock),
                      jokers, winner, position)
+
+
+# one shared string per card (a cache of many hands' facts holds references, not copies)
+_TEXT = tuple(str(Card(code)) for code in range(54))
 
 
 @dataclass(frozen=True)
@@ -396,6 +400,7 @@ class DealStats:
     rulesets: dict[str, Any] = field(default_factory=dict)
     considered: int = 0
     excluded: Counter = field(default_factory=Counter)       # first fault reason -> hands
+    trust: dict[str, Any] = field(default_factory=lambda: {"public_key": None, "basis": "record"})
 
     def add_verdict(self, verdict: Any) -> HandFacts | None:
         """Count one audited record: its facts if it passes, its first reason otherwise."""
@@ -436,7 +441,8 @@ class DealStats:
 
     def to_json(self) -> dict[str, Any]:
         games = self.games()
-        return {"format": STATS_FORMAT, "level": LEVEL, "used": USED, "considered": self.considered,
+        return {"format": STATS_FORMAT, "level": LEVEL, "used": USED, "trust": dict(self.trust),
+                "considered": self.considered,
                 "hands": self.used, "excluded": dict(sorted(self.excluded.items())),
                 "games": [{**g, "charts": [c.to_json() for c in g["charts"]]} for g in games]}
 
@@ -454,6 +460,8 @@ def stats_of_items(items: Iterable[Any], *, public_key: str | None = None,
     from .runner import audit_one
 
     stats = DealStats()
+    if public_key is not None:
+        stats.trust = {"public_key": public_key, "basis": "pinned"}
     for n, item in enumerate(items, 1):
         if item.error is not None:
             stats.add_error()
@@ -467,6 +475,11 @@ def stats_of_items(items: Iterable[Any], *, public_key: str | None = None,
 def summary_lines(data: Mapping[str, Any]) -> list[str]:
     """The CLI's text report of :meth:`DealStats.to_json`."""
     lines = [f"{data['hands']} of {data['considered']} published hands used ({data['used']})"]
+    trust = data.get("trust") or {}
+    if trust.get("basis") == "record":
+        lines.append("trusted key: each record's own claimed key (nothing pinned: pass --public-key)")
+    elif trust.get("public_key"):
+        lines.append(f"trusted key: {trust['public_key']} ({trust['basis']})")
     if data["excluded"]:
         lines.append("left out: " + ", ".join(f"{n} {r}" for r, n in data["excluded"].items()))
     for g in data["games"]:

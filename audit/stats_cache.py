@@ -67,7 +67,14 @@ class LedgerStats:
         self._lock = threading.Lock()
         self._seen: dict[tuple[int, str], _Seen] = {}
         self._keys: dict[str, str] = {}
+        self._rulesets: dict[str, Any] = {}
         self._results: dict[str, Any] = {}
+        self.progress: tuple[int, int] = (0, 0)   # (records looked at, records published) of the run under way
+
+    def cached(self, ledger: Any) -> tuple[str, Any | None]:
+        """``(fingerprint, the finished result or None)`` without computing anything."""
+        key = fingerprint(ledger)
+        return key, self._results.get(key)
 
     def result(self, ledger: Any, render: Callable[[DealStats], Any] = lambda s: s) -> tuple[str, Any, bool]:
         """``(fingerprint, render(stats), warm)``; ``render`` runs once per fingerprint."""
@@ -82,9 +89,11 @@ class LedgerStats:
             rows = ledger.db.execute(
                 "SELECT p.rowid, p.hand_id, t.operator FROM published_records p "
                 "JOIN ledger_tables t ON t.id = p.table_id ORDER BY p.rowid").fetchall()
-            stats = DealStats()
+            stats = DealStats(trust={"public_key": None, "basis": "ledger",
+                                     "operators": dict(sorted(keys.items()))})
             current = set()
-            for rowid, hand_id, operator in rows:
+            for done, (rowid, hand_id, operator) in enumerate(rows):
+                self.progress = (done, len(rows))
                 current.add((rowid, hand_id))
                 seen = self._seen.get((rowid, hand_id))
                 if seen is None:
@@ -92,7 +101,10 @@ class LedgerStats:
                                              [rowid]).fetchone()[0]
                     verdict = audit_published(ledger, hand_id, text, keys[operator])
                     facts = hand_facts(verdict)
-                    seen = _Seen(facts, verdict.replay.record.ruleset if facts else None,
+                    ruleset = None
+                    if facts is not None:   # one ruleset object per hash, not one per record
+                        ruleset = self._rulesets.setdefault(facts.ruleset_hash, verdict.replay.record.ruleset)
+                    seen = _Seen(facts, ruleset,
                                  None if facts else (verdict.reason.value if verdict.reason else "no_outcome"))
                     self._seen[rowid, hand_id] = seen
                 stats.considered += 1
@@ -104,4 +116,5 @@ class LedgerStats:
                 del self._seen[stale]
             out = render(stats)
             self._results = {key: out}
+            self.progress = (len(rows), len(rows))
             return key, out, False

@@ -63,7 +63,7 @@ def page(db: Path, repeat: int) -> None:
     from audit.ledger import Ledger
     from audit.stats_cache import fingerprint
 
-    app = create_app({"TESTING": True, "TIPLU_DB": str(db)})
+    app = create_app({"TESTING": True, "TIPLU_DB": str(db), "TIPLU_STATS_WAIT": 24 * 3600})
     client = app.test_client()
     t = time.perf_counter()
     res = client.get("/stats")

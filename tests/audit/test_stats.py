@@ -80,9 +80,15 @@ def test_the_same_hands_dealt_honestly_pass(honest):
         assert c["test"]["valid"] is False or "Within what chance allows" in c["meaning"] or c["about"] == "play"
 
 
-def test_text_report_names_the_flagged_test(biased):
+def test_text_report_names_the_flagged_test_and_the_trusted_key(biased):
     res = CliRunner().invoke(main, ["stats", str(biased[0]), "--no-progress"])
     assert res.exit_code == 1
+    assert "trusted key: each record's own claimed key (nothing pinned" in res.output
+    key = biased[1][0]["table"]["public_key"]
+    pinned = CliRunner().invoke(main, ["stats", str(biased[0]), "--no-progress", "--public-key", key, "--json"])
+    assert json.loads(pinned.output)["trust"] == {"public_key": key, "basis": "pinned"}
+    wrong = CliRunner().invoke(main, ["stats", str(biased[0]), "--no-progress", "--public-key", "ab" * 32, "--json"])
+    assert json.loads(wrong.output)["hands"] == 0   # under another key nothing passes, so nothing counts
     assert any(line.split()[:2] == ["ranks_by_seat", "FLAGGED"] for line in res.output.splitlines())
 
 

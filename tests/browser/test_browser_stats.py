@@ -25,7 +25,7 @@ def live_stats(tmp_path_factory):
         simulate_archive(ledger, [("kitti", 4, 60)], seed="stats-test", bias=Bias())
         simulate_archive(ledger, [("marriage/nepal", 3, 3), ("rummy13", 4, 3)], seed="stats-browser",
                          table_prefix="x-", tamper_rate=0.3)
-    app = create_app({"TESTING": True, "TIPLU_DB": path})
+    app = create_app({"TESTING": True, "TIPLU_DB": path, "TIPLU_STATS_WAIT": 120})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_port}"
