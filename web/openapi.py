@@ -230,7 +230,8 @@ COMPONENTS: dict[str, Any] = {
             "name": {"type": "string"}, "vkey": {"type": "string", "description": "C2SP vkey, type 0x04"},
             "url": {"type": "string"}, "cosigned": {"type": "boolean"}, "reason": {"type": ["string", "null"]}}},
         "StoredStatement": {"allOf": [_ref("Signed"), {"type": "object", "properties": {
-            "seq": {"type": "integer"}, "hand_id": {"type": "string"}, "kind": {"type": "string"}}}]},
+            "seq": {"type": "integer"}, "hand_id": {"type": "string"}, "kind": {"type": "string"},
+            "n": {"type": "integer", "description": "the statement's number in its hand, from 1 (as faults name it)"}}}]},
         "Seat": {"type": "object", "properties": {"seat": {"type": "integer"}, "player": {"type": "string"},
                                                   "commitment": _NHEX, "seed": _NHEX}},
         "Hand": {"type": "object", "properties": {
