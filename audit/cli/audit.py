@@ -200,7 +200,8 @@ def worked_lines(worked: dict, players: list[str]) -> list[str]:
     for r in pts["rows"]:
         pair = ""
         if "pairwise" in r:
-            pair = ("   pairwise: " + ", ".join(f"{'w ' if x.get('w') else ''}{x['points']} → {name(x['to'])}"
+            pair = ("   pairwise: " + ", ".join(f"gets w {-x['points']} from {name(x['to'])}" if x.get("w") and x["points"] < 0
+                                            else f"{'w ' if x.get('w') else ''}{x['points']} → {name(x['to'])}"
                                             for x in r["pairwise"]) + f" = {-r['pairwise_net']}")
         out.append(f"  {name(r['seat'])}: {r['sum']}{pair}")
     out.append(f"money (D-2): {worked['money']['point_value']} HT a point, {worked['money']['commission_pct']}% "

@@ -176,3 +176,20 @@ def test_stats_page_screenshot(view, demo, screenshot):
         pytest.skip("no statistics page in this build")
     view.goto(base + "/stats")
     screenshot(view, f"truth-stats-{view.size}")
+
+
+def test_the_browser_check_numbers_statements_as_the_table_does(view, demo):
+    base, tampered, client = demo
+    hid = next(h["hand_id"] for h in _hands(client) if h["state"] == "revealed" and h["hand_id"] not in tampered)
+    view.goto(base + f"/hands/{hid}")
+    view.wait_for_selector("#browser-check:not([data-state='idle'])", timeout=20000)
+    items = view.locator("#check-list li[data-check^='log:statement:']")
+    if not items.count():
+        pytest.skip("this server signs no log checkpoints")
+    view.click("#fair-detail > summary")
+    rows = view.locator("table.statements tbody tr")
+    for i in range(items.count()):
+        k = int(items.nth(i).get_attribute("data-check").rsplit(":", 1)[1])
+        kind = rows.nth(k - 1).get_attribute("data-kind")
+        assert rows.nth(k - 1).locator("td").first.inner_text().strip() == str(k)
+        assert f"Statement {k} ({kind})" in items.nth(i).inner_text()
