@@ -17,12 +17,14 @@ Progress = Callable[[AuditReport], None]
 
 
 def audit_one(data, *, public_key: str | None = None, strict: bool = False,
-              witnesses: WitnessPolicy | None = None) -> Verdict:
+              witnesses: WitnessPolicy | None = None, trust=None, check_signatures: bool = False,
+              log=None) -> Verdict:
     """:func:`audit_record`, but a crash of the auditor on one record becomes that record's
     ``INTERNAL_ERROR`` verdict instead of ending the run (the error type is kept, no traceback).
     With ``witnesses``, a record whose checkpoint lacks the quorum also gets ``WITNESS_QUORUM``."""
     try:
-        verdict = audit_record(data, public_key=public_key, strict=strict)
+        verdict = audit_record(data, public_key=public_key, strict=strict, trust=trust,
+                               check_signatures=check_signatures, log=log)
         if witnesses is not None and witnesses.active and not (strict and verdict.faults):
             extra = record_witness_faults(data, witnesses)
             if extra:
@@ -36,7 +38,8 @@ def audit_one(data, *, public_key: str | None = None, strict: bool = False,
 
 def audit_items(items: Iterable[Item], *, public_key: str | None = None, strict: bool = False,
                 progress: Progress | None = None, every: int = 200,
-                witnesses: WitnessPolicy | None = None) -> AuditReport:
+                witnesses: WitnessPolicy | None = None, trust=None, check_signatures: bool = False,
+                log=None) -> AuditReport:
     """Audit every item; a malformed item is a failure of its own and the run goes on; a
     hand's status (no record to audit) is added as such."""
     report = AuditReport()
@@ -46,7 +49,8 @@ def audit_items(items: Iterable[Item], *, public_key: str | None = None, strict:
         elif item.error is not None:
             report.add_error(item.where, str(item.error))
         else:
-            report.add(item.where, audit_one(item.data, public_key=public_key, strict=strict, witnesses=witnesses))
+            report.add(item.where, audit_one(item.data, public_key=public_key, strict=strict, witnesses=witnesses,
+                                             trust=trust, check_signatures=check_signatures, log=log))
         if progress and n % every == 0:
             progress(report)
     if progress:

@@ -26,7 +26,9 @@ from flask import current_app
 from audit.errors import NotFoundError
 from audit.ledger.lifecycle import hand_state
 from audit.publish import get_published, is_published, published_record
+from audit.logcheck import LedgerLog
 from audit.tlog.checkpoint import DEFAULT_ORIGIN
+from audit.trust import TrustAnchor
 from audit.render import render_state
 from audit.report import AuditReport
 from audit.verify import Verdict, audit_record
@@ -85,20 +87,22 @@ def record_of(ledger: Any, hand_id: str) -> dict[str, Any] | None:
         return None
 
 
-def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str) -> Verdict:
+def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str, log: Any = None) -> Verdict:
     """The audit verdict of the record published as hand ``hand_id``, checked against the
     operator key registered in the ledger (``public_key``) -- never against the key the
     record itself names, which a forger could set to its own.  A record about another hand
     than the one it is published as is a fault too.  Cached by the record's canonical hash,
-    the key and the hand id (auditing is deterministic)."""
-    key = f"{canonical_hash(record)}:{public_key}:{hand_id}"
+    the key and the hand id (auditing is deterministic) -- and, with the operator's whole
+    ``log`` (:class:`audit.logcheck.LedgerLog`), its size: a second statement set appended
+    later (``log_duplicate``) changes the verdict."""
+    key = f"{canonical_hash(record)}:{public_key}:{hand_id}:{log.size() if log is not None else '-'}"
     cache = _cache()
     with _lock:
         hit = cache.get(key)
         if hit is not None:
             cache.move_to_end(key)
             return hit
-    verdict = audit_record(record, public_key=public_key)
+    verdict = audit_record(record, trust=TrustAnchor(public_key, "ledger"), log=log)
     claimed = record.get("hand_id") if isinstance(record, dict) else None
     if claimed != hand_id:
         wrong = Fault(Reason.STATEMENT_MISMATCH, f"the record published as hand {hand_id!r} is about hand {claimed!r}")
@@ -112,7 +116,8 @@ def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str) -> Verd
 
 def verdict_for(ledger: Any, view: Any, record: dict[str, Any]) -> Verdict:
     """:func:`verdict_of` for a hand of the ledger (its operator's registered key)."""
-    return verdict_of(record, public_key=ledger.public_key(view.operator), hand_id=view.id)
+    return verdict_of(record, public_key=ledger.public_key(view.operator), hand_id=view.id,
+                      log=LedgerLog(ledger.db))
 
 
 def list_table_ids(ledger: Any) -> list[str]:

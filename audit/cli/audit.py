@@ -81,7 +81,11 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
 
 @main.command("audit")
 @click.argument("source", default="-")
-@click.option("--public-key", help="The operator's Ed25519 public key (hex); default: the key each record names.")
+@click.option("--public-key", help="Pin the operator's Ed25519 public key (hex); without it or --trust each record's own claimed key is used, which is NOT a trust anchor.")
+@click.option("--trust", "trust_file", type=click.Path(dir_okay=False),
+              help='A trust file {"format": "tiplu.trust/1", "public_key": HEX, "origin": LOG?}: the key (and log) to trust.')
+@click.option("--check-signatures", is_flag=True,
+              help="Also verify every statement's Ed25519 signature (the default leaves them to the log checkpoint).")
 @click.option("--strict", is_flag=True, help="Stop each record at its first fault (default: report every fault).")
 @click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON.")
 @click.option("--progress/--no-progress", default=None, help="Show progress on stderr (default: when stderr is a terminal).")
@@ -98,7 +102,8 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
                    "and --dask local:N; needs shared storage on a real cluster), or the parent ships the records "
                    "(default for a remote scheduler).")
 @witness_options
-def audit_command(source: str, public_key: str | None, strict: bool, as_json: bool, progress: bool | None,
+def audit_command(source: str, public_key: str | None, trust_file: str | None, check_signatures: bool,
+                  strict: bool, as_json: bool, progress: bool | None,
                   workers: int, dask_address: str | None, grace_text: str | None, now_text: str | None,
                   read_in_workers: bool | None, witness_keys: tuple[str, ...], quorum: int | None) -> None:
     """Audit hand records: one record (.json), a JSON-lines file, a ledger (.db) or an operator URL.
@@ -113,6 +118,12 @@ def audit_command(source: str, public_key: str | None, strict: bool, as_json: bo
     from ..coverage import DEFAULT_GRACE, parse_grace, parse_time, utc_now
     from ..witnesscheck import WitnessPolicy
 
+    from ..trust import TrustAnchor, load_trust_file, parse_key
+
+    if public_key and trust_file:
+        raise MalformedError("pin the key once: --public-key or --trust, not both")
+    trust = (TrustAnchor(parse_key(public_key), "pinned") if public_key
+             else load_trust_file(trust_file) if trust_file else None)
     policy = WitnessPolicy.of(witness_keys, quorum) if witness_keys or quorum else None
     if policy is not None and (workers > 1 or dask_address):
         raise MalformedError("--witness runs in one process for now: drop --workers/--dask")
@@ -122,26 +133,53 @@ def audit_command(source: str, public_key: str | None, strict: bool, as_json: bo
     if now is None:
         raise MalformedError("--now is an ISO-8601 time with its zone, e.g. 2026-12-01T20:00:00Z")
     show = _progress_printer(sys.stderr.isatty() if progress is None else progress, source)
+    log = None
     if workers > 1 or dask_address:
         from ..parallel import audit_parallel
-        report = audit_parallel(source, workers=workers, dask_address=dask_address, public_key=public_key,
+        if trust is not None and trust.origin or check_signatures:
+            raise MalformedError("--trust with an origin and --check-signatures run in one process for now")
+        report = audit_parallel(source, workers=workers, dask_address=dask_address,
+                                public_key=trust.public_key if trust else None,
                                 strict=strict, progress=show, read_in_workers=read_in_workers, now=now, grace=grace)
     else:
-        report = audit_items(iter_source(source, now=now, grace=grace), public_key=public_key, strict=strict,
-                             progress=show, witnesses=policy)
+        log = _whole_log(source)
+        report = audit_items(iter_source(source, now=now, grace=grace), strict=strict,
+                             progress=show, witnesses=policy, trust=trust, check_signatures=check_signatures,
+                             log=log)
     if show:
         show.close()
+    anchor = trust.to_json() if trust is not None else {
+        "public_key": None, "basis": "record", "origin": None, "pinned": False}
     if as_json:
         data = report.to_json()
+        data["trust"] = anchor
         if policy is not None:
             data["witness_policy"] = policy.to_json()
         click.echo(json.dumps(data, indent=2, sort_keys=True))
     else:
+        click.echo(f"trusted: {trust.describe()}" if trust is not None else
+                   "trusted: each record's own claimed key -- NOT a trust anchor "
+                   "(pin the operator's key with --public-key or --trust)")
         if policy is not None:
             click.echo(f"witnesses required: {policy.describe()}")
         print_summary(report)
     if not report.ok:
         sys.exit(1)
+
+
+def _whole_log(source: str):
+    """The operator's whole log when the source holds it (a ledger file), else ``None``."""
+    from pathlib import Path
+
+    from ..archive import DB_SUFFIXES
+
+    if source.startswith(("http://", "https://")) or source == "-" or Path(source).suffix not in DB_SUFFIXES:
+        return None
+    import sqlite_utils
+
+    from ..logcheck import LedgerLog
+
+    return LedgerLog(sqlite_utils.Database(source))
 
 
 @main.command("replay")
