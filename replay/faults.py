@@ -32,6 +32,7 @@ class Reason(str, Enum):
     INTERNAL_ERROR = "internal_error"            # the auditor itself failed on this record (a bug: report it)
     UNPUBLISHED = "unpublished"                  # a hand finished (or revealed) but its record is not published
     STALLED = "stalled"                          # a hand committed/dealt, not finished or revealed within the grace period
+    WITNESS_QUORUM = "witness_quorum"            # the checkpoint lacks the required quorum of valid witness cosignatures
 
 
 @dataclass(frozen=True, slots=True)

@@ -160,9 +160,13 @@ PATHS: dict[str, dict[str, Any]] = {
 LOG_PATHS: dict[str, dict[str, Any]] = {
     "/api/v1/log/checkpoint": {"get": {
         "summary": "The transparency log's latest signed checkpoint", "tags": ["log"],
+        "description": "With witnesses configured (TIPLU_WITNESSES) the checkpoint text carries their "
+                       "cosignature lines (C2SP cosignature/v1) and `witnesses` / `witnesses_missing` say who cosigned.",
         "responses": {"200": _json({"type": "object", "properties": {
             "checkpoint": {"type": "string"}, "size": {"type": "integer"}, "root": {"type": "string"},
-            "time": {"type": "string"}, "public_key": {"type": "string"}}}), **_err(503)}}},
+            "time": {"type": "string"}, "public_key": {"type": "string"},
+            "witnesses": {"type": "array", "items": _ref("WitnessStatus")},
+            "witnesses_missing": {"type": "array", "items": {"type": "string"}}}}), **_err(503)}}},
     "/api/v1/log/entries": {"get": {
         "summary": "Log entries start <= index < end (at most 256)", "tags": ["log"],
         "parameters": [_param("start", "query", {"type": "integer"}, required=True),
@@ -209,10 +213,15 @@ COMPONENTS: dict[str, Any] = {
             "hand_id": {"type": "string"}, "checkpoint": {"type": "string", "description": "signed note text"},
             "size": {"type": "integer"}, "root": _HEX, "time": {"type": "string"},
             "public_key": {**_HEX, "description": "the checkpoint signer's key, when the server knows it"},
+            "witnesses": {"type": "array", "items": _ref("WitnessStatus")},
+            "witnesses_missing": {"type": "array", "items": {"type": "string"}},
             "statements": {"type": "array", "items": {"type": "object", "properties": {
                 "n": {"type": "integer", "description": "1-based position among the hand's statements"},
                 "kind": {"type": "string"}, "index": {"type": "integer", "description": "leaf index (seq - 1)"},
                 "leaf_hash": _HEX, "path": {"type": "array", "items": _HEX}}}}}},
+        "WitnessStatus": {"type": "object", "required": ["name", "vkey", "url", "cosigned", "reason"], "properties": {
+            "name": {"type": "string"}, "vkey": {"type": "string", "description": "C2SP vkey, type 0x04"},
+            "url": {"type": "string"}, "cosigned": {"type": "boolean"}, "reason": {"type": ["string", "null"]}}},
         "StoredStatement": {"allOf": [_ref("Signed"), {"type": "object", "properties": {
             "seq": {"type": "integer"}, "hand_id": {"type": "string"}, "kind": {"type": "string"}}}]},
         "Seat": {"type": "object", "properties": {"seat": {"type": "integer"}, "player": {"type": "string"},

@@ -79,3 +79,25 @@ def test_python_and_browser_agree_on_many_keys(mpage):
     vkeys = [str(witness_vkey(n, k.public_hex)) for k, n in zip(keys, names)]
     out = mpage.evaluate("async ([t, v]) => (await M.verifyCosignatures(t, v)).map((r) => r.ok)", [cosigned, vkeys])
     assert out == [bool(i % 3) for i in range(12)]
+
+
+def test_witness_checks_in_the_check_shape(mpage):
+    out = mpage.evaluate("""async ([text, v1, v2]) => {
+        const W = await import('/web/static/verifier/witnesses.mjs');
+        const one = await W.witnessChecks(text, {witnesses: [v1]});
+        const two = await W.witnessChecks(text, {witnesses: [v1, v2]});
+        const some = await W.witnessChecks(text, {witnesses: [v1, v2], quorum: 1});
+        const theirs = await W.witnessChecks(text, {witnesses: [v1, v2], basis: "operator", claimed: ["witness.example/w1"]});
+        const lying = await W.witnessChecks(text, {witnesses: [v1, v2], basis: "operator", claimed: ["witness.example/w2"]});
+        const nobody = await W.witnessChecks(text, {witnesses: [v2], basis: "operator"});
+        const none = await W.witnessChecks(text, {});
+        return [one[0], two[0], some[0].ok, [theirs[0].ok, theirs[0].title], [lying[0].ok, lying[0].reason], nobody[0].ok, none.length];
+    }""", [documented(), V1, V2])
+    one, two, some, theirs, lying, nobody, none = out
+    assert one["name"] == "log:witnesses" and one["ok"] is True
+    assert "witness.example/w1: cosigned at 2026-12-01T12:00:00Z" in one["detail"]
+    assert two["ok"] is False and two["reason"] == "witness_quorum" and "witness.example/w2: missing" in two["detail"]
+    assert some is True and none == 0
+    # witnesses the server names: no quorum; a pass only says the lines it claims verify here
+    assert theirs == [True, "Witnesses this server names: 1 of 2 cosigned the checkpoint"]
+    assert lying == [False, "witness_quorum"] and nobody is None

@@ -79,3 +79,50 @@ class WitnessServer:
             except subprocess.TimeoutExpired:
                 self.kill()
             self.proc = None
+
+
+class SiteServer:
+    """The operator's site (``web.create_app``) under gunicorn on 127.0.0.1, with its witnesses."""
+
+    def __init__(self, tmp: Path, db: Path, *, log_key_file: Path, origin: str, witnesses: str,
+                 workers: int = 1, threads: int = 4, timeout: float = 2.0) -> None:
+        self.tmp, self.db = Path(tmp), Path(db)
+        self.config = {"TIPLU_DB": str(db), "TIPLU_LOG_ORIGIN": origin, "TIPLU_LOG_KEY_FILE": str(log_key_file),
+                       "TIPLU_WITNESSES": witnesses, "TIPLU_WITNESS_TIMEOUT": timeout, "TIPLU_RATE_LIMIT": 10 ** 9}
+        self.workers, self.threads = workers, threads
+        self.port = free_port()
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 20.0) -> "SiteServer":
+        env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        env.pop("TIPLU_WITNESSES", None)
+        log = open(self.tmp / f"site-{self.port}.log", "ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-w", str(self.workers), "--threads", str(self.threads),
+             "-b", f"127.0.0.1:{self.port}", "--graceful-timeout", "1", f"web:create_app({self.config!r})"],
+            cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited; see {self.tmp}")
+            try:
+                if requests.get(self.url + "/api/v1/log/proof/consistency?first=0", timeout=1).status_code < 500:
+                    return self
+            except requests.RequestException:
+                time.sleep(0.05)
+        raise RuntimeError("the site did not answer in time")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+            self.proc = None

@@ -26,7 +26,13 @@
  *   log:order        the leaf indices follow the record order and the protocol's order:
  *                    hand < commitment < every seat-receipt < every seat-reveal < deal <
  *                    record < reveal (log_order)
- *   log:keys         every statement's key is the trusted key (signature)
+ *   log:keys         every statement's key, and the record's table.public_key, is the
+ *                    trusted key (signature)
+ *
+ * As in audit.logcheck: when the proofs carry different checkpoints, or the checkpoint does
+ * not verify, no statement is checked against it (there is no trusted root), and the order
+ * is checked on the statements found in the log.  A v2 record with no statements yet has
+ * nothing to check (log:bound is null, not a pass).
  *
  * `ok` is true (passed), false (failed) or null (could not be checked, or checked against a
  * key that is not a trust anchor) -- null is never counted as a pass.
@@ -42,6 +48,8 @@ export const TRUST_BASES = Object.freeze(["pinned", "trust-file", "monitor-state
 export const KIND_RANK = Object.freeze({ hand: 0, commitment: 1, "seat-receipt": 2, "seat-reveal": 3, deal: 4, record: 5, reveal: 6 });
 
 const INDEX_RE = /^(0|[1-9][0-9]{0,19})$/;
+const MAX_PROOF_CHARS = 8192; // as audit.tlog.proof: a 64-hash path and a 4096-character checkpoint fit
+const MAX_PATH = 64;
 const B64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function check(name, title, ok, detail, reason = null) {
@@ -72,7 +80,7 @@ function b64Strict(text, what) {
  * then the checkpoint verbatim (parsed strictly too).  Throws ProofError.
  */
 export function parseTlogProof(text) {
-  if (typeof text !== "string") throw new ProofError("a tlog-proof is text");
+  if (typeof text !== "string" || text.length > MAX_PROOF_CHARS) throw new ProofError(`a tlog-proof is text of at most ${MAX_PROOF_CHARS} characters`);
   if (text.includes("\r")) throw new ProofError("a tlog-proof uses LF line ends");
   const cut = text.indexOf("\n\n");
   if (cut < 0) throw new ProofError("a tlog-proof needs an empty line before its checkpoint");
@@ -94,6 +102,7 @@ export function parseTlogProof(text) {
     if (h.length !== 32) throw new ProofError(`inclusion proof line ${i + 1} is not a 32-byte hash`);
     return bytesToHex(h);
   });
+  if (path.length > MAX_PATH) throw new ProofError(`an inclusion path has at most ${MAX_PATH} hashes`);
   parseCheckpoint(checkpointText); // throws ProofError when it is not a checkpoint
   return { index, path, extra, checkpointText };
 }
@@ -155,31 +164,42 @@ export async function checkpointChecks(text, trust) {
 function trustOf(record, options) {
   const basis = options.publicKey ? (options.basis ?? "pinned") : "record";
   if (!TRUST_BASES.includes(basis)) throw new ProofError(`unknown trust basis ${JSON.stringify(basis)}`);
-  const publicKey = options.publicKey ? String(options.publicKey).trim().toLowerCase() : record?.table?.public_key;
-  return { publicKey: typeof publicKey === "string" ? publicKey : "", basis, origin: options.origin ?? null };
+  const publicKey = options.publicKey ? String(options.publicKey) : record?.table?.public_key;
+  return { publicKey: typeof publicKey === "string" ? publicKey.trim().toLowerCase() : "", basis, origin: options.origin ?? null };
 }
 
-function orderCheck(statements, indexes) {
+function orderCheck(placed) {
   const title = "The statements were logged in the protocol's order";
-  const kinds = statements.map((s) => s?.statement?.kind);
-  for (let i = 1; i < indexes.length; i++) {
-    if (!(indexes[i - 1] < indexes[i])) {
+  for (let i = 1; i < placed.length; i++) {
+    const [a, b] = [placed[i - 1], placed[i]];
+    if (!(a.index < b.index)) {
       return check("log:order", title, false,
-        `the record lists statement ${i + 1} (${kinds[i]}, leaf ${indexes[i]}) after statement ${i} (${kinds[i - 1]}, leaf ${indexes[i - 1]}): the record's statements are not in log order`, "log_order");
+        `the record lists statement ${b.k} (${b.kind}, leaf ${b.index}) after statement ${a.k} (${a.kind}, leaf ${a.index}): the record's statements are not in log order`, "log_order");
     }
   }
-  for (let i = 0; i < indexes.length; i++) {
-    for (let j = 0; j < indexes.length; j++) {
-      const ri = KIND_RANK[kinds[i]];
-      const rj = KIND_RANK[kinds[j]];
-      if (ri !== undefined && rj !== undefined && ri < rj && !(indexes[i] < indexes[j])) {
-        return check("log:order", title, false,
-          `the ${kinds[i]} (leaf ${indexes[i]}) must be logged before the ${kinds[j]} (leaf ${indexes[j]})`, "log_order");
-      }
+  // by leaf index, the kinds never go back: hand, commitment, seat-receipts, seat-reveals, deal, record, reveal
+  const byIndex = [...placed].sort((a, b) => (a.index < b.index ? -1 : a.index > b.index ? 1 : 0));
+  for (let i = 1; i < byIndex.length; i++) {
+    const [a, b] = [byIndex[i - 1], byIndex[i]];
+    if ((KIND_RANK[b.kind] ?? -1) < (KIND_RANK[a.kind] ?? -1)) {
+      return check("log:order", title, false,
+        `the ${b.kind} (leaf ${b.index}) was logged after the ${a.kind} (leaf ${a.index}): the protocol's order is broken`, "log_order");
     }
   }
+  if (!placed.length) return check("log:order", title, null, "no statement was found in the log, so there is no order to check");
   return check("log:order", title, true,
-    `leaves ${indexes[0]}…${indexes[indexes.length - 1]}: hand, commitment, every seat-receipt, every seat-reveal, deal, record, reveal`);
+    `leaves ${byIndex[0].index}…${byIndex[byIndex.length - 1].index}: hand, commitment, every seat-receipt, every seat-reveal, deal, record, reveal`);
+}
+
+function keysCheck(record, statements, trust) {
+  const lower = (v) => (typeof v === "string" ? v.toLowerCase() : v);
+  const wrong = statements.map((s, i) => [i + 1, lower(s?.key)]).filter(([, key]) => key !== trust.publicKey);
+  const claimed = lower(record?.table?.public_key);
+  const bits = [];
+  if (claimed !== trust.publicKey) bits.push(`the record names another operator key (${short(claimed)})`);
+  if (wrong.length) bits.push(`statement${wrong.length > 1 ? "s" : ""} ${wrong.map(([k]) => k).join(", ")} carr${wrong.length > 1 ? "y" : "ies"} another key`);
+  return check("log:keys", "Every statement names the trusted key", bits.length === 0,
+    bits.length === 0 ? `${statements.length} of ${statements.length} carry ${short(trust.publicKey)}` : bits.join("; "), "signature");
 }
 
 /**
@@ -196,15 +216,16 @@ export async function recordLogChecks(record, options = {}) {
       `a ${JSON.stringify(record.format ?? "record")} record carries no log evidence: nothing shows its statements are the ones the operator logged, in order, before the deal`, "not_log_bound")];
   }
   const proofs = fairness.log_proofs;
-  if (!Array.isArray(statements) || statements.length === 0) {
-    return [check("log:bound", "The record holds its statements", false, "a tiplu.hand/2 record lists its signed statements in fairness.statements", "not_in_log")];
+  if (!Array.isArray(statements) || (Array.isArray(proofs) && statements.length === 0 && proofs.length === 0)) {
+    return [check("log:bound", "The record holds no statements yet", null, "a tiplu.hand/2 record lists its signed statements in fairness.statements; with none there is nothing to check in the log")];
   }
-  if (!Array.isArray(proofs) || proofs.length !== statements.length) {
+  if (!Array.isArray(proofs) || proofs.length !== statements.length || !proofs.every((p) => typeof p === "string")) {
     return [check("log:bound", "The record holds one log proof per statement", false,
-      `${statements.length} statements, ${Array.isArray(proofs) ? proofs.length : "no list of"} log proofs`, "not_in_log")];
+      `${statements.length} statements, ${Array.isArray(proofs) ? proofs.length : "no list of"} log proofs (each a tlog-proof text)`, "malformed")];
   }
   const trust = trustOf(record, options);
   const checks = [check("log:bound", "The record carries log evidence", true, `${proofs.length} tlog-proofs (c2sp.org/tlog-proof@v1), one per statement`), trustCheck(trust)];
+  const keys = keysCheck(record, statements, trust);
 
   const parsed = proofs.map((text) => {
     try {
@@ -213,57 +234,57 @@ export async function recordLogChecks(record, options = {}) {
       return e;
     }
   });
-  const texts = [...new Set(parsed.filter((p) => !(p instanceof Error)).map((p) => p.checkpointText))];
-  const first = texts[0] ?? null;
-  const cpResult = first === null ? { checkpoint: null, checks: [] } : await checkpointChecks(first, trust);
-  checks.push(...cpResult.checks);
-  if (texts.length > 1) {
-    checks.push(check("log:same-checkpoint", "Every proof carries the same checkpoint", false,
-      `the proofs carry ${texts.length} different checkpoints: one record is proved against one signed tree head`, "bad_checkpoint"));
-  } else if (first !== null) {
-    checks.push(check("log:same-checkpoint", "Every proof carries the same checkpoint", true, `${proofs.length} of ${proofs.length}`));
+  const unreadable = [];
+  for (const [i, p] of parsed.entries()) {
+    if (p instanceof Error) {
+      const kind = statements[i]?.statement?.kind ?? "?";
+      unreadable.push(check(`log:statement:${i + 1}`, `Statement ${i + 1} (${kind}) has a readable log proof`, false,
+        `its tlog-proof does not parse: ${p.message}`, "not_in_log"));
+    }
   }
+  // One record, one signed tree head: proofs under different checkpoints prove nothing together.
+  const texts = [...new Set(parsed.filter((p) => !(p instanceof Error)).map((p) => p.checkpointText))];
+  if (texts.length > 1) {
+    return [...checks, ...unreadable, check("log:same-checkpoint", "Every proof carries the same checkpoint", false,
+      `the proofs carry ${texts.length} different checkpoints: one record is proved against one signed tree head`, "bad_checkpoint"), keys];
+  }
+  if (!texts.length) return [...checks, ...unreadable, keys];
+  const cpResult = await checkpointChecks(texts[0], trust);
+  checks.push(...cpResult.checks);
+  checks.push(check("log:same-checkpoint", "Every proof carries the same checkpoint", true,
+    `${proofs.length - unreadable.length} of ${proofs.length} readable proofs`));
+  // A checkpoint that does not verify has no root worth folding up to.
+  if (cpResult.checks.some((c) => c.ok === false)) return [...checks, ...unreadable, keys];
   const cp = cpResult.checkpoint;
 
-  const indexes = [];
+  const placed = [];
   for (const [i, signed] of statements.entries()) {
     const k = i + 1;
     const kind = signed?.statement?.kind ?? "?";
     const name = `log:statement:${k}`;
     const p = parsed[i];
     if (p instanceof Error) {
-      checks.push(check(name, `Statement ${k} (${kind}) has a readable log proof`, false, `its tlog-proof does not parse: ${p.message}`, "not_in_log"));
+      checks.push(unreadable.find((c) => c.name === name));
       continue;
     }
     const title = `Statement ${k} (${kind}) is in the log at index ${p.index}`;
-    let mine;
     try {
-      mine = await statementLeafHash(signed);
+      const mine = await statementLeafHash(signed);
+      try {
+        await verifyInclusion(mine, p.index, cp.size, p.path, cp.rootHex);
+      } catch (e) {
+        checks.push(check(name, `Statement ${k} (${kind}) is NOT the leaf at index ${p.index}`, false,
+          `its leaf hash ${short(mine)} and its proof do not lead to the checkpoint's root: ${e.message}`, "not_in_log"));
+        continue;
+      }
+      placed.push({ k, kind, index: p.index });
+      checks.push(check(name, title, true,
+        `leaf ${short(mine)} + ${p.path.length} proof hashes lead to the checkpoint's root (size ${cp.size})`));
     } catch (e) {
       checks.push(check(name, title, false, e.message, "not_in_log"));
-      continue;
-    }
-    if (cp === null) {
-      checks.push(check(name, title, false, "the checkpoint does not parse, so there is no root to check against", "not_in_log"));
-      continue;
-    }
-    const own = p.checkpointText === first ? cp : parseCheckpoint(p.checkpointText);
-    try {
-      await verifyInclusion(mine, p.index, own.size, p.path, own.rootHex);
-      indexes.push(p.index);
-      checks.push(check(name, title, true,
-        `leaf ${short(mine)} + ${p.path.length} proof hashes lead to the checkpoint's root (size ${own.size})`));
-    } catch (e) {
-      checks.push(check(name, `Statement ${k} (${kind}) is NOT the leaf at index ${p.index}`, false,
-        `its leaf hash ${short(mine)} and its proof do not lead to the checkpoint's root: ${e.message}`, "not_in_log"));
     }
   }
-  if (indexes.length === statements.length) checks.push(orderCheck(statements, indexes));
-
-  const wrong = statements.map((s, i) => [i + 1, s?.key]).filter(([, key]) => key !== trust.publicKey);
-  checks.push(check("log:keys", "Every statement names the trusted key", wrong.length === 0,
-    wrong.length === 0 ? `${statements.length} of ${statements.length} carry ${short(trust.publicKey)}`
-      : `statement${wrong.length > 1 ? "s" : ""} ${wrong.map(([k]) => k).join(", ")} carr${wrong.length > 1 ? "y" : "ies"} another key`, "signature"));
+  checks.push(orderCheck(placed), keys);
   return checks;
 }
 
