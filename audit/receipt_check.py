@@ -183,7 +183,7 @@ def compare(receipt: Any, record: Any, *, public_key: str | None = None) -> Rece
     rc = r.checkpoint
     if cp is not None:
         if rc.size == cp.size:
-            if rc.root != cp.root:
+            if not hmac.compare_digest(rc.root, cp.root):
                 contradict("fork", f"the operator signed two roots for log size {rc.size}: {rc.root.hex()} (your "
                                    f"receipt) and {cp.root.hex()} (the record): its log is forked", rc.text, cp.text)
             else:
