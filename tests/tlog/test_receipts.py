@@ -6,6 +6,7 @@ import copy
 import json
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from click.testing import CliRunner
 
 from audit.cli import main
@@ -146,3 +147,38 @@ def test_a_record_of_another_hand_is_bad_input(ledger_with_receipts):
     record = finish_honestly(ledger)
     with pytest.raises(TipluError, match="another|for hand"):
         compare(receipts[0], {**record, "hand_id": "h2"}, public_key=KEY.public_hex)
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=5),
+                    max_leaves=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_any_damaged_receipt_is_a_typed_error_never_a_crash(data):
+    ledger, receipts = _SHARED
+    rec = copy.deepcopy(receipts[0])
+    where = data.draw(st.sampled_from(["top", "statements", "proof", "statement"]))
+    junk = data.draw(JSON)
+    if where == "top":
+        rec = junk if data.draw(st.booleans()) else {**rec, data.draw(st.sampled_from(sorted(rec))): junk}
+    elif where == "statements":
+        rec["statements"][data.draw(st.integers(0, 1))] = junk
+    elif where == "proof":
+        text = rec["log_proofs"][1]
+        cut = data.draw(st.integers(0, len(text)))
+        rec["log_proofs"][1] = text[:cut] + data.draw(st.text(max_size=8)) + text[cut + 1:]
+    else:
+        rec["statements"][1]["statement"][data.draw(st.text(max_size=8))] = junk
+    try:
+        verify_receipt(rec, KEY.public_hex)
+    except ReceiptError:
+        pass
+    try:
+        compare(receipts[0], rec if isinstance(rec, dict) else {"fairness": junk}, public_key=KEY.public_hex)
+    except TipluError:
+        pass
+
+
+_SHARED = new_ledger()
