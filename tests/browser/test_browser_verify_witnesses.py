@@ -3,6 +3,7 @@ checkpoint against the witnesses a person pins, with a quorum."""
 from __future__ import annotations
 
 import json
+import pathlib
 
 import pytest
 
@@ -60,7 +61,9 @@ def test_a_line_by_an_impostor_key_under_the_witness_name_does_not_count(page, s
 
 
 def test_the_offline_file_checks_witnesses_too(page):
-    from conftest import STATIC
-    paste(page, (STATIC / "tiplu-verifier.html").as_uri(), cosigned_record((W1, "witness.test/v1")), [V1, V2], "2")
+    # web/static by path: ``from conftest import STATIC`` finds whichever conftest a worker
+    # imported first (tests/web's under pytest-xdist), not this folder's
+    static = pathlib.Path(__file__).resolve().parents[2] / "web" / "static"
+    paste(page, (static / "tiplu-verifier.html").as_uri(), cosigned_record((W1, "witness.test/v1")), [V1, V2], "2")
     verify(page, expect_state="failed")
     assert shown_deal(page)["reasons"]["log:witnesses"] == "witness_quorum"
