@@ -16,12 +16,11 @@ from replay.errors import MalformedError
 
 from .errors import LedgerIntegrityError
 from .signing import SigningKey, verify_statement
-from .tlog.checkpoint import make_checkpoint, verify_checkpoint
+from .tlog.checkpoint import DEFAULT_ORIGIN, make_checkpoint, verify_checkpoint
 from .tlog.merkle import leaf_hash, verify_inclusion
 from .tlog.store import TransparencyLog, leaf_entry
 
 RECEIPT_FORMAT = "tiplu.receipt/1"
-DEFAULT_ORIGIN = "tiplu.local/log"
 
 
 def receipt(ledger: Any, signed: Mapping[str, Any], *, key: SigningKey, origin: str = DEFAULT_ORIGIN,
