@@ -30,13 +30,12 @@ from replay.errors import MalformedError
 
 from .errors import LedgerIntegrityError, ProofError, SignatureError
 from .signing import SigningKey, verify_statement
-from .tlog.checkpoint import Checkpoint, make_checkpoint, parse_checkpoint, verify_checkpoint
+from .tlog.checkpoint import DEFAULT_ORIGIN, Checkpoint, make_checkpoint, parse_checkpoint, verify_checkpoint
 from .tlog.merkle import leaf_hash, verify_inclusion
 from .tlog.proof import format_tlog_proof, parse_tlog_proof
 from .tlog.store import TransparencyLog, leaf_entry
 
 RECEIPT_FORMAT = "tiplu.receipt/2"
-ORIGIN = "tiplu.local/log"  # the website's default TIPLU_LOG_ORIGIN
 
 
 class ReceiptError(MalformedError):
@@ -91,7 +90,7 @@ def _index_of(ledger: Any, signed: Mapping[str, Any]) -> int:
     return int(row[0]) - 1
 
 
-def receipt(ledger: Any, signed: Mapping[str, Any], *, key: SigningKey, origin: str = ORIGIN,
+def receipt(ledger: Any, signed: Mapping[str, Any], *, key: SigningKey, origin: str = DEFAULT_ORIGIN,
             now: datetime | None = None) -> dict[str, Any]:
     """The receipt of a statement already in ``ledger``; for a ``seat-receipt`` it also holds
     the hand's ``commitment`` statement.  All proofs are at one checkpoint signed by ``key``

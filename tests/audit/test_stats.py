@@ -192,3 +192,22 @@ def test_the_permutation_correction_is_exact():
         observed = [[perm[2 * p:2 * p + 2].count(k) for p in range(3)] for k in "ABC"]
         stats.append(chi_square(observed, per_hand, 1, df=4, scale=6 / 5).statistic)
     assert statistics.mean(stats) == pytest.approx(4.0, abs=1e-12)
+
+
+def test_which_cards_each_engine_calls_jokers():  # rules MN-32, MC-3, R-5
+    from replay.cards import parse_card
+    from replay.game import Outcome, engine_for
+
+    cards = ["7H", "8H", "6H", "7S", "JK", "MC", "2C"]
+    tiplu = Outcome((0,), (0,), None, detail={"tiplu": "7H"})
+    nepal = engine_for(resolve("marriage/nepal")).jokers_of_hand(None, tiplu)
+    assert [c for c in cards if nepal(parse_card(c))] == ["7H", "8H", "6H", "7S", "JK", "MC"]
+    assert engine_for(resolve("marriage/nepal")).jokers_of_hand(None, Outcome((0,), (0,), None)) is None  # no tiplu
+    rs = resolve("rummy13")
+    deal = hand_randomness(bytes(32), "h", rs, [bytes(16)] * 4).deal(0)
+    rummy = engine_for(rs).jokers_of_hand(deal, None)
+    assert rummy(parse_card("JK"))
+    if str(deal.indicator) != "JK":   # a printed-joker indicator makes no rank wild
+        rank = str(deal.indicator)[0]
+        assert all(rummy(parse_card(rank + s)) for s in "SHDC")
+        assert sum(rummy(parse_card(r + "S")) for r in "A23456789TJQK") == 1
