@@ -211,3 +211,27 @@ def test_which_cards_each_engine_calls_jokers():  # rules MN-32, MC-3, R-5
         rank = str(deal.indicator)[0]
         assert all(rummy(parse_card(rank + s)) for s in "SHDC")
         assert sum(rummy(parse_card(r + "S")) for r in "A23456789TJQK") == 1
+
+
+def test_a_record_that_is_not_log_bound_is_left_out(tmp_path, honest):
+    """A tiplu.hand/1 record (no log evidence) never counts, however clean its deal."""
+    records = [json.loads(line) for line in honest[0].read_text().splitlines()[:3]]
+    v1 = records[0]
+    v1["format"] = "tiplu.hand/1"
+    del v1["fairness"]["log_proofs"]
+    src = tmp_path / "v1.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    assert "not_log_bound" in {f.reason.value for f in audit_record(v1).faults}
+    _, data = stats_json(src)
+    assert data["considered"] == 3 and data["hands"] == 2 and sum(data["excluded"].values()) == 1
+
+
+def test_a_trust_file_pins_the_key(tmp_path, honest):
+    key = json.loads(honest[0].read_text().splitlines()[0])["table"]["public_key"]
+    trust = tmp_path / "trust.json"
+    trust.write_text(json.dumps({"format": "tiplu.trust/1", "public_key": key}), encoding="utf-8")
+    res = CliRunner().invoke(main, ["stats", str(honest[0]), "--trust", str(trust), "--json", "--no-progress"])
+    data = json.loads(res.output)
+    assert data["trust"] == {"public_key": key, "basis": "trust-file"} and data["hands"] == HANDS
+    both = CliRunner().invoke(main, ["stats", str(honest[0]), "--trust", str(trust), "--public-key", key])
+    assert both.exit_code == 2
