@@ -144,10 +144,12 @@ def publish(ledger: Any, hand_id: str, record: Mapping[str, Any] | None = None, 
     return record
 
 
-def reveal_and_publish(ledger: Any, hand_id: str, *, now: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Reveal the hand's server seed, then publish its record: ``(reveal statement, record)``."""
+def reveal_and_publish(ledger: Any, hand_id: str, *, now: Any = None,
+                       origin: str = DEFAULT_ORIGIN) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Reveal the hand's server seed, then publish its record (its log proofs under a
+    checkpoint of ``origin``): ``(reveal statement, record)``."""
     signed = ledger.reveal(hand_id, now=now)
-    return signed, publish(ledger, hand_id, now=now)
+    return signed, publish(ledger, hand_id, now=now, origin=origin)
 
 
 def is_published(ledger: Any, hand_id: str) -> bool:

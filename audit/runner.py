@@ -10,6 +10,7 @@ from .coverage import DEFAULT_GRACE, utc_now
 from .report import AuditReport
 from replay.faults import Fault, Reason
 
+from .trust import TrustAnchor
 from .verify import Verdict, audit_record
 from .witnesscheck import WitnessPolicy, record_witness_faults
 
@@ -17,8 +18,8 @@ Progress = Callable[[AuditReport], None]
 
 
 def audit_one(data, *, public_key: str | None = None, strict: bool = False,
-              witnesses: WitnessPolicy | None = None, trust=None, check_signatures: bool = False,
-              log=None) -> Verdict:
+              witnesses: WitnessPolicy | None = None, trust: TrustAnchor | None = None,
+              check_signatures: bool = False, log=None) -> Verdict:
     """:func:`audit_record`, but a crash of the auditor on one record becomes that record's
     ``INTERNAL_ERROR`` verdict instead of ending the run (the error type is kept, no traceback).
     With ``witnesses``, a record whose checkpoint lacks the quorum also gets ``WITNESS_QUORUM``."""
