@@ -1,4 +1,8 @@
-"""The ledger for the current request: opened on first use, kept in ``g``, closed on teardown."""
+"""The ledger for the current request: opened on first use, kept in ``g``, closed on teardown.
+
+The app never creates a ledger (``tiplu init`` does): a missing or foreign ``TIPLU_DB`` is a
+503 ``no_ledger``.  ``TIPLU_SECRETS`` (default: beside the ledger) is the secret store, opened
+only by the writes that need a secret (commit, reveal, signing)."""
 from __future__ import annotations
 
 from flask import Flask, current_app, g
@@ -8,7 +12,7 @@ def get_ledger():
     if "ledger" not in g:
         from audit.ledger import Ledger
 
-        g.ledger = Ledger(current_app.config["TIPLU_DB"])
+        g.ledger = Ledger(current_app.config["TIPLU_DB"], secrets_path=current_app.config.get("TIPLU_SECRETS"))
     return g.ledger
 
 

@@ -33,8 +33,10 @@ def evaluate_line(game: str, line: str) -> dict:
         return {"error": "each line must be a JSON object with an 'op'"}
     try:
         return import_module(GAME_OPS[game]).evaluate(request)
-    except (TipluError, ValueError, KeyError, TypeError) as exc:
+    except (TipluError, ValueError, KeyError, TypeError, ArithmeticError) as exc:
         return {"error": str(exc) if not isinstance(exc, KeyError) else f"missing field {exc}"}
+    except Exception as exc:  # noqa: BLE001 - a bug costs its own line, never the rest of the run
+        return {"error": f"internal error: {type(exc).__name__}"}
 
 
 @main.command("eval")

@@ -37,7 +37,7 @@ def simulate_command(preset: str, players: int, hands: int, tables: int, seed: s
             if sink:
                 sink.write(json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n")
 
-        with Ledger(db_path) as ledger:
+        with Ledger(db_path, create=True) as ledger:
             run = simulate_archive(ledger, [(preset, players, hands)] * tables, seed=seed,
                                    tamper_rate=tamper_rate, on_record=write,
                                    table_prefix="" if tables == 1 else "")

@@ -44,7 +44,7 @@ def live(tmp_path_factory):
     path = str(tmp_path_factory.mktemp("logcheck") / "ledger.db")
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(sim_tables, "PLAYERS", NAMES)
-        ledger = Ledger(path)
+        ledger = Ledger(path, create=True)
         try:
             run = simulate_archive(ledger, [("kitti", 3, 8)], seed="logcheck", tamper_rate=0.5)
             key = ledger.signing_key(OPERATOR)
@@ -212,10 +212,9 @@ def test_a_checkpoint_signed_by_another_key_fails_the_pinned_key(page, live_site
 
     base, site = live_site
     path = str(tmp_path / "copy.db")
-    src, dst = sqlite3.connect(site.db_path), sqlite3.connect(path)
-    src.backup(dst)
-    src.close()
-    dst.close()
+    from audit.ledger.secret_store import copy_ledger
+
+    copy_ledger(site.db_path, path)
     ledger = Ledger(path)
     try:  # the log grows, so the next checkpoint is signed by the stranger below
         ledger.new_hand("t1", ["asha", "bikash", "chandra"], dealer=0, hand_id="t1-later")
