@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
+from datetime import datetime, timedelta
+
 from replay.errors import MalformedError
 from replay.records import load_json
 
+from .coverage import DEFAULT_GRACE, HandStatus, ledger_statuses, utc_now
 from .splits import DB_SUFFIXES, line_wire
 
 
@@ -26,6 +30,7 @@ class Item:
     where: str
     data: Any = None
     error: MalformedError | None = None
+    status: HandStatus | None = None  # a hand with no record to audit (ledger and URL sources)
 
 
 def iter_jsonl(stream: io.BufferedIOBase | Any, name: str, *, raw: bool = False) -> Iterator[Item]:
@@ -53,8 +58,9 @@ def iter_jsonl(stream: io.BufferedIOBase | Any, name: str, *, raw: bool = False)
                 yield Item(where, error=exc)
 
 
-def iter_db(path: Path) -> Iterator[Item]:
-    """Every published record in a ledger database, in publication order, streamed."""
+def iter_db(path: Path, *, now: datetime | None = None, grace: timedelta = DEFAULT_GRACE) -> Iterator[Item]:
+    """Every published record in a ledger database, in publication order, streamed; then
+    the status of every hand without one (:func:`db_statuses`)."""
     from .ledger import Ledger
     from .publish import iter_published
 
@@ -67,19 +73,42 @@ def iter_db(path: Path) -> Iterator[Item]:
                 yield Item(f"{path}#{hand_id}", error=exc)
     finally:
         ledger.close()
+    yield from db_statuses(path, now=now, grace=grace)
 
 
-def iter_url(url: str) -> Iterator[Item]:
-    """Every revealed record an operator's JSON API publishes (paged)."""
+def db_statuses(path: Path | str, *, now: datetime | None = None,
+                grace: timedelta = DEFAULT_GRACE) -> Iterator[Item]:
+    """An item for each hand of the ledger at ``path`` that has no published record, named
+    ``<path>#<hand id>`` like its records (the database is opened read-only)."""
+    from .splits import connect_ro
+
+    now = now or utc_now()
+    try:
+        conn = connect_ro(str(path))
+        try:
+            statuses = list(ledger_statuses(conn, now=now, grace=grace))
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise MalformedError(f"{path} is not a readable Tiplu ledger: {exc}") from None
+    for status in statuses:
+        yield Item(f"{path}#{status.hand_id}", status=status)
+
+
+def iter_url(url: str, *, now: datetime | None = None, grace: timedelta = DEFAULT_GRACE) -> Iterator[Item]:
+    """Every revealed record an operator's JSON API publishes (paged), and the status of
+    every other hand it lists."""
     from .remote import iter_remote_records
 
-    yield from iter_remote_records(url)
+    yield from iter_remote_records(url, now=now or utc_now(), grace=grace)
 
 
-def iter_source(source: str, *, raw: bool = False) -> Iterator[Item]:
-    """Dispatch on the kind of source (see the module docstring)."""
+def iter_source(source: str, *, raw: bool = False, now: datetime | None = None,
+                grace: timedelta = DEFAULT_GRACE) -> Iterator[Item]:
+    """Dispatch on the kind of source (see the module docstring).  ``now`` and ``grace``
+    judge the hands of a ledger or URL that have no record (:mod:`audit.coverage`)."""
     if source.startswith(("http://", "https://")):
-        yield from iter_url(source)
+        yield from iter_url(source, now=now, grace=grace)
         return
     if source == "-":
         yield from iter_jsonl(getattr(sys.stdin, "buffer", sys.stdin), "<stdin>", raw=raw)
@@ -88,7 +117,7 @@ def iter_source(source: str, *, raw: bool = False) -> Iterator[Item]:
     if not path.exists():
         raise MalformedError(f"no such file: {source}")
     if path.suffix in DB_SUFFIXES:
-        yield from iter_db(path)
+        yield from iter_db(path, now=now, grace=grace)
         return
     if path.suffix == ".json":
         with path.open("r", encoding="utf-8", errors="strict") as fh:

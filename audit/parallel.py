@@ -39,7 +39,10 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from replay.faults import Fault, Reason
 
-from .archive import Item, iter_source
+from datetime import datetime, timedelta
+
+from .archive import Item, db_statuses, iter_source
+from .coverage import DEFAULT_GRACE, HandStatus, utc_now
 from .report import AuditReport
 from .runner import audit_one
 from .splits import Split, Wire, plan, splittable
@@ -47,6 +50,8 @@ from .verify import Verdict
 
 Progress = Callable[[AuditReport], None]
 CHUNK_SIZE = 500
+#: a hand with no record to audit, as it travels: (where, status)
+StatusWire = tuple[str, HandStatus]
 
 
 
@@ -56,7 +61,7 @@ class Partition:
     themselves, or the :class:`Split` a worker reads them from."""
 
     index: int
-    items: tuple[Wire, ...] | Split
+    items: tuple[Wire | StatusWire, ...] | Split
 
 
 def partitions(items: Iterable[Item], size: int = CHUNK_SIZE) -> Iterator[Partition]:
@@ -65,32 +70,65 @@ def partitions(items: Iterable[Item], size: int = CHUNK_SIZE) -> Iterator[Partit
         raise ValueError("partition size must be at least 1")
     it = iter(items)
     for index in itertools.count():
-        chunk = tuple((i.where, i.data, None if i.error is None else str(i.error))
-                      for i in itertools.islice(it, size))
+        chunk = tuple(_wire(i) for i in itertools.islice(it, size))
         if not chunk:
             return
         yield Partition(index, chunk)
 
 
-def plan_partitions(source: str, chunk_size: int = CHUNK_SIZE, *, read_in_workers: bool = True) -> Iterator[Partition]:
+def _wire(item: Item) -> Wire | StatusWire:
+    if item.status is not None:
+        return (item.where, item.status)
+    return (item.where, item.data, None if item.error is None else str(item.error))
+
+
+def plan_partitions(source: str, chunk_size: int = CHUNK_SIZE, *, read_in_workers: bool = True,
+                    now: datetime | None = None, grace: timedelta = DEFAULT_GRACE) -> Iterator[Partition]:
     """The partitions of ``source``: splits the workers read, when it is a local archive and
-    ``read_in_workers``; else the records themselves, streamed by the parent."""
+    ``read_in_workers``; else the records themselves, streamed by the parent.  A ledger's
+    hands without a published record (:mod:`audit.coverage`) come last, as the single
+    process reads them: the parent looks them up (one query) and ships their statuses."""
+    now = now or utc_now()
     if read_in_workers and splittable(source):
-        return (Partition(i, split) for i, split in enumerate(plan(source, chunk_size)))
-    return partitions(iter_source(source, raw=True), chunk_size)
+        return _split_partitions(source, chunk_size, now, grace)
+    return partitions(iter_source(source, raw=True, now=now, grace=grace), chunk_size)
 
 
-def audit_partition(items: Sequence[Wire] | Split, public_key: str | None = None, strict: bool = False) -> AuditReport:
+def _split_partitions(source: str, chunk_size: int, now: datetime, grace: timedelta) -> Iterator[Partition]:
+    n = 0
+    for n, split in enumerate(plan(source, chunk_size), 1):
+        yield Partition(n - 1, split)
+    if split_kind(source) == "db":
+        for k, part in enumerate(partitions(db_statuses(source, now=now, grace=grace), chunk_size)):
+            yield Partition(n + k, part.items)
+
+
+def split_kind(source: str) -> str:
+    from .splits import DB_SUFFIXES
+
+    return "db" if source.endswith(DB_SUFFIXES) else "jsonl"
+
+
+def _add(report: AuditReport, wire: Any, public_key: str | None, strict: bool) -> None:
+    """One partition entry into ``report``: a hand's status, an unreadable item, or a record."""
+    if len(wire) == 2:  # (where, HandStatus): built only by the auditor, never read from a record
+        report.add_status(wire[0], wire[1])
+        return
+    where, data, error = wire
+    if error is not None:
+        report.add_error(where, error)
+    else:
+        report.add(where, audit_one(data, public_key=public_key, strict=strict))
+
+
+def audit_partition(items: Sequence[Wire | StatusWire] | Split, public_key: str | None = None, strict: bool = False) -> AuditReport:
     """Audit one partition's items (read from the archive first if given a split) into a
     partial report (runs in the worker)."""
     if isinstance(items, Split):
         items = items.read()
     report = AuditReport()
-    for where, data, error in items:
-        if error is not None:
-            report.add_error(where, error)
-        else:
-            report.add(where, audit_one(data, public_key=public_key, strict=strict))
+    for wire in items:
+        _add(report, wire, public_key, strict)
     return report
 
 
@@ -105,7 +143,11 @@ def crashed_partition(part: Partition, exc: BaseException) -> AuditReport:
         except (OSError, sqlite3.Error) as err:
             report.add_error(f"{items.name}@{items.start}-{items.end}", f"{message}; cannot read it: {type(err).__name__}")
             return report
-    for where, data, error in items:
+    for wire in items:
+        if len(wire) == 2:
+            report.add_status(wire[0], wire[1])
+            continue
+        where, data, error = wire
         if error is not None:
             report.add_error(where, error)
             continue
@@ -260,7 +302,8 @@ def audit_partitions_dask(parts: Iterable[Partition], client: Any, *, public_key
 def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = None,
                    public_key: str | None = None, strict: bool = False, progress: Progress | None = None,
                    chunk_size: int = CHUNK_SIZE, max_in_flight: int | None = None,
-                   read_in_workers: bool | None = None) -> AuditReport:
+                   read_in_workers: bool | None = None, now: datetime | None = None,
+                   grace: timedelta = DEFAULT_GRACE) -> AuditReport:
     """Audit ``source`` (anything :func:`iter_source` reads) in parallel into one report,
     the same report -- byte for byte in ``to_json`` -- as :func:`audit.runner.audit_source`.
 
@@ -268,7 +311,7 @@ def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = 
     scheduler) lets each worker read its own split of a local archive."""
     if read_in_workers is None:
         read_in_workers = not dask_address or dask_address.startswith("local:")
-    parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers)
+    parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace)
     if dask_address:
         client = dask_client(dask_address)
         try:

@@ -9,6 +9,11 @@
   append-only ``published_records`` table; :func:`get_published` and
   :func:`iter_published` read it back (streamed, in publication order).  This is the
   artifact auditors audit and the website serves.
+* :func:`reveal_and_publish` -- the operator's last step of an honest hand, as the CLI
+  (``tiplu hand reveal``) and the operator API take it: reveal, then publish.  The two are
+  separate writes: if the second is lost the hand is revealed but unpublished, every audit
+  of the ledger reports it ``unpublished`` past the grace period (:mod:`audit.coverage`),
+  and ``tiplu hand publish`` (``POST /api/v1/operator/hands/<id>/publish``) repairs it.
 """
 from __future__ import annotations
 
@@ -92,11 +97,27 @@ def publish(ledger: Any, hand_id: str, record: Mapping[str, Any] | None = None, 
     return record
 
 
+def reveal_and_publish(ledger: Any, hand_id: str, *, now: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Reveal the hand's server seed, then publish its record: ``(reveal statement, record)``."""
+    signed = ledger.reveal(hand_id, now=now)
+    return signed, publish(ledger, hand_id, now=now)
+
+
+def is_published(ledger: Any, hand_id: str) -> bool:
+    return ledger.db.execute("SELECT 1 FROM published_records WHERE hand_id = ?", [hand_id]).fetchone() is not None
+
+
 def get_published(ledger: Any, hand_id: str) -> dict[str, Any]:
+    return json.loads(get_published_text(ledger, hand_id))
+
+
+def get_published_text(ledger: Any, hand_id: str) -> str:
+    """The published record of a hand exactly as stored (JSON text); :class:`NotFoundError`
+    when the hand has none."""
     row = ledger.db.execute("SELECT record FROM published_records WHERE hand_id = ?", [hand_id]).fetchone()
     if row is None:
         raise NotFoundError(f"hand {hand_id!r} has no published record")
-    return json.loads(row[0])
+    return row[0]
 
 
 def iter_published(ledger: Any, *, table_id: str | None = None) -> Iterator[tuple[str, str]]:

@@ -1,14 +1,19 @@
-"""Read an operator's revealed records over its JSON API (``tiplu audit URL``).
+"""Read an operator's hands and records over its JSON API (``tiplu audit URL``).
 
-Pages through ``GET {url}/api/v1/hands?state=revealed`` and fetches each hand's
-``/api/v1/hands/<id>/record``.  A page or record that cannot be fetched or parsed is an
-:class:`~audit.archive.Item` with an error, and the run goes on.  Hands revealed while the
-audit runs may be missed or seen twice (the list is newest first); re-run to catch up,
-or use ``tiplu monitor`` to follow a log continuously.
+Pages through ``GET {url}/api/v1/hands`` (every hand, newest first).  A revealed hand
+that is published (or whose operator does not say: an API without the ``published``
+field) is audited: its ``/api/v1/hands/<id>/record`` is fetched.  Every other hand is
+judged, as a ledger's are (:mod:`audit.coverage`): cancelled, in progress, or -- past the
+grace period since its last statement (``/api/v1/hands/<id>/statements``) -- stalled or
+unpublished.  A page or record that cannot be fetched or parsed is an
+:class:`~audit.archive.Item` with an error, and the run goes on.  Hands that change while
+the audit runs may be missed or seen twice (the list is newest first); re-run to catch
+up, or use ``tiplu monitor`` to follow a log continuously.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from datetime import datetime, timedelta
+from typing import Any, Iterator
 from urllib.parse import quote
 
 import requests
@@ -16,22 +21,49 @@ import requests
 from replay.errors import MalformedError
 
 from .archive import Item
+from .coverage import DEFAULT_GRACE, classify, utc_now
 
 PAGE = 200
 TIMEOUT = 30
 
 
-def iter_remote_records(url: str, *, session: requests.Session | None = None) -> Iterator[Item]:
+def _last_statement(http: requests.Session, url: str) -> tuple[str | None, str | None]:
+    """The kind and time of a hand's last statement as the API lists them."""
+    r = http.get(url, timeout=TIMEOUT)
+    r.raise_for_status()
+    statements = r.json()["statements"]
+    if not statements:
+        return None, None
+    last = statements[-1].get("statement", {})
+    return last.get("kind"), last.get("time")
+
+
+def _status_item(http: requests.Session, base: str, hand: dict[str, Any], now: datetime,
+                 grace: timedelta) -> Item:
+    hand_id = str(hand.get("hand_id"))
+    where = f"{base}/api/v1/hands/{quote(hand_id, safe='')}"
+    state = hand.get("state")
+    try:
+        kind, time = (None, None) if state == "cancelled" else _last_statement(http, where + "/statements")
+        status = classify(hand_id, state=str(state), last_kind=kind, last_time=time, now=now, grace=grace,
+                          table_id=hand.get("table_id"), preset=hand.get("preset"))
+    except (requests.RequestException, ValueError, KeyError, TypeError, AttributeError, MalformedError) as exc:
+        return Item(where, error=MalformedError(f"cannot read the hand's statements: {type(exc).__name__}"))
+    return Item(where, status=status)
+
+
+def iter_remote_records(url: str, *, session: requests.Session | None = None, now: datetime | None = None,
+                        grace: timedelta = DEFAULT_GRACE) -> Iterator[Item]:
     base = url.rstrip("/")
     if base.endswith("/api/v1"):
         base = base[: -len("/api/v1")]
     http = session or requests.Session()
+    now = now or utc_now()
     offset: int | None = 0
     while offset is not None:
-        where = f"{base}/api/v1/hands?state=revealed&offset={offset}"
+        where = f"{base}/api/v1/hands?offset={offset}"
         try:
-            resp = http.get(f"{base}/api/v1/hands", params={"state": "revealed", "limit": PAGE, "offset": offset},
-                            timeout=TIMEOUT)
+            resp = http.get(f"{base}/api/v1/hands", params={"limit": PAGE, "offset": offset}, timeout=TIMEOUT)
             resp.raise_for_status()
             page = resp.json()
             hands = page["hands"]
@@ -40,8 +72,13 @@ def iter_remote_records(url: str, *, session: requests.Session | None = None) ->
             yield Item(where, error=MalformedError(f"cannot list hands: {type(exc).__name__}: {exc}"))
             return
         for hand in hands:
-            hand_id = hand.get("hand_id") if isinstance(hand, dict) else None
-            rec_url = f"{base}/api/v1/hands/{quote(str(hand_id), safe='')}/record"
+            if not isinstance(hand, dict):
+                yield Item(where, error=MalformedError("the hand list holds something other than a hand"))
+                continue
+            if hand.get("state") != "revealed" or hand.get("published") is False:
+                yield _status_item(http, base, hand, now, grace)
+                continue
+            rec_url = f"{base}/api/v1/hands/{quote(str(hand.get('hand_id')), safe='')}/record"
             try:
                 r = http.get(rec_url, timeout=TIMEOUT)
                 r.raise_for_status()

@@ -109,14 +109,14 @@ def line_wire(raw: bytes, where: str) -> Wire | None:
     return None if not text.strip() else (where, text, None)
 
 
-def _connect_ro(path: str) -> sqlite3.Connection:
+def connect_ro(path: str) -> sqlite3.Connection:
     return sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
 
 
 def _plan_db(path: Path, name: str, lines: int) -> Iterator[Split]:
     full = str(path.resolve())
     try:
-        conn = _connect_ro(full)
+        conn = connect_ro(full)
         rows = conn.execute("SELECT rowid FROM published_records ORDER BY rowid")
     except sqlite3.Error as exc:
         raise MalformedError(f"{name} is not a readable Tiplu ledger: {exc}") from None
@@ -136,7 +136,7 @@ def _plan_db(path: Path, name: str, lines: int) -> Iterator[Split]:
 
 
 def _read_db(split: Split) -> list[Wire]:
-    conn = _connect_ro(split.path)
+    conn = connect_ro(split.path)
     try:
         rows = conn.execute("SELECT hand_id, record FROM published_records WHERE rowid BETWEEN ? AND ?"
                             " ORDER BY rowid", (split.start, split.end)).fetchall()

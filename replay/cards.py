@@ -133,9 +133,27 @@ def parse_cards(texts: Sequence[str] | str) -> tuple[Card, ...]:
         texts = texts.split()
     elif not isinstance(texts, (list, tuple)):
         raise CardParseError(f"expected a list of cards, got {type(texts).__name__}")
-    return tuple(parse_card(t) for t in texts)
+    return tuple(map(parse_card, texts))
 
 
 def format_cards(cards: Iterable[Card]) -> str:
     """Cards as one space-separated string (``parse_cards`` reads it back)."""
     return " ".join(str(c) for c in cards)
+
+
+SUIT_SYMBOLS = "♠♥♦♣"  # in SUIT_CHARS order: S H D C
+
+
+def card_symbol(card: Card) -> str:
+    """A card for people: ``5♠``, ``10♥``, ``joker``, ``master card`` (not a notation: see ``str``)."""
+    if card.code == JOKER_CODE:
+        return "joker"
+    if card.code == MASTER_CODE:
+        return "master card"
+    rank = RANK_CHARS[card.code % 13]
+    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card.code // 13]
+
+
+def cards_symbols(cards: Iterable[Card]) -> str:
+    """Cards for people, separated by spaces: ``5♠ 6♠ 7♠``."""
+    return " ".join(card_symbol(c) for c in cards)

@@ -6,11 +6,16 @@ In strict mode it stops at the first fault; otherwise it skips a faulty move, go
 collects every fault it meets.  An optional ``visit(index, move, state)`` callback sees
 every state (``index`` -1 is the state after the deal) -- the CLI's ``tiplu replay`` and
 the website's replay viewer use it.
+
+Without a visitor nobody sees the states in between, so an engine that offers
+``working(state)`` (a mutable copy its ``apply`` changes in place, with ``freeze()`` back
+to the frozen value) is replayed on that copy: one state for the whole hand instead of a
+new frozen one per move.  The result is the same either way (tests/test_working_state.py).
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .errors import DeckMismatchError, IllegalMoveError, MalformedError, TipluError
@@ -19,6 +24,7 @@ from .faults import Fault, Reason
 from .game import Engine, Outcome, engine_for
 from .records import HandRecord
 from .settlement import Settlement, settle
+from .worked import work_settlement
 
 Visitor = Callable[[int, Any, Any], None]
 
@@ -30,6 +36,8 @@ class ReplayResult:
     faults: tuple[Fault, ...]
     moves_applied: int
     record: HandRecord | None = None
+    #: the settlement worked term by term (:func:`replay.worked.work_settlement`); ``None`` unless settled
+    worked: dict[str, Any] | None = field(default=None, compare=False)
 
     @property
     def is_clean(self) -> bool:
@@ -55,6 +63,9 @@ def replay_record(record: HandRecord, *, strict: bool = True, visit: Visitor | N
         return ReplayResult(None, None, (Fault(Reason.MALFORMED, f"cannot start the hand: {exc}"),), 0, record)
     if visit:
         visit(-1, None, state)
+    working = getattr(engine, "working", None) if visit is None else None
+    if working is not None:
+        state = working(state)
     applied = 0
     for i, raw in enumerate(record.moves):
         try:
@@ -78,11 +89,15 @@ def replay_record(record: HandRecord, *, strict: bool = True, visit: Visitor | N
     if not engine.is_over(state):
         faults.append(Fault(Reason.INCOMPLETE, "the moves end before the hand is over", len(record.moves)))
         return ReplayResult(None, None, tuple(faults), applied, record)
+    if working is not None:
+        state = state.freeze()
     try:
         outcome = engine.outcome(state)
         settlement = settle(outcome.net_points, point_value=record.table.point_value,
                             commission_pct=record.table.commission_pct, pot_delta_points=outcome.pot_delta_points)
+        worked = work_settlement(engine, outcome, settlement, point_value=record.table.point_value,
+                                 commission_pct=record.table.commission_pct, players=record.table.players)
     except TipluError as exc:
         faults.append(Fault(Reason.MALFORMED, f"cannot settle the hand: {exc}"))
         return ReplayResult(None, None, tuple(faults), applied, record)
-    return ReplayResult(outcome, settlement, tuple(faults), applied, record)
+    return ReplayResult(outcome, settlement, tuple(faults), applied, record, worked)

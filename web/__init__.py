@@ -16,6 +16,9 @@ Settings (every one documented in ``docs/web.md``):
 ``TIPLU_TRUSTED_PROXIES``  reverse proxies in front of the app whose ``X-Forwarded-For`` is trusted (default 0)
 ``TIPLU_LOG_KEY_FILE``     a ``tiplu.key/1`` file whose key signs log checkpoints (env ``TIPLU_LOG_KEY_FILE``)
 ``TIPLU_CHECKPOINT_SIGNER`` a ready ``signer(log) -> Checkpoint`` (overrides the key file)
+``TIPLU_WITNESSES``        witnesses to cosign each checkpoint: ``<URL> <vkey>`` entries, ``;``-separated (env too)
+``TIPLU_WITNESS_TIMEOUT``  seconds to wait for one witness (connect and read; default 3)
+``TIPLU_WITNESSING``       a ready :class:`audit.tlog.witnessing.Witnessing` (overrides ``TIPLU_WITNESSES``)
 =========================  ===============================================================
 """
 from __future__ import annotations
@@ -54,6 +57,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     Path(app.config["TIPLU_DB"]).parent.mkdir(parents=True, exist_ok=True)
     _checkpoint_signer(app)
+    _witnessing(app)
 
     from . import db, errors, params
 
@@ -88,3 +92,14 @@ def _checkpoint_signer(app: Flask) -> None:
 
     app.config["TIPLU_CHECKPOINT_SIGNER"] = CheckpointSigner(key=load_key_file(key_file),
                                                              origin=app.config["TIPLU_LOG_ORIGIN"])
+
+
+def _witnessing(app: Flask) -> None:
+    """Witnesses from ``TIPLU_WITNESSES`` (config, else the environment) unless one is given."""
+    if app.config.get("TIPLU_WITNESSING") is not None:
+        return
+    from audit.tlog.witnessing import Witnessing
+
+    setting = app.config.get("TIPLU_WITNESSES") or os.environ.get("TIPLU_WITNESSES")
+    timeout = app.config.get("TIPLU_WITNESS_TIMEOUT") or os.environ.get("TIPLU_WITNESS_TIMEOUT")
+    app.config["TIPLU_WITNESSING"] = Witnessing.from_setting(setting, timeout=timeout)

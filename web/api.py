@@ -90,10 +90,15 @@ def get_record(hand_id: str):
 
 @bp.get("/hands/<hand_id>/verdict")
 def get_verdict(hand_id: str):
-    """The audit verdict of the published record (``not_revealed`` until the reveal)."""
+    """The audit verdict of the published record (``not_revealed`` until the reveal), with
+    ``worked``: the recomputed settlement term by term (:mod:`replay.worked`), or null."""
     ledger = get_ledger()
     record = _record(hand_id)
-    return jsonify(data.verdict_for(ledger, ledger.get_hand(hand_id), record).to_json())
+    verdict = data.verdict_for(ledger, ledger.get_hand(hand_id), record)
+    replay = verdict.replay
+    # the settlement the audit recomputed, term by term (replay.worked) -- never the operator's claim
+    worked = replay.worked if replay is not None else None
+    return jsonify({**verdict.to_json(), "worked": worked})
 
 
 @bp.get("/hands/<hand_id>/statements")

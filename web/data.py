@@ -9,8 +9,9 @@ the reveal nobody outside the operator may see them.
 * :func:`record_of` -- the published record (``None`` before the hand is finished).
 * :func:`verdict_of` -- :func:`audit.verify.audit_record` of the published record, cached
   per record hash (auditing is deterministic, and a record changes only by being revealed).
-* :func:`table_money` -- a table's HT balances, commission and pot, from the *recomputed*
-  settlements (:class:`audit.report.AuditReport`).
+* :func:`table_money` -- a table's HT balances and commission from the *recomputed*
+  settlements of the hands that pass the audit, the rejected hands apart with what the
+  operator claimed for them, and the pot (:class:`audit.report.AuditReport`).
 * :func:`replay_steps` -- the per-move views of the replay viewer.
 """
 from __future__ import annotations
@@ -24,13 +25,14 @@ from flask import current_app
 
 from audit.errors import NotFoundError
 from audit.ledger.lifecycle import hand_state
-from audit.publish import get_published, published_record
+from audit.publish import get_published, is_published, published_record
 from audit.render import render_state
 from audit.report import AuditReport
 from audit.verify import Verdict, audit_record
 from replay.canonical import canonical_hash
 from replay.faults import Fault, Reason
 from replay.fairness import hand_randomness
+from replay.describe import describe_move
 from replay.game import engine_for
 from replay.records import parse_record
 from replay.replayer import replay_record
@@ -45,8 +47,13 @@ def _cache() -> "OrderedDict[str, Verdict]":
 
 
 def hand_json(view: Any) -> dict[str, Any]:
-    """A hand's public view (``HandView.to_json``) with links to its other resources."""
+    """A hand's public view (``HandView.to_json``) with links to its other resources, and
+    ``published``: whether its record is published (``tiplu audit URL`` reports a revealed
+    hand left unpublished past the grace period)."""
+    from .db import get_ledger
+
     body = view.to_json()
+    body["published"] = is_published(get_ledger(), view.id)
     base = f"/api/v1/hands/{view.id}"
     body["links"] = {"self": base, "record": f"{base}/record", "verdict": f"{base}/verdict",
                      "table": f"/api/v1/tables/{view.table_id}", "page": f"/hands/{view.id}"}
@@ -163,8 +170,9 @@ def table_money(ledger: Any, table_id: str) -> dict[str, Any]:
             if view.state.value == "revealed":
                 report.add(view.id, verdict)
                 replay = verdict.replay
-                if replay is not None and replay.settlement is not None:
+                if replay is not None and replay.outcome is not None:
                     entry["pot_delta_points"] = replay.outcome.pot_delta_points
+                if verdict.ok and replay is not None and replay.settlement is not None:
                     entry["nets"] = [format_amount(x) for x in replay.settlement.nets]
                     entry["commission"] = format_amount(replay.settlement.commission)
         hands.append(entry)
@@ -179,7 +187,9 @@ def table_money(ledger: Any, table_id: str) -> dict[str, Any]:
         "balances": balances,
         "commission": format_amount(ledger_t.commission if ledger_t else Decimal(0)),
         "audited_hands": ledger_t.hands if ledger_t else 0,
+        "passed_hands": ledger_t.passed if ledger_t else 0,
         "unreconciled": ledger_t.unreconciled if ledger_t else 0,
+        "rejected": ledger_t.to_json()["rejected"] if ledger_t else [],
         "pot": pot,
         "carry_faults": ledger_t.carry_faults() if ledger_t else [],
     }
@@ -225,6 +235,7 @@ def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
     """
     parsed = parse_record(record)
     engine = engine_for(parsed.ruleset)
+    players = list(parsed.table.players)
     steps: list[dict[str, Any]] = []
 
     def visit(index: int, move: Any, state: Any) -> None:
@@ -235,7 +246,7 @@ def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
             if view.get("hands"):
                 extras.pop("hands", None)
             view = {**extras, **{k: v for k, v in view.items() if not (k == "hands" and not v and "hands" in extras)}}
-        steps.append({"index": index, "move": _move_text(move),
+        steps.append({"index": index, "move": _move_text(move), "words": describe_move(engine, move, players),
                       "move_json": move.to_json() if move is not None else None,
                       "seat": getattr(move, "seat", None), "to_move": engine.to_move(state), "view": view})
 

@@ -13,7 +13,11 @@ Routes (all GET, all JSON; sizes and indexes are decimal integers):
 
 * ``/checkpoint`` -> ``{"checkpoint": text, "size", "root": hex, "time", "public_key"?}``.
   The latest stored checkpoint is served while the log has not grown; otherwise a new one
-  is signed and stored first, so one size always gets one checkpoint.
+  is signed and stored first, so one size always gets one checkpoint.  With witnesses
+  configured (``app.config["TIPLU_WITNESSING"]``, from ``TIPLU_WITNESSES``) the text carries
+  their cosignature lines and the body adds ``"witnesses": [{"name", "vkey", "url",
+  "cosigned", "reason"}]`` and ``"witnesses_missing": [name, ...]``; a witness that is down
+  is simply missing (asked again later), the checkpoint is served all the same.
 * ``/entries?start=&end=`` -> ``{"entries": [{"index", "entry": <signed statement>}]}`` for
   ``start <= index < end`` (``end`` exclusive, clamped to the log size and to at most
   :data:`MAX_PAGE` entries: ask again from the next index).
@@ -127,19 +131,27 @@ def current_checkpoint(log: TransparencyLog) -> Checkpoint:
     return cp
 
 
-def checkpoint_json(cp: Checkpoint) -> dict[str, Any]:
+def checkpoint_json(cp: Checkpoint, log: TransparencyLog | None = None) -> dict[str, Any]:
     """``{"checkpoint", "size", "root", "time", "public_key"?}``: the signer's public key is
-    added when the configured signer has one (monitors pin it on first use)."""
+    added when the configured signer has one (monitors pin it on first use).  With witnesses
+    configured, the checkpoint text carries their cosignatures and ``witnesses`` /
+    ``witnesses_missing`` say who cosigned (:mod:`audit.tlog.witnessing`)."""
     body: dict[str, Any] = {"checkpoint": cp.text, "size": cp.size, "root": cp.root.hex(), "time": cp.time}
     signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
     if getattr(signer, "public_hex", None):
         body["public_key"] = signer.public_hex
+    witnessing = current_app.config.get("TIPLU_WITNESSING")
+    if witnessing is not None:
+        witnessed = witnessing.witness(log if log is not None else get_log(), cp.text)
+        body["checkpoint"] = witnessed.text
+        body.update(witnessed.to_json())
     return body
 
 
 @bp.get("/checkpoint")
 def checkpoint():
-    return jsonify(checkpoint_json(current_checkpoint(get_log())))
+    log = get_log()
+    return jsonify(checkpoint_json(current_checkpoint(log), log))
 
 
 @bp.get("/entries")

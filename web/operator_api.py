@@ -11,7 +11,8 @@ Each write is one ledger verb and answers with the signed statement it appended:
 ``POST /hands/<id>/seats/<n>/token``        a new seat token for that seat's player
 ``POST /hands/<id>/deal``                   close the shuffle's inputs (every seed in)
 ``POST /hands/<id>/finish``                 attach the record ``{record}``
-``POST /hands/<id>/reveal``                 publish the server seed (R-22)
+``POST /hands/<id>/reveal``                 reveal the server seed (R-22), then publish the record
+``POST /hands/<id>/publish``                publish a revealed hand's record (if its publication was lost)
 ``POST /hands/<id>/cancel``                 cancel before the deal ``{reason?}``
 ``GET  /whoami``                            the token's principal
 ==========================================  =========================================
@@ -107,8 +108,22 @@ def finish(hand_id: str):
 
 @bp.post("/hands/<hand_id>/reveal")
 def reveal(hand_id: str):
+    """Reveal, then publish: an audit of the ledger reports a revealed hand left unpublished."""
+    from audit.publish import reveal_and_publish
+
     view = _own_hand(hand_id)
-    return _signed(get_ledger().reveal(view.id), view.id)
+    signed, _ = reveal_and_publish(get_ledger(), view.id)
+    return _signed(signed, view.id)
+
+
+@bp.post("/hands/<hand_id>/publish")
+def publish(hand_id: str):
+    """Publish the record of a revealed hand whose publication was lost (409 if published)."""
+    from audit.publish import publish as publish_record
+
+    view = _own_hand(hand_id)
+    publish_record(get_ledger(), view.id)
+    return jsonify({"hand": data.hand_json(get_ledger().get_hand(view.id))}), 201
 
 
 @bp.post("/hands/<hand_id>/cancel")

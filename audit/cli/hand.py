@@ -1,7 +1,8 @@
 """``tiplu table`` and ``tiplu hand``: an operator's scripts drive the ledger through these.
 
 A hand goes ``new -> commit -> seed-commit (each seat) -> seed-reveal (each seat) -> deal ->
-finish -> reveal`` (or ``cancel`` before the deal); ``show``, ``list``, ``log`` and
+finish -> reveal`` (which also publishes the record; ``publish`` repairs a lost
+publication) or ``cancel`` before the deal; ``show``, ``list``, ``log`` and
 ``verify`` read.  Every command takes ``--db PATH`` (env ``TIPLU_DB``, default
 ``./tiplu.db``); those that print take ``--json`` (one JSON line: the signed statement for
 the lifecycle verbs).  Errors are one line on stderr and exit status 1.
@@ -198,11 +199,27 @@ def hand_finish(hand_id, record_file, db, key_file, as_json) -> None:
     emit(signed, _statement_text(signed), as_json)
 
 
-@_verb("reveal", "Reveal the server seed of a finished hand (checked against its commitment).")
+@_verb("reveal", "Reveal the server seed of a finished hand (checked against its commitment), then publish its record.")
 def hand_reveal(hand_id, db, key_file, as_json) -> None:
+    from ..publish import reveal_and_publish
+
     with open_ledger(db, key_file) as ledger:
-        signed = ledger.reveal(hand_id)
-    emit(signed, _statement_text(signed), as_json)
+        signed, _ = reveal_and_publish(ledger, hand_id)
+    emit(signed, _statement_text(signed) + "\nrecord published", as_json)
+
+
+@hand_group.command("publish")
+@click.argument("hand_id")
+@db_option
+@json_option
+def hand_publish(hand_id, db, as_json) -> None:
+    """Publish the record of a revealed hand that is not yet published (a reveal whose
+    publication was lost: audits report it unpublished until then)."""
+    from ..publish import publish
+
+    with open_ledger(db) as ledger:
+        record = publish(ledger, hand_id)
+    emit({"hand_id": hand_id, "published": True, "record": record}, f"hand {hand_id} published", as_json)
 
 
 @hand_group.command("cancel")

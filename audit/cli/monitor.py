@@ -12,9 +12,13 @@ from pathlib import Path
 
 import click
 
+from datetime import timedelta
+
+from audit.coverage import DEFAULT_GRACE, format_grace, parse_grace
 from audit.tlog.monitor import AuditHook, LogClient, MonitorState, compare, load_other_checkpoint, poll
 
 from . import main
+from ._witness_common import witness_options, witness_policy
 
 DEFAULT_AUDIT_HOOK = "audit.verify:audit_record"
 
@@ -33,10 +37,12 @@ def load_hook(spec: str, *, required: bool) -> AuditHook | None:
 
 
 def run_once(client: LogClient, state_path: Path, *, url: str, public_key: str | None,
-             hook: AuditHook | None, compare_paths: tuple[Path, ...]) -> bool:
+             hook: AuditHook | None, compare_paths: tuple[Path, ...], witnesses: tuple = (), quorum: int = 0,
+             grace: timedelta = DEFAULT_GRACE) -> bool:
     """One round: poll, then compare with every other checkpoint; report; save if clean."""
     state = MonitorState.load(state_path, url=url)
-    result = poll(client, state, public_key=public_key, audit_record=hook)
+    result = poll(client, state, public_key=public_key, audit_record=hook, witnesses=witnesses, quorum=quorum,
+                  grace=grace)
     problems = list(result.problems)
     if not problems:
         for path in compare_paths:
@@ -50,9 +56,26 @@ def run_once(client: LogClient, state_path: Path, *, url: str, public_key: str |
     result.state.save(state_path)
     cp = result.checkpoint
     click.echo(f"ok: {cp.origin} size {cp.size} root {cp.root.hex()} "
-               f"(+{result.new_entries} entries checked, {result.audited} hands audited"
+               f"(+{result.new_entries} entries checked, {result.audited} hands audited, "
+               f"{len(result.state.open_hands)} in progress"
                f"{', key pinned on first use' if state.public_key is None and not public_key else ''})")
     return True
+
+
+def records_need_witnesses(hook: AuditHook, witnesses: tuple, quorum: int) -> AuditHook:
+    """The default audit hook, plus: a revealed hand's record must carry a checkpoint with the
+    witness quorum (``witness_quorum`` otherwise), as ``tiplu audit --witness`` judges it."""
+    from dataclasses import replace
+
+    from audit.witnesscheck import WitnessPolicy, record_witness_faults
+
+    policy = WitnessPolicy.of([str(w) for w in witnesses], quorum)
+
+    def audit(record):
+        verdict = hook(record)
+        extra = record_witness_faults(record, policy)
+        return replace(verdict, faults=verdict.faults + tuple(extra)) if extra else verdict
+    return audit
 
 
 @main.command("monitor")
@@ -67,21 +90,33 @@ def run_once(client: LogClient, state_path: Path, *, url: str, public_key: str |
               help="Another monitor's state file (or a checkpoint file) to gossip with: detects a split view.")
 @click.option("--audit-hook", default=DEFAULT_AUDIT_HOOK, show_default=True,
               help="module:function run on the record of every revealed hand; 'none' to skip audits.")
+@witness_options
+@click.option("--grace", "grace_text", default=format_grace(DEFAULT_GRACE), show_default=True, metavar="PERIOD",
+              help="How long a hand's statements may stop (or a revealed hand stay unpublished) before it is "
+                   "reported STALLED or UNPUBLISHED (90m, 2h, 1d).")
 def monitor_command(url: str, state_path: Path, public_key: str | None, once: bool, interval: float,
-                    compare_paths: tuple[Path, ...], audit_hook: str) -> None:
+                    compare_paths: tuple[Path, ...], audit_hook: str, witness_keys: tuple[str, ...],
+                    quorum: int | None, grace_text: str) -> None:
     """Watch the transparency log of the operator at URL.
 
     Verifies each new checkpoint's signature and its consistency with the last one
     accepted, checks every new entry's inclusion proof, and audits revealed hands.
-    A fork, rollback, missing entry, bad signature, split view or failed audit is one
-    line on stderr and exit status 1.
+    A fork, rollback, missing entry, bad signature, split view, failed audit, or a hand
+    stalled or left unpublished past the grace period is one line on stderr and exit
+    status 1.  With --witness, a checkpoint lacking --quorum valid cosignatures of those
+    witnesses is WITNESS_QUORUM.
     """
+    grace = parse_grace(grace_text)
+    witnesses, quorum = witness_policy(witness_keys, quorum)
     hook = load_hook(audit_hook, required=audit_hook != DEFAULT_AUDIT_HOOK)
     if hook is None and audit_hook.lower() != "none":
         click.echo(f"note: audit hook {audit_hook} is not available; revealed hands are not audited")
+    if hook is not None and witnesses and quorum and audit_hook == DEFAULT_AUDIT_HOOK:
+        hook = records_need_witnesses(hook, witnesses, quorum)
     client = LogClient(url)
     while True:
-        if not run_once(client, state_path, url=url, public_key=public_key, hook=hook, compare_paths=compare_paths):
+        if not run_once(client, state_path, url=url, public_key=public_key, hook=hook, compare_paths=compare_paths,
+                        witnesses=witnesses, quorum=quorum, grace=grace):
             sys.exit(1)
         if once:
             return

@@ -25,11 +25,22 @@ from . import main
               show_default=True, help="Ledger database (env TIPLU_DB); :memory: keeps nothing.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Also write the published records as JSON lines.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--bias-seat", type=click.IntRange(0, 7), default=None,
+              help="A dishonest operator that chooses the seeds so this seat is dealt aces (audits clean; "
+                   "`tiplu stats` sees it, docs/stats.md).")
+@click.option("--bias-tries", type=click.IntRange(1, 1000), default=8, show_default=True,
+              help="Seed sets the biased operator tries per hand.")
 def simulate_command(preset: str, players: int, hands: int, tables: int, seed: str, tamper_rate: float,
-                     tamper_log: Path | None, db_path: str, out: Path | None, as_json: bool) -> None:
+                     tamper_log: Path | None, db_path: str, out: Path | None, as_json: bool,
+                     bias_seat: int | None, bias_tries: int) -> None:
     """Run simulated tables through the real ledger: commitments, two-phase seeds, bot play, reveals."""
     from ..ledger import Ledger
     from ..sim.archive import simulate_archive, write_tamper_log
+    from ..sim.bias import Bias
+
+    if bias_seat is not None and bias_seat >= players:
+        raise click.BadParameter(f"seat {bias_seat} is not at a table of {players}", param_hint="--bias-seat")
+    bias = Bias(seat=bias_seat, tries=bias_tries) if bias_seat is not None else None
 
     sink = out.open("w", encoding="utf-8") if out else None
     try:
@@ -39,7 +50,7 @@ def simulate_command(preset: str, players: int, hands: int, tables: int, seed: s
 
         with Ledger(db_path, create=True) as ledger:
             run = simulate_archive(ledger, [(preset, players, hands)] * tables, seed=seed,
-                                   tamper_rate=tamper_rate, on_record=write,
+                                   tamper_rate=tamper_rate, on_record=write, bias=bias,
                                    table_prefix="" if tables == 1 else "")
     finally:
         if sink:

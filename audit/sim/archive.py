@@ -54,15 +54,16 @@ def ensure_operator(ledger: Any, name: str = OPERATOR, *, seed: str | None = Non
 
 def simulate_archive(ledger: Any, plan: Iterable[tuple[str, int, int]], *, seed: str, tamper_rate: float = 0.0,
                      table_prefix: str = "", on_record: Callable[[dict, str | None], None] | None = None,
-                     on_table: Callable[[TableRun], None] | None = None) -> ArchiveRun:
-    """Simulate each ``(preset, players, hands)`` table of ``plan`` in ``ledger``."""
+                     on_table: Callable[[TableRun], None] | None = None, bias: Any = None) -> ArchiveRun:
+    """Simulate each ``(preset, players, hands)`` table of ``plan`` in ``ledger`` (``bias``: an
+    :class:`audit.sim.bias.Bias`, the operator choosing seeds to favour a seat)."""
     ensure_operator(ledger, seed=seed)
     run = ArchiveRun()
     for i, (preset, players, hands) in enumerate(plan):
         table_id = f"{table_prefix}{preset.replace('/', '-')}-{players}p-t{i}"
         t = simulate_table(ledger, preset=preset, players=players, hands=hands, seed=seed, table_id=table_id,
                            operator=OPERATOR, tamper_rate=tamper_rate, on_record=on_record,
-                           start=EPOCH + timedelta(days=i))
+                           start=EPOCH + timedelta(days=i), bias=bias)
         run.tables.append(t)
         if on_table:
             on_table(t)

@@ -25,6 +25,7 @@ from replay.stream import Stream
 
 from ..ledger.statements import format_time
 from ..publish import build_record, publish, published_record
+from .bias import Bias
 from .play import play_hand
 from .tamper import TamperContext, applicable, tamper
 
@@ -59,8 +60,12 @@ class TableRun:
 def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: str, table_id: str,
                    operator: str = "demo-operator", overrides: Mapping[str, Any] | None = None,
                    point_value: str = "0.25", commission_pct: str = "5", tamper_rate: float = 0.0,
-                   start: datetime = EPOCH, on_record: Callable[[dict, str | None], None] | None = None) -> TableRun:
-    """Run one table through ``ledger``; ``on_record(record, tamper_kind)`` sees each published record."""
+                   start: datetime = EPOCH, on_record: Callable[[dict, str | None], None] | None = None,
+                   bias: "Bias | None" = None) -> TableRun:
+    """Run one table through ``ledger``; ``on_record(record, tamper_kind)`` sees each published record.
+
+    With ``bias`` the operator chooses each hand's seeds to favour one seat
+    (:mod:`audit.sim.bias`): every record still audits clean."""
     sim = SimStreams(f"{seed}/{table_id}")
     ruleset = resolve(preset, overrides)
     ledger.new_table(table_id, operator=operator, preset=preset, overrides=overrides, seats=players,
@@ -81,8 +86,12 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
         def now() -> datetime:
             return clock + timedelta(seconds=next(tick))
 
-        server_seed = sim.bytes(f"server:{hand_id}", 32)
-        seeds = [sim.bytes(f"player:{hand_id}:{s}", 16) for s in range(players)]
+        def draw(attempt: int, hand_id: str = hand_id) -> tuple[bytes, list[bytes]]:
+            tag = "" if attempt == 0 else f":try{attempt}"
+            return (sim.bytes(f"server:{hand_id}{tag}", 32),
+                    [sim.bytes(f"player:{hand_id}:{s}{tag}", 16) for s in range(players)])
+
+        server_seed, seeds = bias.choose(ruleset, hand_id, dealer, draw) if bias is not None else draw(0)
         ledger.new_hand(table_id, names, dealer=dealer, hand_id=hand_id, now=now())
         ledger.commit(hand_id, now=now(), server_seed=server_seed)
         for s in range(players):

@@ -12,7 +12,12 @@ One :func:`poll` does, against the operator's ``/api/v1/log`` API:
    statement's own signature (BAD_STATEMENT);
 4. for every ``reveal`` statement, when an audit hook is given, fetch
    ``/api/v1/hands/<hand_id>/record`` and run ``audit_record(record)`` (AUDIT_FAILED); a
-   missing route or hook is skipped and said so.
+   missing route or hook is skipped and said so;
+5. follow every hand from its ``hand`` statement to its ``reveal`` (and its publication,
+   when the operator's hand view says ``published``) or ``cancel``: a hand whose statements
+   stop for longer than the grace period (:mod:`audit.coverage`) is STALLED (stopped
+   before its record) or UNPUBLISHED (its record attached or revealed, never published).
+   The open hands are kept in the state file.
 
 Only when no problem was found is the new checkpoint accepted into the state.
 :func:`compare` gossips: two monitors' checkpoints of one log must be consistent; if not,
@@ -25,11 +30,14 @@ import json
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 from urllib.parse import quote
 
 import requests
 
+from datetime import datetime, timedelta
+
+from audit.coverage import DEFAULT_GRACE, classify, utc_now
 from audit.errors import ProofError, SignatureError
 from audit.signing import verify_statement
 from replay.canonical import canonical_json
@@ -37,6 +45,8 @@ from replay.errors import MalformedError, TipluError
 
 from . import merkle
 from .checkpoint import Checkpoint, parse_checkpoint, verify_checkpoint
+from .cosignature import WitnessQuorumError, check_quorum
+from .note import Vkey
 
 AuditHook = Callable[[Mapping[str, Any]], Any]
 STATE_VERSION = 1
@@ -62,6 +72,8 @@ class MonitorState:
     origin: str | None = None
     trust: str = "tofu"  # "pinned" (given on the command line) or "tofu" (first use)
     checkpoint: str | None = None
+    #: hands not yet closed (revealed and published, or cancelled): (hand_id, last kind, last time)
+    open_hands: tuple[tuple[str, str, str | None], ...] = ()
 
     @classmethod
     def load(cls, path: Path, *, url: str) -> "MonitorState":
@@ -69,14 +81,17 @@ class MonitorState:
             return cls(url=url)
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
+            open_hands = tuple((str(h), str(k), t if isinstance(t, str) else None)
+                               for h, k, t in data.get("open_hands", []))
             return cls(url=data["url"], public_key=data.get("public_key"), origin=data.get("origin"),
-                       trust=data.get("trust", "tofu"), checkpoint=data.get("checkpoint"))
+                       trust=data.get("trust", "tofu"), checkpoint=data.get("checkpoint"), open_hands=open_hands)
         except (ValueError, KeyError, TypeError):
             raise MalformedError(f"{path} is not a monitor state file") from None
 
     def save(self, path: Path) -> None:
         data = {"version": STATE_VERSION, "url": self.url, "public_key": self.public_key,
-                "origin": self.origin, "trust": self.trust, "checkpoint": self.checkpoint}
+                "origin": self.origin, "trust": self.trust, "checkpoint": self.checkpoint,
+                "open_hands": [list(h) for h in self.open_hands]}
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         os.replace(tmp, path)
@@ -90,6 +105,7 @@ class PollResult:
     new_entries: int = 0
     audited: int = 0
     notes: list[str] = field(default_factory=list)
+    open_hands: dict[str, tuple[str, str | None]] = field(default_factory=dict)  # hand -> (last kind, time)
 
     @property
     def ok(self) -> bool:
@@ -151,6 +167,10 @@ class LogClient:
     def consistency_proof(self, first: int, second: int) -> list[bytes]:
         body = self._object("/api/v1/log/proof/consistency", {"first": first, "second": second})
         return _hashes(body.get("path"))
+
+    def hand(self, hand_id: str) -> Any:
+        """The hand's public view, or ``None`` when the operator has no such route or hand."""
+        return self._get(f"/api/v1/hands/{quote(hand_id, safe='')}", allow_404=True)
 
     def hand_record(self, hand_id: str) -> Any:
         """The hand's record, or ``None`` when the operator has no such route or hand."""
@@ -247,6 +267,7 @@ def _check_entry(client: LogClient, cp: Checkpoint, index: int, signed: Any, aud
     except (SignatureError, MalformedError) as exc:
         result.problems.append(Problem("BAD_STATEMENT", f"entry {index}'s statement signature: {exc}"))
         return
+    _follow(statement, result)
     if statement.get("kind") != "reveal":
         return
     hand_id = statement.get("hand_id")
@@ -268,15 +289,67 @@ def _check_entry(client: LogClient, cp: Checkpoint, index: int, signed: Any, aud
         result.problems.append(Problem("AUDIT_FAILED", f"hand {hand_id} (entry {index}): {reason or repr(verdict)}"))
 
 
+#: what a hand's last statement says of its state, for :func:`audit.coverage.classify`
+_STATE_AFTER = {"hand": "created", "commitment": "committed", "seat-receipt": "seeds-committed",
+                "seat-reveal": "seeds-revealed", "deal": "dealt", "record": "finished", "reveal": "revealed"}
+
+
+def _follow(statement: Mapping[str, Any], result: PollResult) -> None:
+    """Track the hand of one new statement: opened by its ``hand`` statement (a hand is
+    followed from its start), moved on by each later one, closed by ``cancel``."""
+    hand_id, kind = statement.get("hand_id"), statement.get("kind")
+    if not isinstance(hand_id, str) or not isinstance(kind, str):
+        return
+    if kind == "cancel":
+        result.open_hands.pop(hand_id, None)
+    elif kind == "hand" or (kind in _STATE_AFTER and hand_id in result.open_hands):
+        time = statement.get("time")
+        result.open_hands[hand_id] = (kind, time if isinstance(time, str) else None)
+
+
+def _check_open_hands(client: LogClient, result: PollResult, now: datetime, grace: timedelta) -> None:
+    """Close revealed hands that are published; report every other hand waiting past grace."""
+    for hand_id, (kind, time) in sorted(result.open_hands.items()):
+        if kind == "reveal":
+            view = client.hand(hand_id)
+            if not isinstance(view, Mapping) or view.get("published") is not False:
+                del result.open_hands[hand_id]  # published (or the operator's API does not say)
+                continue
+        status = classify(hand_id, state=_STATE_AFTER[kind], last_kind=kind, last_time=time, now=now, grace=grace)
+        if status.is_failure:
+            result.problems.append(Problem(status.status.upper(), f"hand {hand_id}: {status.message}"))
+
+
+def _check_witnesses(cp: Checkpoint, witnesses: Sequence[Vkey], quorum: int, result: PollResult) -> None:
+    """A ``WITNESS_QUORUM`` problem unless ``quorum`` of ``witnesses`` cosigned ``cp``."""
+    if not witnesses or quorum <= 0:
+        return
+    try:
+        results = check_quorum(cp.text, witnesses, quorum)
+    except WitnessQuorumError as exc:
+        result.problems.append(Problem("WITNESS_QUORUM", f"checkpoint of size {cp.size}: {exc}"))
+        return
+    names = ", ".join(r.name for r in results if r.ok)
+    result.notes.append(f"checkpoint of size {cp.size} cosigned by {names}")
+
+
 def poll(client: LogClient, state: MonitorState, *, public_key: str | None = None,
-         audit_record: AuditHook | None = None) -> PollResult:
-    """Poll the operator once; the returned state holds the new checkpoint only if all is well."""
-    result = PollResult(state=state)
+         audit_record: AuditHook | None = None, witnesses: Sequence[Vkey] = (), quorum: int = 0,
+         now: datetime | None = None, grace: timedelta = DEFAULT_GRACE) -> PollResult:
+    """Poll the operator once; the returned state holds the new checkpoint only if all is well.
+
+    With ``witnesses`` (vkeys, type 0x04) and ``quorum`` > 0, a checkpoint that fewer than
+    ``quorum`` of them cosigned is a ``WITNESS_QUORUM`` problem (and is not accepted).
+    ``now`` (default: the real time) and ``grace`` judge the hands still open."""
+    result = PollResult(state=state, open_hands={h: (k, t) for h, k, t in state.open_hands})
     try:
         body = client.checkpoint()
         cp, new_state, problems = _verify_head(body, state, public_key)
         result.problems += problems
         if cp is None or problems:
+            return result
+        _check_witnesses(cp, witnesses, quorum, result)
+        if result.problems:
             return result
         result.checkpoint = cp
         start = 0
@@ -287,10 +360,13 @@ def poll(client: LogClient, state: MonitorState, *, public_key: str | None = Non
                 return result
             start = old.size
         _check_entries(client, cp, start, audit_record, result)
+        if not result.problems:
+            _check_open_hands(client, result, now or utc_now(), grace)
     except OperatorError as exc:
         result.problems.append(Problem(exc.kind, str(exc)))
     if not result.problems:
-        result.state = replace(new_state, checkpoint=cp.text)
+        open_hands = tuple((h, k, t) for h, (k, t) in sorted(result.open_hands.items()))
+        result.state = replace(new_state, checkpoint=cp.text, open_hands=open_hands)
     return result
 
 

@@ -80,10 +80,13 @@ def test_pasted_record_with_claimed_deal(page, static_server, vectors):  # rule 
     page.goto(static_server + "/verify.html")
     page.click("#tab-record")
     page.fill("#record-json", json.dumps(record))
-    verify(page, expect_state="verified")
+    # the deal verifies; but a tiplu.hand/1 record carries no log evidence, which fails by name
+    verify(page, expect_state="failed")
     shown = shown_deal(page)
     assert shown["hands"] == v["expect"]["hands"] and shown["turned_up"] is None
     assert [c for c, _ in shown["checks"] if c.startswith("claimed:hands:")] == ["claimed:hands:0", "claimed:hands:1", "claimed:hands:2"]
+    assert [c for c, ok in shown["checks"] if ok == "false"] == ["log:bound"]
+    assert shown["reasons"] == {"log:bound": "not_log_bound"}
 
 
 def test_tampered_record_fails_and_says_which_check(page, static_server, vectors, screenshot):  # rules

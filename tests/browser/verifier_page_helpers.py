@@ -25,7 +25,7 @@ def fill_fields(pg, v, *, commitments=True, overrides=None):
 def verify(pg, *, expect_state=None):
     """Press "Verify deal" and wait until the page has finished; returns the body state."""
     pg.click("#verify-btn")
-    pg.wait_for_function("['verified', 'failed', 'error'].includes(document.body.dataset.state)", timeout=10000)
+    pg.wait_for_function("['verified', 'incomplete', 'failed', 'error'].includes(document.body.dataset.state)", timeout=10000)
     state = pg.evaluate("document.body.dataset.state")
     if expect_state is not None:
         assert state == expect_state, (state, pg.inner_text("#status"))
@@ -45,5 +45,6 @@ def shown_deal(pg):
         stock: [...document.querySelectorAll('#stock [data-card]')].map((c) => c.dataset.card),
         shoe: [...document.querySelectorAll('#shoe [data-card]')].map((c) => c.dataset.card),
         checks: [...document.querySelectorAll('#checks [data-check]')].map((li) => [li.dataset.check, li.dataset.ok]),
+        reasons: Object.fromEntries([...document.querySelectorAll('#checks [data-reason]')].map((li) => [li.dataset.check, li.dataset.reason])),
       };
     }""")

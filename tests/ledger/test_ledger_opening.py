@@ -14,7 +14,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from audit.cli import main
+from audit.cli import load_all, main
 from audit.errors import NotALedgerError
 from audit.ledger import Ledger
 
@@ -44,6 +44,7 @@ def _args(path: tuple[str, ...], cmd: click.Command, tmp_path) -> list[str]:
     return args
 
 
+load_all()  # the commands load lazily: all of them, to find every --db
 DB_COMMANDS = [c for c in _commands(main) if c[0] != ("simulate",)]  # simulate --db is its output
 
 

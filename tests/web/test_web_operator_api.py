@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -70,6 +71,8 @@ def test_a_whole_hand_over_http(wclient, site, fresh_db):  # rules R-21, R-22, K
     assert wclient.get("/api/v1/hands/web1-h1/verdict").get_json()["reason"] == "not_revealed"
     r = wclient.post(f"{OP}/hands/web1-h1/reveal", headers=h)
     seed = r.get_json()["hand"]["server_seed"]
+    assert r.get_json()["hand"]["published"] is True  # the reveal publishes: a ledger audit sees the record
+    assert_error(wclient.post(f"{OP}/hands/web1-h1/publish", headers=h), 409, "conflict")
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
     verdict = wclient.get("/api/v1/hands/web1-h1/verdict").get_json()
     assert verdict["ok"] is True, verdict
@@ -200,3 +203,19 @@ def test_public_writes_are_rate_limited(make_app, fresh_db, site):
     assert_error(client.post(url, json={"commitment": "ab" * 32}), 429, "rate_limited")
     # reads are not limited
     assert client.get(f"/api/v1/hands/{hid}").status_code == 200
+
+
+def test_publish_over_http_repairs_a_lost_publication(wclient, site, fresh_db):
+    from audit.runner import audit_source
+
+    with Ledger(fresh_db) as ledger:  # a hand revealed whose publication was lost
+        hand_id = next(ledger.list_hands(state="finished")).id
+        ledger.reveal(hand_id)
+    assert wclient.get(f"/api/v1/hands/{hand_id}").get_json()["published"] is False
+    later = datetime.now(timezone.utc) + timedelta(hours=2)  # past the grace period
+    before = {f["hand_id"]: f["reason"] for f in audit_source(fresh_db, now=later).to_json()["failures"]}
+    assert before[hand_id] == "unpublished"
+    r = wclient.post(f"{OP}/hands/{hand_id}/publish", headers=bearer(site.operator_token))
+    assert r.status_code == 201 and r.get_json()["hand"]["published"] is True
+    after = {f["hand_id"] for f in audit_source(fresh_db, now=later).to_json()["failures"]}
+    assert hand_id not in after

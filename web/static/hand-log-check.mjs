@@ -15,11 +15,16 @@
  * root (RFC 9162).  The server's leaf hashes are used only to find which proof belongs to
  * which statement; a statement whose leaf hash matches none of them is not in the log.
  *
+ * When the server has witnesses (TIPLU_WITNESSES), `proofs.witnesses` names them and the
+ * last check, `log:witnesses` (./verifier/witnesses.mjs, basis "operator"), says which of
+ * them cosigned the checkpoint, each cosignature line verified here under its vkey.
+ *
  * `ok` is true (passed), false (failed) or null (could not be checked: no WebCrypto
  * Ed25519 in this browser -- never counted as a pass).
  */
 import { canonicalJson } from "./verifier/canonical.mjs";
 import { bytesToHex, leafHash, parseCheckpoint, UnsupportedError, verifyCheckpoint, verifyInclusion } from "./verifier/merkle.mjs";
+import { witnessChecks } from "./verifier/witnesses.mjs";
 
 function check(name, title, ok, detail) {
   return { name, title, ok, detail };
@@ -109,5 +114,11 @@ export async function logChecks({ statements, publicKey, proofs }) {
     missing.length === 0,
     missing.length === 0 ? `${served.length} of ${served.length}`
       : `not in the record: ${missing.map((p) => `${p.kind} (index ${p.index})`).join(", ")}`));
+  // The witnesses this server names (TIPLU_WITNESSES): which cosigned, each line verified here.
+  if (Array.isArray(proofs.witnesses) && proofs.witnesses.length && typeof proofs.checkpoint === "string") {
+    checks.push(...await witnessChecks(proofs.checkpoint, {
+      witnesses: proofs.witnesses.map((w) => w.vkey), basis: "operator",
+      claimed: proofs.witnesses.filter((w) => w.cosigned).map((w) => w.name) }));
+  }
   return checks;
 }

@@ -3,9 +3,17 @@
  * the checks and the deal.  All the verifying is in ./verifier/; this module only
  * parses the form and builds the DOM (textContent only: nothing pasted becomes HTML).
  *
+ * A pasted hand record (`format` "tiplu.hand/...") also has its log evidence checked
+ * (./verifier/tlogproof.mjs): a tiplu.hand/2 record's tlog-proofs against the operator key
+ * pasted in the "Operator key" field (pinned), or -- with the field empty -- against the
+ * record's own claimed key, which is said plainly NOT to be a trust anchor.  A tiplu.hand/1
+ * record is not log-bound, and that is a failed check.
+ *
  * For tests and curious readers: <body data-state> is "idle", "working", "verified"
- * (every check passed), "failed" (some check failed) or "error" (input unreadable);
- * every drawn card has data-card="7H", every seat data-seat="n".
+ * (no check failed, and every log check passed), "incomplete" (nothing failed, but a log
+ * check could not be done: no pinned key, no WebCrypto Ed25519), "failed" (some check
+ * failed) or "error" (input unreadable); every drawn card has data-card="7H", every seat
+ * data-seat="n".
  *
  * A link to verify.html#record=<URI-encoded JSON> fills the "Hand record" tab and
  * verifies at once (a fragment is never sent to any server).
@@ -14,6 +22,8 @@ import { VerifyError, handInputFromRecord, verifyHand } from "./verifier/verifie
 import { PRESETS, presetSpec } from "./verifier/rulesets.mjs";
 import { cardInfo, parseCard } from "./verifier/cards.mjs";
 import { EXAMPLE_HAND } from "./verifier/presets.mjs";
+import { logState, parseTlogProof, recordLogChecks } from "./verifier/tlogproof.mjs";
+import { witnessChecks } from "./verifier/witnesses.mjs";
 
 const $ = (id) => document.getElementById(id);
 
@@ -94,16 +104,46 @@ function fieldInput() {
   return input;
 }
 
-function recordInput() {
+function pastedRecord() {
   const text = $("record-json").value.trim();
   if (!text) throw new VerifyError("malformed", "paste a hand record (a JSON object) first");
-  let record;
   try {
-    record = JSON.parse(text);
+    return JSON.parse(text);
   } catch (e) {
     throw new VerifyError("malformed", `the hand record is not valid JSON (${e.message})`);
   }
-  return handInputFromRecord(record);
+}
+
+/** The operator key pasted to pin (lower-case hex), or null when the field is empty. */
+function pinnedKey() {
+  const key = $("operator-key").value.trim().toLowerCase();
+  if (!key) return null;
+  if (!/^[0-9a-f]{64}$/.test(key)) throw new VerifyError("malformed", "the operator key is 64 hex digits (an Ed25519 public key)");
+  return key;
+}
+
+/** The witness vkeys pasted (one per line) and the quorum (null: all of them). */
+function pinnedWitnesses() {
+  const witnesses = $("witness-keys").value.split("\n").map((l) => l.trim()).filter(Boolean);
+  const q = $("witness-quorum").value.trim();
+  if (q && !/^(0|[1-9][0-9]{0,2})$/.test(q)) throw new VerifyError("malformed", "the witness quorum is a whole number");
+  const quorum = q ? Number(q) : null;
+  if (quorum !== null && quorum > witnesses.length) {
+    throw new VerifyError("malformed", `a quorum of ${quorum} needs at least ${quorum} witness keys`);
+  }
+  return { witnesses, quorum };
+}
+
+/** The record's one checkpoint text (from its first log proof), or null. */
+function recordCheckpoint(record) {
+  const proofs = record?.fairness?.log_proofs;
+  if (!Array.isArray(proofs) || !proofs.length) return null;
+  try { return parseTlogProof(proofs[0]).checkpointText; } catch { return null; }
+}
+
+/** Whether a pasted object says it is a hand record (then its log evidence is checked). */
+function isHandRecord(record) {
+  return record !== null && typeof record === "object" && typeof record.format === "string" && record.format.startsWith("tiplu.hand/");
 }
 
 /* ---------- drawing the report ---------- */
@@ -156,28 +196,37 @@ function drawDeal(report) {
   }
 }
 
-function drawReport(report) {
+function drawReport(report, logs, trust) {
   lastReport = report;
   const verdict = $("verdict");
-  const failed = report.checks.filter((c) => c.ok === false);
+  const checks = [...report.checks, ...(logs ?? [])];
+  const failed = checks.filter((c) => c.ok === false);
   if (failed.length) {
     verdict.className = "verdict bad";
     verdict.replaceChildren(el("strong", { text: "\u2717 Does not verify" }),
       el("span", { text: `${failed.length} check${failed.length > 1 ? "s" : ""} failed: ${failed.map((c) => c.title).join("; ")}.` }));
+  } else if (report.complete && logs && logState(logs) !== "verified") {
+    verdict.className = "verdict partial";
+    verdict.replaceChildren(el("strong", { text: "Deal verified, log evidence not fully checked" }),
+      el("span", { text: logs.some((c) => c.name === "log:trust" && c.ok === null)
+        ? "Nothing failed, but no operator key was pinned: the record was checked against its own claimed key, which proves nothing about who logged it. Paste the operator's key to pin it."
+        : "Nothing failed, but not every log check could be done in this browser: see the checks." }));
   } else if (report.complete) {
     verdict.className = "verdict good";
     verdict.replaceChildren(el("strong", { text: "\u2713 Deal verified" }),
-      el("span", { text: "The rules and every seed match what was committed before the deal, and this is the deal they make." }));
+      el("span", { text: logs
+        ? "The rules and every seed match what was committed before the deal, this is the deal they make, and every statement is the leaf the operator logged, in the protocol's order, under the key you pinned."
+        : "The rules and every seed match what was committed before the deal, and this is the deal they make." }));
   } else {
     verdict.className = "verdict partial";
     verdict.replaceChildren(el("strong", { text: "Deal recomputed" }),
       el("span", { text: "Nothing failed, but without every commitment (ruleset hash, server and player seeds) this does not prove the deal was fixed in advance." }));
   }
 
-  $("checks").replaceChildren(...report.checks.map((c) => {
+  $("checks").replaceChildren(...checks.map((c) => {
     const state = c.ok === true ? "pass" : c.ok === false ? "fail" : "skip";
     const icon = c.ok === true ? "\u2713" : c.ok === false ? "\u2717" : "\u2013";
-    return el("li", { class: state, "data-check": c.name, "data-ok": String(c.ok) },
+    return el("li", { class: state, "data-check": c.name, "data-ok": String(c.ok), "data-reason": c.reason ?? null },
       el("span", { class: "icon", "aria-hidden": "true", text: icon }),
       el("div", {}, el("div", { class: "title", text: c.title }), el("div", { class: "detail", text: c.detail })));
   }));
@@ -190,7 +239,8 @@ function drawReport(report) {
     ["Ruleset hash", report.ruleset_hash],
     ["Key material", report.material],
   ];
-  $("facts").replaceChildren(...facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { class: /hash|material/i.test(k) ? "mono" : null, text: v })]));
+  if (trust) facts.push(["Operator key", trust]);
+  $("facts").replaceChildren(...facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { class: /hash|material|key/i.test(k) ? "mono" : null, text: v })]));
 
   drawDeal(report);
   $("stock-title").textContent = `${report.game === "kitti" ? "Undealt cards" : report.game === "rummy13" ? "Closed pile" : "Stock"} (${report.deal.stock.length} cards, top first)`;
@@ -207,13 +257,30 @@ async function run(event) {
   $("verify-btn").disabled = true;
   showStatus("info", "Working…", "recomputing the shuffle");
   try {
-    const input = recordMode ? recordInput() : fieldInput();
+    const record = recordMode ? pastedRecord() : null;
+    const key = recordMode ? pinnedKey() : null;
+    const input = recordMode ? handInputFromRecord(record) : fieldInput();
     const started = performance.now();
     const report = await verifyHand(input);
-    drawReport(report);
+    let logs = null;
+    let trust = null;
+    if (isHandRecord(record)) {
+      logs = await recordLogChecks(record, key ? { publicKey: key, basis: "pinned" } : {});
+      const pinned = pinnedWitnesses();
+      if (pinned.witnesses.length) {
+        const cp = recordCheckpoint(record);
+        logs.push(...(cp === null
+          ? [{ name: "log:witnesses", title: "Checkpoint cosigned by the witnesses you pinned", ok: false, reason: "witness_quorum",
+            detail: "the record carries no readable log checkpoint to look for cosignatures on" }]
+          : await witnessChecks(cp, { ...pinned, basis: "pinned" })));
+      }
+      trust = key ? `${key} (pinned by you)` : `${record?.table?.public_key ?? "none"} (the record's own claim: NOT a trust anchor)`;
+    }
+    drawReport(report, logs, trust);
     const ms = Math.max(1, Math.round(performance.now() - started));
-    showStatus("info", "Done.", `Recomputed ${report.shoe.length} cards in ${ms} ms, in this browser.`);
-    document.body.dataset.state = report.ok ? "verified" : "failed";
+    showStatus("info", "Done.", `Recomputed ${report.shoe.length} cards${logs ? " and checked the record's log proofs" : ""} in ${ms} ms, in this browser.`);
+    const logResult = logs ? logState(logs) : "verified";
+    document.body.dataset.state = !report.ok || logResult === "failed" ? "failed" : logResult;
     $("result").scrollIntoView?.({ behavior: "smooth", block: "start" });
   } catch (e) {
     $("result").hidden = true;

@@ -150,29 +150,49 @@ export async function verifyConsistency(first, second, firstRootHex, secondRootH
 
 // -- checkpoints (C2SP signed note; see docs/transparency-log.md) --------------------------
 
-function b64ToBytes(s) {
-  const bin = atob(s);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
+const MAX_CHECKPOINT_CHARS = 4096;
+const KEY_NAME_RE = /^[^\s+]+$/u;
+
+// Standard, canonical base64 (RFC 4648 section 4, with padding), as audit.tlog.checkpoint reads it.
+function b64ToBytes(s, what) {
+  let bin;
+  try {
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s)) throw new Error();
+    bin = atob(s);
+  } catch {
+    throw new ProofError(`${what} is not standard base64`);
+  }
+  if (btoa(bin) !== s) throw new ProofError(`${what} is not canonical base64`);
+  return Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
 }
 
+function validDate(stamp) {
+  const [y, mo, d, h, mi, s] = stamp.match(/[0-9]+/g).map(Number);
+  const t = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d
+    && t.getUTCHours() === h && t.getUTCMinutes() === mi && t.getUTCSeconds() === s;
+}
+
+/** Parse checkpoint text as strictly as audit.tlog.checkpoint.parse_checkpoint (no signature check). */
 export function parseCheckpoint(text) {
-  if (typeof text !== "string" || !text.endsWith("\n")) throw new ProofError("a checkpoint ends with a newline");
+  if (typeof text !== "string" || text.length > MAX_CHECKPOINT_CHARS) throw new ProofError("a checkpoint is text of at most 4096 characters");
+  if (!text.endsWith("\n") || text.includes("\r")) throw new ProofError("a checkpoint ends with a newline and uses LF line ends");
   const cut = text.indexOf("\n\n");
   if (cut < 0) throw new ProofError("a checkpoint needs a blank line before its signatures");
   const lines = text.slice(0, cut).split("\n");
   if (lines.length !== 4) throw new ProofError("a checkpoint body has 4 lines");
   const [origin, sizeText, rootB64, timeLine] = lines;
-  if (!/^(0|[1-9][0-9]*)$/.test(sizeText)) throw new ProofError("bad checkpoint size");
-  const root = b64ToBytes(rootB64);
+  if (!origin || origin !== origin.trim()) throw new ProofError("a checkpoint origin is one non-empty line without surrounding spaces");
+  if (!/^(0|[1-9][0-9]{0,19})$/.test(sizeText)) throw new ProofError("bad checkpoint size");
+  const root = b64ToBytes(rootB64, "checkpoint root");
   if (root.length !== HASH_SIZE) throw new ProofError("bad checkpoint root");
   const t = /^time ([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)$/.exec(timeLine);
-  if (!t) throw new ProofError("bad checkpoint time line");
+  if (!t || !validDate(t[1])) throw new ProofError("bad checkpoint time line");
   const signatures = text.slice(cut + 2, -1).split("\n").map((line) => {
-    const m = /^\u2014 (\S+) ([A-Za-z0-9+/=]+)$/.exec(line);
-    if (!m) throw new ProofError("bad signature line");
-    const raw = b64ToBytes(m[2]);
+    const m = /^\u2014 (\S+) (\S+)$/.exec(line);
+    if (!m || !KEY_NAME_RE.test(m[1])) throw new ProofError("bad signature line");
+    const raw = b64ToBytes(m[2], "signature");
+    if (raw.length < 5) throw new ProofError("a signature is a 4-byte key id and the signature bytes");
     return { keyName: m[1], keyId: raw.slice(0, 4), signature: raw.slice(4) };
   });
   const body = new TextEncoder().encode(text.slice(0, cut + 1)); // the signed bytes: body lines + LF
@@ -209,4 +229,94 @@ export async function verifyCheckpoint(text, publicKeyHex, keyName = null) {
     if (await crypto.subtle.verify({ name: "Ed25519" }, key, s.signature, cp.body)) return cp;
   }
   throw new SignatureError("checkpoint signature does not verify");
+}
+
+// -- witness cosignatures (C2SP tlog-cosignature cosignature/v1; docs/transparency-log.md) ---
+//   parseVkey(text, sigType?)                      -> {name, keyId, type, publicKey, text}
+//   verifyCosignatures(checkpointText, vkeys[])    -> [{name, vkey, ok, timestamp, reason}] (one per vkey)
+//   checkWitnessQuorum(checkpointText, vkeys[], k) -> {ok, count, quorum, results}
+// The same rules as audit/tlog/cosignature.py: a witness's line is base64(key id || u64 BE
+// timestamp || Ed25519 signature) over "cosignature/v1\ntime <t>\n" + the checkpoint's note
+// text; key id = SHA-256(name || 0x0A || 0x04 || key)[:4]; lines of other keys are ignored.
+
+export const TYPE_ED25519 = 0x01;
+export const TYPE_COSIGNATURE = 0x04;
+
+export async function noteKeyId(name, type, publicKey) {
+  return (await sha256(new TextEncoder().encode(name), Uint8Array.of(0x0a, type), publicKey)).slice(0, 4);
+}
+
+/** Parse a C2SP vkey `<name>+<hex key id>+<base64(type || key)>` (Ed25519 types only); checks the key id. */
+export async function parseVkey(text, sigType = null) {
+  if (typeof text !== "string") throw new SignatureError("a verifier key is text");
+  const first = text.indexOf("+");
+  const second = text.indexOf("+", first + 1);
+  if (first <= 0 || second < 0) throw new SignatureError("a verifier key is <name>+<hex key id>+<base64 key>");
+  const name = text.slice(0, first);
+  const idHex = text.slice(first + 1, second);
+  if (!KEY_NAME_RE.test(name)) throw new SignatureError("bad verifier key name");
+  if (!/^[0-9a-f]{8}$/.test(idHex)) throw new SignatureError("a verifier key id is 8 lower-case hex digits");
+  let material;
+  try { material = b64ToBytes(text.slice(second + 1), "verifier key"); } catch (e) { throw new SignatureError(e.message); }
+  if (material.length !== 33) throw new SignatureError("an Ed25519 verifier key is a type byte and 32 key bytes");
+  const type = material[0];
+  if (type !== TYPE_ED25519 && type !== TYPE_COSIGNATURE) throw new SignatureError(`signature type 0x${type.toString(16)} is not supported`);
+  if (sigType !== null && type !== sigType) throw new SignatureError(`verifier key ${name} has type 0x0${type}, expected 0x0${sigType}`);
+  const publicKey = material.slice(1);
+  const keyId = await noteKeyId(name, type, publicKey);
+  if (bytesToHex(keyId) !== idHex) throw new SignatureError(`verifier key ${name}: key id ${idHex} is not its key's`);
+  return { name, keyId, type, publicKey, text };
+}
+
+function cosignedMessage(body, timestamp) {
+  const head = new TextEncoder().encode(`cosignature/v1\ntime ${timestamp.toString()}\n`);
+  const out = new Uint8Array(head.length + body.length);
+  out.set(head, 0);
+  out.set(body, head.length);
+  return out;
+}
+
+/** One result per witness vkey (text or parsed): ok only if it has a line and every line of its key verifies. */
+export async function verifyCosignatures(text, vkeys) {
+  const cp = parseCheckpoint(text);
+  const results = [];
+  for (const v of vkeys) {
+    const vkey = typeof v === "string" ? await parseVkey(v, TYPE_COSIGNATURE) : v;
+    const lines = cp.signatures.filter((s) => s.keyName === vkey.name && equalBytes(s.keyId, vkey.keyId));
+    const result = { name: vkey.name, vkey: vkey.text, ok: false, timestamp: null, reason: null };
+    results.push(result);
+    if (!lines.length) { result.reason = "missing"; continue; }
+    let key;
+    try {
+      key = await crypto.subtle.importKey("raw", vkey.publicKey, { name: "Ed25519" }, false, ["verify"]);
+    } catch (e) {
+      if (e instanceof DOMException && e.name === "NotSupportedError") {
+        throw new UnsupportedError("this browser's WebCrypto has no Ed25519: cosignatures were not checked");
+      }
+      throw new SignatureError(`bad witness key: ${e.message}`);
+    }
+    let newest = null;
+    for (const s of lines) {
+      if (s.signature.length !== 72) { result.reason = "invalid: not 8 + 64 bytes"; break; }
+      const t = new DataView(s.signature.buffer, s.signature.byteOffset, 8).getBigUint64(0, false);
+      if (t === 0n || t > 2n ** 63n - 1n) { result.reason = "invalid: timestamp"; break; }
+      if (!(await crypto.subtle.verify({ name: "Ed25519" }, key, s.signature.slice(8), cosignedMessage(cp.body, t)))) {
+        result.reason = "invalid: the cosignature does not verify"; break;
+      }
+      newest = newest === null || t > newest ? t : newest;
+    }
+    if (result.reason === null) { result.ok = true; result.timestamp = Number(newest); }
+  }
+  return results;
+}
+
+/** Whether at least `quorum` distinct witnesses of `vkeys` cosigned the checkpoint. */
+export async function checkWitnessQuorum(text, vkeys, quorum) {
+  const unique = [...new Set(vkeys.map((v) => (typeof v === "string" ? v : v.text)))];
+  if (!Number.isInteger(quorum) || quorum < 0 || quorum > unique.length) {
+    throw new SignatureError(`a quorum of ${quorum} needs at least that many distinct witness keys`);
+  }
+  const results = await verifyCosignatures(text, unique);
+  const count = results.filter((r) => r.ok).length;
+  return { ok: count >= quorum, count, quorum, results };
 }

@@ -42,7 +42,8 @@ function isPlainObject(v) {
 /**
  * The verifyHand input held by a JSON object: each field is taken from the first place
  * that has it -- the top level, then "fairness", "table", "commitments", "deal" and
- * "expect" (the known-answer vectors keep their commitments and deal there).
+ * "expect" (the known-answer vectors keep their commitments and deal there).  A hand
+ * record's fairness.seat_commitments are its player_commitments.
  */
 export function handInputFromRecord(record) {
   if (!isPlainObject(record)) throw new VerifyError("malformed", "a hand record must be a JSON object");
@@ -54,6 +55,9 @@ export function handInputFromRecord(record) {
       if (!(f in input) && Object.hasOwn(src, f) && src[f] !== null && src[f] !== undefined) input[f] = src[f];
     }
   }
+  // a hand record (docs/records.md) names the seats' commitments fairness.seat_commitments
+  const seatCommitments = isPlainObject(record.fairness) ? record.fairness.seat_commitments : undefined;
+  if (!("player_commitments" in input) && Array.isArray(seatCommitments)) input.player_commitments = seatCommitments;
   if (typeof input.ruleset === "string" && !("preset" in input)) {
     input.preset = input.ruleset;
     delete input.ruleset;

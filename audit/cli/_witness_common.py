@@ -1,0 +1,27 @@
+"""``--witness VKEY`` (repeatable) and ``--quorum K``: the witness policy of ``tiplu audit`` and ``tiplu monitor``."""
+from __future__ import annotations
+
+import click
+
+from replay.errors import MalformedError
+
+
+def witness_options(f):
+    f = click.option("--quorum", type=click.IntRange(min=0), default=None,
+                     help="How many of the --witness keys must have cosigned (default: all of them).")(f)
+    f = click.option("--witness", "witness_keys", multiple=True, metavar="VKEY",
+                     help="A witness vkey (C2SP, <name>+<hex id>+<base64 0x04||key>) whose cosignature counts; "
+                          "repeatable.")(f)
+    return f
+
+
+def witness_policy(values: tuple[str, ...], quorum: int | None) -> tuple[tuple, int]:
+    """The parsed witness vkeys and the quorum (all of them unless given); a typed error if impossible."""
+    from audit.tlog.cosignature import parse_witness_list
+
+    witnesses = tuple(parse_witness_list(values))
+    if quorum is None:
+        quorum = len(witnesses)
+    if quorum > len(witnesses):
+        raise MalformedError(f"--quorum {quorum} needs at least {quorum} --witness keys (got {len(witnesses)})")
+    return witnesses, quorum

@@ -1,0 +1,42 @@
+"""``tiplu stats``: where the cards of audit-passing hands fell, against chance."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from . import main
+
+
+@main.command("stats")
+@click.argument("source", default="-")
+@click.option("--public-key", help="The operator's Ed25519 public key (hex) every record is audited against; "
+              "default: the key each record names (then nothing is pinned: say so when you quote the result).")
+@click.option("--json", "as_json", is_flag=True, help="Print every chart's counts, expected counts and test as JSON.")
+@click.option("--progress/--no-progress", default=None, help="Show progress on stderr (default: when stderr is a terminal).")
+def stats_command(source: str, public_key: str | None, as_json: bool, progress: bool | None) -> None:
+    """Deal statistics of a source of records (.json, JSON lines, a ledger .db, an operator URL).
+
+    Every record is audited; only those that pass are counted.  Per game: each card and
+    rank by seat, each card by stock position, the turned-up card and indicator, jokers by
+    seat and the winner by seat and by place after the dealer, each with a chi-square test
+    at 99%.  Exits 1 if a test of the deal is flagged (docs/stats.md).
+    """
+    from ..archive import iter_source
+    from ..stats import stats_of_items, summary_lines
+
+    show = sys.stderr.isatty() if progress is None else progress
+
+    def tick(n: int) -> None:
+        click.echo(f"audited {n} records", err=True)
+
+    stats = stats_of_items(iter_source(source), public_key=public_key, progress=tick if show else None)
+    data = stats.to_json()
+    if as_json:
+        click.echo(json.dumps(data, indent=2, sort_keys=True))
+    else:
+        for line in summary_lines(data):
+            click.echo(line)
+    if any(g["deal_flagged"] for g in data["games"]):
+        sys.exit(1)

@@ -1,0 +1,130 @@
+"""``tiplu witness``: run a transparency-log witness (C2SP ``tlog-witness``) and inspect its state.
+
+* ``tiplu witness vkey --name N --key-file K`` -- the witness's vkey (type 0x04), the line
+  logs and auditors configure (``TIPLU_WITNESSES``, ``--witness``).
+* ``tiplu witness log-vkey --name ORIGIN --key-file K`` -- a *log's* vkey (type 0x01) for
+  the witness's log list.
+* ``tiplu witness serve --name N --key-file K --db F (--logs FILE | --log VKEY ...)`` --
+  serve ``POST /add-checkpoint`` on Flask's development server (for production:
+  gunicorn, ``web/witness.py``).
+* ``tiplu witness state --db F`` / ``tiplu witness evidence --db F`` -- what it cosigned
+  last for each log, and the refused, validly signed requests it kept.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import click
+
+from . import main
+from ._ledger_common import emit, json_option
+
+name_option = click.option("--name", "name", envvar="TIPLU_WITNESS_NAME", required=True,
+                           help="The witness's key name, e.g. witness.example/w1 (env TIPLU_WITNESS_NAME).")
+key_option = click.option("--key-file", "key_file", envvar="TIPLU_WITNESS_KEY_FILE", required=True,
+                          type=click.Path(exists=True, dir_okay=False),
+                          help="Its tiplu.key/1 key file from 'tiplu keys new' (env TIPLU_WITNESS_KEY_FILE).")
+db_option = click.option("--db", "db", envvar="TIPLU_WITNESS_DB", default="witness.db", show_default=True,
+                         metavar="PATH", help="The witness's own SQLite state (env TIPLU_WITNESS_DB).")
+
+
+@main.group("witness")
+def witness_group() -> None:
+    """Run a transparency-log witness that cosigns checkpoints only if they extend the last one."""
+
+
+@witness_group.command("vkey")
+@name_option
+@key_option
+def witness_vkey_command(name: str, key_file: str) -> None:
+    """Print the witness's verifier key (cosignature/v1, type 0x04)."""
+    from audit.tlog.cosignature import witness_vkey
+
+    from .keys import load_key_file
+
+    click.echo(str(witness_vkey(name, load_key_file(key_file).public_hex)))
+
+
+@witness_group.command("log-vkey")
+@click.option("--name", "name", required=True, help="The log's key name (normally its origin).")
+@click.option("--key-file", "key_file", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="The log's tiplu.key/1 key file (TIPLU_LOG_KEY_FILE of the site).")
+def log_vkey_command(name: str, key_file: str) -> None:
+    """Print a log's verifier key (Ed25519 note signature, type 0x01), for a witness's log list."""
+    from audit.tlog.note import TYPE_ED25519, Vkey
+
+    from .keys import load_key_file
+
+    click.echo(str(Vkey.for_key(name, TYPE_ED25519, bytes.fromhex(load_key_file(key_file).public_hex))))
+
+
+@witness_group.command("serve")
+@name_option
+@key_option
+@db_option
+@click.option("--logs", "logs_file", envvar="TIPLU_WITNESS_LOGS", type=click.Path(exists=True, dir_okay=False),
+              help="File of '<origin> <log vkey>' lines: the logs to witness (env TIPLU_WITNESS_LOGS).")
+@click.option("--log", "log_keys", multiple=True, metavar="[ORIGIN=]VKEY",
+              help="A log to witness (repeatable); the origin defaults to the vkey's name.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8100, show_default=True, type=int, help="Port to listen on.")
+def serve_command(name: str, key_file: str, db: str, logs_file: str | None, log_keys: tuple[str, ...],
+                  host: str, port: int) -> None:
+    """Serve the witness (POST /add-checkpoint) on Flask's development server.
+
+    For production: gunicorn -w 2 'web.witness:create_app()' with the TIPLU_WITNESS_* settings.
+    """
+    from audit.tlog.witness import Witness, load_logs_file, log_vkeys
+    from replay.errors import MalformedError
+    from web.witness import create_app
+
+    from .keys import load_key_file
+
+    logs = dict(load_logs_file(logs_file)) if logs_file else {}
+    for origin, log in log_vkeys(log_keys).items():
+        if origin in logs:
+            raise MalformedError(f"log {origin!r} is given twice")
+        logs[origin] = log
+    if not logs:
+        raise MalformedError("a witness needs at least one log (--logs FILE or --log VKEY)")
+    witness = Witness(os.path.abspath(db), load_key_file(key_file), name, logs)
+    app = create_app({"TIPLU_WITNESS": witness})
+    click.echo(f"witness {witness.vkey} on http://{host}:{port}/ for {len(logs)} log(s) (state {db})", err=True)
+    app.run(host=host, port=port, threaded=True)
+
+
+def _open(db: str):
+    from audit.signing import SigningKey
+    from audit.tlog.witness import Witness
+    from replay.errors import MalformedError
+
+    if not os.path.exists(db):
+        raise MalformedError(f"no witness state at {db}")
+    return Witness(db, SigningKey.generate(), "inspect", {})  # read-only use: no key is needed
+
+
+@witness_group.command("state")
+@db_option
+@json_option
+def state_command(db: str, as_json: bool) -> None:
+    """Print the last size and root cosigned for each log."""
+    rows = _open(db).state()
+    emit(rows, "\n".join(f"{r['origin']} size {r['size']} root {r['root']}" for r in rows) or "no log cosigned yet",
+         as_json)
+
+
+@witness_group.command("evidence")
+@db_option
+@json_option
+def evidence_command(db: str, as_json: bool) -> None:
+    """Print the validly signed checkpoints refused as inconsistent (evidence of a fork)."""
+    rows = _open(db).evidence()
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False))
+        return
+    for r in rows:
+        click.echo(f"#{r['id']} {r['origin']}: size {r['size']} root {r['root']} refused "
+                   f"(witness had size {r['stored_size']} root {r['stored_root']}): {r['reason']}")
+    if not rows:
+        click.echo("no evidence kept")

@@ -1,0 +1,77 @@
+"""Build and tamper with the log evidence of ``tiplu.hand/2`` records, in Python, for the
+browser tests of web/static/verifier/tlogproof.mjs.
+
+``bind(record)`` turns a record into a log-bound one: its statements (re-signed by ``KEY``,
+optionally with other player names) are appended to an in-memory RFC 6962 log between
+other leaves, a checkpoint is signed by ``KEY`` and every statement gets its C2SP
+tlog-proof.  The tamper helpers below each perform one attack on such a record.
+"""
+from __future__ import annotations
+
+import base64
+import copy
+import hashlib
+import json
+import pathlib
+from datetime import datetime, timezone
+from typing import Any
+
+from audit.signing import SigningKey
+from audit.tlog.checkpoint import sign_checkpoint
+from audit.tlog.merkle import MemoryTree
+from audit.tlog.store import leaf_entry
+
+try:  # the contract's helper (audit/tlog/proof.py), once it has landed
+    from audit.tlog.proof import format_tlog_proof
+except ImportError:  # pragma: no cover - until then, the same text by hand
+    def format_tlog_proof(index: int, path, checkpoint_text: str) -> str:
+        lines = ["c2sp.org/tlog-proof@v1", f"index {index}", *(base64.b64encode(h).decode("ascii") for h in path)]
+        return "\n".join(lines) + "\n\n" + checkpoint_text
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+KEY = SigningKey.from_hex("5a" * 32)
+OTHER = SigningKey.from_hex("a5" * 32)
+ORIGIN = "tiplu.test/log"
+NOW = datetime(2026, 12, 1, 12, 0, 0, tzinfo=timezone.utc)
+
+
+def golden(name: str = "kitti/golden-0.json") -> dict[str, Any]:
+    return json.loads((ROOT / "fixtures" / "records" / name).read_text(encoding="utf-8"))
+
+
+def noise(n: int, tag: str) -> list[bytes]:
+    return [json.dumps({"other": tag, "n": i}).encode() for i in range(n)]
+
+
+def bind(record: dict[str, Any], *, key: SigningKey = KEY, names: dict[str, str] | None = None,
+         before: int = 5, after: int = 2) -> dict[str, Any]:
+    """A v2 record: the statements re-signed by ``key`` (players renamed by ``names``),
+    logged at ``before``.. with ``after`` leaves behind them, each with its tlog-proof."""
+    rec = copy.deepcopy(record)
+    rec["format"] = "tiplu.hand/2"
+    rec["table"]["public_key"] = key.public_hex
+    signed = []
+    for s in rec["fairness"]["statements"]:
+        body = dict(s["statement"])
+        if names and body.get("player") in names:
+            body["player"] = names[body["player"]]
+        signed.append(key.sign(body))
+    if names:
+        for seat in rec["table"]["seats"]:
+            seat["player"] = names.get(seat["player"], seat["player"])
+    rec["fairness"]["statements"] = signed
+    entries = noise(before, "before") + [leaf_entry(s) for s in signed] + noise(after, "after")
+    rec["fairness"]["log_proofs"] = proofs_for(entries, before, len(signed), key)
+    return rec
+
+
+def proofs_for(entries: list[bytes], start: int, count: int, key: SigningKey, *, now: datetime = NOW) -> list[str]:
+    tree = MemoryTree()
+    for e in entries:
+        tree.append(e)
+    cp = sign_checkpoint(key, origin=ORIGIN, size=tree.size, root=tree.root(), now=now)
+    return [format_tlog_proof(i, tree.inclusion_proof(i), cp.text) for i in range(start, start + count)]
+
+
+def leaf_hex(signed: dict[str, Any]) -> str:
+    return hashlib.sha256(b"\x00" + leaf_entry(signed)).hexdigest()
