@@ -18,8 +18,9 @@ from audit.cli import load_all, main
 from audit.errors import NotALedgerError
 from audit.ledger import Ledger
 
-#: the commands that make a ledger when --db names no file (docs/ledger.md, "Files")
-CREATORS = {("init",), ("operator", "new")}
+#: the commands that make their file when --db names none (docs/ledger.md, "Files"); the
+#: witness's --db is its own state file (not a ledger), refused alike when it is not one
+CREATORS = {("init",), ("operator", "new"), ("witness", "serve")}
 
 
 def _commands(group: click.Group, path: tuple[str, ...] = ()):
