@@ -121,19 +121,23 @@ def seed_group() -> None:
 
 @seed_group.command("new")
 @click.option("--bytes", "size", type=click.IntRange(16, 64), default=32, show_default=True, help="Seed length.")
-def seed_new(size: int) -> None:
+@json_option
+def seed_new(size: int, as_json: bool) -> None:
     """Print a fresh player seed (hex, from the operating system's secure random source)."""
-    click.echo(secrets.token_bytes(size).hex())
+    seed = secrets.token_bytes(size).hex()
+    emit({"seed": seed}, seed, as_json)
 
 
 @seed_group.command("commit")
 @click.option("--hand-id", required=True, help="The hand id exactly as the operator published it.")
 @click.option("--seat", type=int, required=True, help="Your seat (0 = first).")
 @click.option("--seed", metavar="HEX", required=True, help="Your seed (16-64 bytes, hex).")
-def seed_commit(hand_id: str, seat: int, seed: str) -> None:
+@json_option
+def seed_commit(hand_id: str, seat: int, seed: str, as_json: bool) -> None:
     """Print the commitment to your seed for one hand and seat (computed here; nothing is sent)."""
     from replay.fairness import commit_player_seed, parse_player_seed
 
     if seat < 0:
         raise MalformedError("a seat is a whole number from 0")
-    click.echo(commit_player_seed(hand_id, seat, parse_player_seed(seed)))
+    commitment = commit_player_seed(hand_id, seat, parse_player_seed(seed))
+    emit({"hand_id": hand_id, "seat": seat, "commitment": commitment}, commitment, as_json)

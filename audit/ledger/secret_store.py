@@ -104,6 +104,7 @@ class SecretStore:
         try:
             if self.path != ":memory:":
                 enable_wal(db)
+                db.conn.execute("PRAGMA synchronous = FULL")  # a seed is durable before its commitment is public
             with atomic(db):
                 for sql in _SCHEMA:
                     db.execute(sql)
