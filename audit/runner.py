@@ -10,6 +10,7 @@ from .coverage import DEFAULT_GRACE, utc_now
 from .report import AuditReport
 from replay.faults import Fault, Reason
 
+from .trust import TrustAnchor
 from .verify import Verdict, audit_record
 from .witnesscheck import WitnessPolicy, record_witness_faults
 
@@ -17,12 +18,12 @@ Progress = Callable[[AuditReport], None]
 
 
 def audit_one(data, *, public_key: str | None = None, strict: bool = False,
-              witnesses: WitnessPolicy | None = None) -> Verdict:
+              witnesses: WitnessPolicy | None = None, trust: TrustAnchor | None = None) -> Verdict:
     """:func:`audit_record`, but a crash of the auditor on one record becomes that record's
     ``INTERNAL_ERROR`` verdict instead of ending the run (the error type is kept, no traceback).
     With ``witnesses``, a record whose checkpoint lacks the quorum also gets ``WITNESS_QUORUM``."""
     try:
-        verdict = audit_record(data, public_key=public_key, strict=strict)
+        verdict = audit_record(data, public_key=public_key, strict=strict, trust=trust)
         if witnesses is not None and witnesses.active and not (strict and verdict.faults):
             extra = record_witness_faults(data, witnesses)
             if extra:

@@ -15,7 +15,8 @@ new frozen one per move.  The result is the same either way (tests/test_working_
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Callable
 
 from .errors import DeckMismatchError, IllegalMoveError, MalformedError, TipluError
@@ -36,8 +37,18 @@ class ReplayResult:
     faults: tuple[Fault, ...]
     moves_applied: int
     record: HandRecord | None = None
-    #: the settlement worked term by term (:func:`replay.worked.work_settlement`); ``None`` unless settled
-    worked: dict[str, Any] | None = field(default=None, compare=False)
+
+    @cached_property
+    def worked(self) -> dict[str, Any] | None:
+        """The settlement worked term by term (:func:`replay.worked.work_settlement`), from this
+        replay's own outcome and settlement; ``None`` unless settled.  Computed when first
+        read (pages, ``tiplu replay``, the verdict API), so an archive audit does not pay for
+        the text; its point terms are the engine's payment functions and must give its nets."""
+        if self.outcome is None or self.settlement is None or self.record is None:
+            return None
+        t = self.record.table
+        return work_settlement(engine_for(self.record.ruleset), self.outcome, self.settlement,
+                               point_value=t.point_value, commission_pct=t.commission_pct, players=t.players)
 
     @property
     def is_clean(self) -> bool:
@@ -95,9 +106,7 @@ def replay_record(record: HandRecord, *, strict: bool = True, visit: Visitor | N
         outcome = engine.outcome(state)
         settlement = settle(outcome.net_points, point_value=record.table.point_value,
                             commission_pct=record.table.commission_pct, pot_delta_points=outcome.pot_delta_points)
-        worked = work_settlement(engine, outcome, settlement, point_value=record.table.point_value,
-                                 commission_pct=record.table.commission_pct, players=record.table.players)
     except TipluError as exc:
         faults.append(Fault(Reason.MALFORMED, f"cannot settle the hand: {exc}"))
         return ReplayResult(None, None, tuple(faults), applied, record)
-    return ReplayResult(outcome, settlement, tuple(faults), applied, record, worked)
+    return ReplayResult(outcome, settlement, tuple(faults), applied, record)

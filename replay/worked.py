@@ -1,8 +1,8 @@
 """The settlement, worked: every term that turns a replayed hand into each seat's HT.
 
-:func:`work_settlement` is what the replayer computes for every settled hand
-(:attr:`replay.replayer.ReplayResult.worked`) and what the hand page, ``tiplu replay`` and
-the verdict API show.  It has two parts:
+:func:`work_settlement` gives :attr:`replay.replayer.ReplayResult.worked` of every settled
+hand (from the replay's own outcome and :class:`~replay.settlement.Settlement`, when first
+read) -- what the hand page, ``tiplu replay`` and the verdict API show.  It has two parts:
 
 * **points** -- the game's own terms (the engine's ``work_points(outcome)``):
 

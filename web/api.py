@@ -106,7 +106,9 @@ def get_statements(hand_id: str):
     """Every signed statement of the hand, in log order."""
     ledger = get_ledger()
     view = ledger.get_hand(hand_id)
-    return jsonify({"hand_id": view.id, "statements": [s.to_json() for s in ledger.statements(view.id)]})
+    # n: the statement's number in the hand, from 1 -- the numbering of every page and fault
+    return jsonify({"hand_id": view.id, "statements": [{"n": n, **s.to_json()}
+                                                       for n, s in enumerate(ledger.statements(view.id), start=1)]})
 
 
 @bp.get("/hands/<hand_id>/log-proofs")

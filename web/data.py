@@ -26,6 +26,7 @@ from flask import current_app
 from audit.errors import NotFoundError
 from audit.ledger.lifecycle import hand_state
 from audit.publish import get_published, is_published, published_record
+from audit.tlog.checkpoint import DEFAULT_ORIGIN
 from audit.render import render_state
 from audit.report import AuditReport
 from audit.verify import Verdict, audit_record
@@ -75,8 +76,11 @@ def record_of(ledger: Any, hand_id: str) -> dict[str, Any] | None:
         return get_published(ledger, hand_id)
     except NotFoundError:
         pass
+    from flask import current_app, has_app_context
+
+    origin = current_app.config.get("TIPLU_LOG_ORIGIN", DEFAULT_ORIGIN) if has_app_context() else DEFAULT_ORIGIN
     try:
-        return published_record(ledger, hand_id)
+        return published_record(ledger, hand_id, origin=origin)
     except NotFoundError:
         return None
 

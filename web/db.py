@@ -2,7 +2,11 @@
 
 The app never creates a ledger (``tiplu init`` does): a missing or foreign ``TIPLU_DB`` is a
 503 ``no_ledger``.  ``TIPLU_SECRETS`` (default: beside the ledger) is the secret store, opened
-only by the writes that need a secret (commit, reveal, signing)."""
+only by the writes that need a secret (commit, reveal, signing).
+
+With witnesses configured (``TIPLU_WITNESSING``) the ledger gets ``cosign_checkpoint``, a
+``(log, checkpoint_text) -> text`` hook the publisher calls on a record's checkpoint, so a
+published record carries the witnesses' cosignatures (:mod:`audit.tlog.witnessing`)."""
 from __future__ import annotations
 
 from flask import Flask, current_app, g
@@ -13,6 +17,9 @@ def get_ledger():
         from audit.ledger import Ledger
 
         g.ledger = Ledger(current_app.config["TIPLU_DB"], secrets_path=current_app.config.get("TIPLU_SECRETS"))
+        witnessing = current_app.config.get("TIPLU_WITNESSING")
+        if witnessing is not None:
+            g.ledger.cosign_checkpoint = witnessing.cosigner()
     return g.ledger
 
 

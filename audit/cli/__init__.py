@@ -59,7 +59,8 @@ def fail(exc: BaseException) -> "NoReturn":  # noqa: F821 - typing only
 COMMANDS: dict[str, str] = {
     "audit": "audit", "replay": "audit", "deal": "deal", "verify-commitment": "deal", "demo": "demo",
     "eval": "evaluate", "table": "hand", "hand": "hand", "keys": "keys", "operator": "keys", "seed": "keys",
-    "monitor": "monitor", "serve": "serve", "simulate": "simulate", "stats": "stats", "token": "token",
+    "monitor": "monitor", "receipt": "receipt", "seat": "seat", "serve": "serve", "simulate": "simulate",
+    "stats": "stats", "token": "token",
     "witness": "witness", "init": "init", "move-secrets": "init",
 }
 

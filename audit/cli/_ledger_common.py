@@ -49,6 +49,13 @@ def open_ledger(db: str, key_file: str | None = None, *, create: bool = False) -
     if ledger.legacy_secrets:
         click.echo(f"tiplu: warning: {db} still holds secrets in its public file; "
                    f"run 'tiplu move-secrets --db {db}'", err=True)
+    witnesses = os.environ.get("TIPLU_WITNESSES")
+    if witnesses:  # the site's setting: records published from the CLI are witnessed too
+        from ..tlog.witnessing import Witnessing
+
+        witnessing = Witnessing.from_setting(witnesses, timeout=os.environ.get("TIPLU_WITNESS_TIMEOUT"))
+        if witnessing is not None:
+            ledger.cosign_checkpoint = witnessing.cosigner()
     try:
         yield ledger
     finally:

@@ -54,6 +54,11 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
         click.echo(f"FAIL {f['where']}: {f['reason']}: {where}{root['message']}{consequence_note(f)}")
     if len(data["failures"]) > 50:
         click.echo(f"... and {len(data['failures']) - 50} more failures (use --json for all)")
+    for tid, t in sorted(report.tables.items()):
+        if t.unreconciled:
+            click.echo(f"table {tid}: balances from the {t.passed} hand{'s' if t.passed != 1 else ''} that pass; "
+                       f"{t.unreconciled} rejected hand{'s' if t.unreconciled != 1 else ''} not counted "
+                       "(their claims are in --json under tables.<id>.rejected)")
     for tid, faults in report.table_faults().items():
         for msg in faults:
             click.echo(f"FAIL table {tid}: carry_mismatch: {msg}")
@@ -199,7 +204,8 @@ def worked_lines(worked: dict, players: list[str]) -> list[str]:
     for r in pts["rows"]:
         pair = ""
         if "pairwise" in r:
-            pair = ("   pairwise: " + ", ".join(f"{'w ' if x.get('w') else ''}{x['points']} → {name(x['to'])}"
+            pair = ("   pairwise: " + ", ".join(f"gets w {-x['points']} from {name(x['to'])}" if x.get("w") and x["points"] < 0
+                                            else f"{'w ' if x.get('w') else ''}{x['points']} → {name(x['to'])}"
                                             for x in r["pairwise"]) + f" = {-r['pairwise_net']}")
         out.append(f"  {name(r['seat'])}: {r['sum']}{pair}")
     out.append(f"money (D-2): {worked['money']['point_value']} HT a point, {worked['money']['commission_pct']}% "

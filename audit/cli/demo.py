@@ -19,6 +19,7 @@ DEMO_PLAN = [
 SMALL_PLAN = [("marriage/nepal", 4, 4), ("marriage/classic", 3, 4), ("kitti", 4, 8), ("rummy13", 4, 4)]
 DEMO_SEED = "tiplu-demo-1"
 DEMO_TAMPER_RATE = 0.04
+DEMO_ORIGIN = "tiplu.demo/log"  # the demo log's name: the records' checkpoints and the site's agree
 
 
 def build_demo(db: Path, *, plan=DEMO_PLAN, tamper_rate: float = DEMO_TAMPER_RATE, progress: bool = True) -> dict:
@@ -39,7 +40,8 @@ def build_demo(db: Path, *, plan=DEMO_PLAN, tamper_rate: float = DEMO_TAMPER_RAT
             click.echo(f"  simulated {t.table_id}: {t.hands} hands", err=True)
 
     with Ledger(str(tmp), create=True) as ledger:
-        run = simulate_archive(ledger, plan, seed=DEMO_SEED, tamper_rate=tamper_rate, on_table=said)
+        run = simulate_archive(ledger, plan, seed=DEMO_SEED, tamper_rate=tamper_rate, on_table=said,
+                               origin=DEMO_ORIGIN)
         ledger.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         store = ledger._secrets().ensure()
         store.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -59,10 +61,10 @@ def demo_app(db: Path):
     from ..tlog.store import TransparencyLog
 
     with Ledger(str(db)) as ledger:
-        signer = CheckpointSigner(ledger.signing_key(OPERATOR), "tiplu.demo/log")
+        signer = CheckpointSigner(ledger.signing_key(OPERATOR), DEMO_ORIGIN)
         cp = signer(TransparencyLog(ledger.db))
     click.echo(f"Signed a log checkpoint: {cp.size} statements, root {cp.root_hex[:16]}...")
-    return create_app({"TIPLU_DB": str(db.resolve()), "TIPLU_CHECKPOINT_SIGNER": signer})
+    return create_app({"TIPLU_DB": str(db.resolve()), "TIPLU_CHECKPOINT_SIGNER": signer, "TIPLU_LOG_ORIGIN": DEMO_ORIGIN})
 
 
 @main.command("demo")

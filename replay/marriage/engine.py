@@ -203,7 +203,10 @@ class MarriageEngine:
         Every handler checks everything before its first call of this (or of
         ``with_seat``): on a working state those change it in place, so a refused move
         must raise before them."""
-        return _changed(state, moves=state.moves + 1, **changes)
+        if type(state) is WorkingRound:
+            state.moves += 1
+            return state.update(**changes)
+        return replace(state, moves=state.moves + 1, **changes)
 
     def _tunnela(self, state: RoundState, move: TunnelaShow) -> RoundState:
         me = state.seat(move.seat)

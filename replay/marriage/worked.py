@@ -30,20 +30,20 @@ def work_points(outcome: Outcome, ruleset: Ruleset) -> dict[str, Any]:
         return {**base, "method": "D-10", "rows": rows, "net_points": list(nets)}
     pay = payments.streamlined(scores, winner=winner, seen=seen, dublee_finish=dublee, ruleset=ruleset)
     pairwise = payments.pairwise_nets(scores, winner=winner, seen=seen, dublee_finish=dublee, ruleset=ruleset)
-    nets = payments.nets_streamlined(scores, winner=winner, seen=seen, dublee_finish=dublee, ruleset=ruleset)
+    nets = tuple(sum(pay) if i == winner else -p for i, p in enumerate(pay))  # as nets_streamlined
+    w_of = [payments.seen_payment(seen[j], dublee_finish=dublee, ruleset=ruleset) for j in range(n)]
     rows = []
     for i, s in enumerate(scores):
         row: dict[str, Any] = {"seat": i, "S": s, "net_points": nets[i], "pairwise_net": pairwise[i],
                                "pairwise": [{"to": j, "points": scores[j] - s} for j in range(n) if j != i]}
         if i == winner:
-            row["pairwise"] += [{"to": j, "points": -payments.seen_payment(seen[j], dublee_finish=dublee, ruleset=ruleset),
-                                 "w": True} for j in range(n) if j != i]
+            row["pairwise"] += [{"to": j, "points": -w_of[j], "w": True} for j in range(n) if j != i]
             row["receives"] = sum(pay)
             row["sum"] = "receives " + " + ".join(str(p) for k, p in enumerate(pay) if k != winner) + f" = {sum(pay)}"
         else:
             seen_term = ruleset["seen_points"] if seen[i] else ruleset["unseen_points"]
             dublee_term = ruleset["dublee_bonus"] if dublee else 0
-            w = payments.seen_payment(seen[i], dublee_finish=dublee, ruleset=ruleset)
+            w = w_of[i]
             row.update({"w": w, "w_seen": seen_term, "w_dublee": dublee_term, "pays_winner": pay[i],
                         "sum": f"T + w − n·S = {total} + {w} − {n}·{s} = {pay[i]}"})
             row["pairwise"].append({"to": winner, "points": w, "w": True})

@@ -84,7 +84,10 @@ def test_an_unpinned_key_is_not_a_trust_anchor(tpage):
 
 
 def test_a_v1_record_is_not_log_bound(tpage):
-    checks = judge(tpage, golden())
+    v1 = golden()
+    v1["format"] = "tiplu.hand/1"
+    del v1["fairness"]["log_proofs"]
+    checks = judge(tpage, v1)
     assert failed(checks) == {"log:bound": "not_log_bound"}
     assert state(tpage, checks) == "failed"
 
@@ -179,8 +182,9 @@ def _grind(rec, new_seed="ab" * 32):
 
 def _resigned_grind(rec):
     rec["fairness"]["statements"] = _grind(rec)
-    # commitment (2), deal (11) and reveal (13) name the server seed's commitment
-    return {"log:statement:2": "not_in_log", "log:statement:11": "not_in_log", "log:statement:13": "not_in_log"}
+    # commitment (2), the seat receipts (3-6, tiplu.hand/2), deal (11) and reveal (13) name
+    # the server seed's commitment
+    return {f"log:statement:{n}": "not_in_log" for n in (2, 3, 4, 5, 6, 11, 13)}
 
 
 def _relogged_grind(rec):

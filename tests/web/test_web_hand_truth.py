@@ -51,3 +51,8 @@ def test_the_replay_viewer_gets_moves_in_words(client, site):
     data = json.loads(html.split('<script type="application/json" id="replay-data">')[1].split("</script>")[0])
     words = [s["words"] for s in data["steps"] if s["index"] >= 0]
     assert words and all(w.split()[0] in data["players"] for w in words)
+
+
+def test_statements_api_numbers_statements_from_1(client, site):
+    body = client.get(f"/api/v1/hands/{site.hands['revealed0']}/statements").get_json()
+    assert [s["n"] for s in body["statements"]] == list(range(1, len(body["statements"]) + 1))
