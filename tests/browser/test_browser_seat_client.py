@@ -114,7 +114,7 @@ def live(tmp_path_factory):
     from web import create_app
 
     path = str(tmp_path_factory.mktemp("seatpage") / "ledger.db")
-    with Ledger(path) as ledger:
+    with Ledger(path, create=True) as ledger:
         simulate_archive(ledger, [("kitti", 3, 2)], seed="seat-page")
         key = ledger.signing_key(OPERATOR)
         hands = [v.id for v in ledger.list_hands()]

@@ -151,3 +151,26 @@ def test_usage_errors_are_one_line_with_exit_2(args):
     assert result.exit_code == 2, result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and " error: " in lines[0] and "--help" in lines[0], result.stderr
+
+
+#: the commands without --json, as the README lists them ("What holds for every command")
+NO_JSON = {"demo", "eval", "hand log", "monitor", "seat commit", "seat reveal", "serve", "witness log-vkey",
+           "witness serve", "witness vkey"}
+
+
+def _all_commands(group: click.Group, path: tuple[str, ...] = ()):
+    for name, cmd in sorted(group.commands.items()):
+        if isinstance(cmd, click.Group):
+            yield from _all_commands(cmd, path + (name,))
+        else:
+            yield " ".join(path + (name,)), cmd
+
+
+def test_json_is_on_every_command_the_readme_says():
+    import pathlib
+
+    without = {name for name, cmd in _all_commands(main) if not any(p.name in ("as_json", "json") for p in cmd.params)}
+    assert without == NO_JSON
+    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    for name in NO_JSON:
+        assert f"`{name.split()[-1]}" in readme or f"`{name}`" in readme, name
