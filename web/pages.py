@@ -202,6 +202,16 @@ def _log_check(hand_id: str, record: dict[str, Any], public_key: str) -> dict[st
             "statements": list((record.get("fairness") or {}).get("statements") or [])}
 
 
+def _evidence(record: dict[str, Any], public_key: str) -> dict[str, Any]:
+    """What the in-browser check of the record's own log evidence needs
+    (``web/static/verifier/tlogproof.mjs``, no further request): the record's format, its
+    statements and tlog-proofs, the key it claims, and the operator key the ledger registered
+    (the key the page checks against)."""
+    f = record.get("fairness") or {}
+    return {"format": record.get("format"), "statements": f.get("statements"), "log_proofs": f.get("log_proofs"),
+            "claimed_key": (record.get("table") or {}).get("public_key"), "public_key": public_key}
+
+
 @bp.get("/hands/<hand_id>")
 def hand(hand_id: str):
     ledger = get_ledger()
@@ -241,12 +251,12 @@ def hand(hand_id: str):
                 "hands": ctx["deal"]["hands"], "stock": ctx["deal"]["stock"],
                 **{k: ctx["deal"][k] for k in ("turned_up", "indicator") if ctx["deal"][k] is not None},
                 "log": _log_check(view.id, record, public_key),
+                "evidence": _evidence(record, public_key),
             }
     elif view.state.value == "finished" and readable:
         # no server seed yet, so no deal to check -- but the record's statements can be
         # checked against the log already
-        log = _log_check(view.id, record, public_key)
-        ctx["check"] = {"log": log} if log is not None else None
+        ctx["check"] = {"log": _log_check(view.id, record, public_key), "evidence": _evidence(record, public_key)}
     g.highlight = _highlights(ctx["steps"])
     return render_template("hand.html", **ctx)
 
