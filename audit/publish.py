@@ -108,10 +108,16 @@ def is_published(ledger: Any, hand_id: str) -> bool:
 
 
 def get_published(ledger: Any, hand_id: str) -> dict[str, Any]:
+    return json.loads(get_published_text(ledger, hand_id))
+
+
+def get_published_text(ledger: Any, hand_id: str) -> str:
+    """The published record of a hand exactly as stored (JSON text); :class:`NotFoundError`
+    when the hand has none."""
     row = ledger.db.execute("SELECT record FROM published_records WHERE hand_id = ?", [hand_id]).fetchone()
     if row is None:
         raise NotFoundError(f"hand {hand_id!r} has no published record")
-    return json.loads(row[0])
+    return row[0]
 
 
 def iter_published(ledger: Any, *, table_id: str | None = None) -> Iterator[tuple[str, str]]:

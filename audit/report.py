@@ -9,13 +9,17 @@ cancelled or in-progress hands, :mod:`audit.coverage`) come in as :meth:`AuditRe
 ``stalled`` and ``unpublished`` are failures like any record's; ``cancelled`` and
 ``in_progress`` are counted and listed under ``not_audited``, never as failures.
 
-Per table, from the *recomputed* settlements: every player's HT balance, the house's
-commission, and -- for games that carry a pot (Kitti) -- that each hand's carried pot is
-the previous hand's pot plus its change (``CARRY_MISMATCH`` otherwise).
+Per table, from the *recomputed* settlements of the hands that **pass** the audit: every
+player's HT balance and the house's commission.  A hand the audit rejects adds no money:
+it is listed apart (:attr:`TableLedger.rejected`) with its reason and what the operator
+*claimed* for it (its published nets and commission, never recomputed).  For games that
+carry a pot (Kitti), each hand's carried pot must be the previous hand's pot plus its
+replayed change (``CARRY_MISMATCH`` otherwise).
 """
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -29,14 +33,29 @@ from .verify import Verdict
 MAX_LISTED_FAILURES = 10_000
 
 
+def claimed_money(record: Any) -> dict[str, Any] | None:
+    """What a record's operator *claims* it paid: ``{"nets": {player: str}, "commission": str}``
+    as published (strings, unchecked), or ``None`` when the record claims no payouts."""
+    outcome = getattr(record, "outcome", None)
+    pay = outcome.get("payouts") if isinstance(outcome, Mapping) else None
+    if not isinstance(pay, Mapping):
+        return None
+    nets = pay.get("nets") if isinstance(pay.get("nets"), list) else []
+    players = list(record.table.players)
+    return {"nets": {p: str(n) for p, n in zip(players, nets)},
+            "commission": None if pay.get("commission") is None else str(pay.get("commission"))}
+
+
 @dataclass
 class TableLedger:
-    """Money of one table over all its audited hands."""
+    """Money of one table: balances and commission of the hands that pass, the rest apart."""
 
     balances: dict[str, Decimal] = field(default_factory=dict)
     commission: Decimal = Decimal(0)
-    hands: int = 0
-    unreconciled: int = 0
+    hands: int = 0  # the table's audited records
+    passed: int = 0  # the hands whose money is in the balances
+    unreconciled: int = 0  # the rejected hands (a record that fails, or a hand stalled or unpublished)
+    rejected: list[dict[str, Any]] = field(default_factory=list)  # {hand_id, where, reason, claimed}
     pots: dict[int, tuple[int, int]] = field(default_factory=dict)  # hand_no -> (pot in, pot out)
     numbers: Counter = field(default_factory=Counter)  # hand_no -> how many records claim it
 
@@ -45,9 +64,19 @@ class TableLedger:
             self.balances[p] = self.balances.get(p, Decimal(0)) + v
         self.commission += other.commission
         self.hands += other.hands
+        self.passed += other.passed
         self.unreconciled += other.unreconciled
+        self.rejected.extend(other.rejected)
+        del self.rejected[MAX_LISTED_FAILURES:]
         self.pots.update(other.pots)
         self.numbers.update(other.numbers)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"hands": self.hands, "passed": self.passed, "unreconciled": self.unreconciled,
+                "commission": format_amount(self.commission),
+                "balances": {p: format_amount(v) for p, v in sorted(self.balances.items())},
+                "rejected": sorted(self.rejected, key=lambda r: (r["where"], r.get("hand_id") or "")),
+                **({"carry_faults": self.carry_faults()} if self.carry_faults() else {})}
 
     def carry_faults(self) -> list[str]:
         out = [f"hand number {n} is claimed by {c} records" for n, c in sorted(self.numbers.items()) if c > 1]
@@ -85,16 +114,24 @@ class AuditReport:
             self.failures.append({"where": where, **verdict.to_json()})
         replay = verdict.replay
         record = getattr(replay, "record", None)
-        if verdict.table_id is None or replay is None:
+        if verdict.table_id is None:
             return
         t = self.tables.setdefault(verdict.table_id, TableLedger())
-        t.hands += 1
-        if replay.settlement is None or record is None:
+        t.hands += replay is not None
+        settled = replay is not None and replay.settlement is not None and record is not None
+        if verdict.ok and settled:
+            t.passed += 1
+            for player, net in zip(record.table.players, replay.settlement.nets):
+                t.balances[player] = t.balances.get(player, Decimal(0)) + net
+            t.commission += replay.settlement.commission
+        else:
             t.unreconciled += 1
+        if not (verdict.ok and settled) and len(t.rejected) < MAX_LISTED_FAILURES:
+            t.rejected.append({"where": where, "hand_id": verdict.hand_id,
+                               "reason": verdict.reason.value if verdict.reason else None,
+                               "claimed": claimed_money(record) if record is not None else None})
+        if not settled:
             return
-        for player, net in zip(record.table.players, replay.settlement.nets):
-            t.balances[player] = t.balances.get(player, Decimal(0)) + net
-        t.commission += replay.settlement.commission
         carry = record.table.carry
         hand_no = record.table.hand_no
         if hand_no is not None:
@@ -145,10 +182,5 @@ class AuditReport:
             "failures": sorted(self.failures, key=lambda f: (f["where"], f.get("hand_id") or "")),
             "not_audited": {"by_game": skipped,
                             "hands": sorted(self.not_audited_hands, key=lambda h: (h["where"], h["hand_id"]))},
-            "tables": {
-                tid: {"hands": t.hands, "unreconciled": t.unreconciled, "commission": format_amount(t.commission),
-                      "balances": {p: format_amount(v) for p, v in sorted(t.balances.items())},
-                      **({"carry_faults": t.carry_faults()} if t.carry_faults() else {})}
-                for tid, t in sorted(self.tables.items())
-            },
+            "tables": {tid: t.to_json() for tid, t in sorted(self.tables.items())},
         }

@@ -15,7 +15,10 @@ kind                  phase  says
 ====================  =====  ===============================================
 
 :func:`check_statements` verifies every signature under the operator key, that the
-statements agree with the record, and that they come in this order.
+statements agree with the record, and that they come in this order.  Faults name a
+statement as :func:`replay.faults.statement_label` does ("statement 11 (deal)", counting
+from 1, as the hand page and the in-browser check do).  A badly signed statement is a
+``signature`` fault only -- not also "missing".
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from replay.errors import MalformedError
-from replay.faults import Fault, Reason
+from replay.faults import Fault, Reason, statement_label
 from replay.records import HandRecord, record_hash
 
 from .errors import SignatureError
@@ -64,11 +67,26 @@ def _equal(a: Any, b: Any) -> bool:
     return a == b
 
 
+#: a statement field that differs from the record because a seed of the record was changed
+_AFTER = {"player_seeds": (Reason.SEAT_SEED_MISMATCH,), "server_seed": (Reason.SERVER_SEED_MISMATCH,),
+          "ruleset_hash": (Reason.RULESET_MISMATCH,)}
+
+
+def _unverified_kind(signed: Any) -> tuple[str | None, Any]:
+    """The kind and seat a badly signed statement *says* it has -- only to name it."""
+    body = signed.get("statement") if isinstance(signed, dict) else None
+    if not isinstance(body, dict):
+        return None, None
+    kind = body.get("kind")
+    return (kind if isinstance(kind, str) else None), body.get("seat")
+
+
 def check_statements(record: HandRecord, *, public_key: str | None = None) -> list[Fault]:
     """Faults in the record's signed statements (signature, content, order)."""
     faults: list[Fault] = []
     key = public_key or record.table.public_key
-    if public_key and not _same(public_key, record.table.public_key):
+    other_key = bool(public_key) and not _same(public_key, record.table.public_key)
+    if other_key:  # then every statement fails under the trusted key: consequences of this
         faults.append(Fault(Reason.SIGNATURE, "the record names another operator key than the one audited against"))
     f = record.fairness
     expect = _expectations(record)
@@ -76,43 +94,61 @@ def check_statements(record: HandRecord, *, public_key: str | None = None) -> li
     committed: set[int] = set()
     revealed: set[int] = set()
     phase, last_time = -1, ""
-    for i, signed in enumerate(f.statements):
+    for number, signed in enumerate(f.statements, start=1):
         try:
             st = verify_statement(signed, key)
         except (SignatureError, MalformedError) as exc:
-            faults.append(Fault(Reason.SIGNATURE, f"statement {i}: {exc}"))
+            kind, seat = _unverified_kind(signed)
+            faults.append(Fault(Reason.SIGNATURE, f"{statement_label(number, kind)}: {exc}", statement=number,
+                                after=(Reason.SIGNATURE,) if other_key else ()))
+            # the statement is there, only badly signed: not also "missing" (the signature fault says it)
+            if kind in PHASES:
+                seen[kind] = seen.get(kind, 0) + 1
+                if isinstance(seat, int) and kind == "seat-receipt":
+                    committed.add(seat)
+                elif isinstance(seat, int) and kind == "seat-reveal":
+                    revealed.add(seat)
             continue
         kind = st.get("kind")
+        name_of = statement_label(number, kind if isinstance(kind, str) else None)
         if kind not in PHASES:
-            faults.append(Fault(Reason.STATEMENT_MISMATCH, f"statement {i} has unknown kind {kind!r}"))
+            faults.append(Fault(Reason.STATEMENT_MISMATCH, f"{name_of} has unknown kind {kind!r}", statement=number))
             continue
         if st.get("hand_id") != record.hand_id:
-            faults.append(Fault(Reason.STATEMENT_MISMATCH, f"statement {i} ({kind}) is about another hand"))
+            faults.append(Fault(Reason.STATEMENT_MISMATCH, f"{name_of} is about another hand", statement=number))
         seen[kind] = seen.get(kind, 0) + 1
         for name, value in expect.get(kind, {}).items():
             if value is None or not _equal(st.get(name), value):
-                faults.append(Fault(Reason.STATEMENT_MISMATCH, f"the signed {kind} statement's {name} differs from the record"))
+                faults.append(Fault(Reason.STATEMENT_MISMATCH,
+                                    f"{name_of}: the signed {kind} statement's {name} differs from the record",
+                                    statement=number, after=_AFTER.get(name, ())))
         if kind in ("seat-receipt", "seat-reveal"):
             seat = st.get("seat")
             if not isinstance(seat, int) or not 0 <= seat < record.table.n_seats:
-                faults.append(Fault(Reason.STATEMENT_MISMATCH, f"statement {i} ({kind}) names no seat of the table"))
+                faults.append(Fault(Reason.STATEMENT_MISMATCH, f"{name_of} names no seat of the table", statement=number))
                 continue
             if kind == "seat-receipt":
                 committed.add(seat)
                 if not _same(st.get("commitment"), f.seat_commitments[seat]):
-                    faults.append(Fault(Reason.STATEMENT_MISMATCH, f"seat {seat}'s signed commitment differs from the record"))
+                    faults.append(Fault(Reason.STATEMENT_MISMATCH,
+                                        f"{name_of}: seat {seat}'s signed commitment differs from the record",
+                                        statement=number, after=(Reason.SEAT_SEED_MISMATCH,)))
             else:
                 if committed != set(range(record.table.n_seats)):
-                    faults.append(Fault(Reason.EVENT_ORDER, f"seat {seat} revealed its seed before every seat had committed"))
+                    faults.append(Fault(Reason.EVENT_ORDER,
+                                        f"{name_of}: seat {seat} revealed its seed before every seat had committed",
+                                        statement=number))
                 revealed.add(seat)
                 if not _same(st.get("seed"), f.player_seeds[seat].hex()):
-                    faults.append(Fault(Reason.STATEMENT_MISMATCH, f"seat {seat}'s signed seed differs from the record"))
+                    faults.append(Fault(Reason.STATEMENT_MISMATCH,
+                                        f"{name_of}: seat {seat}'s signed seed differs from the record",
+                                        statement=number, after=(Reason.SEAT_SEED_MISMATCH,)))
         p = PHASES[kind]
         time = st.get("time", "")
         if p < phase:
-            faults.append(Fault(Reason.EVENT_ORDER, f"statement {i} ({kind}) comes after a later phase"))
+            faults.append(Fault(Reason.EVENT_ORDER, f"{name_of} comes after a later phase", statement=number))
         elif isinstance(time, str) and time < last_time:
-            faults.append(Fault(Reason.EVENT_ORDER, f"statement {i} ({kind}) is dated before the one before it"))
+            faults.append(Fault(Reason.EVENT_ORDER, f"{name_of} is dated before the one before it", statement=number))
         phase = max(phase, p)
         last_time = max(last_time, time if isinstance(time, str) else "")
     for kind in REQUIRED + (("reveal",) if f.server_seed is not None else ()):

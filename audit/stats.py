@@ -11,8 +11,9 @@ gives, each with a chi-square test (:mod:`audit.chisquare`):
   "elsewhere": a card-by-place table whose margins every deal fixes);
 * ``ranks_by_seat`` -- the same counts by rank (13 rows, not 52: a bias for a rank, say
   aces to one seat, shows with far fewer hands);
-* ``cards_by_stock`` -- each card in each stretch of the cards after the hands (the stock,
-  top first; Kitti's undealt cards), in up to :data:`STOCK_BINS` equal stretches;
+* ``ranks_by_stock`` -- each rank in each stretch of the cards after the hands (the stock,
+  top first; Kitti's undealt cards), in up to :data:`STOCK_BINS` equal stretches (by rank,
+  not card, so the test has enough hands sooner and the picture stays small);
 * ``turned_up`` / ``indicator`` -- the rank of the card turned up after the hands, and of
   Rummy's wild-card indicator (one card per hand: a multinomial test);
 * ``jokers_by_seat`` -- how many of the hand's jokers each seat was dealt (the jokers the
@@ -108,10 +109,14 @@ def deal_facts(ruleset: Any, deal: Any, *, dealer: int, outcome: Any = None) -> 
     if winner is not None:
         order = seat_order(dealer, n, direction=ruleset.settings.get("direction", "clockwise"))
         position = order.index(winner) + 1
-    text = lambda c: str(c) if c is not None else None  # noqa: E731
-    return HandFacts(ruleset.preset, n, ruleset.hash, tuple(tuple(str(c) for c in h) for h in deal.hands),
-                     text(deal.turned_up), text(deal.indicator), tuple(str(c) for c in deal.stock),
+    text = lambda c: _TEXT[c.code] if c is not None else None  # noqa: E731
+    return HandFacts(ruleset.preset, n, ruleset.hash, tuple(tuple(_TEXT[c.code] for c in h) for h in deal.hands),
+                     text(deal.turned_up), text(deal.indicator), tuple(_TEXT[c.code] for c in deal.stock),
                      jokers, winner, position)
+
+
+# one shared string per card (a cache of many hands' facts holds references, not copies)
+_TEXT = tuple(str(Card(code)) for code in range(54))
 
 
 @dataclass(frozen=True)
@@ -218,8 +223,8 @@ CANNOT = {
                      "100 is flagged by chance.",
     "ranks_by_seat": "It sees a bias for a rank, not for a suit or one card; and 1 fair archive in 100 is "
                      "flagged by chance.",
-    "cards_by_stock": "It cannot show a bias in the order within a stretch, one that depends on what was "
-                      "already played, or one too small for this many hands.",
+    "ranks_by_stock": "It cannot show a bias in the order within a stretch, for a suit or one card, one "
+                      "that depends on what was already played, or one too small for this many hands.",
     "turned_up": "One card per hand: it sees only a strong bias, and nothing about the rest of the deal.",
     "indicator": "One card per hand: it sees only a strong bias, and nothing about who holds the jokers.",
     "jokers_by_seat": "It counts jokers only; a seat given better non-joker cards would not show here. "
@@ -317,9 +322,12 @@ class GroupStats:
                            for b in range(len(edges) - 1))
             sizes = [edges[b + 1] - edges[b] for b in range(len(edges) - 1)]
             sizes.append(m - self.stock_len)
-            charts.append(self._card_chart("cards_by_stock", "Each card in each stretch of the stock (position 1 "
-                                           "is its top)", kinds, shoe, m, labels, sizes,
-                                           lambda k, j: self.stock[k, j], "hands"))
+            rank_stock: Counter = Counter()
+            for (k, j), c in self.stock.items():
+                rank_stock[rank_label(k), j] += c
+            charts.append(self._card_chart("ranks_by_stock", "Each rank in each stretch of the stock (position 1 "
+                                           "is its top)", rank_kinds, rank_shoe, m, labels, sizes,
+                                           lambda k, j: rank_stock[k, j], "hands", shape="table"))
         ranks = rank_shoe
         for key, counter, title, present in (
                 ("turned_up", self.turned, "The card turned up after the hands, by rank", self.has_turned),
@@ -392,6 +400,7 @@ class DealStats:
     rulesets: dict[str, Any] = field(default_factory=dict)
     considered: int = 0
     excluded: Counter = field(default_factory=Counter)       # first fault reason -> hands
+    trust: dict[str, Any] = field(default_factory=lambda: {"public_key": None, "basis": "record"})
 
     def add_verdict(self, verdict: Any) -> HandFacts | None:
         """Count one audited record: its facts if it passes, its first reason otherwise."""
@@ -432,7 +441,8 @@ class DealStats:
 
     def to_json(self) -> dict[str, Any]:
         games = self.games()
-        return {"format": STATS_FORMAT, "level": LEVEL, "used": USED, "considered": self.considered,
+        return {"format": STATS_FORMAT, "level": LEVEL, "used": USED, "trust": dict(self.trust),
+                "considered": self.considered,
                 "hands": self.used, "excluded": dict(sorted(self.excluded.items())),
                 "games": [{**g, "charts": [c.to_json() for c in g["charts"]]} for g in games]}
 
@@ -450,6 +460,8 @@ def stats_of_items(items: Iterable[Any], *, public_key: str | None = None,
     from .runner import audit_one
 
     stats = DealStats()
+    if public_key is not None:
+        stats.trust = {"public_key": public_key, "basis": "pinned"}
     for n, item in enumerate(items, 1):
         if item.error is not None:
             stats.add_error()
@@ -463,6 +475,11 @@ def stats_of_items(items: Iterable[Any], *, public_key: str | None = None,
 def summary_lines(data: Mapping[str, Any]) -> list[str]:
     """The CLI's text report of :meth:`DealStats.to_json`."""
     lines = [f"{data['hands']} of {data['considered']} published hands used ({data['used']})"]
+    trust = data.get("trust") or {}
+    if trust.get("basis") == "record":
+        lines.append("trusted key: each record's own claimed key (nothing pinned: pass --public-key)")
+    elif trust.get("public_key"):
+        lines.append(f"trusted key: {trust['public_key']} ({trust['basis']})")
     if data["excluded"]:
         lines.append("left out: " + ", ".join(f"{n} {r}" for r, n in data["excluded"].items()))
     for g in data["games"]:

@@ -13,6 +13,11 @@ The checks, in order (each failure is a :class:`~replay.faults.Fault` with a
    equal the recomputed settlement to the last 0.01 HT.
 
 ``strict=True`` stops at the first fault; the default report mode collects them all.
+
+A :class:`Verdict` groups its faults (:func:`replay.faults.group_faults`): root causes
+first, each consequence marked with ``caused_by``; :attr:`Verdict.reason` and
+:attr:`Verdict.first_bad_move` come from the root causes only, so a changed seed is reported
+as the seed, not as "first bad move 0".
 """
 from __future__ import annotations
 
@@ -24,7 +29,7 @@ from typing import Any
 
 from replay.errors import CommitmentMismatchError, MalformedError
 from replay.fairness import verify_player_seed, verify_server_seed
-from replay.faults import Fault, Reason
+from replay.faults import Fault, Reason, group_faults
 from replay.records import HandRecord, load_json, parse_record
 from replay.replayer import ReplayResult, replay_record
 
@@ -42,18 +47,32 @@ class Verdict:
     table_id: str | None = None
     replay: ReplayResult | None = field(default=None, repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "faults", group_faults(self.faults))
+
     @property
     def ok(self) -> bool:
         return not self.faults
 
     @property
+    def root_causes(self) -> tuple[Fault, ...]:
+        """The faults nothing else explains, in the order to read them."""
+        return tuple(f for f in self.faults if f.caused_by is None)
+
+    @property
+    def consequences(self) -> tuple[Fault, ...]:
+        """The faults that follow from a root cause (each names it with ``caused_by``)."""
+        return tuple(f for f in self.faults if f.caused_by is not None)
+
+    @property
     def reason(self) -> Reason | None:
-        """The reason of the first fault (``None`` when the record is clean)."""
+        """The reason of the first root cause (``None`` when the record is clean)."""
         return self.faults[0].reason if self.faults else None
 
     @property
     def first_bad_move(self) -> int | None:
-        indices = [f.move_index for f in self.faults if f.move_index is not None]
+        """The first move a root cause names (``None`` when the root causes name none)."""
+        indices = [f.move_index for f in self.root_causes if f.move_index is not None]
         return min(indices) if indices else None
 
     @property
@@ -64,7 +83,8 @@ class Verdict:
         return {
             "hand_id": self.hand_id, "table_id": self.table_id, "preset": self.preset, "ok": self.ok,
             "reason": self.reason.value if self.reason else None,
-            "first_bad_move": self.first_bad_move, "faults": [f.to_json() for f in self.faults],
+            "first_bad_move": self.first_bad_move, "root_causes": len(self.root_causes),
+            "faults": [f.to_json() for f in self.faults],
         }
 
 

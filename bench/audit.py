@@ -69,6 +69,20 @@ def ed25519_floor(records: list[dict]) -> float:
     return time.perf_counter() - t
 
 
+def parse_hash_floor(records: list[dict]) -> float:
+    """Seconds to ``json.loads`` each record's JSON line and SHA-256 it: the least any
+    audit of a JSON-lines archive costs (issue 18's floor)."""
+    import hashlib
+    import json
+
+    lines = [json.dumps(r).encode() for r in records]
+    t = time.perf_counter()
+    for line in lines:
+        json.loads(line)
+        hashlib.sha256(line).digest()
+    return time.perf_counter() - t
+
+
 STAGES = ("load", "schema", "parse", "statements", "ed25519", "replay", "compare")
 
 
@@ -136,9 +150,11 @@ def per_preset(hands: int, log=print, *, with_stages: bool = False) -> list[dict
             verdicts = [audit_record(r) for r in records]
             secs = min(secs, time.perf_counter() - t)
         floor = min(ed25519_floor(records) for _ in range(3))
+        parse_floor = min(parse_hash_floor(records) for _ in range(5))
         rate = len(records) / secs
         rows.append({"preset": preset, "available": True, "records": len(records), "simulated_per_s": n / sim,
                      "clean": sum(v.ok for v in verdicts), "rate": rate, "floor_rate": len(records) / floor,
+                     "parse_floor_rate": len(records) / parse_floor,
                      "statements": sum(len(r["fairness"]["statements"]) for r in records) / len(records),
                      "aim": AIMS[preset]})
         if with_stages:

@@ -1,16 +1,28 @@
 """Kitti speed: sets ranked per second and deals settled per second.
 
-    python bench/kitti.py [--seconds 1.0]
+    python bench/kitti.py [--seconds 1.0] [--eval-lines 100000] [--peer NAME=COMMAND ...]
 
 Each figure is also printed as a ratio against a baseline measured in the same run on the
 same machine (a bare ``sorted()`` of three ints, and a dict lookup), so numbers from
 different machines compare.  Aim (docs/kitti.md): at least 500,000 set rankings per
 second per core.
+
+``tiplu eval kitti`` op ``rank``: a JSON-lines file of ``--eval-lines`` seeded random
+sets is answered by a fresh ``python -m audit.cli eval kitti FILE`` process (start-up
+included), best of three, interleaved with every ``--peer``: a command run the same way
+with ``{file}`` replaced by the file's path (or the file on its stdin), whose output is
+thrown away.  The peers the issue names are other projects' programs and are not part of
+this repository; pass a driver of your own for each to measure them in the same run.
 """
 from __future__ import annotations
 
 import argparse
 import hashlib
+import json
+import random
+import shlex
+import subprocess
+import tempfile
 import sys
 import time
 from pathlib import Path
@@ -38,9 +50,58 @@ def rate(fn, items, seconds):
             return done / elapsed
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def rank_lines(n: int) -> bytes:
+    """``n`` seeded random ``rank`` requests, one JSON line each."""
+    rng = random.Random(18)
+    deck = [r + s for r in "23456789TJQKA" for s in "SHDC"]
+    return "".join(json.dumps({"op": "rank", "cards": rng.sample(deck, 3)}) + "\n" for _ in range(n)).encode()
+
+
+def run_timed(argv: list[str], path: str) -> float:
+    """Wall seconds of one run of ``argv`` (``{file}`` replaced, else the file on stdin)."""
+    uses_file = any("{file}" in a for a in argv)
+    argv = [a.replace("{file}", path) for a in argv]
+    with open(path, "rb") as stdin:
+        t = time.perf_counter()
+        res = subprocess.run(argv, stdin=subprocess.DEVNULL if uses_file else stdin, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, cwd=ROOT)
+        secs = time.perf_counter() - t
+    if res.returncode != 0:
+        raise SystemExit(f"{argv[0]} failed: {res.stderr.decode(errors='replace').strip()[-200:]}")
+    return secs
+
+
+def bench_eval(n: int, peers: list[str], rounds: int = 3) -> None:
+    commands = {"tiplu": [sys.executable, "-m", "audit.cli", "eval", "kitti", "{file}"]}
+    for spec in peers:
+        name, _, cmd = spec.partition("=")
+        commands[name] = shlex.split(cmd)
+    with tempfile.NamedTemporaryFile(suffix=".jsonl") as f:
+        f.write(rank_lines(n))
+        f.flush()
+        best = {name: float("inf") for name in commands}
+        for _ in range(rounds):                 # interleaved: every command once per round
+            for name, argv in commands.items():
+                best[name] = min(best[name], run_timed(argv, f.name))
+    tiplu = n / best["tiplu"]
+    print(f"eval kitti rank, {n:,} JSON lines, start-up included: tiplu {tiplu:,.0f} sets/s")
+    for name in commands:
+        if name != "tiplu":
+            rate = n / best[name]
+            print(f"eval kitti rank peer {name}: {rate:,.0f} sets/s (tiplu x{tiplu / rate:.2f})")
+    if not peers:
+        print("eval kitti rank peers: none given (--peer NAME=COMMAND)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=1.0)
+    ap.add_argument("--eval-lines", type=int, default=100_000)
+    ap.add_argument("--peer", action="append", default=[], metavar="NAME=COMMAND",
+                    help="a peer to time on the same rank file ({file} is its path, else it is stdin)")
     args = ap.parse_args()
     t = args.seconds
     r = ranker()
@@ -99,6 +160,8 @@ def main() -> None:
     sp = rate(split_all, deals, t)
     print(f"deals settled (4 seats, points + HT): {ds:10,.0f} /s   x{ds / b_sorted:.6f} sorted()")
     print(f"hands split 280 ways and ranked:      {sp:10,.0f} /s   x{sp / b_sorted:.6f} sorted()")
+    if args.eval_lines:
+        bench_eval(args.eval_lines, args.peer)
 
 
 if __name__ == "__main__":

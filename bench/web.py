@@ -8,7 +8,8 @@ Builds a ledger of simulated Kitti hands in a temporary directory, serves the Fl
 never another interface), and sends a bounded number of requests from ``--threads``
 concurrent client threads to each of: ``GET /hands/<id>`` (the hand page),
 ``GET /api/v1/hands/<id>/verdict`` (a full audit of the record per request), and a static
-file of ``web/static`` (the baseline: the same server, the same sockets, no work).  Prints
+file of ``web/static`` (the baseline: the same server, the same sockets, no work), in
+``--rounds`` interleaved rounds, each figure the best of its rounds.  Prints
 requests per second and each figure as a ratio of the static one.  Skips with "not
 available" when the app lacks those routes.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import logging
 import sys
 import tempfile
 import threading
@@ -58,7 +60,7 @@ def _load(port: int, paths: list[str], requests: int, threads: int) -> tuple[flo
     return per_thread * threads / (time.perf_counter() - t), bad[0]
 
 
-def run(requests: int = 200, threads: int = 4, hands: int = 8) -> dict:
+def run(requests: int = 200, threads: int = 4, hands: int = 8, rounds: int = 3) -> dict:
     try:
         from web import create_app
     except ImportError as exc:
@@ -84,19 +86,22 @@ def run(requests: int = 200, threads: int = 4, hands: int = 8) -> dict:
         static_dir = Path(app.static_folder)
         static = next(p for p in sorted(static_dir.rglob("*")) if p.is_file())
         static_url = f"{app.static_url_path}/{static.relative_to(static_dir).as_posix()}"
+        logging.getLogger("werkzeug").setLevel(logging.ERROR)   # no line per request on stderr
         server = make_server("127.0.0.1", 0, app, threaded=True)
         port = server.server_port
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
         try:
             _load(port, [static_url], 20, 2)  # warm up
-            out = {"available": True, "threads": threads, "requests": requests, "static_path": static_url}
-            for name, paths in (("static", [static_url]),
-                                ("hand_page", [f"/hands/{h}" for h in ids]),
-                                ("verdict_api", [f"/api/v1/hands/{h}/verdict" for h in ids])):
-                rate, bad = _load(port, paths, requests, threads)
-                out[name] = rate
-                out[f"{name}_non_200"] = bad
+            out = {"available": True, "threads": threads, "requests": requests, "static_path": static_url,
+                   "rounds": rounds}
+            kinds = (("static", [static_url]), ("hand_page", [f"/hands/{h}" for h in ids]),
+                     ("verdict_api", [f"/api/v1/hands/{h}/verdict" for h in ids]))
+            for _ in range(rounds):   # interleaved, best of the rounds: drift on a shared VM favours no kind
+                for name, paths in kinds:
+                    rate, bad = _load(port, paths, requests, threads)
+                    out[name] = max(out.get(name, 0.0), rate)
+                    out[f"{name}_non_200"] = out.get(f"{name}_non_200", 0) + bad
         finally:
             server.shutdown()
     return out
@@ -107,9 +112,10 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--requests", type=int, default=200)
     ap.add_argument("--threads", type=int, default=4)
     ap.add_argument("--hands", type=int, default=8)
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds; each figure is the best (default 3)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    out = run(args.requests, args.threads, args.hands)
+    out = run(args.requests, args.threads, args.hands, args.rounds)
     if args.json:
         print(json.dumps(out))
     elif not out["available"]:

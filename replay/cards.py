@@ -133,7 +133,7 @@ def parse_cards(texts: Sequence[str] | str) -> tuple[Card, ...]:
         texts = texts.split()
     elif not isinstance(texts, (list, tuple)):
         raise CardParseError(f"expected a list of cards, got {type(texts).__name__}")
-    return tuple(parse_card(t) for t in texts)
+    return tuple(map(parse_card, texts))
 
 
 def format_cards(cards: Iterable[Card]) -> str:

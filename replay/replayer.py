@@ -6,6 +6,11 @@ In strict mode it stops at the first fault; otherwise it skips a faulty move, go
 collects every fault it meets.  An optional ``visit(index, move, state)`` callback sees
 every state (``index`` -1 is the state after the deal) -- the CLI's ``tiplu replay`` and
 the website's replay viewer use it.
+
+Without a visitor nobody sees the states in between, so an engine that offers
+``working(state)`` (a mutable copy its ``apply`` changes in place, with ``freeze()`` back
+to the frozen value) is replayed on that copy: one state for the whole hand instead of a
+new frozen one per move.  The result is the same either way (tests/test_working_state.py).
 """
 from __future__ import annotations
 
@@ -55,6 +60,9 @@ def replay_record(record: HandRecord, *, strict: bool = True, visit: Visitor | N
         return ReplayResult(None, None, (Fault(Reason.MALFORMED, f"cannot start the hand: {exc}"),), 0, record)
     if visit:
         visit(-1, None, state)
+    working = getattr(engine, "working", None) if visit is None else None
+    if working is not None:
+        state = working(state)
     applied = 0
     for i, raw in enumerate(record.moves):
         try:
@@ -78,6 +86,8 @@ def replay_record(record: HandRecord, *, strict: bool = True, visit: Visitor | N
     if not engine.is_over(state):
         faults.append(Fault(Reason.INCOMPLETE, "the moves end before the hand is over", len(record.moves)))
         return ReplayResult(None, None, tuple(faults), applied, record)
+    if working is not None:
+        state = state.freeze()
     try:
         outcome = engine.outcome(state)
         settlement = settle(outcome.net_points, point_value=record.table.point_value,

@@ -9,8 +9,9 @@ the reveal nobody outside the operator may see them.
 * :func:`record_of` -- the published record (``None`` before the hand is finished).
 * :func:`verdict_of` -- :func:`audit.verify.audit_record` of the published record, cached
   per record hash (auditing is deterministic, and a record changes only by being revealed).
-* :func:`table_money` -- a table's HT balances, commission and pot, from the *recomputed*
-  settlements (:class:`audit.report.AuditReport`).
+* :func:`table_money` -- a table's HT balances and commission from the *recomputed*
+  settlements of the hands that pass the audit, the rejected hands apart with what the
+  operator claimed for them, and the pot (:class:`audit.report.AuditReport`).
 * :func:`replay_steps` -- the per-move views of the replay viewer.
 """
 from __future__ import annotations
@@ -168,8 +169,9 @@ def table_money(ledger: Any, table_id: str) -> dict[str, Any]:
             if view.state.value == "revealed":
                 report.add(view.id, verdict)
                 replay = verdict.replay
-                if replay is not None and replay.settlement is not None:
+                if replay is not None and replay.outcome is not None:
                     entry["pot_delta_points"] = replay.outcome.pot_delta_points
+                if verdict.ok and replay is not None and replay.settlement is not None:
                     entry["nets"] = [format_amount(x) for x in replay.settlement.nets]
                     entry["commission"] = format_amount(replay.settlement.commission)
         hands.append(entry)
@@ -184,7 +186,9 @@ def table_money(ledger: Any, table_id: str) -> dict[str, Any]:
         "balances": balances,
         "commission": format_amount(ledger_t.commission if ledger_t else Decimal(0)),
         "audited_hands": ledger_t.hands if ledger_t else 0,
+        "passed_hands": ledger_t.passed if ledger_t else 0,
         "unreconciled": ledger_t.unreconciled if ledger_t else 0,
+        "rejected": ledger_t.to_json()["rejected"] if ledger_t else [],
         "pot": pot,
         "carry_faults": ledger_t.carry_faults() if ledger_t else [],
     }

@@ -118,6 +118,16 @@ PATHS: dict[str, dict[str, Any]] = {
     "/api/v1/operators/{name}": {"get": {
         "summary": "An operator's Ed25519 public key", "tags": ["public"], "parameters": [_param("name")],
         "responses": {"200": _json(_ref("Operator")), **_err(400, 404)}}},
+    "/api/v1/stats": {"get": {
+        "summary": "Deal statistics of every audit-passing published hand (docs/stats.md)", "tags": ["public"],
+        "responses": {"200": _json({"type": "object", "required": ["format", "hands", "considered", "games"],
+                                    "properties": {"format": {"const": "tiplu.stats/1"},
+                                                   "hands": {"type": "integer"}, "considered": {"type": "integer"},
+                                                   "excluded": {"type": "object"},
+                                                   "games": {"type": "array", "items": {"type": "object"}}}}),
+                      "503": {"description": "Still being computed (every published record is audited first); "
+                                             "retry in a few seconds",
+                              "content": {"application/json": {"schema": _ref("Error")}}}}}},
     "/api/v1/operator/whoami": {"get": {
         "summary": "The operator token's principal", "tags": ["operator"], "security": OPERATOR_AUTH,
         "responses": {"200": _json(_ref("Principal")), **_err(401, 403)}}},
@@ -160,9 +170,13 @@ PATHS: dict[str, dict[str, Any]] = {
 LOG_PATHS: dict[str, dict[str, Any]] = {
     "/api/v1/log/checkpoint": {"get": {
         "summary": "The transparency log's latest signed checkpoint", "tags": ["log"],
+        "description": "With witnesses configured (TIPLU_WITNESSES) the checkpoint text carries their "
+                       "cosignature lines (C2SP cosignature/v1) and `witnesses` / `witnesses_missing` say who cosigned.",
         "responses": {"200": _json({"type": "object", "properties": {
             "checkpoint": {"type": "string"}, "size": {"type": "integer"}, "root": {"type": "string"},
-            "time": {"type": "string"}, "public_key": {"type": "string"}}}), **_err(503)}}},
+            "time": {"type": "string"}, "public_key": {"type": "string"},
+            "witnesses": {"type": "array", "items": _ref("WitnessStatus")},
+            "witnesses_missing": {"type": "array", "items": {"type": "string"}}}}), **_err(503)}}},
     "/api/v1/log/entries": {"get": {
         "summary": "Log entries start <= index < end (at most 256)", "tags": ["log"],
         "parameters": [_param("start", "query", {"type": "integer"}, required=True),
@@ -206,10 +220,15 @@ COMPONENTS: dict[str, Any] = {
             "hand_id": {"type": "string"}, "checkpoint": {"type": "string", "description": "signed note text"},
             "size": {"type": "integer"}, "root": _HEX, "time": {"type": "string"},
             "public_key": {**_HEX, "description": "the checkpoint signer's key, when the server knows it"},
+            "witnesses": {"type": "array", "items": _ref("WitnessStatus")},
+            "witnesses_missing": {"type": "array", "items": {"type": "string"}},
             "statements": {"type": "array", "items": {"type": "object", "properties": {
                 "n": {"type": "integer", "description": "1-based position among the hand's statements"},
                 "kind": {"type": "string"}, "index": {"type": "integer", "description": "leaf index (seq - 1)"},
                 "leaf_hash": _HEX, "path": {"type": "array", "items": _HEX}}}}}},
+        "WitnessStatus": {"type": "object", "required": ["name", "vkey", "url", "cosigned", "reason"], "properties": {
+            "name": {"type": "string"}, "vkey": {"type": "string", "description": "C2SP vkey, type 0x04"},
+            "url": {"type": "string"}, "cosigned": {"type": "boolean"}, "reason": {"type": ["string", "null"]}}},
         "StoredStatement": {"allOf": [_ref("Signed"), {"type": "object", "properties": {
             "seq": {"type": "integer"}, "hand_id": {"type": "string"}, "kind": {"type": "string"}}}]},
         "Seat": {"type": "object", "properties": {"seat": {"type": "integer"}, "player": {"type": "string"},
@@ -227,10 +246,18 @@ COMPONENTS: dict[str, Any] = {
         "Verdict": {"type": "object", "properties": {
             "hand_id": {"type": ["string", "null"]}, "table_id": {"type": ["string", "null"]},
             "preset": {"type": ["string", "null"]}, "ok": {"type": "boolean"}, "reason": {"type": ["string", "null"]},
-            "first_bad_move": {"type": ["integer", "null"]}, "faults": {"type": "array", "items": {
+            "first_bad_move": {"type": ["integer", "null"], "description": "the first move a root cause names"},
+            "root_causes": {"type": "integer", "description": "faults[:root_causes] are the root causes; the rest "
+                                                              "are their consequences"},
+            "faults": {"type": "array", "items": {
                 "type": "object", "properties": {"reason": {"type": "string"}, "message": {"type": "string"},
                                                  "move_index": {"type": ["integer", "null"]},
-                                                 "rule": {"type": ["string", "null"]}}}}}},
+                                                 "rule": {"type": ["string", "null"]},
+                                                 "statement": {"type": ["integer", "null"],
+                                                               "description": "the signed statement's number, from 1"},
+                                                 "caused_by": {"type": ["integer", "null"],
+                                                               "description": "index in faults of the root cause "
+                                                                              "this follows from; null for a root cause"}}}}}},
         "Table": {"type": "object", "properties": {
             "id": {"type": "string"}, "operator": {"type": "string"}, "preset": {"type": "string"},
             "ruleset": {"type": "object"}, "ruleset_hash": _HEX, "seats": {"type": "integer"},
@@ -238,8 +265,15 @@ COMPONENTS: dict[str, Any] = {
         "TableMoney": {"type": "object", "properties": {
             "table": _ref("Table"), "hands": {"type": "array", "items": {"type": "object"}},
             "balances": {"type": "object", "additionalProperties": {"type": "string"}},
-            "commission": {"type": "string"}, "audited_hands": {"type": "integer"},
-            "unreconciled": {"type": "integer"}, "pot": {"type": ["integer", "null"]},
+            "commission": {"type": "string", "description": "from the hands that pass the audit only"},
+            "audited_hands": {"type": "integer"}, "passed_hands": {"type": "integer"},
+            "unreconciled": {"type": "integer", "description": "audited hands whose money is not counted (rejected)"},
+            "rejected": {"type": "array", "items": {"type": "object", "properties": {
+                "hand_id": {"type": ["string", "null"]}, "where": {"type": "string"},
+                "reason": {"type": ["string", "null"]},
+                "claimed": {"type": ["object", "null"], "description": "what the operator claimed: nets by player "
+                                                                      "and commission, as published, not checked"}}}},
+            "pot": {"type": ["integer", "null"]},
             "carry_faults": {"type": "array", "items": {"type": "string"}}}},
         "Operator": {"type": "object", "properties": {
             "name": {"type": "string"}, "public_key": _HEX, "key_id": {"type": "string"},

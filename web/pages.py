@@ -8,14 +8,22 @@ know them.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import re
+import threading
+from collections import OrderedDict
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from flask import (Blueprint, Response, abort, current_app, g, redirect, render_template, request,
+from flask import (Blueprint, Response, abort, current_app, g, make_response, redirect, render_template, request,
                    send_from_directory)
 
+from audit.errors import NotFoundError
+from audit.publish import get_published_text
 from audit.signing import key_id, verify_statement
+from replay.canonical import canonical_json
 from replay.errors import TipluError
 from replay.records import parse_record
 
@@ -212,11 +220,72 @@ def _evidence(record: dict[str, Any], public_key: str) -> dict[str, Any]:
             "claimed_key": (record.get("table") or {}).get("public_key"), "public_key": public_key}
 
 
+#: rendered pages of revealed hands kept per process (see :func:`hand`)
+PAGE_CACHE_SIZE = 1024
+#: what a revealed hand's page tells caches: fresh for a day, then revalidate by ETag
+REVEALED_CACHE_CONTROL = "public, max-age=86400"
+_page_lock = threading.Lock()
+
+
+@cache
+def _templates_hash() -> str:
+    """A digest of the templates and static files a page is built from, so a new release
+    never matches an ETag (or a cached page) of the old one."""
+    h = hashlib.sha256()
+    for root in (Path(__file__).parent / "templates", STATIC):
+        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+            h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def _page_key(view: Any, record_text: str, ledger: Any, public_key: str) -> str:
+    """Everything a revealed hand's page is made of, hashed: the published record (the
+    SHA-256 of its stored text), the ledger's view of the hand and its table, the operator
+    key the page checks against, whether this server signs checkpoints, and the templates."""
+    record = hashlib.sha256(record_text.encode("utf-8")).hexdigest()
+    parts = {"record": record, "view": view.to_json(), "table": ledger.table(view.table_id).to_json(),
+             "public_key": public_key, "log": current_app.config.get("TIPLU_CHECKPOINT_SIGNER") is not None,
+             "templates": _templates_hash()}
+    return hashlib.sha256(canonical_json(parts)).hexdigest()
+
+
 @bp.get("/hands/<hand_id>")
 def hand(hand_id: str):
+    """A hand's page.  A revealed hand never changes: its page is rendered once per process
+    and kept under :func:`_page_key` (a hash of everything the page shows), sent with that
+    key as its ETag (a matching ``If-None-Match`` gets 304) and ``Cache-Control: public``.
+    Hands before the reveal are rendered on every request and never cached anywhere."""
     ledger = get_ledger()
     view = ledger.get_hand(hand_id)
-    record = data.record_of(ledger, view.id) if view.state.value in ("finished", "revealed") else None
+    if view.state.value != "revealed":
+        resp = make_response(_render_hand(ledger, view))
+        resp.headers["Cache-Control"] = "no-store"
+        return resp
+    try:
+        text = get_published_text(ledger, view.id)
+    except NotFoundError:     # revealed but not published yet: assembled from the ledger each time
+        return _render_hand(ledger, view)
+    key = _page_key(view, text, ledger, ledger.public_key(view.operator))
+    headers = {"ETag": f'"{key}"', "Cache-Control": REVEALED_CACHE_CONTROL}
+    if request.if_none_match.contains(key):
+        return Response(status=304, headers=headers)
+    pages = current_app.extensions.setdefault("tiplu_hand_pages", OrderedDict())
+    with _page_lock:
+        html = pages.get(key)
+        if html is not None:
+            pages.move_to_end(key)
+    if html is None:
+        html = _render_hand(ledger, view, json.loads(text))
+        with _page_lock:
+            pages[key] = html
+            while len(pages) > PAGE_CACHE_SIZE:
+                pages.popitem(last=False)
+    return Response(html, mimetype="text/html", headers=headers)
+
+
+def _render_hand(ledger: Any, view: Any, record: dict[str, Any] | None = None) -> str:
+    if record is None:
+        record = data.record_of(ledger, view.id) if view.state.value in ("finished", "revealed") else None
     verdict = data.verdict_for(ledger, view, record) if record is not None else None
     public_key = ledger.public_key(view.operator)
     readable = record is not None and _parses(record)

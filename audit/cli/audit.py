@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 
 import click
 
@@ -28,7 +29,21 @@ def _progress_printer(enabled: bool):
     return show
 
 
-def print_summary(report: AuditReport) -> None:
+def consequence_note(verdict: dict) -> str:
+    """`` (+ 2 more root causes; 6 consequences: 5 illegal_move, 1 incomplete)`` for a JSON verdict."""
+    faults = verdict.get("faults") or []
+    roots = verdict.get("root_causes", len(faults))
+    later = Counter(f["reason"] for f in faults[roots:])
+    parts = []
+    if roots > 1:
+        parts.append(f"+ {roots - 1} more root cause{'s' if roots > 2 else ''}")
+    if later:
+        n = sum(later.values())
+        parts.append(f"{n} consequence{'s' if n > 1 else ''}: " + ", ".join(f"{c} {r}" for r, c in sorted(later.items())))
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
+def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
     data = report.to_json()
     reasons = sorted({r for g in data["by_game"].values() for r in g})
     header = ["game", *reasons, "total"]
@@ -37,7 +52,9 @@ def print_summary(report: AuditReport) -> None:
     for row in [header, *rows]:
         click.echo("  ".join(x.ljust(w) for x, w in zip(row, widths)).rstrip())
     for f in data["failures"][:50]:
-        click.echo(f"FAIL {f['where']}: {f['reason']}: {f['faults'][0]['message']}")
+        root = f["faults"][0]
+        where = f"move {root['move_index']}: " if root.get("move_index") is not None else ""
+        click.echo(f"FAIL {f['where']}: {f['reason']}: {where}{root['message']}{consequence_note(f)}")
     if len(data["failures"]) > 50:
         click.echo(f"... and {len(data['failures']) - 50} more failures (use --json for all)")
     for tid, faults in report.table_faults().items():
@@ -55,8 +72,9 @@ def print_summary(report: AuditReport) -> None:
     if counts:
         click.echo(f"{sum(counts.values())} hands without a record to audit (not failures): "
                    + ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in sorted(counts.items())))
-    click.echo(f"{data['total']} records audited, {data['failed']} failed"
-               + ("" if data["ok"] else "  -- AUDIT FAILED"))
+    if verdict_line:
+        click.echo(f"{data['total']} records audited, {data['failed']} failed"
+                   + ("" if data["ok"] else "  -- AUDIT FAILED"))
 
 
 @main.command("audit")

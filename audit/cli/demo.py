@@ -69,7 +69,12 @@ def demo_app(db: Path):
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
 def demo_command(directory: Path, rebuild: bool, small: bool, serve: bool, host: str, port: int) -> None:
     """Build a demo archive (all four presets, a few hundred hands, a few tampered by a
-    dishonest operator), audit it, print a summary, and serve the site on 127.0.0.1."""
+    dishonest operator), audit it, print a summary, and serve the site on 127.0.0.1.
+
+    The audit is meant to fail on the forged hands: that is the demo working.  Exits 0 when
+    the audit rejects exactly the hands the demo forged (every forgery caught, no honest
+    hand rejected), 1 otherwise.
+    """
     from ..archive import iter_source
     from ..runner import audit_items
     from .audit import _progress_printer, print_summary
@@ -84,12 +89,23 @@ def demo_command(directory: Path, rebuild: bool, small: bool, serve: bool, host:
     report = audit_items(iter_source(str(db)), progress=_progress_printer(True))
     if sys.stderr.isatty():
         click.echo("", err=True)
-    print_summary(report)
+    print_summary(report, verdict_line=False)
     tampered = json.loads((directory / "tampered.json").read_text()) if (directory / "tampered.json").exists() else {}
-    caught = {f["hand_id"] for f in report.to_json()["failures"]}
+    data = report.to_json()
+    caught = {f["hand_id"] for f in data["failures"]}
+    click.echo(f"{data['total']} records audited, {data['failed']} failed.")
     if tampered:
         click.echo(f"The dishonest operator tampered {len(tampered)} hands; the audit caught "
                    f"{len(set(tampered) & caught)} of them.")
+    missed, wrongly = set(tampered) - caught, caught - set(tampered)
+    if not missed and not wrongly and not report.table_faults():
+        click.echo("As it should be: every failure above is a forgery the demo planted on purpose, each one "
+                   "was caught, and every honest hand passed. (On a real archive any failure means "
+                   "AUDIT FAILED and exit status 1.)")
+    else:
+        click.echo(f"DEMO AUDIT WRONG: {len(missed)} planted forgeries not caught, {len(wrongly)} other hands "
+                   "rejected -- this is a bug, please report it.")
+        sys.exit(1)
     if not serve:
         return
     app = demo_app(db)

@@ -11,7 +11,8 @@ from . import main
 
 @main.command("stats")
 @click.argument("source", default="-")
-@click.option("--public-key", help="The operator's Ed25519 public key (hex) every record is audited against.")
+@click.option("--public-key", help="The operator's Ed25519 public key (hex) every record is audited against; "
+              "default: the key each record names (then nothing is pinned: say so when you quote the result).")
 @click.option("--json", "as_json", is_flag=True, help="Print every chart's counts, expected counts and test as JSON.")
 @click.option("--progress/--no-progress", default=None, help="Show progress on stderr (default: when stderr is a terminal).")
 def stats_command(source: str, public_key: str | None, as_json: bool, progress: bool | None) -> None:

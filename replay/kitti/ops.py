@@ -19,7 +19,9 @@ Errors raise (a :class:`~replay.errors.TipluError`); the CLI driver turns them i
 """
 from __future__ import annotations
 
+import json
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any, Mapping
 
 from ..cards import Card, parse_cards
@@ -37,7 +39,19 @@ from .table import TableState
 
 
 def _ruleset(request: Mapping[str, Any]) -> Ruleset:
-    return resolve("kitti", request.get("settings") or {})
+    settings = request.get("settings")
+    if not settings:
+        return _resolved("{}")
+    if not isinstance(settings, dict):
+        return resolve("kitti", settings)   # raises the usual RulesetError
+    # A resolved ruleset is an immutable value of its settings: resolve each distinct
+    # settings object once (keyed by its canonical JSON text), not once per request.
+    return _resolved(json.dumps(settings, sort_keys=True))
+
+
+@lru_cache(maxsize=256)
+def _resolved(settings_json: str) -> Ruleset:
+    return resolve("kitti", json.loads(settings_json))
 
 
 def _cards(request: Mapping[str, Any], field: str = "cards") -> tuple[Card, ...]:
@@ -54,8 +68,7 @@ def _int(request: Mapping[str, Any], name: str, default: int) -> int:
 
 
 def op_rank(request: Mapping[str, Any]) -> dict[str, Any]:
-    rs = _ruleset(request)
-    return ranker_for(rs).rank(_cards(request)).to_json()
+    return ranker_for(_ruleset(request)).rank(_cards(request)).to_json()
 
 
 def op_splits(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -227,7 +240,7 @@ OPS = {"rank": op_rank, "splits": op_splits, "check": op_check, "default": op_de
 
 def evaluate(request: dict) -> dict:
     """Answer one ``tiplu eval kitti`` request."""
-    if not isinstance(request, Mapping):
+    if not isinstance(request, dict) and not isinstance(request, Mapping):
         raise MalformedError("a request must be a JSON object with an 'op'")
     op = request.get("op")
     if op not in OPS:

@@ -66,6 +66,8 @@ class SetClass(IntEnum):
         return self.name.lower()
 
 
+_LABELS = {c: c.label for c in SetClass}
+
 SPECIAL_235 = 7  # class_value of an enabled 2-3-5 (K-22); its class stays HIGH_CARD
 
 
@@ -128,7 +130,7 @@ class SetRank:
         return pack(self.strength)
 
     def to_json(self) -> dict:
-        out = {"class": self.cls.label, "strength": list(self.strength)}
+        out = {"class": _LABELS[self.cls], "strength": list(self.strength)}
         if self.special:
             out["special"] = self.special
         return out
@@ -141,7 +143,7 @@ class SetRanker:
     allocates nothing.  Build one with :func:`ranker_for` (cached per setting pair).
     """
 
-    __slots__ = ("sequence_order", "two_three_five", "table", "_classes")
+    __slots__ = ("sequence_order", "two_three_five", "table", "_classes", "_ranks")
 
     def __init__(self, sequence_order: str = "akq-high", two_three_five: bool = False) -> None:
         if sequence_order not in SEQUENCE_ORDERS:
@@ -150,6 +152,7 @@ class SetRanker:
         self.two_three_five = bool(two_three_five)
         self._classes: dict[int, SetClass] = {}
         self.table: list[int] = self._build()
+        self._ranks: dict[int, SetRank] = {}     # packed key -> its (frozen) SetRank, made once
 
     def _build(self) -> list[int]:
         # Keyed by sorted ranks (0..12) and a flush flag: 13**3 * 2 entries.
@@ -190,9 +193,12 @@ class SetRanker:
     def rank(self, cards: Sequence[Card]) -> SetRank:
         """Class and strength of a set of three distinct standard cards."""
         key = self.key_of(cards)
-        strength = unpack(key)
-        special = "2-3-5" if strength[0] == SPECIAL_235 else None
-        return SetRank(self._classes[key], tuple(strength), special)  # type: ignore[arg-type]
+        made = self._ranks.get(key)
+        if made is None:
+            strength = unpack(key)
+            special = "2-3-5" if strength[0] == SPECIAL_235 else None
+            made = self._ranks[key] = SetRank(self._classes[key], tuple(strength), special)  # type: ignore[arg-type]
+        return made
 
     def class_of_key(self, key: int) -> SetClass:
         return self._classes[key]
@@ -202,12 +208,12 @@ def check_set(cards: Sequence[Card]) -> tuple[int, int, int]:
     """The codes of a set; :class:`MalformedError` unless three distinct standard cards."""
     if len(cards) != 3:
         raise MalformedError(f"a set has three cards, not {len(cards)}")
-    codes = tuple(c.code for c in cards)
-    if any(x >= 52 for x in codes):
+    a, b, c = cards[0].code, cards[1].code, cards[2].code
+    if a >= 52 or b >= 52 or c >= 52:
         raise MalformedError("Kitti is played with one 52-card deck: no jokers (D-12)")
-    if len(set(codes)) != 3:
+    if a == b or b == c or a == c:
         raise MalformedError("a set cannot hold the same card twice (one deck, D-12)")
-    return codes  # type: ignore[return-value]
+    return a, b, c
 
 
 @cache

@@ -3,7 +3,9 @@
 ``MarriageEngine(ruleset)`` implements the protocol of :mod:`replay.game` for both
 presets (``marriage/nepal``, ``marriage/classic``); everything that differs between them
 is a setting of the ruleset (D-1).  States are :class:`~replay.marriage.state.RoundState`
-values; :meth:`MarriageEngine.apply` returns a new one and never changes the old.
+values; :meth:`MarriageEngine.apply` returns a new one and never changes the old -- except
+a :class:`~replay.marriage.state.WorkingRound` (from :meth:`MarriageEngine.working`), which
+one replay owns and ``apply`` changes in place.
 
 A round, in short (docs/marriage.md, "Engine", has the long form):
 
@@ -35,10 +37,17 @@ from .moves import (DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show
                     parse_move)
 from .shows import find_dublees, find_pure_sets
 from .state import (DRAW, OVER, PLAY, VOID_STOCK, VOID_TURN_CAP, FinishRecord, RoundState,
-                    SeatState, remove_cards, sort_cards)
+                    SeatState, WorkingRound, remove_cards, sort_cards)
 
 SHOW_SETS = 3          # MN-14, MC-15
 SHOW_DUBLEES = 7       # MN-16, MC-18
+
+
+def _changed(state: "RoundState | WorkingRound", **changes: Any) -> "RoundState | WorkingRound":
+    """``state`` with ``changes``: a new frozen value, or a working state changed in place."""
+    if type(state) is WorkingRound:
+        return state.update(**changes)
+    return replace(state, **changes)
 
 
 def first_dealer(n_seats: int) -> int:
@@ -63,6 +72,8 @@ class MarriageEngine:
         self.nepal = jokers.is_nepal(ruleset)                       # whose rule IDs errors cite
         self.tiplu_out_of_play = ruleset["tiplu_placement"] == "out_of_play"   # D-5
         self.direction = ruleset["direction"]
+        self._handlers = {TunnelaShow: self._tunnela, DealtShow: self._dealt_show, Draw: self._draw,
+                          Show: self._show, Finish: self._finish, Discard: self._discard}
 
     def _rule(self, nepal: str, classic: str) -> str:
         """The rule ID of the preset's own text."""
@@ -83,6 +94,11 @@ class MarriageEngine:
             turn_seat=left_of(dealer, n, direction=self.direction),
             randomness=randomness,
         )
+
+    def working(self, state: RoundState) -> WorkingRound:
+        """A working copy of ``state`` that :meth:`apply` changes in place (and returns),
+        for a replay that needs only where it ends: :class:`~replay.marriage.state.WorkingRound`."""
+        return WorkingRound(state)
 
     def to_move(self, state: RoundState) -> int | None:
         return state.to_move
@@ -170,21 +186,24 @@ class MarriageEngine:
         """The state after ``move``; :class:`IllegalMoveError` naming the rule otherwise."""
         if state.is_over:
             raise IllegalMoveError("the round is over", rule="D-7")
-        if not isinstance(move, (TunnelaShow, DealtShow, Draw, Show, Finish, Discard)):
+        handler = self._handlers.get(type(move))
+        if handler is None:
             raise IllegalMoveError(f"not a marriage move: {move!r}")
         if move.seat != state.turn_seat:
             raise IllegalMoveError(f"it is seat {state.turn_seat}'s turn, not seat {move.seat}'s",
                                    rule=self._rule("MN-6", "MC-14"))
-        handler = {TunnelaShow: self._tunnela, DealtShow: self._dealt_show, Draw: self._draw,
-                   Show: self._show, Finish: self._finish, Discard: self._discard}[type(move)]
         return handler(state, move)
 
     @staticmethod
     def _moved(state: RoundState, **changes: Any) -> RoundState:
         """The state after a move: ``changes`` applied and the move counted.  Every handler
         makes its first copy of the state with this (and only its first: later copies carry
-        the count along), so a move costs one copy less than counting it afterwards."""
-        return replace(state, moves=state.moves + 1, **changes)
+        the count along), so a move costs one copy less than counting it afterwards.
+
+        Every handler checks everything before its first call of this (or of
+        ``with_seat``): on a working state those change it in place, so a refused move
+        must raise before them."""
+        return _changed(state, moves=state.moves + 1, **changes)
 
     def _tunnela(self, state: RoundState, move: TunnelaShow) -> RoundState:
         me = state.seat(move.seat)
@@ -269,7 +288,7 @@ class MarriageEngine:
         pos = state.randomness.tiplu_position(len(state.stock))
         tiplu = state.stock[pos]
         stock = state.stock[:pos] + state.stock[pos + 1:]
-        return replace(state, tiplu=tiplu, stock=stock, tiplu_under_stock=not self.tiplu_out_of_play)
+        return _changed(state, tiplu=tiplu, stock=stock, tiplu_under_stock=not self.tiplu_out_of_play)
 
     def can_take_discard(self, state: RoundState) -> bool:
         """Whether the player to move may take the latest discard now."""
@@ -361,7 +380,7 @@ class MarriageEngine:
 
     def _end_of_turn(self, state: RoundState) -> RoundState:
         if state.turns >= self.ruleset["turn_cap"]:
-            return replace(state, phase=OVER, void_reason=VOID_TURN_CAP)   # D-10
+            return _changed(state, phase=OVER, void_reason=VOID_TURN_CAP)   # D-10
         if not state.stock:
             return self._refill(state)
         return state
@@ -370,10 +389,10 @@ class MarriageEngine:
         """D-6 / MC-24: all discards but the latest, shuffled from the stream, become the stock."""
         old, latest = state.discards[:-1], state.discards[-1:]
         if not old:
-            return replace(state, phase=OVER, void_reason=VOID_STOCK)      # D-10
+            return _changed(state, phase=OVER, void_reason=VOID_STOCK)      # D-10
         k = state.reshuffles + 1
         stock = tuple(state.randomness.reshuffle(k, old))
-        return replace(state, stock=stock, discards=latest, reshuffles=k)
+        return _changed(state, stock=stock, discards=latest, reshuffles=k)
 
     def jokers_of_hand(self, deal: Any, outcome: Outcome) -> "Callable[[Card], bool] | None":
         """Which cards were jokers in a replayed hand (for the deal statistics): every card

@@ -211,6 +211,9 @@ _KEYS = {
 }
 
 
+_ALLOWED = {kind: frozenset(keys | {"type", "seat", "auto"}) for kind, keys in _KEYS.items()}
+
+
 def parse_move(data: Mapping[str, Any]) -> Move:
     """A move from its JSON form; :class:`MalformedError` if it does not parse."""
     if not isinstance(data, Mapping):
@@ -218,9 +221,9 @@ def parse_move(data: Mapping[str, Any]) -> Move:
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _KEYS:
         raise MalformedError(f"unknown move {kind!r}; known: {', '.join(_KEYS)}", location="type")
-    extra = set(data) - _KEYS[kind] - {"type", "seat", "auto"}
-    if extra:
-        raise MalformedError(f"a {kind} move has no field {sorted(extra)[0]!r}", location=sorted(extra)[0])
+    if not _ALLOWED[kind].issuperset(data):
+        extra = sorted(set(data) - _ALLOWED[kind])
+        raise MalformedError(f"a {kind} move has no field {extra[0]!r}", location=extra[0])
     seat = _field(data, "seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
         raise MalformedError("seat must be a non-negative integer", location="seat")

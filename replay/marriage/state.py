@@ -17,7 +17,7 @@ Terms (the rule files' words):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any, Iterable
 
@@ -43,11 +43,13 @@ def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
 def remove_cards(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...] | None:
     """``hand`` less ``cards`` (as multisets), or ``None`` if the hand lacks one of them."""
     rest = list(hand)
+    codes = [c.code for c in rest]     # found by code: int comparisons, not Card.__eq__ calls
     for card in cards:
         try:
-            rest.remove(card)
+            i = codes.index(card.code)
         except ValueError:
             return None
+        del rest[i], codes[i]
     return sort_cards(rest)
 
 
@@ -159,3 +161,73 @@ class RoundState:
             "seats": [s.to_json() for s in self.seats],
             "winner": self.winner, "void_reason": self.void_reason,
         }
+
+
+# --- working state: confined to one replay ------------------------------------------------
+
+_SEAT_FIELDS = tuple(f.name for f in fields(SeatState))
+_ROUND_FIELDS = tuple(f.name for f in fields(RoundState))
+_seat_values = attrgetter(*_SEAT_FIELDS)
+_round_values = attrgetter(*_ROUND_FIELDS)
+
+
+class WorkingSeat:
+    """One seat of a :class:`WorkingRound`: the fields of :class:`SeatState`, changed in place."""
+
+    __slots__ = _SEAT_FIELDS
+
+    def __init__(self, seat: SeatState) -> None:
+        for name, value in zip(_SEAT_FIELDS, _seat_values(seat)):
+            setattr(self, name, value)
+
+    table = SeatState.table
+
+    def freeze(self) -> SeatState:
+        return SeatState(*_seat_values(self))
+
+
+class WorkingRound:
+    """A round's state confined to one replay: the engine changes it in place.
+
+    :meth:`MarriageEngine.apply <replay.marriage.engine.MarriageEngine.apply>` copies a
+    frozen :class:`RoundState` (and the seat that moved) for every move.  A replay that
+    only needs the final state -- an audit -- gets one of these from
+    :meth:`~replay.marriage.engine.MarriageEngine.working` instead: ``apply`` then sets the
+    fields of this one object and returns it, with the very same checks and results.  It
+    never leaves the replay: :meth:`freeze` turns it back into a :class:`RoundState`, and
+    the values it holds (hands, stock, discards, shown sets) are the same immutable tuples a
+    frozen state holds.  Every handler raises before it changes anything, so a move that is
+    refused leaves the working state as it was (report mode goes on from it).
+    """
+
+    __slots__ = _ROUND_FIELDS
+
+    def __init__(self, state: RoundState) -> None:
+        for name, value in zip(_ROUND_FIELDS, _round_values(state)):
+            setattr(self, name, value)
+        self.seats = [WorkingSeat(seat) for seat in state.seats]
+
+    is_over = RoundState.is_over
+    to_move = RoundState.to_move
+
+    def seat(self, i: int) -> WorkingSeat:
+        return self.seats[i]
+
+    def with_seat(self, i: int, **changes: Any) -> list[WorkingSeat]:
+        """Change seat ``i`` in place; the (same) list of seats."""
+        seat = self.seats[i]
+        for name, value in changes.items():
+            setattr(seat, name, value)
+        return self.seats
+
+    def update(self, **changes: Any) -> "WorkingRound":
+        """Set ``changes`` in place; this same object."""
+        for name, value in changes.items():
+            setattr(self, name, value)
+        return self
+
+    def freeze(self) -> RoundState:
+        """The frozen :class:`RoundState` with these values."""
+        values = list(_round_values(self))
+        values[_ROUND_FIELDS.index("seats")] = tuple(seat.freeze() for seat in self.seats)
+        return RoundState(*values)

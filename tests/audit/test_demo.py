@@ -17,6 +17,9 @@ def test_demo_builds_audits_and_names_every_forgery(tmp_path):
         assert preset in res.output
     assert tampered
     assert f"tampered {len(tampered)} hands; the audit caught {len(tampered)} of them" in res.output
+    # its own success path says what a newcomer should conclude, and never "AUDIT FAILED" bare
+    assert "As it should be: every failure above is a forgery the demo planted" in res.output
+    assert "-- AUDIT FAILED" not in res.output
     # a second run reuses the archive
     again = CliRunner().invoke(main, ["demo", "--small", "--no-serve", "--dir", str(tmp_path)])
     assert again.exit_code == 0 and "Building" not in again.output
@@ -37,3 +40,13 @@ def test_the_demo_site_serves_the_archive_and_a_signed_checkpoint(tmp_path):
     hand = sorted(tampered)[0]
     verdict = client.get(f"/api/v1/hands/{hand}/verdict").get_json()
     assert verdict["ok"] is False and verdict["reason"]
+
+
+def test_the_demo_exits_1_when_a_planted_forgery_is_not_caught(tmp_path):
+    res = CliRunner().invoke(main, ["demo", "--small", "--no-serve", "--dir", str(tmp_path)])
+    assert res.exit_code == 0
+    tampered = json.loads((tmp_path / "tampered.json").read_text())
+    tampered["no-such-hand"] = "edited_move"  # a forgery the audit cannot have caught
+    (tmp_path / "tampered.json").write_text(json.dumps(tampered))
+    again = CliRunner().invoke(main, ["demo", "--small", "--no-serve", "--dir", str(tmp_path)])
+    assert again.exit_code == 1 and "DEMO AUDIT WRONG: 1 planted forgeries not caught" in again.output

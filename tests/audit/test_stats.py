@@ -80,9 +80,15 @@ def test_the_same_hands_dealt_honestly_pass(honest):
         assert c["test"]["valid"] is False or "Within what chance allows" in c["meaning"] or c["about"] == "play"
 
 
-def test_text_report_names_the_flagged_test(biased):
+def test_text_report_names_the_flagged_test_and_the_trusted_key(biased):
     res = CliRunner().invoke(main, ["stats", str(biased[0]), "--no-progress"])
     assert res.exit_code == 1
+    assert "trusted key: each record's own claimed key (nothing pinned" in res.output
+    key = biased[1][0]["table"]["public_key"]
+    pinned = CliRunner().invoke(main, ["stats", str(biased[0]), "--no-progress", "--public-key", key, "--json"])
+    assert json.loads(pinned.output)["trust"] == {"public_key": key, "basis": "pinned"}
+    wrong = CliRunner().invoke(main, ["stats", str(biased[0]), "--no-progress", "--public-key", "ab" * 32, "--json"])
+    assert json.loads(wrong.output)["hands"] == 0   # under another key nothing passes, so nothing counts
     assert any(line.split()[:2] == ["ranks_by_seat", "FLAGGED"] for line in res.output.splitlines())
 
 
@@ -122,7 +128,7 @@ def test_expected_counts_follow_the_shoe_for_every_game(tmp_path):
     as_ = seat["rows"].index("AS")
     assert seat["expected"][mc][0] == pytest.approx(2 * 1 * 21 / 160, abs=1e-4)      # one master card (MN-1)
     assert seat["expected"][as_][0] == pytest.approx(2 * 3 * 21 / 160, abs=1e-4)     # three decks
-    stock = next(c for c in nepal["charts"] if c["id"] == "cards_by_stock")
+    stock = next(c for c in nepal["charts"] if c["id"] == "ranks_by_stock")
     assert sum(map(sum, stock["observed"])) == 2 * (160 - 3 * 21 - 1)
     rummy = {c["id"]: c for c in games["rummy13"]["charts"]}
     assert {"indicator", "turned_up", "jokers_by_seat"} <= set(rummy)

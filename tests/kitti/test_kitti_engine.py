@@ -319,3 +319,45 @@ def test_the_kitti_package_stays_pure():
     bad = re.compile(r"^\s*(import|from)\s+(random|secrets|time|datetime|flask|sqlite3|sqlite_utils|audit|web)\b", re.M)
     for path in pathlib.Path("replay/kitti").glob("*.py"):
         assert not bad.search(path.read_text(encoding="utf-8")), path
+
+
+def test_cli_eval_answers_a_line_before_the_input_ends():
+    # A program that writes one request and waits must get its answer while stdin stays open
+    # (the driver flushes what it has answered before it reads again).
+    import json
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, "-m", "audit.cli", "eval", "kitti"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        for cards, cls in ((["AS", "KS", "QS"], "pure_sequence"), (["2H", "2D", "2C"], "trail")):
+            proc.stdin.write((json.dumps({"op": "rank", "cards": cards}) + "\n").encode())
+            proc.stdin.flush()
+            assert json.loads(proc.stdout.readline())["class"] == cls
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+    assert proc.returncode == 0
+
+
+def test_cli_eval_bad_bytes_and_a_last_line_without_newline():
+    from click.testing import CliRunner
+    from audit.cli import main
+    import json
+    data = b'\xff\xfe{"op": "rank"}\n{"op": "rank", "cards": ["AS","KS","QS"]}'
+    res = CliRunner().invoke(main, ["eval", "kitti"], input=data)
+    out = [json.loads(x) for x in res.output.splitlines()]
+    assert res.exit_code == 1 and len(out) == 2
+    assert out[0]["error"].startswith("not UTF-8")
+    assert out[1] == {"class": "pure_sequence", "strength": [5, 12, 0, 0]}
+
+
+def test_cli_eval_settings_are_resolved_per_request():
+    # rule K-22: the resolved-ruleset cache is keyed by the settings, so each line gets its own
+    from audit.cli.evaluate import evaluate_line
+    plain = '{"op": "rank", "cards": ["2S","3H","5D"]}'
+    special = '{"op": "rank", "cards": ["2S","3H","5D"], "settings": {"two_three_five": true}}'
+    assert "special" not in evaluate_line("kitti", plain)
+    assert evaluate_line("kitti", special)["special"] == "2-3-5"
+    assert "special" not in evaluate_line("kitti", plain)
+    assert "error" in evaluate_line("kitti", '{"op": "rank", "cards": ["2S","3H","5D"], "settings": {"nope": 1}}')

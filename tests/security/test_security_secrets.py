@@ -35,7 +35,7 @@ def app(make_app, site):
     from audit.signing import SigningKey
     from audit.tlog.checkpoint import CheckpointSigner
 
-    return make_app(TIPLU_RATE_LIMIT=10 ** 9,
+    return make_app(TIPLU_RATE_LIMIT=10 ** 9, TIPLU_STATS_WAIT=600,
                     TIPLU_CHECKPOINT_SIGNER=CheckpointSigner(SigningKey.from_hex("33" * 32), "tiplu.test/log"))
 
 
@@ -52,7 +52,7 @@ def _get_paths(app, hand_ids, table_ids, operators) -> list[str]:
     paths = ["/", "/verify", "/openapi.json", "/api/v1/hands", "/api/v1/tables", "/api/v1/operators",
              "/api/v1/log/checkpoint", "/api/v1/log/entries?start=0&end=256",
              "/api/v1/log/proof/inclusion?index=0", "/api/v1/log/proof/consistency?first=1",
-             "/api/v1/operator/whoami"]
+             "/api/v1/operator/whoami", "/stats", "/api/v1/stats"]
     paths += [f"/api/v1/hands?state={s}" for s in STATES] + ["/api/v1/hands?limit=200"]
     for h in hand_ids:
         paths += [f"/hands/{h}", f"/api/v1/hands/{h}", f"/api/v1/hands/{h}/record", f"/api/v1/hands/{h}/verdict",
@@ -227,6 +227,10 @@ PUBLIC_COMPARISONS = {
     ("audit/tlog/monitor.py", "body.get('root') != cp.root.hex()"): "public tree roots, client side",
     ("audit/tlog/monitor.py", "new.root != old.root"): "public tree roots, client side",
     ("audit/tlog/monitor.py", "small.root != large.root"): "public tree roots, client side",
+    ("replay/faults.py", "fault.statement == root.statement"): "statement numbers (1, 2, ...) of two faults",
+    ("audit/tlog/cosignature.py", "vkey.sig_type != TYPE_COSIGNATURE_ED25519"): "signed-note key type byte (public)",
+    ("audit/tlog/note.py", "vkey.sig_type != TYPE_ED25519"): "signed-note key type byte (public)",
+    ("audit/tlog/note.py", "vtype != sig_type"): "signed-note key type byte (public)",
 }
 
 

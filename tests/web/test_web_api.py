@@ -91,8 +91,8 @@ def test_table_balances_are_the_recomputed_settlements(client, site):  # rules D
     listed = client.get("/api/v1/hands?table_id=t1&limit=200").get_json()["hands"]
     assert [h["hand_id"] for h in body["hands"]] == [h["hand_id"] for h in reversed(listed)]
     assert body["hands"][0]["hand_id"] == "t1-h0000"
-    # sum the honest replays' nets by hand from the published records (the tampered-payout hand
-    # counts with its *recomputed* nets, not the inflated claim)
+    # sum the replayed nets of the hands that pass the audit (a rejected hand -- the
+    # tampered payout, the forged signature, the edited move -- shows no nets and adds nothing)
     expect: dict[str, Decimal] = {}
     commission = Decimal(0)
     for h in body["hands"]:
@@ -151,3 +151,21 @@ def test_verdicts_pin_the_registered_operator_key(make_app, fresh_db):  # rule R
     assert audit_record(record).ok  # consistent in itself under the key it names ...
     verdict = client.get("/api/v1/hands/t1-forged/verdict").get_json()
     assert verdict["reason"] == "signature"  # ... but not signed by the operator the ledger knows
+
+
+def test_rejected_hands_are_listed_apart_with_their_claims(client, site):  # rule D-2
+    body = client.get("/api/v1/tables/t1").get_json()
+    failed = [h["hand_id"] for h in body["hands"] if h["verdict"] and not h["verdict"]["ok"]
+              and h["state"] == "revealed"]
+    assert len(failed) >= 3
+    assert body["unreconciled"] == len(failed)
+    assert body["passed_hands"] + body["unreconciled"] == body["audited_hands"]
+    assert sorted(r["hand_id"] for r in body["rejected"]) == sorted(failed)
+    lie = next(r for r in body["rejected"] if r["hand_id"] == site.hands["tampered_payout"])
+    record = client.get(f"/api/v1/hands/{site.hands['tampered_payout']}/record").get_json()
+    assert lie["claimed"]["nets"] == dict(zip([s["player"] for s in record["table"]["seats"]],
+                                              record["outcome"]["payouts"]["nets"]))
+    html = client.get("/tables/t1").get_data(as_text=True)
+    assert f'data-unreconciled="{len(failed)}"' in html
+    assert html.count("data-rejected=") == len(failed)
+    assert "claimed" in html.split('id="rejected-hands"')[1].split("</thead>")[0]

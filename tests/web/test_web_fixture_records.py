@@ -99,3 +99,19 @@ def test_a_malformed_published_record_is_a_verdict_not_a_crash(tmp_path, n):
     assert verdict["ok"] is False and verdict["reason"] == "malformed"
     for url in (f"/hands/{hid}", "/", "/tables/t", "/api/v1/tables/t", f"/api/v1/hands/{hid}/record"):
         assert client.get(url).status_code == 200, url
+
+
+def test_the_hand_page_leads_with_the_root_cause(served):
+    client, ids = served
+    hid = ids["marriage-nepal/corrupted-edited_move.json"]
+    verdict = client.get(f"/api/v1/hands/{hid}/verdict").get_json()
+    roots = verdict["faults"][:verdict["root_causes"]]
+    # the hand id it is published under, the stranger's key, and the edited move
+    assert [f["reason"] for f in roots] == ["statement_mismatch", "signature", "illegal_move"]
+    assert roots[2]["move_index"] == 41
+    later = verdict["faults"][verdict["root_causes"]:]
+    assert {f["caused_by"] for f in later} == {1, 2}
+    html = client.get(f"/hands/{hid}").get_data(as_text=True)
+    top, _, rest = html.partition('id="consequences"')
+    assert top.count("data-root-cause") == 3
+    assert rest.count("data-consequence-of") == len(later)

@@ -22,7 +22,8 @@ import { VerifyError, handInputFromRecord, verifyHand } from "./verifier/verifie
 import { PRESETS, presetSpec } from "./verifier/rulesets.mjs";
 import { cardInfo, parseCard } from "./verifier/cards.mjs";
 import { EXAMPLE_HAND } from "./verifier/presets.mjs";
-import { logState, recordLogChecks } from "./verifier/tlogproof.mjs";
+import { logState, parseTlogProof, recordLogChecks } from "./verifier/tlogproof.mjs";
+import { witnessChecks } from "./verifier/witnesses.mjs";
 
 const $ = (id) => document.getElementById(id);
 
@@ -119,6 +120,25 @@ function pinnedKey() {
   if (!key) return null;
   if (!/^[0-9a-f]{64}$/.test(key)) throw new VerifyError("malformed", "the operator key is 64 hex digits (an Ed25519 public key)");
   return key;
+}
+
+/** The witness vkeys pasted (one per line) and the quorum (null: all of them). */
+function pinnedWitnesses() {
+  const witnesses = $("witness-keys").value.split("\n").map((l) => l.trim()).filter(Boolean);
+  const q = $("witness-quorum").value.trim();
+  if (q && !/^(0|[1-9][0-9]{0,2})$/.test(q)) throw new VerifyError("malformed", "the witness quorum is a whole number");
+  const quorum = q ? Number(q) : null;
+  if (quorum !== null && quorum > witnesses.length) {
+    throw new VerifyError("malformed", `a quorum of ${quorum} needs at least ${quorum} witness keys`);
+  }
+  return { witnesses, quorum };
+}
+
+/** The record's one checkpoint text (from its first log proof), or null. */
+function recordCheckpoint(record) {
+  const proofs = record?.fairness?.log_proofs;
+  if (!Array.isArray(proofs) || !proofs.length) return null;
+  try { return parseTlogProof(proofs[0]).checkpointText; } catch { return null; }
 }
 
 /** Whether a pasted object says it is a hand record (then its log evidence is checked). */
@@ -246,6 +266,14 @@ async function run(event) {
     let trust = null;
     if (isHandRecord(record)) {
       logs = await recordLogChecks(record, key ? { publicKey: key, basis: "pinned" } : {});
+      const pinned = pinnedWitnesses();
+      if (pinned.witnesses.length) {
+        const cp = recordCheckpoint(record);
+        logs.push(...(cp === null
+          ? [{ name: "log:witnesses", title: "Checkpoint cosigned by the witnesses you pinned", ok: false, reason: "witness_quorum",
+            detail: "the record carries no readable log checkpoint to look for cosignatures on" }]
+          : await witnessChecks(cp, { ...pinned, basis: "pinned" })));
+      }
       trust = key ? `${key} (pinned by you)` : `${record?.table?.public_key ?? "none"} (the record's own claim: NOT a trust anchor)`;
     }
     drawReport(report, logs, trust);

@@ -1,0 +1,157 @@
+"""A replay without a visitor runs on one working state (replay/marriage/state.py,
+``WorkingRound``) instead of a new frozen state per move: it must end exactly where the
+frozen replay ends, with the same faults, in strict and in report mode, on every fixture
+record, on simulated tables with tampering, and on every move of bot-played rounds."""
+from __future__ import annotations
+
+import copy
+import json
+import pathlib
+
+import pytest
+
+from replay.errors import TipluError
+from replay.marriage.bot import choose_move
+from replay.marriage.engine import MarriageEngine, first_dealer
+from replay.marriage.state import RoundState, WorkingRound
+from replay.records import parse_record
+from replay.replayer import replay_record
+from replay.rulesets import resolve
+from replay.stream import Stream
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+FIXTURES = sorted((ROOT / "fixtures" / "records").glob("*/*.json"))
+
+
+def both(record, *, strict: bool):
+    """(working, frozen): the replay without a visitor, and with one (frozen states)."""
+    seen: list[object] = []
+    frozen = replay_record(record, strict=strict, visit=lambda i, m, s: seen.append(type(s)))
+    working = replay_record(record, strict=strict)
+    assert WorkingRound not in seen   # a visitor only ever sees frozen values
+    return working, frozen
+
+
+def same(a, b) -> None:
+    assert a.faults == b.faults and a.moves_applied == b.moves_applied
+    assert a.outcome == b.outcome and a.settlement == b.settlement
+
+
+def test_there_are_marriage_fixtures():
+    assert sum("marriage" in p.parent.name for p in FIXTURES) >= 10
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("strict", [True, False])
+def test_every_fixture_replays_the_same_on_a_working_state(path, strict):
+    try:
+        record = parse_record(json.loads(path.read_text(encoding="utf-8")))
+    except TipluError:
+        pytest.skip("the record does not parse (its verdict says so before any replay)")
+    same(*both(record, strict=strict))
+
+
+def _tampered_moves(record_json: dict) -> list[dict]:
+    """Copies of a record, each with one move changed: a seat, a card, a move dropped or repeated."""
+    out = []
+    moves = record_json["moves"]
+    for i in range(0, len(moves), max(1, len(moves) // 12)):
+        for how in ("seat", "card", "drop", "repeat"):
+            rec = copy.deepcopy(record_json)
+            m = rec["moves"]
+            if how == "seat":
+                m[i]["seat"] = (m[i]["seat"] + 1) % 4
+            elif how == "card" and "card" in m[i] and m[i]["card"]:
+                m[i]["card"] = "JK" if m[i]["card"] != "JK" else "2S"
+            elif how == "drop":
+                del m[i]
+            elif how == "repeat":
+                m.insert(i, copy.deepcopy(m[i]))
+            out.append(rec)
+    return out
+
+
+@pytest.mark.parametrize("preset", ["marriage-nepal", "marriage-classic"])
+def test_tampered_moves_give_the_same_faults_in_report_mode(preset):
+    clean = [p for p in FIXTURES if p.parent.name == preset and not p.stem.startswith("corrupted")]
+    assert clean
+    checked = 0
+    for path in clean[:2]:
+        for rec in _tampered_moves(json.loads(path.read_text(encoding="utf-8"))):
+            try:
+                record = parse_record(rec)
+            except TipluError:
+                continue
+            working, frozen = both(record, strict=False)
+            same(working, frozen)
+            checked += 1 if frozen.faults else 0
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("preset", ["marriage/nepal", "marriage/classic"])
+def test_bot_rounds_end_in_the_same_state_after_every_move(preset):
+    from replay.fairness import hand_randomness
+
+    rs = resolve(preset)
+    eng = MarriageEngine(rs)
+    for k in range(6):
+        r = hand_randomness(bytes([k, 7]) * 16, f"w-{k}", rs, [bytes([k, s]) * 8 for s in range(4)])
+        state = eng.start(r, dealer=first_dealer(4))
+        work = eng.working(state)
+        rng = Stream(bytes([k]) * 32, bytes(32), "bot")
+        while not eng.is_over(state):
+            move = choose_move(eng, state, rng)
+            state = eng.apply(state, move)
+            assert eng.apply(work, move) is work          # changed in place, the same object
+            assert work.freeze() == state and isinstance(work.freeze(), RoundState)
+        assert eng.outcome(work.freeze()) == eng.outcome(state)
+
+
+def test_a_refused_move_leaves_the_working_state_unchanged():
+    from replay.errors import IllegalMoveError
+    from replay.fairness import hand_randomness
+    from replay.marriage.moves import Discard, Draw
+
+    rs = resolve("marriage/nepal")
+    eng = MarriageEngine(rs)
+    r = hand_randomness(bytes(32), "w-x", rs, [bytes([s]) * 8 for s in range(4)])
+    work = eng.working(eng.start(r, dealer=first_dealer(4)))
+    snapshot = work.freeze()
+    seat = work.turn_seat
+    for bad in (Discard(seat, work.seat(seat).hand[0]), Draw((seat + 1) % 4, "stock"), Draw(seat, "stock", work.discards[-1])):
+        with pytest.raises(TipluError):
+            eng.apply(work, bad)
+        assert work.freeze() == snapshot
+    assert issubclass(IllegalMoveError, TipluError)
+
+
+@pytest.mark.parametrize("preset", ["marriage/nepal", "marriage/classic"])
+def test_simulated_tables_with_tampering_replay_the_same(tmp_path, preset):
+    from audit.ledger import Ledger
+    from audit.sim.tables import simulate_table
+
+    records: list[tuple[dict, str | None]] = []
+    ledger = Ledger(str(tmp_path / "sim.db"))
+    ledger.new_operator("demo-operator")
+    simulate_table(ledger, preset=preset, players=4, hands=8, seed="working-state", table_id="w",
+                   tamper_rate=0.5, on_record=lambda r, k: records.append((r, k)))
+    ledger.close()
+    assert any(k for _, k in records) and any(not k for _, k in records)
+    for rec, _ in records:
+        try:
+            record = parse_record(rec)
+        except TipluError:
+            continue
+        for strict in (True, False):
+            same(*both(record, strict=strict))
+
+
+def test_a_replay_without_a_visitor_uses_the_working_state(monkeypatch):
+    made = []
+    real = MarriageEngine.working
+    monkeypatch.setattr(MarriageEngine, "working", lambda self, s: made.append(1) or real(self, s))
+    path = next(p for p in FIXTURES if p.parent.name == "marriage-nepal" and not p.stem.startswith("corrupted"))
+    record = parse_record(json.loads(path.read_text(encoding="utf-8")))
+    assert replay_record(record).is_clean and made == [1]
+    replay_record(record, visit=lambda *a: None)
+    assert made == [1]
