@@ -13,8 +13,7 @@ from werkzeug.serving import make_server
 from audit.ledger import Ledger
 from audit.publish import get_published
 from audit.sim.archive import OPERATOR, simulate_archive
-from log_evidence import bind
-from test_browser_tlogproof import _resigned_grind
+from log_evidence import bind, resigned_grind
 from web import create_app
 
 
@@ -35,7 +34,7 @@ def evidence_site(tmp_path_factory):
                 rec = bind(rec, key=key)
             records[hid] = rec
         grind = hands[-1]
-        expect = _resigned_grind(records[grind], key=key)  # under the operator's real key
+        expect = resigned_grind(records[grind], key=key)  # under the operator's real key
         # the operator owns its database: it drops the append-only guard to swap records in
         ledger.db.execute("DROP TRIGGER published_records_no_update")
         with ledger.db.conn:

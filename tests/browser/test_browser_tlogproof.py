@@ -21,7 +21,7 @@ from audit.trust import TrustAnchor
 from audit.verify import audit_record
 from audit.tlog.merkle import MemoryTree
 from audit.tlog.store import leaf_entry
-from log_evidence import KEY, NOW, ORIGIN, OTHER, bind, format_tlog_proof, golden, noise, proofs_for
+from log_evidence import KEY, NOW, ORIGIN, OTHER, bind, format_tlog_proof, golden, grind, noise, proofs_for, resigned_grind
 
 #: the reasons tlogproof.mjs gives, compared with the Python audit's
 AGREED = {"not_log_bound", "not_in_log", "log_order", "bad_checkpoint", "signature", "malformed"}
@@ -172,38 +172,15 @@ def _reorder_statements_only(rec):
     return {"log:statement:10": "not_in_log", "log:statement:11": "not_in_log"}
 
 
-def _grind(rec, new_seed="ab" * 32, key=KEY):
-    """The operator's re-signed grind: a fresh server seed after seeing the players' seeds,
-    every statement that names it re-signed under the real key."""
-    commitment = hashlib.sha256(bytes.fromhex(new_seed)).hexdigest()
-    out = []
-    for s in rec["fairness"]["statements"]:
-        body = dict(s["statement"])
-        if "server_seed_commitment" in body:
-            body["server_seed_commitment"] = commitment
-        if "server_seed" in body:
-            body["server_seed"] = new_seed
-        out.append(key.sign(body) if body != s["statement"] else s)
-    rec["fairness"]["server_commitment"] = commitment
-    rec["fairness"]["server_seed"] = new_seed
-    return out
-
-
-def _resigned_grind(rec, key=KEY):
-    honest = rec["fairness"]["statements"]
-    rec["fairness"]["statements"] = forged = _grind(rec, key=key)
-    # every statement naming the server seed's commitment: commitment, deal, reveal (and,
-    # in tiplu.hand/2, each seat-receipt) -- re-signed, so none is the leaf its proof is for
-    changed = [k for k, (a, b) in enumerate(zip(honest, forged), start=1) if a is not b]
-    assert len(changed) >= 3
-    return {f"log:statement:{k}": "not_in_log" for k in changed}
+def _resigned_grind(rec):
+    return resigned_grind(rec)
 
 
 def _relogged_grind(rec):
     """The grind re-logged: the forged statements appended to the live log after the
     players' real seat reveals, which the record keeps -- so the commitment now follows them."""
     honest = rec["fairness"]["statements"]
-    forged = _grind(rec)
+    forged = grind(rec)
     changed = [k for k, (a, b) in enumerate(zip(honest, forged)) if a is not b]
     entries = noise(5, "before") + [leaf_entry(s) for s in honest] + [leaf_entry(forged[k]) for k in changed]
     tree = MemoryTree()
