@@ -1,10 +1,12 @@
-"""Build and publish hand records (``tiplu.hand/1``) from the ledger.
+"""Build and publish hand records (``tiplu.hand/2``) from the ledger.
 
 * :func:`build_record` -- what an operator attaches at ``finish``: table, ruleset, the
   fairness inputs known by then (commitments and seat seeds), the moves and the claimed
   outcome with payouts.  No server seed, no statements (they come after, or sign it).
 * :func:`published_record` -- the record as the public sees it: the attached record plus
-  every signed statement of the hand and, once revealed, the server seed.
+  every signed statement of the hand, their log evidence (:func:`log_proofs`: one C2SP
+  tlog-proof per statement, all under one checkpoint signed by the operator) and, once
+  revealed, the server seed.
 * :func:`publish` -- store that published record once, after the reveal, in the ledger's
   append-only ``published_records`` table; :func:`get_published` and
   :func:`iter_published` read it back (streamed, in publication order).  This is the
@@ -18,13 +20,17 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 from typing import Any, Iterator, Mapping, Sequence
 
 from replay.game import Outcome
 from replay.records import RECORD_FORMAT
 from replay.settlement import Settlement
 
-from .errors import NotFoundError
+from .errors import LedgerIntegrityError, NotFoundError
+from .tlog.checkpoint import DEFAULT_ORIGIN, Checkpoint, make_checkpoint, parse_checkpoint
+from .tlog.proof import format_tlog_proof
+from .tlog.store import TransparencyLog, leaf_entry
 
 
 def build_record(ledger: Any, hand_id: str, *, moves: Sequence[Mapping[str, Any]], outcome: Outcome,
@@ -62,8 +68,44 @@ def build_record(ledger: Any, hand_id: str, *, moves: Sequence[Mapping[str, Any]
     }
 
 
-def published_record(ledger: Any, hand_id: str, *, stored: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The public record of a finished hand: attached record + statements + revealed seed."""
+def covering_checkpoint(ledger: Any, size: int, *, operator: str, origin: str = DEFAULT_ORIGIN,
+                        now: datetime | None = None) -> Checkpoint:
+    """A checkpoint of ``origin`` whose tree covers the first ``size`` leaves: the latest one
+    issued when it does (one size, one checkpoint), else the log's current head signed now
+    with the operator's key and stored with the others."""
+    log = TransparencyLog(ledger.db, migrate=False)
+    latest = log.latest_checkpoint()
+    if latest is not None:
+        cp = parse_checkpoint(latest)
+        if cp.size >= size and cp.origin == origin:
+            return cp
+    if now is None:
+        now = ledger._clock() if getattr(ledger, "_clock", None) is not None else datetime.now(timezone.utc)
+    return make_checkpoint(log, ledger.signing_key(operator), origin=origin, now=now)
+
+
+def log_proofs(ledger: Any, statements: Sequence[Any], *, operator: str, origin: str = DEFAULT_ORIGIN,
+               now: datetime | None = None) -> list[str]:
+    """One C2SP tlog-proof per stored statement (leaf ``seq - 1``), all under one checkpoint
+    covering the last of them (``docs/records.md``, "Log evidence")."""
+    if not statements:
+        return []
+    log = TransparencyLog(ledger.db, migrate=False)
+    cp = covering_checkpoint(ledger, max(s.seq for s in statements), operator=operator, origin=origin, now=now)
+    proofs = []
+    for s in statements:
+        index = s.seq - 1  # leaf i is the i-th statement in seq order (seq counts from 1)
+        if log.entry(index) != leaf_entry(s.signed):
+            raise LedgerIntegrityError(f"log leaf {index} is not statement {s.seq}")
+        proofs.append(format_tlog_proof(index, log.inclusion_proof(index, cp.size), cp.text))
+    return proofs
+
+
+def published_record(ledger: Any, hand_id: str, *, stored: Mapping[str, Any] | None = None,
+                     origin: str = DEFAULT_ORIGIN, now: datetime | None = None) -> dict[str, Any]:
+    """The public record of a finished hand: attached record + statements + their log
+    proofs + revealed seed.  Signs a checkpoint (operator key, ``origin``) when no issued
+    one covers the hand's statements yet."""
     if stored is None:
         row = ledger.db.execute("SELECT record FROM hand_records WHERE hand_id = ?", [hand_id]).fetchone()
         if row is None:
@@ -72,12 +114,16 @@ def published_record(ledger: Any, hand_id: str, *, stored: Mapping[str, Any] | N
     record = json.loads(json.dumps(stored))
     hand = ledger.get_hand(hand_id)
     fairness = record.setdefault("fairness", {})
-    fairness["statements"] = [s.signed for s in ledger.statements(hand_id)]
+    statements = list(ledger.statements(hand_id))
+    fairness["statements"] = [s.signed for s in statements]
+    if record.get("format") == RECORD_FORMAT:
+        fairness["log_proofs"] = log_proofs(ledger, statements, operator=hand.operator, origin=origin, now=now)
     fairness["server_seed"] = hand.server_seed
     return record
 
 
-def publish(ledger: Any, hand_id: str, record: Mapping[str, Any] | None = None, *, now: Any = None) -> dict[str, Any]:
+def publish(ledger: Any, hand_id: str, record: Mapping[str, Any] | None = None, *, now: Any = None,
+            origin: str = DEFAULT_ORIGIN) -> dict[str, Any]:
     """Store the published record of a revealed hand (built from the ledger unless given)."""
     from replay.canonical import canonical_json
 
@@ -87,7 +133,8 @@ def publish(ledger: Any, hand_id: str, record: Mapping[str, Any] | None = None, 
     hand = ledger.get_hand(hand_id)
     if hand.server_seed is None:
         raise LedgerStateError(f"hand {hand_id!r} is not revealed: nothing to publish yet")
-    record = published_record(ledger, hand_id) if record is None else json.loads(json.dumps(record))
+    record = (published_record(ledger, hand_id, origin=origin, now=now) if record is None
+              else json.loads(json.dumps(record)))
     with atomic(ledger.db) as db:
         if db.execute("SELECT 1 FROM published_records WHERE hand_id = ?", [hand_id]).fetchone():
             raise LedgerStateError(f"hand {hand_id!r} is already published")
@@ -97,10 +144,12 @@ def publish(ledger: Any, hand_id: str, record: Mapping[str, Any] | None = None, 
     return record
 
 
-def reveal_and_publish(ledger: Any, hand_id: str, *, now: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Reveal the hand's server seed, then publish its record: ``(reveal statement, record)``."""
+def reveal_and_publish(ledger: Any, hand_id: str, *, now: Any = None,
+                       origin: str = DEFAULT_ORIGIN) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Reveal the hand's server seed, then publish its record (its log proofs under a
+    checkpoint of ``origin``): ``(reveal statement, record)``."""
     signed = ledger.reveal(hand_id, now=now)
-    return signed, publish(ledger, hand_id, now=now)
+    return signed, publish(ledger, hand_id, now=now, origin=origin)
 
 
 def is_published(ledger: Any, hand_id: str) -> bool:

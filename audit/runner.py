@@ -1,6 +1,7 @@
 """Audit a whole source of records (file, database, URL) into one :class:`AuditReport`."""
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Callable, Iterable
 
@@ -9,16 +10,25 @@ from .coverage import DEFAULT_GRACE, utc_now
 from .report import AuditReport
 from replay.faults import Fault, Reason
 
+from .trust import TrustAnchor
 from .verify import Verdict, audit_record
+from .witnesscheck import WitnessPolicy, record_witness_faults
 
 Progress = Callable[[AuditReport], None]
 
 
-def audit_one(data, *, public_key: str | None = None, strict: bool = False) -> Verdict:
+def audit_one(data, *, public_key: str | None = None, strict: bool = False,
+              witnesses: WitnessPolicy | None = None, trust: TrustAnchor | None = None) -> Verdict:
     """:func:`audit_record`, but a crash of the auditor on one record becomes that record's
-    ``INTERNAL_ERROR`` verdict instead of ending the run (the error type is kept, no traceback)."""
+    ``INTERNAL_ERROR`` verdict instead of ending the run (the error type is kept, no traceback).
+    With ``witnesses``, a record whose checkpoint lacks the quorum also gets ``WITNESS_QUORUM``."""
     try:
-        return audit_record(data, public_key=public_key, strict=strict)
+        verdict = audit_record(data, public_key=public_key, strict=strict, trust=trust)
+        if witnesses is not None and witnesses.active and not (strict and verdict.faults):
+            extra = record_witness_faults(data, witnesses)
+            if extra:
+                verdict = replace(verdict, faults=verdict.faults + tuple(extra))
+        return verdict
     except Exception as exc:  # noqa: BLE001 - one bad record must not stop an archive audit
         hand_id = data.get("hand_id") if isinstance(data, dict) else None
         return Verdict(hand_id if isinstance(hand_id, str) else None, None,
@@ -26,7 +36,8 @@ def audit_one(data, *, public_key: str | None = None, strict: bool = False) -> V
 
 
 def audit_items(items: Iterable[Item], *, public_key: str | None = None, strict: bool = False,
-                progress: Progress | None = None, every: int = 200) -> AuditReport:
+                progress: Progress | None = None, every: int = 200,
+                witnesses: WitnessPolicy | None = None) -> AuditReport:
     """Audit every item; a malformed item is a failure of its own and the run goes on; a
     hand's status (no record to audit) is added as such."""
     report = AuditReport()
@@ -36,7 +47,7 @@ def audit_items(items: Iterable[Item], *, public_key: str | None = None, strict:
         elif item.error is not None:
             report.add_error(item.where, str(item.error))
         else:
-            report.add(item.where, audit_one(item.data, public_key=public_key, strict=strict))
+            report.add(item.where, audit_one(item.data, public_key=public_key, strict=strict, witnesses=witnesses))
         if progress and n % every == 0:
             progress(report)
     if progress:

@@ -14,15 +14,17 @@ kind                  phase  says
 ``reveal``            6      the server seed
 ====================  =====  ===============================================
 
-:func:`check_statements` verifies every signature under the operator key, that the
-statements agree with the record, and that they come in this order.  Faults name a
-statement as :func:`replay.faults.statement_label` does ("statement 11 (deal)", counting
-from 1, as the hand page and the in-browser check do).  A badly signed statement is a
-``signature`` fault only -- not also "missing".
+:func:`check_statements` checks that every statement is under the trusted operator key
+(and, when asked, that its signature verifies), that the statements agree with the record,
+and that they come in this order.  Whether they are in the operator's log is
+:mod:`audit.logcheck`.  Faults name a statement as :func:`replay.faults.statement_label`
+does ("statement 11 (deal)", counting from 1, as the hand page and the in-browser check
+do).  A badly signed statement is a ``signature`` fault only -- not also "missing".
 """
 from __future__ import annotations
 
 import hmac
+from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -49,6 +51,9 @@ def _expectations(record: HandRecord) -> dict[str, dict[str, Any]]:
         "hand": {"table_id": t.table_id, "operator": t.operator, "ruleset_hash": f.ruleset_hash, "seats": seats, "dealer": t.dealer,
                  "point_value": t.point_value, "commission_pct": t.commission_pct},
         "commitment": {"server_seed_commitment": f.server_commitment, "ruleset_hash": f.ruleset_hash},
+        # v2: a seat's receipt binds the server commitment and the rules it was shown
+        **({"seat-receipt": {"server_seed_commitment": f.server_commitment, "ruleset_hash": f.ruleset_hash}}
+           if record.is_log_bound else {}),
         "deal": {"server_seed_commitment": f.server_commitment, "ruleset_hash": f.ruleset_hash,
                  "player_seeds": [s.hex() for s in f.player_seeds], "dealer": t.dealer},
         "record": {"record_hash": record_hash(record.raw)},
@@ -81,8 +86,23 @@ def _unverified_kind(signed: Any) -> tuple[str | None, Any]:
     return (kind if isinstance(kind, str) else None), body.get("seat")
 
 
-def check_statements(record: HandRecord, *, public_key: str | None = None) -> list[Fault]:
-    """Faults in the record's signed statements (signature, content, order)."""
+def _statement_of(signed: Any, key: str, *, check_signature: bool) -> dict[str, Any]:
+    """The statement of a signed statement whose ``key`` is the trusted one (and, with
+    ``check_signature``, whose Ed25519 signature verifies)."""
+    if check_signature:
+        return verify_statement(signed, key)
+    if not isinstance(signed, Mapping) or not isinstance(signed.get("statement"), Mapping):
+        raise MalformedError("a signed statement needs 'statement', 'key' and 'sig'")
+    if not _same(signed.get("key"), key):
+        raise SignatureError("statement is signed by another key than the trusted operator key")
+    return signed["statement"]
+
+
+def check_statements(record: HandRecord, *, public_key: str | None = None,
+                     check_signatures: bool = True) -> list[Fault]:
+    """Faults in the record's signed statements (key, content, order; signatures when
+    ``check_signatures`` -- a log-bound audit leaves them to the log checkpoint, which
+    covers every statement's key and signature bytes)."""
     faults: list[Fault] = []
     key = public_key or record.table.public_key
     other_key = bool(public_key) and not _same(public_key, record.table.public_key)
@@ -96,7 +116,7 @@ def check_statements(record: HandRecord, *, public_key: str | None = None) -> li
     phase, last_time = -1, ""
     for number, signed in enumerate(f.statements, start=1):
         try:
-            st = verify_statement(signed, key)
+            st = _statement_of(signed, key, check_signature=check_signatures)
         except (SignatureError, MalformedError) as exc:
             kind, seat = _unverified_kind(signed)
             faults.append(Fault(Reason.SIGNATURE, f"{statement_label(number, kind)}: {exc}", statement=number,
@@ -111,7 +131,7 @@ def check_statements(record: HandRecord, *, public_key: str | None = None) -> li
             continue
         kind = st.get("kind")
         name_of = statement_label(number, kind if isinstance(kind, str) else None)
-        if kind not in PHASES:
+        if not isinstance(kind, str) or kind not in PHASES:
             faults.append(Fault(Reason.STATEMENT_MISMATCH, f"{name_of} has unknown kind {kind!r}", statement=number))
             continue
         if st.get("hand_id") != record.hand_id:

@@ -61,9 +61,9 @@ LEVEL = 0.99
 STOCK_BINS = 8
 RANK_LABELS = tuple("A23456789TJQK") + ("JK", "MC")
 
-#: Which hands count: published, audit-passing (a ``tiplu.hand/1`` record carries
-#: ``not_log_bound`` once log-bound records exist, so "passing" includes "log-bound").
-USED = "published records whose audit passes"
+#: Which hands count: published, log-bound (``tiplu.hand/2``: every statement proven in the
+#: operator's log) and audit-passing (a ``tiplu.hand/1`` record fails with ``not_log_bound``).
+USED = "published, log-bound records whose audit passes"
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +92,8 @@ def hand_facts(verdict: Any) -> HandFacts | None:
     if not verdict.ok or replay is None or replay.record is None or replay.outcome is None:
         return None
     record = replay.record
+    if record.fairness.log_proofs is None:   # not log-bound (the audit says so too: not_log_bound)
+        return None
     rs = record.ruleset
     deal = hand_randomness(record.fairness.server_seed, record.hand_id, rs,
                            record.fairness.player_seeds).deal(record.table.dealer)
@@ -454,19 +456,23 @@ def stats_of_verdicts(verdicts: Iterable[Any]) -> DealStats:
     return stats
 
 
-def stats_of_items(items: Iterable[Any], *, public_key: str | None = None,
+def stats_of_items(items: Iterable[Any], *, public_key: str | None = None, trust: Any = None,
                    progress: Callable[[int], None] | None = None) -> DealStats:
-    """Audit each :class:`~audit.archive.Item` and count the ones that pass."""
+    """Audit each :class:`~audit.archive.Item` (under ``trust``, a :class:`~audit.trust.TrustAnchor`,
+    or the pinned ``public_key``, else each record's own claimed key) and count the ones that pass."""
     from .runner import audit_one
+    from .trust import TrustAnchor
 
+    if trust is None and public_key is not None:
+        trust = TrustAnchor(public_key, "pinned")
     stats = DealStats()
-    if public_key is not None:
-        stats.trust = {"public_key": public_key, "basis": "pinned"}
+    if trust is not None:
+        stats.trust = {"public_key": trust.public_key, "basis": trust.basis}
     for n, item in enumerate(items, 1):
         if item.error is not None:
             stats.add_error()
         else:
-            stats.add_verdict(audit_one(item.data, public_key=public_key))
+            stats.add_verdict(audit_one(item.data, trust=trust))
         if progress and n % 200 == 0:
             progress(n)
     return stats

@@ -22,7 +22,9 @@ from replay.faults import Fault, Reason
 from replay.records import load_json
 from replay.errors import MalformedError
 
+from .logcheck import LedgerLog
 from .stats import DealStats, HandFacts, hand_facts
+from .trust import TrustAnchor
 from .verify import Verdict, audit_record
 
 
@@ -46,13 +48,15 @@ class _Seen:
     reason: str | None
 
 
-def audit_published(ledger: Any, hand_id: str, text: str, public_key: str) -> Verdict:
-    """The verdict of one published record under its operator's registered key."""
+def audit_published(ledger: Any, hand_id: str, text: str, public_key: str, log: Any = None) -> Verdict:
+    """The verdict of one published record under its operator's registered key (basis
+    ``ledger``), with the ledger's whole log as evidence (a re-logged forgery is a
+    ``log_duplicate``)."""
     try:
         record = load_json(text)
     except MalformedError as exc:
         return Verdict(hand_id, None, (Fault(Reason.MALFORMED, str(exc)),))
-    verdict = audit_record(record, public_key=public_key)
+    verdict = audit_record(record, trust=TrustAnchor(public_key, "ledger"), log=log)
     claimed = record.get("hand_id") if isinstance(record, dict) else None
     if claimed != hand_id:
         wrong = Fault(Reason.STATEMENT_MISMATCH, f"the record published as hand {hand_id!r} is about hand {claimed!r}")
@@ -92,6 +96,7 @@ class LedgerStats:
             stats = DealStats(trust={"public_key": None, "basis": "ledger",
                                      "operators": dict(sorted(keys.items()))})
             current = set()
+            log = LedgerLog(ledger.db)
             for done, (rowid, hand_id, operator) in enumerate(rows):
                 self.progress = (done, len(rows))
                 current.add((rowid, hand_id))
@@ -99,7 +104,7 @@ class LedgerStats:
                 if seen is None:
                     text = ledger.db.execute("SELECT record FROM published_records WHERE rowid = ?",
                                              [rowid]).fetchone()[0]
-                    verdict = audit_published(ledger, hand_id, text, keys[operator])
+                    verdict = audit_published(ledger, hand_id, text, keys[operator], log)
                     facts = hand_facts(verdict)
                     ruleset = None
                     if facts is not None:   # one ruleset object per hash, not one per record

@@ -6,11 +6,20 @@ The checks, in order (each failure is a :class:`~replay.faults.Fault` with a
 1. the record parses (schema, types, seeds, amounts) -- ``MALFORMED``;
 2. the revealed server seed matches its commitment, every seat seed its seat commitment;
 3. the resolved ruleset hashes to the committed ruleset hash (D-1);
-4. every signed statement verifies under the operator's key, says what the record says,
-   and the statements come in the protocol's order (see :mod:`audit.statements`);
+4. every signed statement is under the trusted operator key, says what the record says,
+   and the statements come in the protocol's order (see :mod:`audit.statements`); with
+   ``check_signatures=True`` each statement's Ed25519 signature is verified too;
 5. the replay is clean (:mod:`replay.replayer`);
 6. the claimed outcome equals the recomputed one, and the claimed payouts and commission
-   equal the recomputed settlement to the last 0.01 HT.
+   equal the recomputed settlement to the last 0.01 HT;
+7. the hand is in the operator's log (:mod:`audit.logcheck`): one checkpoint, verified under
+   the trusted key, and every statement the leaf at its index, in the protocol's order --
+   ``NOT_LOG_BOUND`` for a ``tiplu.hand/1`` record.  Given the whole log (``log``), the
+   checkpoint must be the log's and the log must hold no second statement set of the hand.
+
+The trusted key (``trust``, a :class:`~audit.trust.TrustAnchor`, or ``public_key``) is the
+auditor's, never the record's own ``table.public_key`` -- without one, the audit falls back
+to that claimed key and :func:`trust_of` says so (basis ``record``: not a trust anchor).
 
 ``strict=True`` stops at the first fault; the default report mode collects them all.
 
@@ -33,8 +42,10 @@ from replay.faults import Fault, Reason, group_faults
 from replay.records import HandRecord, load_json, parse_record
 from replay.replayer import ReplayResult, replay_record
 
+from .logcheck import LogView, check_log_evidence
 from .schema import validate_record
 from .statements import check_statements
+from .trust import TrustAnchor
 
 
 @dataclass(frozen=True)
@@ -132,7 +143,25 @@ def compare_outcome(claimed: Mapping[str, Any] | None, result: ReplayResult) -> 
     return faults
 
 
-def audit_record(data: Any, *, public_key: str | None = None, strict: bool = False) -> Verdict:
+def trust_of(record: HandRecord | None, *, trust: TrustAnchor | None = None,
+             public_key: str | None = None) -> TrustAnchor | None:
+    """The key an audit of ``record`` trusts: ``trust``, else ``public_key`` (basis
+    ``pinned``), else the record's own claim (basis ``record``, not a trust anchor)."""
+    if trust is not None:
+        return trust
+    if public_key is not None:
+        return TrustAnchor(public_key, "pinned")
+    if record is None:
+        return None
+    try:
+        return TrustAnchor(record.table.public_key, "record")
+    except MalformedError:
+        return None
+
+
+def audit_record(data: Any, *, public_key: str | None = None, strict: bool = False,
+                 trust: TrustAnchor | None = None, check_signatures: bool = False,
+                 log: LogView | None = None) -> Verdict:
     """Audit one record (JSON text, a dict, or a parsed :class:`HandRecord`)."""
     try:
         if isinstance(data, HandRecord):
@@ -170,11 +199,19 @@ def audit_record(data: Any, *, public_key: str | None = None, strict: bool = Fal
                 add(Fault(Reason.SEAT_SEED_MISMATCH, str(exc)))
         if not hmac.compare_digest(record.ruleset.hash, f.ruleset_hash):
             add(Fault(Reason.RULESET_MISMATCH, "the resolved ruleset does not hash to the committed ruleset hash"))
-        add(check_statements(record, public_key=public_key))
+        anchor = trust_of(record, trust=trust, public_key=public_key)
+        key = anchor.public_key if anchor is not None else record.table.public_key
+        add(check_statements(record, public_key=key if anchor is not None and anchor.is_pinned else None,
+                             check_signatures=check_signatures))
         if f.server_seed is not None:
             result = replay_record(record, strict=strict)
             add(list(result.faults))
             add(compare_outcome(record.outcome, result))
+        if anchor is None:
+            add(Fault(Reason.BAD_CHECKPOINT, "the record's operator key is not a key: nothing to check its log "
+                                             "checkpoint with"))
+        else:
+            add(check_log_evidence(record, anchor.public_key, origin=anchor.origin, log=log))
     except _Stop:
         pass
     return Verdict(record.hand_id, record.preset, tuple(faults), record.table.table_id, result)

@@ -5,14 +5,17 @@ workers.  :func:`witness_faults` checks one checkpoint text against it and retur
 ``WITNESS_QUORUM`` fault when fewer than ``quorum`` of the witnesses have a cosignature
 line on it that verifies (:func:`audit.tlog.cosignature.check_quorum`).  Results are cached
 by the checkpoint's SHA-256: every record under one checkpoint shares one check.
+:func:`record_witness_faults` does it for a ``tiplu.hand/2`` record: the checkpoint its log
+proofs carry (a record without one fails the policy too).
 """
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from replay.errors import MalformedError
 from replay.faults import Fault, Reason
@@ -83,3 +86,39 @@ def witness_faults(checkpoint_text: str, policy: WitnessPolicy | None) -> list[F
         if len(_results) > _CACHE_SIZE:
             _results.popitem(last=False)
     return list(hit)
+
+
+def _checkpoint_texts(data: Any) -> list[str] | None:
+    """The distinct checkpoint texts of a record's ``fairness.log_proofs`` (C2SP tlog-proofs:
+    the checkpoint follows the first empty line), or ``None`` when it carries none."""
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except ValueError:
+            return None
+    fairness = getattr(data, "fairness", None)
+    proofs = getattr(fairness, "log_proofs", None) if fairness is not None else None
+    if proofs is None and isinstance(data, Mapping):
+        f = data.get("fairness")
+        proofs = f.get("log_proofs") if isinstance(f, Mapping) else None
+    if not isinstance(proofs, (list, tuple)) or not proofs:
+        return None
+    texts = [p.split("\n\n", 1)[1] for p in proofs if isinstance(p, str) and "\n\n" in p]
+    return list(dict.fromkeys(texts)) or None
+
+
+def record_witness_faults(data: Any, policy: WitnessPolicy | None) -> list[Fault]:
+    """``WITNESS_QUORUM`` faults of a record (JSON text, dict or parsed record) under ``policy``."""
+    if policy is None or not policy.active:
+        return []
+    texts = _checkpoint_texts(data)
+    if texts is None:
+        return [Fault(Reason.WITNESS_QUORUM, f"the record carries no log checkpoint, so no witness cosigned it "
+                                             f"(required: {policy.describe()})", after=_AFTER)]
+    faults: list[Fault] = []
+    for text in texts:
+        faults.extend(replace(f, after=_AFTER) for f in witness_faults(text, policy))
+    return faults[:1]
+
+
+_AFTER = (Reason.NOT_LOG_BOUND, Reason.BAD_CHECKPOINT) if hasattr(Reason, "NOT_LOG_BOUND") else ()

@@ -353,7 +353,8 @@ def main(argv: list[str] | None = None) -> dict:
     for row in result["presets"]:
         if row["available"]:
             log(f"{row['preset']:17} {row['rate']:8,.0f} records/s   x{row['rate'] / row['floor_rate']:.2f} of bare"
-                f" Ed25519 ({row['floor_rate']:,.0f}/s)   aim {row['aim']:,}/s per core   clean"
+                f" Ed25519 ({row['floor_rate']:,.0f}/s)   x{row['parse_floor_rate'] / row['rate']:.0f} the time of"
+                f" json.loads + SHA-256 ({row['parse_floor_rate']:,.0f}/s)   aim {row['aim']:,}/s per core   clean"
                 f" {row['clean']}/{row['records']}")
             if "stages" in row:
                 st = row["stages"]

@@ -60,6 +60,8 @@ RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "SHDC"
 JOKER_CODE = 52
 MASTER_CODE = 53
+#: each code's text (``str(card)``), made once: a record's cards are written as text often
+_TEXTS: tuple[str, ...] = tuple(RANK_CHARS[c % 13] + SUIT_CHARS[c // 13] for c in range(52)) + ("JK", "MC")
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -94,11 +96,7 @@ class Card:
         return Suit(self.code // 13) if self.code < JOKER_CODE else None
 
     def __str__(self) -> str:
-        if self.code == JOKER_CODE:
-            return "JK"
-        if self.code == MASTER_CODE:
-            return "MC"
-        return RANK_CHARS[self.code % 13] + SUIT_CHARS[self.code // 13]
+        return _TEXTS[self.code]
 
     def __repr__(self) -> str:
         return f"parse_card({str(self)!r})"
@@ -139,3 +137,21 @@ def parse_cards(texts: Sequence[str] | str) -> tuple[Card, ...]:
 def format_cards(cards: Iterable[Card]) -> str:
     """Cards as one space-separated string (``parse_cards`` reads it back)."""
     return " ".join(str(c) for c in cards)
+
+
+SUIT_SYMBOLS = "♠♥♦♣"  # in SUIT_CHARS order: S H D C
+
+
+def card_symbol(card: Card) -> str:
+    """A card for people: ``5♠``, ``10♥``, ``joker``, ``master card`` (not a notation: see ``str``)."""
+    if card.code == JOKER_CODE:
+        return "joker"
+    if card.code == MASTER_CODE:
+        return "master card"
+    rank = RANK_CHARS[card.code % 13]
+    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card.code // 13]
+
+
+def cards_symbols(cards: Iterable[Card]) -> str:
+    """Cards for people, separated by spaces: ``5♠ 6♠ 7♠``."""
+    return " ".join(card_symbol(c) for c in cards)

@@ -50,6 +50,12 @@ class Reason(str, Enum):
     PAYOUT_MISMATCH = "payout_mismatch"          # claimed HT nets differ from the replay
     COMMISSION_MISMATCH = "commission_mismatch"  # claimed commission differs
     CARRY_MISMATCH = "carry_mismatch"            # a table's carried state (Kitti pot) does not follow
+    NOT_LOG_BOUND = "not_log_bound"              # a tiplu.hand/1 record: no log evidence
+    NOT_IN_LOG = "not_in_log"                    # a statement is not the leaf at its index under the checkpoint
+    LOG_ORDER = "log_order"                      # leaf indices break the protocol's order
+    BAD_CHECKPOINT = "bad_checkpoint"            # the checkpoint does not verify under the trusted key (or differs)
+    LOG_DUPLICATE = "log_duplicate"              # the log holds another statement of this hand's kind (and seat)
+    LOG_INCONSISTENT = "log_inconsistent"        # the checkpoint contradicts one the auditor saw before
     INTERNAL_ERROR = "internal_error"            # the auditor itself failed on this record (a bug: report it)
     UNPUBLISHED = "unpublished"                  # a hand finished (or revealed) but its record is not published
     STALLED = "stalled"                          # a hand committed/dealt, not finished or revealed within the grace period
@@ -118,6 +124,8 @@ def _layer(f: Fault) -> tuple[int, int]:
     layer = LAYER.get(f.reason, _LOG_LAYER.get(f.reason.value, 3))
     if f.reason is Reason.MALFORMED and f.move_index is not None:
         layer = 4
+    if f.after:  # a fault that may follow from a reason is judged no earlier than that reason
+        layer = max(layer, *(LAYER.get(r, _LOG_LAYER.get(r.value, 3)) for r in f.after))
     return layer, f.move_index if layer == 4 and f.move_index is not None else -1
 
 

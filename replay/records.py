@@ -1,9 +1,9 @@
-"""The hand record ``tiplu.hand/1``: what an operator publishes about one hand.
+"""The hand record ``tiplu.hand/2`` (and ``tiplu.hand/1``): what an operator publishes about one hand.
 
 A record is JSON (schema: ``docs/hand-record.schema.json``; guide: ``docs/records.md``)::
 
     {
-      "format": "tiplu.hand/1",
+      "format": "tiplu.hand/2",
       "hand_id": "t1-h0007",
       "table": {"table_id": "t1", "operator": "demo-operator", "public_key": "<hex>",
                 "seats": [{"seat": 0, "player": "asha"}, ...], "dealer": 3,
@@ -11,12 +11,18 @@ A record is JSON (schema: ``docs/hand-record.schema.json``; guide: ``docs/record
       "ruleset": {<resolved ruleset, D-1>},
       "fairness": {"protocol": "v1", "ruleset_hash": "<hex>", "server_commitment": "<hex>",
                    "seat_commitments": ["<hex>", ...], "player_seeds": ["<hex>", ...],
-                   "server_seed": "<hex>" | null, "statements": [<signed statements>]},
+                   "server_seed": "<hex>" | null, "statements": [<signed statements>],
+                   "log_proofs": ["c2sp.org/tlog-proof@v1\\n...", ...]},
       "moves": [{"type": "...", "seat": 0, ..., "time": "...", "auto": false}, ...],
       "outcome": {"points": [...], "net_points": [...], "winner": 0 | null,
                   "breakdown": [...], "pot_delta_points": 0, "detail": {...},
                   "payouts": {"gross": [...], "nets": [...], "commission": "...", "pot_delta": "..."}}
     }
+
+``tiplu.hand/2`` adds ``fairness.log_proofs``: one C2SP tlog-proof per statement, same order,
+all under one checkpoint (``docs/records.md``, "Log evidence").  ``tiplu.hand/1`` records
+(no log evidence) still parse and replay; :attr:`HandRecord.is_log_bound` tells them apart.
+This module only keeps the proofs' text: :mod:`audit.verify` checks them.
 
 ``table.carry`` holds what a game carries from the previous hand of the table (Kitti's
 pot); it is passed to the engine's ``start``.  A move is the engine's move JSON plus an
@@ -41,7 +47,10 @@ from .fairness import parse_digest, parse_player_seed, parse_server_seed
 from .rulesets import Ruleset
 from .settlement import parse_amount
 
-RECORD_FORMAT = "tiplu.hand/1"
+RECORD_FORMAT = "tiplu.hand/2"  # what Tiplu writes
+RECORD_FORMAT_V1 = "tiplu.hand/1"  # no log evidence; still read
+RECORD_FORMATS = (RECORD_FORMAT_V1, RECORD_FORMAT)
+MAX_LOG_PROOF_CHARS = 8192
 MAX_MOVES = 20_000
 MAX_HAND_ID = 128
 
@@ -90,11 +99,12 @@ class Fairness:
     player_seeds: tuple[bytes, ...] = field(repr=False)
     server_seed: bytes | None = field(repr=False)
     statements: tuple[Mapping[str, Any], ...] = field(repr=False)
+    log_proofs: tuple[str, ...] | None = field(default=None, repr=False)  # None in a v1 record
 
 
 @dataclass(frozen=True, slots=True)
 class HandRecord:
-    """A parsed ``tiplu.hand/1`` record.  ``raw`` keeps the JSON as published."""
+    """A parsed ``tiplu.hand/1`` or ``/2`` record.  ``raw`` keeps the JSON as published."""
 
     hand_id: str
     table: TableInfo
@@ -103,10 +113,16 @@ class HandRecord:
     moves: tuple[Mapping[str, Any], ...]
     outcome: Mapping[str, Any] | None
     raw: Mapping[str, Any] = field(repr=False, compare=False)
+    format: str = RECORD_FORMAT
 
     @property
     def preset(self) -> str:
         return self.ruleset.preset
+
+    @property
+    def is_log_bound(self) -> bool:
+        """Whether the record carries log evidence (``tiplu.hand/2``)."""
+        return self.fairness.log_proofs is not None
 
 
 def _parse_table(t: Any) -> TableInfo:
@@ -139,7 +155,7 @@ def _parse_table(t: Any) -> TableInfo:
                      tuple(players), dealer, pv, pct, MappingProxyType(dict(carry)), hand_no)
 
 
-def _parse_fairness(f: Any, n_seats: int) -> Fairness:
+def _parse_fairness(f: Any, n_seats: int, *, v2: bool) -> Fairness:
     w = "fairness"
     if not isinstance(f, Mapping):
         raise MalformedError("expected an object", location=w)
@@ -160,7 +176,21 @@ def _parse_fairness(f: Any, n_seats: int) -> Fairness:
     statements = f.get("statements", [])
     if not isinstance(statements, list) or not all(isinstance(s, Mapping) for s in statements):
         raise MalformedError("statements must be a list of signed statements", location=f"{w}.statements")
-    return Fairness("v1", rs_hash, commit, seat_commits, seeds, server_seed, tuple(statements))
+    proofs = None
+    if v2:
+        proofs = f.get("log_proofs", [])  # the record attached at finish has neither yet
+        if not isinstance(proofs, list):
+            raise MalformedError("log_proofs must be a list of tlog proofs", location=f"{w}.log_proofs")
+        if len(proofs) != len(statements):
+            raise MalformedError("one log proof per statement", location=f"{w}.log_proofs")
+        for i, p in enumerate(proofs):
+            if not isinstance(p, str) or len(p) > MAX_LOG_PROOF_CHARS:
+                raise MalformedError(f"a log proof is text of at most {MAX_LOG_PROOF_CHARS} characters",
+                                     location=f"{w}.log_proofs[{i}]")
+        proofs = tuple(proofs)
+    elif "log_proofs" in f:
+        raise MalformedError("a tiplu.hand/1 record carries no log proofs", location=f"{w}.log_proofs")
+    return Fairness("v1", rs_hash, commit, seat_commits, seeds, server_seed, tuple(statements), proofs)
 
 
 def load_json(text: str | bytes) -> Any:
@@ -179,15 +209,16 @@ def parse_record(data: Any) -> HandRecord:
         data = load_json(data)
     if not isinstance(data, Mapping):
         raise MalformedError("a hand record must be a JSON object", location="$")
-    if data.get("format") != RECORD_FORMAT:
-        raise MalformedError(f"format must be {RECORD_FORMAT!r}", location="format")
+    fmt = data.get("format")
+    if fmt not in RECORD_FORMATS:
+        raise MalformedError(f"format must be {RECORD_FORMAT!r} (or {RECORD_FORMAT_V1!r})", location="format")
     hand_id = parse_hand_id(data.get("hand_id"))
     table = _parse_table(data.get("table"))
     try:
         ruleset = Ruleset.from_json(data.get("ruleset"))
     except RulesetError as exc:
         raise MalformedError(str(exc), location="ruleset") from None
-    fairness = _parse_fairness(data.get("fairness"), table.n_seats)
+    fairness = _parse_fairness(data.get("fairness"), table.n_seats, v2=fmt == RECORD_FORMAT)
     moves = _need(data, "moves", list, "$")
     if len(moves) > MAX_MOVES:
         raise MalformedError(f"at most {MAX_MOVES} moves", location="moves")
@@ -197,18 +228,18 @@ def parse_record(data: Any) -> HandRecord:
     outcome = data.get("outcome")
     if outcome is not None and not isinstance(outcome, Mapping):
         raise MalformedError("outcome must be an object", location="outcome")
-    return HandRecord(hand_id, table, ruleset, fairness, tuple(moves), outcome, data)
+    return HandRecord(hand_id, table, ruleset, fairness, tuple(moves), outcome, data, fmt)
 
 
-_SIGNED_APART = ("server_seed", "statements")
+_SIGNED_APART = ("server_seed", "statements", "log_proofs")
 
 
 def record_core(record: Mapping[str, Any]) -> dict[str, Any]:
-    """The part of a record its ``record`` statement signs: everything but the server seed
-    and the statements (which are published later or sign the record themselves)."""
+    """The part of a record its ``record`` statement signs: everything but the server seed,
+    the statements and their log proofs (published later, or signing the record themselves)."""
     core = json.loads(json.dumps(record))
-    core.get("fairness", {}).pop("server_seed", None)
-    core.get("fairness", {}).pop("statements", None)
+    for name in _SIGNED_APART:
+        core.get("fairness", {}).pop(name, None)
     return core
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Callable
 
 from .errors import DeckMismatchError, IllegalMoveError, MalformedError, TipluError
@@ -24,6 +25,7 @@ from .faults import Fault, Reason
 from .game import Engine, Outcome, engine_for
 from .records import HandRecord
 from .settlement import Settlement, settle
+from .worked import work_settlement
 
 Visitor = Callable[[int, Any, Any], None]
 
@@ -35,6 +37,18 @@ class ReplayResult:
     faults: tuple[Fault, ...]
     moves_applied: int
     record: HandRecord | None = None
+
+    @cached_property
+    def worked(self) -> dict[str, Any] | None:
+        """The settlement worked term by term (:func:`replay.worked.work_settlement`), from this
+        replay's own outcome and settlement; ``None`` unless settled.  Computed when first
+        read (pages, ``tiplu replay``, the verdict API), so an archive audit does not pay for
+        the text; its point terms are the engine's payment functions and must give its nets."""
+        if self.outcome is None or self.settlement is None or self.record is None:
+            return None
+        t = self.record.table
+        return work_settlement(engine_for(self.record.ruleset), self.outcome, self.settlement,
+                               point_value=t.point_value, commission_pct=t.commission_pct, players=t.players)
 
     @property
     def is_clean(self) -> bool:

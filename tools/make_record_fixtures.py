@@ -3,7 +3,8 @@
 
 For every preset: two clean records of a simulated table (played by the bots through the
 real ledger), and for every fault class of :mod:`audit.sim.tamper` one record forged from
-a clean one.  ``manifest.json`` lists every file with its preset and expected verdict
+the first clean one (the same hand played again through a fresh ledger, forged where the
+class forges it: in the record the operator attaches, or in what it publishes).  ``manifest.json`` lists every file with its preset and expected verdict
 (``ok`` and the first fault's ``reason``).  Deterministic: the simulator seed fixes the
 seeds, the bots, the operator key and the forgeries.
 
@@ -20,13 +21,25 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from audit.ledger import Ledger  # noqa: E402
-from audit.sim.archive import OPERATOR, simulate_archive  # noqa: E402
-from audit.sim.tamper import TAMPERS, TamperContext, tamper  # noqa: E402
+from audit.sim.archive import simulate_archive  # noqa: E402
+from audit.sim.tables import SimStreams  # noqa: E402
+from audit.sim.tamper import TAMPERS  # noqa: E402
 from audit.verify import audit_record  # noqa: E402
 from replay.rulesets import PRESETS  # noqa: E402
 
 OUT = ROOT / "fixtures" / "records"
 SEED = "tiplu-fixtures-1"
+
+
+def forged(preset: str, kind: str, rng) -> dict:
+    """Golden record 0 of ``preset`` as the dishonest operator forges it with ``kind``: the
+    same table, seeds and bots through a fresh ledger, the forgery made where that class
+    makes it (in the record it attaches, or in what it publishes)."""
+    out: list[dict] = []
+    with Ledger(":memory:") as ledger:
+        simulate_archive(ledger, [(preset, 4, 1)], seed=SEED, on_record=lambda r, k: out.append(r),
+                         tamper_hands={0: kind}, tamper_rng=rng)
+    return out[0]
 
 
 def build() -> dict[str, str]:
@@ -37,9 +50,7 @@ def build() -> dict[str, str]:
         records: list[dict] = []
         with Ledger(":memory:") as ledger:
             simulate_archive(ledger, [(preset, 4, 2)], seed=SEED, on_record=lambda r, k: records.append(r))
-            key = ledger.signing_key(OPERATOR)
-            from audit.sim.tables import SimStreams
-            rng = SimStreams(SEED).stream(f"fixtures:{preset}")
+            rng = SimStreams(SEED).stream(f"fixtures:{preset}")  # the forger's choices, class by class
             for i, rec in enumerate(records):
                 name = f"{slug}/golden-{i}.json"
                 files[name] = json.dumps(rec, indent=1, sort_keys=True) + "\n"
@@ -47,7 +58,7 @@ def build() -> dict[str, str]:
             for kind in sorted(TAMPERS):
                 if kind == "deck_mismatch" and preset == "kitti":
                     continue  # Kitti has no draws: its deck shows only in the dealt hands
-                bad = tamper(records[0], kind, TamperContext(key, rng))
+                bad = forged(preset, kind, rng)
                 verdict = audit_record(bad)
                 name = f"{slug}/corrupted-{kind}.json"
                 files[name] = json.dumps(bad, indent=1, sort_keys=True) + "\n"

@@ -96,10 +96,15 @@ def get_record(hand_id: str):
 
 @bp.get("/hands/<hand_id>/verdict")
 def get_verdict(hand_id: str):
-    """The audit verdict of the published record (``not_revealed`` until the reveal)."""
+    """The audit verdict of the published record (``not_revealed`` until the reveal), with
+    ``worked``: the recomputed settlement term by term (:mod:`replay.worked`), or null."""
     ledger = get_ledger()
     record = _record(hand_id)
-    return jsonify(data.verdict_for(ledger, ledger.get_hand(hand_id), record).to_json())
+    verdict = data.verdict_for(ledger, ledger.get_hand(hand_id), record)
+    replay = verdict.replay
+    # the settlement the audit recomputed, term by term (replay.worked) -- never the operator's claim
+    worked = replay.worked if replay is not None else None
+    return jsonify({**verdict.to_json(), "worked": worked})
 
 
 @bp.get("/hands/<hand_id>/statements")
@@ -107,7 +112,9 @@ def get_statements(hand_id: str):
     """Every signed statement of the hand, in log order."""
     ledger = get_ledger()
     view = ledger.get_hand(hand_id)
-    return jsonify({"hand_id": view.id, "statements": [s.to_json() for s in ledger.statements(view.id)]})
+    # n: the statement's number in the hand, from 1 -- the numbering of every page and fault
+    return jsonify({"hand_id": view.id, "statements": [{"n": n, **s.to_json()}
+                                                       for n, s in enumerate(ledger.statements(view.id), start=1)]})
 
 
 @bp.get("/hands/<hand_id>/log-proofs")

@@ -26,12 +26,14 @@ from flask import current_app
 from audit.errors import NotFoundError
 from audit.ledger.lifecycle import hand_state
 from audit.publish import get_published, is_published, published_record
+from audit.tlog.checkpoint import DEFAULT_ORIGIN
 from audit.render import render_state
 from audit.report import AuditReport
 from audit.verify import Verdict, audit_record
 from replay.canonical import canonical_hash
 from replay.faults import Fault, Reason
 from replay.fairness import hand_randomness
+from replay.describe import describe_move
 from replay.game import engine_for
 from replay.records import parse_record
 from replay.replayer import replay_record
@@ -74,8 +76,11 @@ def record_of(ledger: Any, hand_id: str) -> dict[str, Any] | None:
         return get_published(ledger, hand_id)
     except NotFoundError:
         pass
+    from flask import current_app, has_app_context
+
+    origin = current_app.config.get("TIPLU_LOG_ORIGIN", DEFAULT_ORIGIN) if has_app_context() else DEFAULT_ORIGIN
     try:
-        return published_record(ledger, hand_id)
+        return published_record(ledger, hand_id, origin=origin)
     except NotFoundError:
         return None
 
@@ -234,6 +239,7 @@ def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
     """
     parsed = parse_record(record)
     engine = engine_for(parsed.ruleset)
+    players = list(parsed.table.players)
     steps: list[dict[str, Any]] = []
 
     def visit(index: int, move: Any, state: Any) -> None:
@@ -244,7 +250,7 @@ def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
             if view.get("hands"):
                 extras.pop("hands", None)
             view = {**extras, **{k: v for k, v in view.items() if not (k == "hands" and not v and "hands" in extras)}}
-        steps.append({"index": index, "move": _move_text(move),
+        steps.append({"index": index, "move": _move_text(move), "words": describe_move(engine, move, players),
                       "move_json": move.to_json() if move is not None else None,
                       "seat": getattr(move, "seat", None), "to_move": engine.to_move(state), "view": view})
 

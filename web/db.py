@@ -1,4 +1,8 @@
-"""The ledger for the current request: opened on first use, kept in ``g``, closed on teardown."""
+"""The ledger for the current request: opened on first use, kept in ``g``, closed on teardown.
+
+With witnesses configured (``TIPLU_WITNESSING``) the ledger gets ``cosign_checkpoint``, a
+``(log, checkpoint_text) -> text`` hook the publisher calls on a record's checkpoint, so a
+published record carries the witnesses' cosignatures (:mod:`audit.tlog.witnessing`)."""
 from __future__ import annotations
 
 from flask import Flask, current_app, g
@@ -9,6 +13,9 @@ def get_ledger():
         from audit.ledger import Ledger
 
         g.ledger = Ledger(current_app.config["TIPLU_DB"])
+        witnessing = current_app.config.get("TIPLU_WITNESSING")
+        if witnessing is not None:
+            g.ledger.cosign_checkpoint = witnessing.cosigner()
     return g.ledger
 
 

@@ -118,14 +118,15 @@ def _int_arg(name: str, default: int | None = None) -> int:
 
 def current_checkpoint(log: TransparencyLog) -> Checkpoint:
     """The checkpoint of ``log``'s current size: the latest stored one while the log has not
-    grown, else a new one signed (and stored) by ``TIPLU_CHECKPOINT_SIGNER`` -- so one size
+    grown (and it is of the signer's origin), else a new one signed (and stored) by ``TIPLU_CHECKPOINT_SIGNER`` -- so one size
     always gets one checkpoint.  Raises :class:`ApiError` 503 ``no_signer`` when a new one is
     needed and no signer is configured."""
     size = log.size()
     latest = log.latest_checkpoint()
     cp = parse_checkpoint(latest) if latest is not None else None
-    if cp is None or cp.size != size:
-        signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
+    signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
+    mine = getattr(signer, "origin", None)
+    if cp is None or cp.size != size or (mine is not None and cp.origin != mine):
         if signer is None:
             raise ApiError(503, "no_signer", "this server has no checkpoint signer configured")
         cp = signer(log)

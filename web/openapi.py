@@ -211,10 +211,13 @@ COMPONENTS: dict[str, Any] = {
                            "message": {"type": "string"}}}}},
         "Signed": {"type": "object", "required": ["statement", "key", "sig"], "properties": {
             "statement": {"type": "object"}, "key": _HEX, "sig": _HEX}},
-        "Receipt": {"allOf": [_ref("Signed"), {"type": "object", "properties": {
-            "format": {"const": "tiplu.receipt/1"}, "log_index": {"type": "integer"},
-            "checkpoint": {"type": "string", "description": "signed note text"},
-            "inclusion_proof": {"type": "array", "items": _HEX}}}]},
+        "Receipt": {"type": "object", "required": ["format", "hand_id", "statements", "log_proofs"], "properties": {
+            "format": {"const": "tiplu.receipt/2"}, "hand_id": {"type": "string"}, "seat": {"type": "integer"},
+            "statements": {"type": "array", "items": _ref("Signed"),
+                           "description": "a seat receipt: the hand's commitment, then the seat-receipt"},
+            "log_proofs": {"type": "array", "items": {"type": "string"},
+                           "description": "one C2SP tlog-proof (c2sp.org/tlog-proof@v1) per statement, "
+                                          "all at one signed checkpoint"}}},
         "LogProofs": {"type": "object", "required": ["hand_id", "checkpoint", "size", "root", "time", "statements"],
                       "properties": {
             "hand_id": {"type": "string"}, "checkpoint": {"type": "string", "description": "signed note text"},
@@ -230,7 +233,8 @@ COMPONENTS: dict[str, Any] = {
             "name": {"type": "string"}, "vkey": {"type": "string", "description": "C2SP vkey, type 0x04"},
             "url": {"type": "string"}, "cosigned": {"type": "boolean"}, "reason": {"type": ["string", "null"]}}},
         "StoredStatement": {"allOf": [_ref("Signed"), {"type": "object", "properties": {
-            "seq": {"type": "integer"}, "hand_id": {"type": "string"}, "kind": {"type": "string"}}}]},
+            "seq": {"type": "integer"}, "hand_id": {"type": "string"}, "kind": {"type": "string"},
+            "n": {"type": "integer", "description": "the statement's number in its hand, from 1 (as faults name it)"}}}]},
         "Seat": {"type": "object", "properties": {"seat": {"type": "integer"}, "player": {"type": "string"},
                                                   "commitment": _NHEX, "seed": _NHEX}},
         "Hand": {"type": "object", "properties": {
@@ -247,6 +251,9 @@ COMPONENTS: dict[str, Any] = {
             "hand_id": {"type": ["string", "null"]}, "table_id": {"type": ["string", "null"]},
             "preset": {"type": ["string", "null"]}, "ok": {"type": "boolean"}, "reason": {"type": ["string", "null"]},
             "first_bad_move": {"type": ["integer", "null"], "description": "the first move a root cause names"},
+            "worked": {"type": ["object", "null"], "description": "the verdict API only: the settlement the audit "
+                       "recomputed, term by term (points: T + w − n·S for Marriage, the pot for Kitti, points for "
+                       "Rummy; money: points × point value, commission on each gain)"},
             "root_causes": {"type": "integer", "description": "faults[:root_causes] are the root causes; the rest "
                                                               "are their consequences"},
             "faults": {"type": "array", "items": {

@@ -300,8 +300,19 @@ def _render_hand(ledger: Any, view: Any, record: dict[str, Any] | None = None) -
         replay = verdict.replay
         ctx["commission"] = data.format_amount(replay.settlement.commission) if replay and replay.settlement else None
         ctx["pot_delta"] = replay.outcome.pot_delta_points if replay and replay.outcome else None
-        ctx["breakdown"] = (replay.outcome.to_json()["breakdown"] if replay and replay.outcome
-                            else (record.get("outcome") or {}).get("breakdown"))
+        # replayed things from the replay; the operator's claims only as claims (the template labels them)
+        claimed = record.get("outcome") if isinstance(record.get("outcome"), dict) else {}
+        if replay and replay.outcome:
+            ctx["breakdown"], ctx["breakdown_source"] = replay.outcome.to_json()["breakdown"], "replay"
+        else:
+            ctx["breakdown"], ctx["breakdown_source"] = claimed.get("breakdown"), "claimed"
+        ctx["winner"] = replay.outcome.winner if replay and replay.outcome else None
+        ctx["claimed_winner"] = claimed.get("winner")
+        ctx["worked"] = replay.worked if replay else None
+        ruleset = replay.record.ruleset if replay and replay.record else None
+        ctx["ruleset_terms"] = ({"seen": ruleset["seen_points"], "unseen": ruleset["unseen_points"],
+                                 "dublee": ruleset["dublee_bonus"]} if ruleset is not None and ruleset.game == "marriage"
+                                else {})
         ctx["carry"] = (record.get("table") or {}).get("carry") or {}
     if view.state.value == "revealed" and readable:
         try:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Iterator
 
@@ -30,6 +31,13 @@ def open_ledger(db: str, key_file: str | None = None) -> "Iterator[Ledger]":
 
     keys = [load_key_file(key_file)] if key_file else []
     ledger = Ledger(db, clock=real_clock, keys=keys)
+    witnesses = os.environ.get("TIPLU_WITNESSES")
+    if witnesses:  # the site's setting: records published from the CLI are witnessed too
+        from ..tlog.witnessing import Witnessing
+
+        witnessing = Witnessing.from_setting(witnesses, timeout=os.environ.get("TIPLU_WITNESS_TIMEOUT"))
+        if witnessing is not None:
+            ledger.cosign_checkpoint = witnessing.cosigner()
     try:
         yield ledger
     finally:

@@ -8,6 +8,7 @@ from collections import Counter
 import click
 
 from replay.errors import MalformedError
+from replay.describe import describe_move
 from replay.records import parse_record
 from replay.replayer import replay_record
 
@@ -16,17 +17,13 @@ from ..report import AuditReport
 from ..runner import audit_items
 from ..schema import validate_record
 from . import main
+from ._witness_common import witness_options
 
 
-def _progress_printer(enabled: bool):
-    if not enabled:
-        return None
-    tty = sys.stderr.isatty()
-
-    def show(report: AuditReport) -> None:
-        line = f"audited {report.total} records, {report.failed} failed"
-        click.echo(("\r" + line) if tty else line, err=True, nl=not tty)
-    return show
+def _progress_printer(enabled: bool, source: str | None = None):
+    """The audit's progress bar (:mod:`audit.cli.progress`), or ``None`` when off."""
+    from .progress import progress_bar
+    return progress_bar(enabled, source)
 
 
 def consequence_note(verdict: dict) -> str:
@@ -57,6 +54,11 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
         click.echo(f"FAIL {f['where']}: {f['reason']}: {where}{root['message']}{consequence_note(f)}")
     if len(data["failures"]) > 50:
         click.echo(f"... and {len(data['failures']) - 50} more failures (use --json for all)")
+    for tid, t in sorted(report.tables.items()):
+        if t.unreconciled:
+            click.echo(f"table {tid}: balances from the {t.passed} hand{'s' if t.passed != 1 else ''} that pass; "
+                       f"{t.unreconciled} rejected hand{'s' if t.unreconciled != 1 else ''} not counted "
+                       "(their claims are in --json under tables.<id>.rejected)")
     for tid, faults in report.table_faults().items():
         for msg in faults:
             click.echo(f"FAIL table {tid}: carry_mismatch: {msg}")
@@ -95,35 +97,48 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
               help="Parallel runs: each worker reads its own part of a local archive (default for --workers "
                    "and --dask local:N; needs shared storage on a real cluster), or the parent ships the records "
                    "(default for a remote scheduler).")
+@witness_options
 def audit_command(source: str, public_key: str | None, strict: bool, as_json: bool, progress: bool | None,
                   workers: int, dask_address: str | None, grace_text: str | None, now_text: str | None,
-                  read_in_workers: bool | None) -> None:
+                  read_in_workers: bool | None, witness_keys: tuple[str, ...], quorum: int | None) -> None:
     """Audit hand records: one record (.json), a JSON-lines file, a ledger (.db) or an operator URL.
 
     A ledger or URL audit covers every hand, not only the published ones: a hand stalled
     (stopped before its reveal) or unpublished (finished or revealed, no published record)
     past the grace period is a failure; cancelled and in-progress hands are listed apart.
+    With --witness (repeatable) a record whose log checkpoint lacks --quorum valid
+    cosignatures of those witnesses fails with witness_quorum.
     Exits 1 if any record or hand fails.
     """
     from ..coverage import DEFAULT_GRACE, parse_grace, parse_time, utc_now
+    from ..witnesscheck import WitnessPolicy
+
+    policy = WitnessPolicy.of(witness_keys, quorum) if witness_keys or quorum else None
+    if policy is not None and (workers > 1 or dask_address):
+        raise MalformedError("--witness runs in one process for now: drop --workers/--dask")
 
     grace = DEFAULT_GRACE if grace_text is None else parse_grace(grace_text)
     now = utc_now() if now_text is None else parse_time(now_text)
     if now is None:
         raise MalformedError("--now is an ISO-8601 time with its zone, e.g. 2026-12-01T20:00:00Z")
-    show = _progress_printer(sys.stderr.isatty() if progress is None else progress)
+    show = _progress_printer(sys.stderr.isatty() if progress is None else progress, source)
     if workers > 1 or dask_address:
         from ..parallel import audit_parallel
         report = audit_parallel(source, workers=workers, dask_address=dask_address, public_key=public_key,
                                 strict=strict, progress=show, read_in_workers=read_in_workers, now=now, grace=grace)
     else:
         report = audit_items(iter_source(source, now=now, grace=grace), public_key=public_key, strict=strict,
-                             progress=show)
-    if show and sys.stderr.isatty():
-        click.echo("", err=True)
+                             progress=show, witnesses=policy)
+    if show:
+        show.close()
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=2, sort_keys=True))
+        data = report.to_json()
+        if policy is not None:
+            data["witness_policy"] = policy.to_json()
+        click.echo(json.dumps(data, indent=2, sort_keys=True))
     else:
+        if policy is not None:
+            click.echo(f"witnesses required: {policy.describe()}")
         print_summary(report)
     if not report.ok:
         sys.exit(1)
@@ -148,17 +163,48 @@ def replay_command(record, as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps({"index": index, "move": move.to_json() if move else None, "state": view}))
             return
-        click.echo("== deal ==" if index < 0 else f"== move {index}: {move} ==")
+        click.echo("== deal ==" if index < 0 else f"== move {index}: {describe_move(engine, move, players)}  [{move}] ==")
         for line in view.get("lines", []):
             click.echo("   " + line)
 
+    players = list(rec.table.players)
     result = replay_record(rec, strict=True, visit=visit)
     for f in result.faults:
         click.echo(f"FAULT {f}", err=True)
-    if result.outcome is not None and not as_json:
+    if result.outcome is not None and as_json:
+        click.echo(json.dumps({"index": None, "worked": result.worked}))
+    elif result.outcome is not None:
         click.echo("== outcome ==")
         click.echo("   points: " + " ".join(map(str, result.outcome.points)))
+        for line in worked_lines(result.worked, players):
+            click.echo("   " + line)
         click.echo("   nets (HT): " + " ".join(str(x) for x in result.settlement.nets)
                    + f"   commission: {result.settlement.commission}")
     if result.faults:
         sys.exit(1)
+
+
+def worked_lines(worked: dict, players: list[str]) -> list[str]:
+    """The settlement worked (:mod:`replay.worked`) as text lines for ``tiplu replay``."""
+    pts, out = worked["points"], []
+    name = lambda seat: players[seat] if 0 <= seat < len(players) else f"seat {seat}"  # noqa: E731
+    if pts["method"] == "MC-31":
+        out.append(f"settlement (MC-31): T = {pts['T_sum']}, n = {pts['n']}; each opponent pays the winner "
+                   f"{name(pts['winner'])} T + w − n·S")
+    elif pts["method"] == "D-13":
+        out.append(f"pot (D-13): {pts['pot_sum']}")
+    elif pts["method"] == "D-10":
+        out.append(f"void round (D-10): T = {pts['T_sum']}, n = {pts['n']}; net = n·S − T")
+    else:
+        out.append("settlement (R-20): losers pay their points to the winner")
+    for r in pts["rows"]:
+        pair = ""
+        if "pairwise" in r:
+            pair = ("   pairwise: " + ", ".join(f"gets w {-x['points']} from {name(x['to'])}" if x.get("w") and x["points"] < 0
+                                            else f"{'w ' if x.get('w') else ''}{x['points']} → {name(x['to'])}"
+                                            for x in r["pairwise"]) + f" = {-r['pairwise_net']}")
+        out.append(f"  {name(r['seat'])}: {r['sum']}{pair}")
+    out.append(f"money (D-2): {worked['money']['point_value']} HT a point, {worked['money']['commission_pct']}% "
+               "commission on each gain")
+    out += [f"  {r['player']}: {r['sum']}" for r in worked["money"]["rows"]]
+    return out

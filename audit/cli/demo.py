@@ -19,6 +19,7 @@ DEMO_PLAN = [
 SMALL_PLAN = [("marriage/nepal", 4, 4), ("marriage/classic", 3, 4), ("kitti", 4, 8), ("rummy13", 4, 4)]
 DEMO_SEED = "tiplu-demo-1"
 DEMO_TAMPER_RATE = 0.04
+DEMO_ORIGIN = "tiplu.demo/log"  # the demo log's name: the records' checkpoints and the site's agree
 
 
 def build_demo(db: Path, *, plan=DEMO_PLAN, tamper_rate: float = DEMO_TAMPER_RATE, progress: bool = True) -> dict:
@@ -36,7 +37,8 @@ def build_demo(db: Path, *, plan=DEMO_PLAN, tamper_rate: float = DEMO_TAMPER_RAT
             click.echo(f"  simulated {t.table_id}: {t.hands} hands", err=True)
 
     with Ledger(str(tmp)) as ledger:
-        run = simulate_archive(ledger, plan, seed=DEMO_SEED, tamper_rate=tamper_rate, on_table=said)
+        run = simulate_archive(ledger, plan, seed=DEMO_SEED, tamper_rate=tamper_rate, on_table=said,
+                               origin=DEMO_ORIGIN)
         ledger.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     tmp.rename(db)  # the archive appears whole or not at all
     write_tamper_log(run, db.with_name("tampered.json"))
@@ -53,10 +55,10 @@ def demo_app(db: Path):
     from ..tlog.store import TransparencyLog
 
     with Ledger(str(db)) as ledger:
-        signer = CheckpointSigner(ledger.signing_key(OPERATOR), "tiplu.demo/log")
+        signer = CheckpointSigner(ledger.signing_key(OPERATOR), DEMO_ORIGIN)
         cp = signer(TransparencyLog(ledger.db))
     click.echo(f"Signed a log checkpoint: {cp.size} statements, root {cp.root_hex[:16]}...")
-    return create_app({"TIPLU_DB": str(db.resolve()), "TIPLU_CHECKPOINT_SIGNER": signer})
+    return create_app({"TIPLU_DB": str(db.resolve()), "TIPLU_CHECKPOINT_SIGNER": signer, "TIPLU_LOG_ORIGIN": DEMO_ORIGIN})
 
 
 @main.command("demo")
@@ -86,9 +88,10 @@ def demo_command(directory: Path, rebuild: bool, small: bool, serve: bool, host:
         summary = build_demo(db, plan=plan, tamper_rate=0.25 if small else DEMO_TAMPER_RATE)
         click.echo(f"  {summary['hands']} hands in {len(plan)} tables", err=True)
     click.echo(f"Auditing {db} ...", err=True)
-    report = audit_items(iter_source(str(db)), progress=_progress_printer(True))
-    if sys.stderr.isatty():
-        click.echo("", err=True)
+    show = _progress_printer(sys.stderr.isatty(), str(db))
+    report = audit_items(iter_source(str(db)), progress=show, every=25)
+    if show:
+        show.close()
     print_summary(report, verdict_line=False)
     tampered = json.loads((directory / "tampered.json").read_text()) if (directory / "tampered.json").exists() else {}
     data = report.to_json()

@@ -28,7 +28,21 @@ GAME_OPS = {
 }
 
 CHUNK = 65536
-_dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def _compact_encoder() -> Callable[[Any], str]:
+    """``json.dumps(obj, separators=(",", ":"))``, with the C encoder made once instead of
+    once per call (what ``json.dumps`` does for any non-default argument).  No circular
+    check: an answer is a fresh tree of plain values."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:   # not CPython: the documented path
+        return json.JSONEncoder(separators=(",", ":")).encode
+    fallback = json.JSONEncoder(separators=(",", ":"))
+    encode = make(None, fallback.default, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, True)
+    return lambda obj: "".join(encode(obj, 0))
+
+
+_dumps = _compact_encoder()
 
 
 def _answer(evaluate: Callable[[dict], dict], line: str) -> dict[str, Any]:
@@ -55,15 +69,21 @@ def answer_lines(game: str, lines: list[bytes]) -> tuple[bytes, bool]:
     evaluate = import_module(GAME_OPS[game]).evaluate
     out: list[str] = []
     failed = False
-    for raw in lines:
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            answer: dict[str, Any] = {"error": f"not UTF-8: byte {exc.start + 1} of the line"}
-        else:
-            if not line.strip():
+    try:   # all at once when it is all UTF-8 (no UTF-8 sequence holds a newline byte)
+        texts: list[str | bytes] = list(b"\n".join(lines).decode("utf-8").split("\n")) if lines else []
+    except UnicodeDecodeError:
+        texts = list(lines)
+    for line in texts:
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                out.append(_dumps({"error": f"not UTF-8: byte {exc.start + 1} of the line"}))
+                failed = True
                 continue
-            answer = _answer(evaluate, line)
+        if not line.strip():
+            continue
+        answer = _answer(evaluate, line)
         failed = failed or "error" in answer
         out.append(_dumps(answer))
     return ("\n".join(out) + "\n").encode("utf-8") if out else b"", failed

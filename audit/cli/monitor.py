@@ -62,6 +62,22 @@ def run_once(client: LogClient, state_path: Path, *, url: str, public_key: str |
     return True
 
 
+def records_need_witnesses(hook: AuditHook, witnesses: tuple, quorum: int) -> AuditHook:
+    """The default audit hook, plus: a revealed hand's record must carry a checkpoint with the
+    witness quorum (``witness_quorum`` otherwise), as ``tiplu audit --witness`` judges it."""
+    from dataclasses import replace
+
+    from audit.witnesscheck import WitnessPolicy, record_witness_faults
+
+    policy = WitnessPolicy.of([str(w) for w in witnesses], quorum)
+
+    def audit(record):
+        verdict = hook(record)
+        extra = record_witness_faults(record, policy)
+        return replace(verdict, faults=verdict.faults + tuple(extra)) if extra else verdict
+    return audit
+
+
 @main.command("monitor")
 @click.argument("url")
 @click.option("--state", "state_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
@@ -95,6 +111,8 @@ def monitor_command(url: str, state_path: Path, public_key: str | None, once: bo
     hook = load_hook(audit_hook, required=audit_hook != DEFAULT_AUDIT_HOOK)
     if hook is None and audit_hook.lower() != "none":
         click.echo(f"note: audit hook {audit_hook} is not available; revealed hands are not audited")
+    if hook is not None and witnesses and quorum and audit_hook == DEFAULT_AUDIT_HOOK:
+        hook = records_need_witnesses(hook, witnesses, quorum)
     client = LogClient(url)
     while True:
         if not run_once(client, state_path, url=url, public_key=public_key, hook=hook, compare_paths=compare_paths,

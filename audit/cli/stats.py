@@ -13,14 +13,18 @@ from . import main
 @click.argument("source", default="-")
 @click.option("--public-key", help="The operator's Ed25519 public key (hex) every record is audited against; "
               "default: the key each record names (then nothing is pinned: say so when you quote the result).")
+@click.option("--trust", "trust_file", type=click.Path(dir_okay=False),
+              help="A tiplu.trust/1 file pinning the operator's key (and log origin); see docs/transparency-log.md.")
 @click.option("--json", "as_json", is_flag=True, help="Print every chart's counts, expected counts and test as JSON.")
 @click.option("--progress/--no-progress", default=None, help="Show progress on stderr (default: when stderr is a terminal).")
-def stats_command(source: str, public_key: str | None, as_json: bool, progress: bool | None) -> None:
+def stats_command(source: str, public_key: str | None, trust_file: str | None, as_json: bool,
+                  progress: bool | None) -> None:
     """Deal statistics of a source of records (.json, JSON lines, a ledger .db, an operator URL).
 
-    Every record is audited; only those that pass are counted.  Per game: each card and
-    rank by seat, each card by stock position, the turned-up card and indicator, jokers by
-    seat and the winner by seat and by place after the dealer, each with a chi-square test
+    Every record is audited; only log-bound (tiplu.hand/2) records that pass count.  Per
+    game: each card and rank by seat, each rank by stretch of the stock, the turned-up card
+    and indicator, jokers by seat and the winner by seat and by place after the dealer,
+    each with a chi-square test
     at 99%.  Exits 1 if a test of the deal is flagged (docs/stats.md).
     """
     from ..archive import iter_source
@@ -31,7 +35,12 @@ def stats_command(source: str, public_key: str | None, as_json: bool, progress: 
     def tick(n: int) -> None:
         click.echo(f"audited {n} records", err=True)
 
-    stats = stats_of_items(iter_source(source), public_key=public_key, progress=tick if show else None)
+    from ..trust import TrustAnchor, load_trust_file
+
+    if public_key and trust_file:
+        raise click.UsageError("give --public-key or --trust, not both")
+    trust = load_trust_file(trust_file) if trust_file else TrustAnchor(public_key, "pinned") if public_key else None
+    stats = stats_of_items(iter_source(source), trust=trust, progress=tick if show else None)
     data = stats.to_json()
     if as_json:
         click.echo(json.dumps(data, indent=2, sort_keys=True))

@@ -268,7 +268,7 @@ class Ledger:
 
     def seed_commit(self, hand_id: str, seat: int, commitment: str, *, now: datetime | None = None) -> dict[str, Any]:
         """Record a seat's seed commitment (each seat once); the signed receipt for the player."""
-        hand_id, operator, n, _, _ = self._hand_row(hand_id)
+        hand_id, operator, n, _, ruleset = self._hand_row(hand_id)
         seat, player = self._seat_of(hand_id, n, seat)
         commitment = parse_digest(commitment, what="seat seed commitment").hex()
         require(self.db, hand_id, "seed_commit")
@@ -278,8 +278,10 @@ class Ledger:
             require(db, hand_id, "seed_commit")
             if db.execute("SELECT 1 FROM seat_commitments WHERE hand_id = ? AND seat = ?", [hand_id, seat]).fetchone():
                 raise LedgerStateError(f"seat {seat} of hand {hand_id!r} has already committed its seed")
+            # the receipt binds what the player was shown: the server's commitment and the rules
             seq, signed = append_statement(db, key, "seat-receipt", hand_id, {
-                "seat": seat, "player": player, "commitment": commitment}, time)
+                "seat": seat, "player": player, "commitment": commitment,
+                "server_seed_commitment": self._commitment(hand_id), "ruleset_hash": ruleset.hash}, time)
             db.execute("INSERT INTO seat_commitments (hand_id, seat, commitment, seq) VALUES (?, ?, ?, ?)",
                        [hand_id, seat, commitment, seq])
         return signed

@@ -4,8 +4,9 @@
 ledger, the server-seed commitment, every seat's seed commitment then reveal, the deal,
 the bots' game, the record attached and the server seed revealed -- each step signed by
 the operator and dated by a simulated clock.  With ``tamper_rate`` some hands are
-published by a dishonest operator with one fault each (:mod:`audit.sim.tamper`); which
-ones is returned privately in :attr:`TableRun.tampered`.
+forged by a dishonest operator with one fault each (:mod:`audit.sim.tamper`): a lie in the
+record it attaches (and so logs), or an edit of what it publishes; which ones is returned
+privately in :attr:`TableRun.tampered`.
 
 Deterministic: every seed, bot choice, time and tamper decision comes from labelled v1
 streams keyed by the simulator seed.
@@ -25,9 +26,10 @@ from replay.stream import Stream
 
 from ..ledger.statements import format_time
 from ..publish import build_record, publish, published_record
+from ..tlog.checkpoint import DEFAULT_ORIGIN
 from .bias import Bias
 from .play import play_hand
-from .tamper import TamperContext, applicable, tamper
+from .tamper import BEFORE_FINISH, TamperContext, applicable, tamper
 
 PLAYERS = ("asha", "bikash", "chandra", "deepa", "esha", "firoz", "gita", "hari")
 EPOCH = datetime(2026, 11, 1, tzinfo=timezone.utc)
@@ -61,11 +63,15 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
                    operator: str = "demo-operator", overrides: Mapping[str, Any] | None = None,
                    point_value: str = "0.25", commission_pct: str = "5", tamper_rate: float = 0.0,
                    start: datetime = EPOCH, on_record: Callable[[dict, str | None], None] | None = None,
-                   bias: "Bias | None" = None) -> TableRun:
+                   bias: "Bias | None" = None, origin: str = DEFAULT_ORIGIN,
+                   tamper_hands: Mapping[int, str] | None = None, tamper_rng: Stream | None = None) -> TableRun:
     """Run one table through ``ledger``; ``on_record(record, tamper_kind)`` sees each published record.
 
     With ``bias`` the operator chooses each hand's seeds to favour one seat
-    (:mod:`audit.sim.bias`): every record still audits clean."""
+    (:mod:`audit.sim.bias`): every record still audits clean.  ``tamper_hands`` forces a
+    tamper class on hand ``k`` (the fixtures use it).  A class of
+    :data:`~audit.sim.tamper.BEFORE_FINISH` is a lie in the record the operator attaches at
+    ``finish`` (so it is logged as the lie it is); the others edit the published record."""
     sim = SimStreams(f"{seed}/{table_id}")
     ruleset = resolve(preset, overrides)
     ledger.new_table(table_id, operator=operator, preset=preset, overrides=overrides, seats=players,
@@ -106,15 +112,21 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
                             pot_delta_points=played.outcome.pot_delta_points)
         record = build_record(ledger, hand_id, moves=moves, outcome=played.outcome, settlement=settlement,
                               carry=carry, hand_no=k)
+        kind = tamper_hands.get(k) if tamper_hands is not None else None
+        if kind is None and tamper_rate > 0 and tamper_pick.randbelow(10**6) < int(tamper_rate * 10**6):
+            kinds = applicable(record)
+            kind = kinds[tamper_pick.randbelow(len(kinds))]
+        ctx = TamperContext(operator_key, tamper_pick if tamper_rng is None else tamper_rng)
+        if kind in BEFORE_FINISH:  # a lie in the record the operator attaches: logged as it is
+            record["fairness"]["server_seed"] = server_seed.hex()  # the operator knows it (to replay)
+            record = tamper(record, kind, ctx)
+            del record["fairness"]["server_seed"]
         ledger.finish(hand_id, record, now=now())
         ledger.reveal(hand_id, now=now())
-        published = published_record(ledger, hand_id)
-        kind = None
-        if tamper_rate > 0 and tamper_pick.randbelow(10**6) < int(tamper_rate * 10**6):
-            kinds = applicable(published)
-            kind = kinds[tamper_pick.randbelow(len(kinds))]
+        published = published_record(ledger, hand_id, origin=origin, now=now())
+        if kind is not None and kind not in BEFORE_FINISH:  # an edit of the published record
+            published = tamper(published, kind, ctx)
         if kind is not None:
-            published = tamper(published, kind, TamperContext(operator_key, tamper_pick))
             run.tampered[hand_id] = kind
         publish(ledger, hand_id, published, now=now())
         if on_record:

@@ -50,6 +50,8 @@ _SIZE_RE = re.compile(r"0|[1-9][0-9]{0,19}")
 _TIME_RE = re.compile(r"time ([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)")
 _NAME_RE = re.compile(r"[^\s+]+")
 MAX_CHECKPOINT_CHARS = 4096
+#: The log's origin when nothing else is configured (the website's ``TIPLU_LOG_ORIGIN``).
+DEFAULT_ORIGIN = "tiplu.local/log"
 
 
 def note_key_id(key_name: str, public_key_hex: str) -> bytes:

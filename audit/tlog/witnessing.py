@@ -176,6 +176,14 @@ class Witnessing:
             return None
         return cls(endpoints, timeout=DEFAULT_TIMEOUT if timeout is None else float(timeout))
 
+    def cosigner(self) -> Any:
+        """``(log, checkpoint_text) -> text``: the checkpoint with every cosignature this
+        configuration can get for it (the publisher's hook, ``ledger.cosign_checkpoint``).
+        Always asks the missing witnesses (a record is published once)."""
+        def cosign(log: Any, checkpoint_text: str) -> str:
+            return self.witness(log, checkpoint_text, force=True).text
+        return cosign
+
     def witness(self, log: Any, checkpoint_text: str, *, force: bool = False) -> Witnessed:
         """Ask every witness without a stored cosignature for this checkpoint (unless asked
         less than ``retry_after`` seconds ago, or ``force``); store what verifies; report."""

@@ -25,7 +25,7 @@ Decisions taken here (docs/kitti.md repeats them):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ..cards import Card
 from ..deal import deal as deal_shoe
@@ -159,6 +159,16 @@ class KittiEngine:
         return settle_deal(self.ruleset, hands=state.hands, arranged=arranged, folded=folded,
                            pot_before=state.pot_before, dealer=state.dealer,
                            deals=1 + state.redeals, ranker=self.ranker)
+
+    def describe(self, move: Any, players: Sequence[str]) -> str:
+        """The move in words with suit symbols (:mod:`replay.describe`)."""
+        from .describe import describe
+        return describe(move, players)
+
+    def work_points(self, outcome: Outcome) -> dict[str, Any]:
+        """The terms of the outcome's net points, for :func:`replay.worked.work_settlement`."""
+        from .worked import work_points
+        return work_points(outcome)
 
     def outcome(self, state: KittiState) -> Outcome:
         res = self.result(state)

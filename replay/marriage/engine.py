@@ -203,7 +203,10 @@ class MarriageEngine:
         Every handler checks everything before its first call of this (or of
         ``with_seat``): on a working state those change it in place, so a refused move
         must raise before them."""
-        return _changed(state, moves=state.moves + 1, **changes)
+        if type(state) is WorkingRound:
+            state.moves += 1
+            return state.update(**changes)
+        return replace(state, moves=state.moves + 1, **changes)
 
     def _tunnela(self, state: RoundState, move: TunnelaShow) -> RoundState:
         me = state.seat(move.seat)
@@ -405,6 +408,16 @@ class MarriageEngine:
         return lambda card: table[card.code] is not jokers.Role.NONE
 
     # --- the end ------------------------------------------------------------------------
+
+    def describe(self, move: Any, players: Sequence[str]) -> str:
+        """The move in words with suit symbols (:mod:`replay.describe`)."""
+        from .describe import describe
+        return describe(move, players)
+
+    def work_points(self, outcome: Outcome) -> dict[str, Any]:
+        """The terms of the outcome's net points, for :func:`replay.worked.work_settlement`."""
+        from .worked import work_points
+        return work_points(outcome, self.ruleset)
 
     def outcome(self, state: RoundState) -> Outcome:
         """Maal points, net points (streamlined through the winner, or D-10 when void)."""

@@ -196,7 +196,10 @@ def _card(value: Any, where: str) -> Card:
 def _group(value: Any, where: str) -> Group:
     if not isinstance(value, list):
         raise MalformedError("expected a list of cards", location=where)
-    return tuple(_card(v, f"{where}/{i}") for i, v in enumerate(value))
+    try:
+        return tuple(map(parse_card, value))
+    except MalformedError:     # find the bad card again, to name where it is
+        return tuple(_card(v, f"{where}/{i}") for i, v in enumerate(value))
 
 
 def _groups(value: Any, where: str) -> tuple[Group, ...]:

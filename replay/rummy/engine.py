@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from ..cards import Card
 from ..deal import left_of
@@ -299,6 +299,16 @@ class RummyEngine:
         return lambda card: is_joker(card, wild)
 
     # ------------------------------------------------------------------ outcome
+    def describe(self, move: Any, players: Sequence[str]) -> str:
+        """The move in words with suit symbols (:mod:`replay.describe`)."""
+        from .describe import describe
+        return describe(move, players)
+
+    def work_points(self, outcome: Outcome) -> dict[str, Any]:
+        """The terms of the outcome's net points, for :func:`replay.worked.work_settlement`."""
+        from .worked import work_points
+        return work_points(outcome)
+
     def outcome(self, state: RummyState) -> Outcome:
         if state.phase != OVER:
             raise IllegalMoveError("the deal is not over", rule="R-8")

@@ -27,6 +27,14 @@ def test_fixture_gets_its_verdict(entry):
         assert verdict.reason in EXPECTED[entry["class"]]
 
 
+def test_a_forged_signature_is_a_signature_fault_when_signatures_are_checked():
+    for e in MANIFEST:
+        if e["class"] == "forged_signature":
+            verdict = audit_record((DIR / e["file"]).read_text(), check_signatures=True)
+            assert verdict.reason is Reason.SIGNATURE
+            assert Reason.NOT_IN_LOG in verdict.reasons  # and the log says so without the signatures
+
+
 def test_every_fault_class_has_a_corrupted_fixture_for_every_preset():
     classes = {c for c in EXPECTED}
     for preset in PRESETS:

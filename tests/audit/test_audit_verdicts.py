@@ -54,7 +54,9 @@ def test_unrevealed_record_is_not_audited_as_clean(kitti_archive):
     ledger, run, records = kitti_archive
     rec = copy.deepcopy(records[0][0])
     rec["fairness"]["server_seed"] = None
-    rec["fairness"]["statements"] = [s for s in rec["fairness"]["statements"] if s["statement"]["kind"] != "reveal"]
+    kept = [i for i, s in enumerate(rec["fairness"]["statements"]) if s["statement"]["kind"] != "reveal"]
+    for name in ("statements", "log_proofs"):  # a statement and its log proof go together
+        rec["fairness"][name] = [rec["fairness"][name][i] for i in kept]
     verdict = audit_record(rec)
     assert verdict.reason is Reason.NOT_REVEALED
 

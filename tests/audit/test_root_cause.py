@@ -34,7 +34,10 @@ def test_one_edited_move_is_one_root_cause_and_its_consequences():
 def test_a_seed_mismatch_is_the_root_cause_not_first_bad_move_0():
     # rule R-22: the revealed server seed does not match its commitment; every move fault follows
     v = _verdict("marriage-nepal/corrupted-wrong_seed.json")
-    assert [f.reason for f in v.root_causes] == [Reason.SERVER_SEED_MISMATCH]
+    # the forger re-signed the reveal after the fact: that reveal is not the logged one, a
+    # second root cause of its own (the log shows the seed the operator really revealed)
+    assert [f.reason for f in v.root_causes] == [Reason.SERVER_SEED_MISMATCH, Reason.NOT_IN_LOG]
+    assert "(reveal)" in v.root_causes[1].message
     assert v.first_bad_move is None
     assert v.consequences and all(f.caused_by == 0 for f in v.consequences)
     assert v.to_json()["first_bad_move"] is None
@@ -48,8 +51,15 @@ def test_swapped_seat_seeds_explain_the_statement_and_move_faults():
 
 
 def test_a_badly_signed_statement_is_one_fault_named_as_the_page_numbers_it():
+    # the default audit: the changed signature makes the deal another leaf than the logged one
     v = _verdict("kitti/corrupted-forged_signature.json")
     assert len(v.faults) == 1, [str(f) for f in v.faults]
+    assert v.faults[0].reason is Reason.NOT_IN_LOG and v.faults[0].statement == 11
+    assert v.faults[0].message.startswith("statement 11 (deal) ")
+    # with the per-statement signatures: the signature is the root cause, the log its consequence
+    v = audit_record((DIR / "kitti/corrupted-forged_signature.json").read_text(), check_signatures=True)
+    assert [g.reason for g in v.root_causes] == [Reason.SIGNATURE], [str(g) for g in v.faults]
+    assert [(g.reason, g.caused_by) for g in v.consequences] == [(Reason.NOT_IN_LOG, 0)]
     f = v.faults[0]
     assert f.reason is Reason.SIGNATURE and f.statement == 11
     assert f.message.startswith("statement 11 (deal): ")

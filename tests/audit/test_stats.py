@@ -192,3 +192,46 @@ def test_the_permutation_correction_is_exact():
         observed = [[perm[2 * p:2 * p + 2].count(k) for p in range(3)] for k in "ABC"]
         stats.append(chi_square(observed, per_hand, 1, df=4, scale=6 / 5).statistic)
     assert statistics.mean(stats) == pytest.approx(4.0, abs=1e-12)
+
+
+def test_which_cards_each_engine_calls_jokers():  # rules MN-32, MC-3, R-5
+    from replay.cards import parse_card
+    from replay.game import Outcome, engine_for
+
+    cards = ["7H", "8H", "6H", "7S", "JK", "MC", "2C"]
+    tiplu = Outcome((0,), (0,), None, detail={"tiplu": "7H"})
+    nepal = engine_for(resolve("marriage/nepal")).jokers_of_hand(None, tiplu)
+    assert [c for c in cards if nepal(parse_card(c))] == ["7H", "8H", "6H", "7S", "JK", "MC"]
+    assert engine_for(resolve("marriage/nepal")).jokers_of_hand(None, Outcome((0,), (0,), None)) is None  # no tiplu
+    rs = resolve("rummy13")
+    deal = hand_randomness(bytes(32), "h", rs, [bytes(16)] * 4).deal(0)
+    rummy = engine_for(rs).jokers_of_hand(deal, None)
+    assert rummy(parse_card("JK"))
+    if str(deal.indicator) != "JK":   # a printed-joker indicator makes no rank wild
+        rank = str(deal.indicator)[0]
+        assert all(rummy(parse_card(rank + s)) for s in "SHDC")
+        assert sum(rummy(parse_card(r + "S")) for r in "A23456789TJQK") == 1
+
+
+def test_a_record_that_is_not_log_bound_is_left_out(tmp_path, honest):
+    """A tiplu.hand/1 record (no log evidence) never counts, however clean its deal."""
+    records = [json.loads(line) for line in honest[0].read_text().splitlines()[:3]]
+    v1 = records[0]
+    v1["format"] = "tiplu.hand/1"
+    del v1["fairness"]["log_proofs"]
+    src = tmp_path / "v1.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    assert "not_log_bound" in {f.reason.value for f in audit_record(v1).faults}
+    _, data = stats_json(src)
+    assert data["considered"] == 3 and data["hands"] == 2 and sum(data["excluded"].values()) == 1
+
+
+def test_a_trust_file_pins_the_key(tmp_path, honest):
+    key = json.loads(honest[0].read_text().splitlines()[0])["table"]["public_key"]
+    trust = tmp_path / "trust.json"
+    trust.write_text(json.dumps({"format": "tiplu.trust/1", "public_key": key}), encoding="utf-8")
+    res = CliRunner().invoke(main, ["stats", str(honest[0]), "--trust", str(trust), "--json", "--no-progress"])
+    data = json.loads(res.output)
+    assert data["trust"] == {"public_key": key, "basis": "trust-file"} and data["hands"] == HANDS
+    both = CliRunner().invoke(main, ["stats", str(honest[0]), "--trust", str(trust), "--public-key", key])
+    assert both.exit_code == 2

@@ -30,7 +30,7 @@ def test_a_rejected_hand_adds_no_money_and_is_listed_with_its_claims(kitti_archi
     assert mixed.balances == honest.balances and mixed.commission == honest.commission
     assert (mixed.hands, mixed.passed, mixed.unreconciled) == (4, 3, 1)
     [rej] = mixed.to_json()["rejected"]
-    assert rej["hand_id"] == forged["hand_id"] and rej["reason"] == "signature"
+    assert rej["hand_id"] == forged["hand_id"] and rej["reason"] == "not_in_log"  # the changed bytes are not the logged leaf
     players = [s["player"] for s in forged["table"]["seats"]]
     claimed = forged["outcome"]["payouts"]
     assert rej["claimed"] == {"nets": dict(zip(players, claimed["nets"])), "commission": claimed["commission"]}
@@ -59,3 +59,19 @@ def test_merged_reports_keep_the_rejected_hands(kitti_archive):
     a, b = _report([clean[0], forged]), _report([clean[2], clean[3]])
     whole = _report([clean[0], forged, clean[2], clean[3]])
     assert a.merge(b).to_json()["tables"] == whole.to_json()["tables"]
+
+
+def test_the_cli_summary_says_rejected_hands_are_not_counted(tmp_path, kitti_archive):
+    import json
+
+    from click.testing import CliRunner
+
+    from audit.cli import main
+    ledger, run, records = kitti_archive
+    clean = [r for r, _ in records]
+    ctx = _ctx(ledger)
+    bad = [tamper(clean[0], "forged_signature", ctx), tamper(clean[1], "inflated_payout", ctx)]
+    src = tmp_path / "a.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in bad + clean[2:]))
+    res = CliRunner().invoke(main, ["audit", str(src), "--no-progress"])
+    assert "table t1: balances from the 2 hands that pass; 2 rejected hands not counted" in res.output

@@ -64,5 +64,6 @@ def test_stats_page_on_a_desktop(browser, live_stats, screenshot):
     pg.on("pageerror", lambda e: errors.append(str(e)))
     _check(pg, live_stats)
     screenshot(pg, "stats-desktop")
+    pg.locator("[data-game='kitti'][data-seats='4']").screenshot(path=str(SCREENSHOTS / "stats-desktop-biased-kitti.png"))
     context.close()
     assert not errors, errors

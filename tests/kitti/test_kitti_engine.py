@@ -361,3 +361,18 @@ def test_cli_eval_settings_are_resolved_per_request():
     assert evaluate_line("kitti", special)["special"] == "2-3-5"
     assert "special" not in evaluate_line("kitti", plain)
     assert "error" in evaluate_line("kitti", '{"op": "rank", "cards": ["2S","3H","5D"], "settings": {"nope": 1}}')
+
+
+def test_cli_eval_writes_what_json_dumps_writes():
+    # the driver's compact encoder (the C encoder made once) against json.dumps, byte for byte
+    import json
+    from audit.cli.evaluate import _dumps, answer_lines, evaluate_line
+    samples = [{"class": "trail", "strength": [6, 14, 0, 0]}, {"error": "not a card: 'Ä♠' \u202e\n\"x\""},
+               {"valid": False, "rule": None, "n": [1, [2, [3]], {"k": True}]}, {}, {"big": 2 ** 70, "neg": -1}]
+    for obj in samples:
+        assert _dumps(obj) == json.dumps(obj, separators=(",", ":"))
+    lines = ['{"op": "rank", "cards": ["AS","KS","QS"]}', '{"op": "rank", "cards": ["Ä"]}', "  ", "[1]",
+             '{"op": "splits", "cards": ["AS","KS","QS","2H","2D","9C","TC","5D","7H"]}', "{bad"]
+    data, failed = answer_lines("kitti", [x.encode() for x in lines])
+    expected = [json.dumps(evaluate_line("kitti", x), separators=(",", ":")) for x in lines if x.strip()]
+    assert data.decode() == "\n".join(expected) + "\n" and failed

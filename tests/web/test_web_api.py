@@ -79,7 +79,8 @@ def test_verdicts(client, site):  # rules K-4, D-2
     lie = client.get(f"/api/v1/hands/{site.hands['tampered_payout']}/verdict").get_json()
     assert lie["ok"] is False and lie["reason"] == "payout_mismatch"
     forged = client.get(f"/api/v1/hands/{site.hands['tampered_signature']}/verdict").get_json()
-    assert forged["reason"] == "signature"  # the stored published artifact is what is audited
+    assert forged["reason"] == "not_in_log"  # the stored published artifact is what is audited: its changed
+    # signature makes the deal statement another leaf than the one in the log
     moved = client.get(f"/api/v1/hands/{site.hands['tampered_move']}/verdict").get_json()
     assert moved["reason"] == "illegal_move" and moved["first_bad_move"] == 0
     assert moved["faults"][0]["rule"] == "K-4"

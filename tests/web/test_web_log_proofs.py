@@ -119,6 +119,8 @@ def test_unknown_hand_is_404_in_the_one_shape(signed_app):
 
 
 def test_no_signer_is_503_in_the_one_shape(fresh_db, make_app, site):
+    with Ledger(fresh_db) as ledger:  # the log grows past its last checkpoint
+        ledger.new_hand("t1", ["asha", "bikash", "chandra"], hand_id="t1-after")
     client = make_app(fresh_db).test_client()  # no TIPLU_CHECKPOINT_SIGNER, and the log has grown
     assert_error(client.get(f"/api/v1/hands/{site.hands['revealed0']}/log-proofs"), 503, "no_signer")
     assert_error(client.get("/api/v1/log/checkpoint"), 503, "no_signer")  # the same rule as the log API

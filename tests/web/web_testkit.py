@@ -67,12 +67,12 @@ def foreign_key(record: dict[str, Any]) -> dict[str, Any]:
     """A forger's copy: every statement re-signed with a key of its own, which the record
     names as the operator's -- consistent in itself, so only a pinned key catches it."""
     from audit.signing import SigningKey
-    from audit.sim.tamper import _resign_record
+    from audit.sim.tamper import _resign_record, forge_log
 
     key = SigningKey.from_hex(hashlib.sha256(b"forger").hexdigest())
     record["table"]["public_key"] = key.public_hex
     record["fairness"]["statements"] = [key.sign(s["statement"]) for s in record["fairness"]["statements"]]
-    return _resign_record(record, TamperContext(key, _stream("forger")))
+    return forge_log(_resign_record(record, TamperContext(key, _stream("forger"))), key)
 
 
 def player_seed(hand_id: str, seat: int) -> bytes:

@@ -63,3 +63,13 @@ def test_an_impossible_quorum_is_a_one_line_error(site, tmp_path):
     assert r.exit_code == 1 and r.output.strip().splitlines()[-1].startswith("tiplu: error: --quorum 2 needs")
     r = monitor(site, tmp_path / "m.json", "--witness", "not-a-vkey")
     assert r.exit_code == 1 and "tiplu: error:" in r.output
+
+
+def test_revealed_hands_records_are_judged_by_the_witness_policy_too():
+    from audit.cli.monitor import records_need_witnesses
+    from audit.verify import Verdict
+    from replay.faults import Reason
+
+    hook = records_need_witnesses(lambda record: Verdict("h1", "kitti"), (V1,), 1)
+    verdict = hook({"hand_id": "h1", "fairness": {}})  # no checkpoint in the record: no cosignature
+    assert not verdict.ok and verdict.reason is Reason.WITNESS_QUORUM

@@ -76,7 +76,7 @@ function renderMove(step, hl) {
   const box = el("div", { class: "last-move" });
   if (Array.isArray(m.sets)) box.append(renderValue(m.sets, hl));
   else if (Array.isArray(m.groups)) box.append(renderValue(m.groups, hl));
-  else box.append(el("span", { class: "move-text", text: step.move }));
+  else box.append(el("span", { class: "move-text", text: step.words || step.move }));
   return box;
 }
 
@@ -90,7 +90,7 @@ function render(i) {
   const moves = steps.length - 1;
   $("rp-label").textContent = current === 0
     ? `After the deal · ${moves} move${moves === 1 ? "" : "s"} to replay`
-    : `Move ${current} of ${moves} (record move #${step.index}): ${data.players[step.seat] ?? "seat " + step.seat} — ${step.move}`;
+    : `Move ${current} of ${moves} (record move #${step.index}): ${step.words || `${data.players[step.seat] ?? "seat " + step.seat} — ${step.move}`}`;
 
   const board = $("rp-board");
   board.replaceChildren();

@@ -1,0 +1,68 @@
+"""The progress bar of long audits (``tiplu audit``, ``tiplu demo``): click's own bar with
+the position, the rate, the failures so far and, when the number of records is known, the
+percentage and ETA.  Off when stderr is not a terminal (unless ``--progress``)."""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..archive import DB_SUFFIXES
+
+
+def count_items(source: str) -> int | None:
+    """How many items :func:`audit.archive.iter_source` will yield, when cheap to know:
+    the hands of a ledger (one item each: its record or its status), the non-blank lines
+    of a JSON-lines file; ``None`` for a URL, stdin or anything else."""
+    if source == "-" or source.startswith(("http://", "https://")):
+        return None
+    path = Path(source)
+    try:
+        if path.suffix in DB_SUFFIXES:
+            from ..splits import connect_ro
+            conn = connect_ro(str(path))
+            try:
+                return int(conn.execute("SELECT count(*) FROM hands").fetchone()[0])
+            finally:
+                conn.close()
+        if path.suffix != ".json" and path.is_file():
+            with path.open("rb") as fh:
+                return sum(1 for line in fh if line.strip())
+    except Exception:  # noqa: BLE001 - a count is only for the bar; the audit reports real errors
+        return None
+    return None
+
+
+class AuditProgress:
+    """Called with the report so far (``progress=`` of :func:`audit.runner.audit_items`)."""
+
+    def __init__(self, total: int | None, *, file: Any = None) -> None:
+        self.total, self.done, self.started = total, 0, time.monotonic()
+        self.failed = 0
+        self.bar = click.progressbar(length=total, label="Auditing", file=file or sys.stderr, show_pos=True,
+                                     show_eta=total is not None, show_percent=total is not None,
+                                     item_show_func=self._status, width=24)
+        self.bar.__enter__()
+
+    def _status(self, _item: Any) -> str:
+        elapsed = max(time.monotonic() - self.started, 1e-9)
+        return f"{self.done / elapsed:,.0f} records/s · {self.failed} failed"
+
+    def __call__(self, report: Any) -> None:
+        step = report.total - self.done
+        self.done, self.failed = report.total, report.failed
+        if step > 0:
+            self.bar.update(step, current_item=self.done)
+
+    def close(self) -> None:
+        self.bar.__exit__(None, None, None)
+
+
+def progress_bar(enabled: bool, source: str | None) -> AuditProgress | None:
+    """An :class:`AuditProgress` for ``source`` when ``enabled``, else ``None``."""
+    if not enabled:
+        return None
+    return AuditProgress(count_items(source) if source else None)

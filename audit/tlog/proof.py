@@ -1,0 +1,136 @@
+"""C2SP ``tlog-proof`` (``c2sp.org/tlog-proof@v1``): one leaf's offline-checkable log evidence.
+
+A proof is text (LF line ends)::
+
+    c2sp.org/tlog-proof@v1
+    index 73894
+    gSKyXoYZUgZ6jduWYrkDOARinOMGJveXjgMkBTcdPlQ=
+    ...                                   (zero or more inclusion-path hashes, base64)
+
+    <the checkpoint note, verbatim>
+
+* line 1: the header ``c2sp.org/tlog-proof@v1``;
+* optionally ``extra <base64>`` (opaque, unauthenticated; Tiplu never writes one);
+* ``index <n>``: the leaf's zero-based index, decimal, no leading zeros;
+* the inclusion path (RFC 6962 / RFC 9162 §2.1.3), one standard-base64 SHA-256 hash per
+  line, the leaf's sibling first, the root's child last;
+* an empty line, then the checkpoint (:mod:`audit.tlog.checkpoint`) exactly as the log
+  signed it.
+
+:func:`format_tlog_proof` writes one; :func:`parse_tlog_proof` reads one strictly and raises
+:class:`~replay.errors.MalformedError` for anything else.  Parsing does not verify: the
+caller checks the checkpoint signature (:func:`~audit.tlog.checkpoint.verify_checkpoint`)
+and folds the leaf hash up the path (:func:`~audit.tlog.merkle.verify_inclusion`) --
+:func:`verify_tlog_proof` does both.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from replay.errors import MalformedError
+
+from . import merkle
+
+HEADER = "c2sp.org/tlog-proof@v1"
+MAX_PROOF_CHARS = 8192  # a 64-hash path (2**64 leaves) and a 4096-character checkpoint fit
+_INDEX_RE = re.compile(r"index (0|[1-9][0-9]{0,19})")
+
+
+@dataclass(frozen=True, slots=True)
+class TlogProof:
+    """A parsed proof: the leaf index, the inclusion path and the checkpoint text (verbatim)."""
+
+    index: int
+    path: tuple[bytes, ...]
+    checkpoint_text: str
+    extra: bytes | None = None
+
+    def __str__(self) -> str:
+        return format_tlog_proof(self.index, self.path, self.checkpoint_text, extra=self.extra)
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _unb64(text: str, what: str) -> bytes:
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise MalformedError(f"{what} is not standard base64") from None
+    if _b64(raw) != text:
+        raise MalformedError(f"{what} is not canonical base64")
+    return raw
+
+
+def format_tlog_proof(index: int, path: Sequence[bytes], checkpoint_text: str, *,
+                      extra: bytes | None = None) -> str:
+    """The proof text for leaf ``index`` with inclusion ``path`` under ``checkpoint_text``."""
+    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+        raise MalformedError("a leaf index is a non-negative integer")
+    if not isinstance(checkpoint_text, str) or not checkpoint_text.endswith("\n") or "\n\n" not in checkpoint_text:
+        raise MalformedError("a checkpoint is note text: a body, a blank line, signature lines")
+    lines = [HEADER]
+    if extra is not None:
+        lines.append(f"extra {_b64(extra)}")
+    lines.append(f"index {index}")
+    for h in path:
+        if not isinstance(h, (bytes, bytearray)) or len(h) != merkle.HASH_SIZE:
+            raise MalformedError("an inclusion path is 32-byte hashes")
+        lines.append(_b64(bytes(h)))
+    return "\n".join(lines) + "\n\n" + checkpoint_text
+
+
+def parse_tlog_proof(text: str) -> TlogProof:
+    """Parse a ``c2sp.org/tlog-proof@v1`` text strictly; :class:`MalformedError` otherwise."""
+    if not isinstance(text, str) or len(text) > MAX_PROOF_CHARS:
+        raise MalformedError(f"a tlog proof is text of at most {MAX_PROOF_CHARS} characters")
+    if "\r" in text:
+        raise MalformedError("a tlog proof uses LF line ends")
+    head, sep, checkpoint = text.partition("\n\n")
+    if not sep or not checkpoint:
+        raise MalformedError("a tlog proof needs an empty line before its checkpoint")
+    lines = head.split("\n")
+    if lines[0] != HEADER:
+        raise MalformedError(f"a tlog proof starts with {HEADER!r}", location="line 1")
+    at = 1
+    extra = None
+    if at < len(lines) and lines[at].startswith("extra "):
+        extra = _unb64(lines[at][len("extra "):], "the extra data")
+        at += 1
+    if at >= len(lines):
+        raise MalformedError("a tlog proof needs an 'index' line", location=f"line {at + 1}")
+    m = _INDEX_RE.fullmatch(lines[at])
+    if not m:
+        raise MalformedError("the index line is 'index <decimal, no leading zeros>'", location=f"line {at + 1}")
+    index = int(m.group(1))
+    path = []
+    for n, line in enumerate(lines[at + 1:], start=at + 2):
+        h = _unb64(line, f"inclusion hash on line {n}")
+        if len(h) != merkle.HASH_SIZE:
+            raise MalformedError("an inclusion hash is 32 bytes", location=f"line {n}")
+        path.append(h)
+    if len(path) > 64:
+        raise MalformedError("an inclusion path has at most 64 hashes")
+    if not checkpoint.endswith("\n"):
+        raise MalformedError("the checkpoint ends with a newline")
+    return TlogProof(index, tuple(path), checkpoint, extra)
+
+
+def verify_tlog_proof(text: str, entry: bytes, public_key_hex: str, *, origin: str | None = None):
+    """Check a proof for log entry ``entry`` under the log's key; return the checkpoint or raise.
+
+    Raises :class:`MalformedError` (unparseable), :class:`~audit.errors.SignatureError`
+    (the checkpoint does not verify) or :class:`~audit.errors.ProofError` (the leaf does not
+    fold to the checkpoint's root at that index).
+    """
+    from .checkpoint import verify_checkpoint
+
+    proof = parse_tlog_proof(text)
+    cp = verify_checkpoint(proof.checkpoint_text, public_key_hex, origin=origin)
+    merkle.verify_inclusion(merkle.leaf_hash(entry), proof.index, cp.size, list(proof.path), cp.root)
+    return cp
