@@ -87,17 +87,21 @@ def covering_checkpoint(ledger: Any, size: int, *, operator: str, origin: str = 
 def log_proofs(ledger: Any, statements: Sequence[Any], *, operator: str, origin: str = DEFAULT_ORIGIN,
                now: datetime | None = None) -> list[str]:
     """One C2SP tlog-proof per stored statement (leaf ``seq - 1``), all under one checkpoint
-    covering the last of them (``docs/records.md``, "Log evidence")."""
+    covering the last of them (``docs/records.md``, "Log evidence").  When the ledger has a
+    witness hook (``ledger.cosign_checkpoint``, :mod:`audit.tlog.witnessing`), the checkpoint
+    carries the cosignatures the witnesses give it."""
     if not statements:
         return []
     log = TransparencyLog(ledger.db, migrate=False)
     cp = covering_checkpoint(ledger, max(s.seq for s in statements), operator=operator, origin=origin, now=now)
+    cosign = getattr(ledger, "cosign_checkpoint", None)
+    text = cp.text if cosign is None else cosign(log, cp.text)
     proofs = []
     for s in statements:
         index = s.seq - 1  # leaf i is the i-th statement in seq order (seq counts from 1)
         if log.entry(index) != leaf_entry(s.signed):
             raise LedgerIntegrityError(f"log leaf {index} is not statement {s.seq}")
-        proofs.append(format_tlog_proof(index, log.inclusion_proof(index, cp.size), cp.text))
+        proofs.append(format_tlog_proof(index, log.inclusion_proof(index, cp.size), text))
     return proofs
 
 
@@ -144,10 +148,12 @@ def publish(ledger: Any, hand_id: str, record: Mapping[str, Any] | None = None, 
     return record
 
 
-def reveal_and_publish(ledger: Any, hand_id: str, *, now: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Reveal the hand's server seed, then publish its record: ``(reveal statement, record)``."""
+def reveal_and_publish(ledger: Any, hand_id: str, *, now: Any = None,
+                       origin: str = DEFAULT_ORIGIN) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Reveal the hand's server seed, then publish its record (its log proofs under a
+    checkpoint of ``origin``): ``(reveal statement, record)``."""
     signed = ledger.reveal(hand_id, now=now)
-    return signed, publish(ledger, hand_id, now=now)
+    return signed, publish(ledger, hand_id, now=now, origin=origin)
 
 
 def is_published(ledger: Any, hand_id: str) -> bool:

@@ -37,7 +37,7 @@ step "3. The operator commits to its server seed: only the hash is published (R-
 COMMIT=$(tiplu hand commit "$HAND" --json | jget statement.server_seed_commitment)
 echo "server seed commitment $COMMIT"
 
-step "4. Each player makes a seed and commits to it; each gets a signed receipt"
+step "4. Each player makes a seed and commits to it; each gets a receipt (the logged server commitment and theirs)"
 SEEDS=()
 for seat in 0 1 2 3; do
   SEEDS[$seat]=$(tiplu seed new)            # on the player's own device
@@ -50,11 +50,14 @@ for seat in 1 2 3; do
   tiplu hand seed-commit "$HAND" --seat "$seat" --seed "${SEEDS[$seat]}" --json > "$WORK/receipt-$seat.json"
 done
 for seat in 0 1 2 3; do
-  echo "seat $seat receipt: commitment $(jget statement.commitment < "$WORK/receipt-$seat.json")"
+  echo "seat $seat receipt: commitment $(jget statements.1.statement.commitment < "$WORK/receipt-$seat.json")"
 done
 
-step "5. Once every seat has committed, each reveals its seed (checked against its commitment)"
-for seat in 0 1 2 3; do tiplu hand seed-reveal "$HAND" --seat "$seat" --seed "${SEEDS[$seat]}"; done
+step "5. Once every seat has committed, each checks its receipt (under the pinned key) and reveals its seed"
+for seat in 0 1 2 3; do
+  tiplu hand seed-reveal "$HAND" --seat "$seat" --seed "${SEEDS[$seat]}" \
+    --receipt "$WORK/receipt-$seat.json" --public-key "$PUB" --server-commitment "$COMMIT"
+done
 
 step "6. The deal (the operator's server sees the cards; nobody else can compute them yet)"
 tiplu hand deal "$HAND"
@@ -75,7 +78,7 @@ if tiplu verify-commitment --help >/dev/null 2>&1 && tiplu deal --help >/dev/nul
   tiplu verify-commitment --server-seed "$SERVER" --commitment "$COMMIT"
   for seat in 0 1 2 3; do
     tiplu verify-commitment --hand-id "$HAND" --seat "$seat" --player-seed "${SEEDS[$seat]}" \
-      --commitment "$(jget statement.commitment < "$WORK/receipt-$seat.json")"
+      --commitment "$(jget statements.1.statement.commitment < "$WORK/receipt-$seat.json")"
   done
   tiplu deal --preset kitti --hand-id "$HAND" --server-seed "$SERVER" --dealer 3 --json \
     --player-seed "${SEEDS[0]}" --player-seed "${SEEDS[1]}" --player-seed "${SEEDS[2]}" --player-seed "${SEEDS[3]}" \

@@ -211,10 +211,13 @@ COMPONENTS: dict[str, Any] = {
                            "message": {"type": "string"}}}}},
         "Signed": {"type": "object", "required": ["statement", "key", "sig"], "properties": {
             "statement": {"type": "object"}, "key": _HEX, "sig": _HEX}},
-        "Receipt": {"allOf": [_ref("Signed"), {"type": "object", "properties": {
-            "format": {"const": "tiplu.receipt/1"}, "log_index": {"type": "integer"},
-            "checkpoint": {"type": "string", "description": "signed note text"},
-            "inclusion_proof": {"type": "array", "items": _HEX}}}]},
+        "Receipt": {"type": "object", "required": ["format", "hand_id", "statements", "log_proofs"], "properties": {
+            "format": {"const": "tiplu.receipt/2"}, "hand_id": {"type": "string"}, "seat": {"type": "integer"},
+            "statements": {"type": "array", "items": _ref("Signed"),
+                           "description": "a seat receipt: the hand's commitment, then the seat-receipt"},
+            "log_proofs": {"type": "array", "items": {"type": "string"},
+                           "description": "one C2SP tlog-proof (c2sp.org/tlog-proof@v1) per statement, "
+                                          "all at one signed checkpoint"}}},
         "LogProofs": {"type": "object", "required": ["hand_id", "checkpoint", "size", "root", "time", "statements"],
                       "properties": {
             "hand_id": {"type": "string"}, "checkpoint": {"type": "string", "description": "signed note text"},

@@ -110,8 +110,10 @@ def reveal(hand_id: str):
     """Reveal, then publish: an audit of the ledger reports a revealed hand left unpublished."""
     from audit.publish import reveal_and_publish
 
+    from flask import current_app
+
     view = _own_hand(hand_id)
-    signed, _ = reveal_and_publish(get_ledger(), view.id)
+    signed, _ = reveal_and_publish(get_ledger(), view.id, origin=current_app.config["TIPLU_LOG_ORIGIN"])
     return _signed(signed, view.id)
 
 
@@ -120,8 +122,10 @@ def publish(hand_id: str):
     """Publish the record of a revealed hand whose publication was lost (409 if published)."""
     from audit.publish import publish as publish_record
 
+    from flask import current_app
+
     view = _own_hand(hand_id)
-    publish_record(get_ledger(), view.id)
+    publish_record(get_ledger(), view.id, origin=current_app.config["TIPLU_LOG_ORIGIN"])
     return jsonify({"hand": data.hand_json(get_ledger().get_hand(view.id))}), 201
 
 

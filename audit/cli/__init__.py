@@ -24,7 +24,8 @@ from replay.errors import TipluError
 COMMANDS: dict[str, str] = {
     "audit": "audit", "replay": "audit", "deal": "deal", "verify-commitment": "deal", "demo": "demo",
     "eval": "evaluate", "table": "hand", "hand": "hand", "keys": "keys", "operator": "keys", "seed": "keys",
-    "monitor": "monitor", "serve": "serve", "simulate": "simulate", "stats": "stats", "token": "token",
+    "monitor": "monitor", "receipt": "receipt", "seat": "seat", "serve": "serve", "simulate": "simulate",
+    "stats": "stats", "token": "token",
     "witness": "witness",
 }
 

@@ -142,19 +142,37 @@ def hand_seed_commit(hand_id, seat, commitment, seed, db, key_file, as_json) -> 
         signed = ledger.seed_commit(hand_id, seat, commitment)
         operator = ledger.get_hand(hand_id).operator
         rec = receipt(ledger, signed, key=ledger.signing_key(operator))
-    emit(rec, _statement_text(signed) + f"\n  in the log at index {rec['log_index']}, "
-         f"checkpoint size {rec['checkpoint'].splitlines()[1]} (inclusion proof in --json)", as_json)
+    emit(rec, _statement_text(signed) + f"\n  receipt: the server commitment and this seat's commitment in the log "
+         f"(C2SP tlog-proofs in --json; keep it to check before the reveal and against the record)", as_json)
 
 
 @hand_group.command("seed-reveal")
 @click.argument("hand_id")
 @click.option("--seat", type=int, required=True, help="The seat (0 = first).")
 @click.option("--seed", metavar="HEX", required=True, help="The seat's seed (16-64 bytes, hex).")
+@click.option("--receipt", "receipt_path", type=click.Path(exists=True, dir_okay=False),
+              help="The seat's receipt (seed-commit --json): checked before the seed is revealed.")
+@click.option("--public-key", metavar="HEX", help="With --receipt: the operator key the player pinned.")
+@click.option("--server-commitment", metavar="HEX", help="With --receipt: the server commitment the player was shown.")
 @db_option
 @key_option
 @json_option
-def hand_seed_reveal(hand_id, seat, seed, db, key_file, as_json) -> None:
-    """Record a seat's seed once every seat has committed (checked against its commitment)."""
+def hand_seed_reveal(hand_id, seat, seed, receipt_path, public_key, server_commitment, db, key_file, as_json) -> None:
+    """Record a seat's seed once every seat has committed (checked against its commitment).
+
+    With --receipt and --public-key the seed is revealed only if the receipt proves the
+    server commitment (and this seat's commitment) are in the log under that key."""
+    if receipt_path is not None:
+        from ..receipts import check_before_reveal
+        from .seat import check_receipt_file
+
+        if public_key is None:
+            raise MalformedError("--receipt needs --public-key: the operator key the player pinned")
+        check_receipt_file(receipt_path, public_key, check=check_before_reveal, hand_id=hand_id, seat=seat,
+                           seed_commitment=commit_player_seed(hand_id, seat, parse_player_seed(seed)),
+                           shown_commitment=server_commitment)
+    elif public_key is not None or server_commitment is not None:
+        raise MalformedError("--public-key and --server-commitment check a --receipt")
     with open_ledger(db, key_file) as ledger:
         signed = ledger.seed_reveal(hand_id, seat, seed)
     emit(signed, _statement_text(signed), as_json)

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from audit.cli import main
 from audit.cli.hand import HAND_STATES
 from audit.ledger import HandState, Ledger
+from audit.receipts import verify_receipt
 from audit.signing import verify_statement
 from replay.fairness import commit_player_seed, commit_server_seed
 
@@ -58,14 +59,28 @@ def test_one_hand_end_to_end_with_json(run, tmp_path):  # rules R-21, R-22
     # seat 0 brings its commitment, the others their seed (committed locally)
     local = run("seed", "commit", "--hand-id", "h1", "--seat", "0", "--seed", SEEDS[0]).stdout.strip()
     assert local == commit_player_seed("h1", 0, bytes.fromhex(SEEDS[0]))
-    receipt = js(run("hand", "seed-commit", "h1", "--seat", "0", "--commitment", local, "--json"))
-    assert verify_statement(receipt, pub)["kind"] == "seat-receipt"
+    receipts = [run("hand", "seed-commit", "h1", "--seat", "0", "--commitment", local, "--json").stdout]
+    assert verify_receipt(json.loads(receipts[0]), pub).of_kind("seat-receipt")
     for seat in (1, 2, 3):
-        r = js(run("hand", "seed-commit", "h1", "--seat", str(seat), "--seed", SEEDS[seat], "--json"))
+        receipts.append(run("hand", "seed-commit", "h1", "--seat", str(seat), "--seed", SEEDS[seat], "--json").stdout)
+        r = json.loads(receipts[-1])["statements"][-1]
         assert r["statement"]["commitment"] == commit_player_seed("h1", seat, bytes.fromhex(SEEDS[seat]))
     assert js(run("hand", "show", "h1", "--json"))["state"] == "seeds-committed"
+    files = []
+    for seat, text in enumerate(receipts):
+        files.append(tmp_path / f"receipt-{seat}.json")
+        files[-1].write_text(text)
+    # the client checks the receipt before the seed goes out: another seat's receipt, another
+    # key or another server commitment than the one shown is refused, and nothing is written
+    for bad in (["--receipt", str(files[1]), "--public-key", pub],
+                ["--receipt", str(files[0]), "--public-key", "ab" * 32],
+                ["--receipt", str(files[0]), "--public-key", pub, "--server-commitment", "cd" * 32],
+                ["--receipt", str(files[0])]):
+        one_line_error(run("hand", "seed-reveal", "h1", "--seat", "0", "--seed", SEEDS[0], *bad, ok=False))
+    assert js(run("hand", "show", "h1", "--json"))["state"] == "seeds-committed"
     for seat in (0, 1, 2, 3):
-        run("hand", "seed-reveal", "h1", "--seat", str(seat), "--seed", SEEDS[seat])
+        run("hand", "seed-reveal", "h1", "--seat", str(seat), "--seed", SEEDS[seat], "--receipt", str(files[seat]),
+            "--public-key", pub, "--server-commitment", commitment)
     deal = js(run("hand", "deal", "h1", "--json"))
     assert deal["statement"]["player_seeds"] == SEEDS
     cards = js(run("hand", "cards", "h1", "--json"))

@@ -9,7 +9,7 @@ import pytest
 
 from audit.ledger import Ledger
 from audit.publish import build_record
-from audit.receipts import verify_receipt
+from audit.receipts import check_before_reveal, verify_receipt
 from audit.sim.play import play_hand
 from audit.tokens import issue_seat_token, revoke
 from replay.fairness import commit_player_seed, hand_randomness
@@ -50,13 +50,15 @@ def test_a_whole_hand_over_http(wclient, site, fresh_db):  # rules R-21, R-22, K
                          json={"commitment": commit_player_seed("web1-h1", s, seeds[s])})
         assert r.status_code == 201
         receipt = r.get_json()["receipt"]
-        statement = verify_receipt(receipt, operator_key)  # signature, checkpoint and log inclusion
-        assert statement["kind"] == "seat-receipt" and statement["seat"] == s
+        checked = check_before_reveal(receipt, operator_key, hand_id="web1-h1", seat=s,  # log inclusion, binding
+                                      shown_commitment=commitment,
+                                      seed_commitment=commit_player_seed("web1-h1", s, seeds[s]))
+        assert checked.of_kind("seat-receipt")[0][1]["seat"] == s
     for s in range(2):
         r = wclient.post(f"/api/v1/hands/web1-h1/seats/{s}/reveal", headers=bearer(tokens[s]),
                          json={"seed": seeds[s].hex()})
         assert r.status_code == 201
-        assert verify_receipt(r.get_json()["receipt"], operator_key)["seed"] == seeds[s].hex()
+        assert verify_receipt(r.get_json()["receipt"], operator_key).statements[0]["seed"] == seeds[s].hex()
     assert wclient.post(f"{OP}/hands/web1-h1/deal", headers=h).status_code == 200
     # the operator's game server plays the hand (it alone knows the server seed)
     with Ledger(fresh_db) as ledger:

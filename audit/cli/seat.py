@@ -1,0 +1,111 @@
+"""``tiplu seat``: a player's own client of an operator's seat API (a seed never leaves
+this machine before its reveal, and is revealed only after the receipt checks out).
+
+* ``tiplu seat commit URL HAND_ID --seat N --seed HEX --token T --public-key HEX --out FILE``
+  sends the seed's commitment, checks the receipt the operator answers (its server
+  commitment and this seat's commitment are in the log, at a checkpoint signed by the key
+  you pinned, and the receipt binds them) and saves it.
+* ``tiplu seat reveal URL HAND_ID --seat N --seed HEX --token T --public-key HEX --receipt FILE
+  [--server-commitment HEX]`` checks the saved receipt again -- and that it binds the server
+  commitment you were shown, when given -- and only then sends the seed.
+
+A check that fails is one line on stderr, exit status 1, and nothing is sent.
+``tiplu hand seed-reveal --receipt FILE --public-key HEX`` makes the same check before an
+operator-side reveal.  See ``docs/records.md``, "Receipts".
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import quote
+
+import click
+
+from replay.errors import MalformedError, TipluError
+from replay.fairness import commit_player_seed, parse_player_seed
+
+from . import main
+
+TIMEOUT = 30
+
+
+@main.group("seat")
+def seat_group() -> None:
+    """A player's client: commit a seed, keep the receipt, reveal only once it checks out."""
+
+
+def _options(fn):
+    for opt in reversed([
+        click.argument("url"), click.argument("hand_id"),
+        click.option("--seat", type=int, required=True, help="Your seat (0 = first)."),
+        click.option("--seed", metavar="HEX", required=True, help="Your seed (tiplu seed new)."),
+        click.option("--token", envvar="TIPLU_SEAT_TOKEN", required=True, help="Your seat token (env TIPLU_SEAT_TOKEN)."),
+        click.option("--public-key", metavar="HEX", required=True, help="The operator key you pinned."),
+    ]):
+        fn = opt(fn)
+    return fn
+
+
+def _post(url: str, hand_id: str, seat: int, what: str, token: str, body: dict) -> dict:
+    import requests
+
+    base = url.rstrip("/").removesuffix("/api/v1")
+    target = f"{base}/api/v1/hands/{quote(hand_id, safe='')}/seats/{seat}/{what}"
+    try:
+        r = requests.post(target, json=body, headers={"Authorization": f"Bearer {token}"}, timeout=TIMEOUT)
+    except requests.RequestException as exc:
+        raise TipluError(f"cannot reach {target}: {type(exc).__name__}") from None
+    try:
+        data = r.json()
+    except ValueError:
+        data = None
+    if r.status_code >= 400:
+        msg = data.get("error", {}).get("message") if isinstance(data, dict) else None
+        raise TipluError(f"the operator answered {r.status_code}: {msg or r.reason}")
+    if not isinstance(data, dict) or not isinstance(data.get("receipt"), dict):
+        raise TipluError("the operator's answer holds no receipt")
+    return data["receipt"]
+
+
+@seat_group.command("commit")
+@_options
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Where to keep the receipt (you need it to reveal, and to check the published record).")
+def seat_commit(url, hand_id, seat, seed, token, public_key, out) -> None:
+    """Commit your seed's hash and keep the checked receipt."""
+    from ..receipts import check_before_reveal
+
+    mine = commit_player_seed(hand_id, seat, parse_player_seed(seed))
+    rec = _post(url, hand_id, seat, "commit", token, {"commitment": mine})
+    r = check_before_reveal(rec, public_key, hand_id=hand_id, seat=seat, seed_commitment=mine)
+    out.write_text(json.dumps(rec, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    click.echo(f"receipt kept in {out}: server commitment {r.server_commitment} (leaf {r.indices[0]}), your "
+               f"commitment (leaf {r.indices[-1]}), checkpoint size {r.checkpoint.size}")
+
+
+@seat_group.command("reveal")
+@_options
+@click.option("--receipt", "receipt_path", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True,
+              help="The receipt tiplu seat commit kept.")
+@click.option("--server-commitment", metavar="HEX", help="The server commitment you were shown at the table.")
+def seat_reveal(url, hand_id, seat, seed, token, public_key, receipt_path, server_commitment) -> None:
+    """Check your receipt, then reveal your seed (refused if the check fails)."""
+    from ..receipts import check_before_reveal
+
+    seed_b = parse_player_seed(seed)
+    check_receipt_file(receipt_path, public_key, hand_id=hand_id, seat=seat,
+                       seed_commitment=commit_player_seed(hand_id, seat, seed_b), shown_commitment=server_commitment,
+                       check=check_before_reveal)
+    _post(url, hand_id, seat, "reveal", token, {"seed": seed_b.hex()})
+    click.echo(f"receipt checked; seed of seat {seat} revealed")
+
+
+def check_receipt_file(path: Path, public_key: str, *, check, **kwargs):
+    try:
+        rec = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        raise MalformedError(f"cannot read the receipt {path}: {type(exc).__name__}") from None
+    try:
+        return check(rec, public_key, **kwargs)
+    except MalformedError as exc:
+        raise MalformedError(f"not revealing: {exc}") from None
