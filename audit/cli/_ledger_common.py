@@ -49,17 +49,23 @@ def open_ledger(db: str, key_file: str | None = None, *, create: bool = False) -
     if ledger.legacy_secrets:
         click.echo(f"tiplu: warning: {db} still holds secrets in its public file; "
                    f"run 'tiplu move-secrets --db {db}'", err=True)
+    witness_from_env(ledger)
+    try:
+        yield ledger
+    finally:
+        ledger.close()
+
+
+def witness_from_env(ledger: Any) -> None:
+    """``TIPLU_WITNESSES`` (the site's setting) in the environment: records published from the
+    CLI get their checkpoint cosigned too (``ledger.cosign_checkpoint``)."""
     witnesses = os.environ.get("TIPLU_WITNESSES")
-    if witnesses:  # the site's setting: records published from the CLI are witnessed too
+    if witnesses:
         from ..tlog.witnessing import Witnessing
 
         witnessing = Witnessing.from_setting(witnesses, timeout=os.environ.get("TIPLU_WITNESS_TIMEOUT"))
         if witnessing is not None:
             ledger.cosign_checkpoint = witnessing.cosigner()
-    try:
-        yield ledger
-    finally:
-        ledger.close()
 
 
 def emit(data: Any, text: str, as_json: bool) -> None:

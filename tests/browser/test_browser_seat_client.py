@@ -14,9 +14,10 @@ from werkzeug.serving import make_server
 
 from audit.ledger import Ledger
 from audit.receipt_check import compare
+from audit.publish import publish
 from audit.receipts import receipt
 from audit.sim.archive import OPERATOR, simulate_archive
-from tests.tlog.receipt_kit import KEY, finish_honestly, new_ledger, resigned_grind, seed
+from tests.tlog.receipt_kit import KEY, T0, finish_honestly, honest_hand, new_ledger, resigned_grind, seed
 
 SCREENSHOTS = pathlib.Path(__file__).resolve().parents[2] / "screenshots"
 
@@ -151,3 +152,32 @@ def test_the_hand_page_checks_a_pasted_receipt(page, live, screenshot):
     page.locator("#receipt-check").screenshot(path=str(SCREENSHOTS / "hand-receipt-check.png"))
     state, text = run_form(page, url, hands[1], kept, pub)  # the receipt of another hand: bad input, said so
     assert state == "error" and "receipt is for hand" in text
+
+
+def test_the_hand_page_proves_a_resigned_grind_forged(page, tmp_path, screenshot):
+    """The attack of issue #15 published for real; the player's kept receipt, pasted on the
+    hand page, shows the record contradicts it."""
+    from web import create_app
+
+    path = str(tmp_path / "grind.db")
+    ledger = Ledger(path)
+    ledger.new_operator("op", key=KEY, now=T0)
+    ledger.new_table("t", operator="op", preset="kitti", seats=3, now=T0)
+    receipts = honest_hand(ledger)
+    forged = resigned_grind(ledger, finish_honestly(ledger))
+    publish(ledger, "h1", forged)
+    ledger.close()
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    server = make_server("127.0.0.1", 0, create_app({"TESTING": True, "TIPLU_DB": path}), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        state, text = run_form(page, f"http://127.0.0.1:{server.server_port}", "h1", receipts[1], KEY.public_hex)
+        assert state == "bad" and "CONTRADICTS your receipt" in text
+        items = page.locator("#receipt-list li.bad").all_inner_texts()
+        assert any("server commitment" in t for t in items), items
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.locator("#receipt-check").screenshot(path=str(SCREENSHOTS / "hand-receipt-forged.png"))
+    finally:
+        server.shutdown()
+        thread.join(5)
