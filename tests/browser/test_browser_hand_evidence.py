@@ -22,7 +22,7 @@ def evidence_site(tmp_path_factory):
     """(base URL, {hand id: record}, grind hand id): a Kitti table whose last hand's record
     the operator replaced by a re-signed grind (the real log proofs kept)."""
     path = str(tmp_path_factory.mktemp("evidence") / "ledger.db")
-    ledger = Ledger(path)
+    ledger = Ledger(path, create=True)
     try:
         simulate_archive(ledger, [("kitti", 3, 3)], seed="evidence")
         key = ledger.signing_key(OPERATOR)

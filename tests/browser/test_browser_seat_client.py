@@ -160,7 +160,7 @@ def test_the_hand_page_proves_a_resigned_grind_forged(page, tmp_path, screenshot
     from web import create_app
 
     path = str(tmp_path / "grind.db")
-    ledger = Ledger(path)
+    ledger = Ledger(path, create=True)
     ledger.new_operator("op", key=KEY, now=T0)
     ledger.new_table("t", operator="op", preset="kitti", seats=3, now=T0)
     receipts = honest_hand(ledger)
