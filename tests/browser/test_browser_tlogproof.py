@@ -266,3 +266,16 @@ def test_parse_tlog_proof_is_strict(tpage, case):
     text = BAD_PROOFS[case](bind(golden())["fairness"]["log_proofs"][3])
     err = tpage.evaluate("(t) => { try { T.parseTlogProof(t); return null; } catch (e) { return e.name; } }", text)
     assert err == "ProofError"
+
+
+def test_a_checkpoint_with_witness_cosignature_lines_still_verifies(tpage):
+    """The publisher may put witnesses' cosignature lines in the checkpoint (audit.publish):
+    lines of keys other than the operator's are not the operator's signature, and are ignored
+    here as by the Python audit (witness policy is checked apart)."""
+    rec = bind(golden())
+    line = "\u2014 witness.example " + base64.b64encode(bytes(4 + 8 + 64)).decode() + "\n"
+    rec["fairness"]["log_proofs"] = [p + line for p in rec["fairness"]["log_proofs"]]
+    checks = judge(tpage, rec)
+    assert failed(checks) == {} and state(tpage, checks) == "verified"
+    verdict = audit_record(rec, trust=TrustAnchor(KEY.public_hex, "pinned"))
+    assert not {f.reason.value for f in verdict.faults} & AGREED, verdict.faults
