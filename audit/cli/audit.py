@@ -9,7 +9,7 @@ import click
 
 from replay.errors import MalformedError
 from replay.describe import describe_move
-from replay.records import parse_record
+from replay.records import load_json, parse_record
 from replay.replayer import replay_record
 
 from ..archive import iter_source
@@ -152,7 +152,11 @@ def replay_command(record, as_json: bool) -> None:
 
     from ..render import render_state
 
-    data = json.loads(record.read())
+    try:
+        data = load_json(record.read())
+    except MalformedError as exc:
+        raise MalformedError(f"{record.name}: {exc} (replay takes one record: a .json file; "
+                             "'tiplu audit' reads JSON lines)") from None
     validate_record(data)
     rec = parse_record(data)
     engine = engine_for(rec.ruleset)

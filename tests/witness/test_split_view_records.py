@@ -39,7 +39,7 @@ def audit(url: str, public_key: str, *extra) -> subprocess.CompletedProcess:
 
 def test_records_on_a_forked_branch_fail_an_audit_that_requires_the_witness(tmp_path):
     a_db, b_db = str(tmp_path / "a.db"), str(tmp_path / "b.db")
-    with Ledger(b_db) as ledger:  # the fork: the same operator key (the simulator derives it from seed "a")
+    with Ledger(b_db, create=True) as ledger:  # the fork: the same operator key (the simulator derives it from seed "a")
         ensure_operator(ledger, seed="a")
         operator_key = ledger.public_key(OPERATOR)
     log_vkey = Vkey.for_key(ORIGIN, TYPE_ED25519, bytes.fromhex(operator_key))
