@@ -114,8 +114,6 @@ def audit_command(source: str, public_key: str | None, strict: bool, as_json: bo
     from ..witnesscheck import WitnessPolicy
 
     policy = WitnessPolicy.of(witness_keys, quorum) if witness_keys or quorum else None
-    if policy is not None and (workers > 1 or dask_address):
-        raise MalformedError("--witness runs in one process for now: drop --workers/--dask")
 
     grace = DEFAULT_GRACE if grace_text is None else parse_grace(grace_text)
     now = utc_now() if now_text is None else parse_time(now_text)
@@ -125,7 +123,8 @@ def audit_command(source: str, public_key: str | None, strict: bool, as_json: bo
     if workers > 1 or dask_address:
         from ..parallel import audit_parallel
         report = audit_parallel(source, workers=workers, dask_address=dask_address, public_key=public_key,
-                                strict=strict, progress=show, read_in_workers=read_in_workers, now=now, grace=grace)
+                                strict=strict, progress=show, read_in_workers=read_in_workers, now=now, grace=grace,
+                                witnesses=policy)
     else:
         report = audit_items(iter_source(source, now=now, grace=grace), public_key=public_key, strict=strict,
                              progress=show, witnesses=policy)
