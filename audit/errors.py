@@ -20,6 +20,12 @@ class LedgerIntegrityError(LedgerError):
     """Stored data that contradicts itself (a broken chain, a statement that does not verify)."""
 
 
+class NotALedgerError(LedgerError, ValueError):
+    """A path that is not a Tiplu ledger: missing, empty, not SQLite, or another program's database.
+
+    Opening never creates or migrates such a file unless asked to create one (``create=True``)."""
+
+
 class NotFoundError(LedgerError, LookupError):
     """No such operator, table, hand or statement."""
 

@@ -109,7 +109,7 @@ def split_kind(source: str) -> str:
     return "db" if source.endswith(DB_SUFFIXES) else "jsonl"
 
 
-def _add(report: AuditReport, wire: Any, public_key: str | None, strict: bool) -> None:
+def _add(report: AuditReport, wire: Any, public_key: str | None, strict: bool, witnesses: Any = None) -> None:
     """One partition entry into ``report``: a hand's status, an unreadable item, or a record."""
     if len(wire) == 2:  # (where, HandStatus): built only by the auditor, never read from a record
         report.add_status(wire[0], wire[1])
@@ -118,18 +118,25 @@ def _add(report: AuditReport, wire: Any, public_key: str | None, strict: bool) -
     if error is not None:
         report.add_error(where, error)
     else:
-        report.add(where, audit_one(data, public_key=public_key, strict=strict))
+        report.add(where, audit_one(data, public_key=public_key, strict=strict, witnesses=witnesses))
 
 
-def audit_partition(items: Sequence[Wire | StatusWire] | Split, public_key: str | None = None, strict: bool = False) -> AuditReport:
+def audit_partition(items: Sequence[Wire | StatusWire] | Split, public_key: str | None = None, strict: bool = False,
+                    witnesses: Any = None) -> AuditReport:
     """Audit one partition's items (read from the archive first if given a split) into a
     partial report (runs in the worker)."""
     if isinstance(items, Split):
         items = items.read()
     report = AuditReport()
     for wire in items:
-        _add(report, wire, public_key, strict)
+        _add(report, wire, public_key, strict, witnesses)
     return report
+
+
+def _task_args(items: Any, public_key: str | None, strict: bool, witnesses: Any) -> tuple:
+    """A partition task's arguments; the witness policy only when there is one (so tasks of
+    three parameters keep working)."""
+    return (items, public_key, strict) if witnesses is None else (items, public_key, strict, witnesses)
 
 
 def crashed_partition(part: Partition, exc: BaseException) -> AuditReport:
@@ -181,7 +188,7 @@ class _InOrder:
 
 
 def audit_partitions_local(parts: Iterable[Partition], *, workers: int, public_key: str | None = None,
-                           strict: bool = False, progress: Progress | None = None,
+                           strict: bool = False, witnesses: Any = None, progress: Progress | None = None,
                            max_in_flight: int | None = None, mp_context: Any = None,
                            task: Callable[..., AuditReport] = audit_partition) -> AuditReport:
     """Audit partitions on a pool of ``workers`` local processes (``spawn`` by default)."""
@@ -199,7 +206,7 @@ def audit_partitions_local(parts: Iterable[Partition], *, workers: int, public_k
             while (not suspects and len(in_flight) < limit and len(merger.waiting) < limit
                    and (part := next(source, None)) is not None):
                 try:
-                    in_flight[pool.submit(task, part.items, public_key, strict)] = part
+                    in_flight[pool.submit(task, *_task_args(part.items, public_key, strict, witnesses))] = part
                 except BrokenProcessPool:  # the pool broke since the last wait: retry it alone too
                     suspects.append(part)
             if not in_flight and not suspects:
@@ -216,7 +223,7 @@ def audit_partitions_local(parts: Iterable[Partition], *, workers: int, public_k
             if suspects and not in_flight:
                 pool.shutdown(cancel_futures=True)
                 for part in sorted(suspects, key=lambda p: p.index):
-                    merger.put(part.index, _retry_alone(part, ctx, task, public_key, strict))
+                    merger.put(part.index, _retry_alone(part, ctx, task, public_key, strict, witnesses))
                 suspects.clear()
                 pool = ProcessPoolExecutor(workers, mp_context=ctx)
     finally:
@@ -225,11 +232,11 @@ def audit_partitions_local(parts: Iterable[Partition], *, workers: int, public_k
 
 
 def _retry_alone(part: Partition, ctx: Any, task: Callable[..., AuditReport], public_key: str | None,
-                 strict: bool) -> AuditReport:
+                 strict: bool, witnesses: Any = None) -> AuditReport:
     """Run one partition in a fresh one-process pool; a second crash makes it internal errors."""
     with ProcessPoolExecutor(1, mp_context=ctx) as solo:
         try:
-            return solo.submit(task, part.items, public_key, strict).result()
+            return solo.submit(task, *_task_args(part.items, public_key, strict, witnesses)).result()
         except Exception as exc:  # noqa: BLE001
             return crashed_partition(part, exc)
 
@@ -267,7 +274,7 @@ LEAN_WORKER_CONFIG = {
 
 
 def audit_partitions_dask(parts: Iterable[Partition], client: Any, *, public_key: str | None = None,
-                          strict: bool = False, progress: Progress | None = None,
+                          strict: bool = False, witnesses: Any = None, progress: Progress | None = None,
                           max_in_flight: int | None = None,
                           task: Callable[..., AuditReport] = audit_partition) -> AuditReport:
     """Audit partitions on a Dask cluster with at most ``max_in_flight`` futures out at a time."""
@@ -279,7 +286,7 @@ def audit_partitions_dask(parts: Iterable[Partition], client: Any, *, public_key
     owner: dict[str, Partition] = {}
 
     def submit(part: Partition):
-        fut = client.submit(task, part.items, public_key, strict, pure=False)
+        fut = client.submit(task, *_task_args(part.items, public_key, strict, witnesses), pure=False)
         owner[fut.key] = part
         return fut
 
@@ -301,7 +308,7 @@ def audit_partitions_dask(parts: Iterable[Partition], client: Any, *, public_key
 
 def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = None,
                    public_key: str | None = None, strict: bool = False, progress: Progress | None = None,
-                   chunk_size: int = CHUNK_SIZE, max_in_flight: int | None = None,
+                   witnesses: Any = None, chunk_size: int = CHUNK_SIZE, max_in_flight: int | None = None,
                    read_in_workers: bool | None = None, now: datetime | None = None,
                    grace: timedelta = DEFAULT_GRACE) -> AuditReport:
     """Audit ``source`` (anything :func:`iter_source` reads) in parallel into one report,
@@ -315,12 +322,12 @@ def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = 
     if dask_address:
         client = dask_client(dask_address)
         try:
-            return audit_partitions_dask(parts, client, public_key=public_key, strict=strict,
+            return audit_partitions_dask(parts, client, public_key=public_key, strict=strict, witnesses=witnesses,
                                          progress=progress, max_in_flight=max_in_flight)
         finally:
             cluster = getattr(client, "cluster", None) if dask_address.startswith("local:") else None
             client.close()
             if cluster is not None:
                 cluster.close()
-    return audit_partitions_local(parts, workers=workers, public_key=public_key, strict=strict,
+    return audit_partitions_local(parts, workers=workers, public_key=public_key, strict=strict, witnesses=witnesses,
                                   progress=progress, max_in_flight=max_in_flight)

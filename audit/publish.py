@@ -87,17 +87,21 @@ def covering_checkpoint(ledger: Any, size: int, *, operator: str, origin: str = 
 def log_proofs(ledger: Any, statements: Sequence[Any], *, operator: str, origin: str = DEFAULT_ORIGIN,
                now: datetime | None = None) -> list[str]:
     """One C2SP tlog-proof per stored statement (leaf ``seq - 1``), all under one checkpoint
-    covering the last of them (``docs/records.md``, "Log evidence")."""
+    covering the last of them (``docs/records.md``, "Log evidence").  When the ledger has a
+    witness hook (``ledger.cosign_checkpoint``, :mod:`audit.tlog.witnessing`), the checkpoint
+    carries the cosignatures the witnesses give it."""
     if not statements:
         return []
     log = TransparencyLog(ledger.db, migrate=False)
     cp = covering_checkpoint(ledger, max(s.seq for s in statements), operator=operator, origin=origin, now=now)
+    cosign = getattr(ledger, "cosign_checkpoint", None)
+    text = cp.text if cosign is None else cosign(log, cp.text)
     proofs = []
     for s in statements:
         index = s.seq - 1  # leaf i is the i-th statement in seq order (seq counts from 1)
         if log.entry(index) != leaf_entry(s.signed):
             raise LedgerIntegrityError(f"log leaf {index} is not statement {s.seq}")
-        proofs.append(format_tlog_proof(index, log.inclusion_proof(index, cp.size), cp.text))
+        proofs.append(format_tlog_proof(index, log.inclusion_proof(index, cp.size), text))
     return proofs
 
 

@@ -65,7 +65,7 @@ def player_seed(hand_id: str, seat: int) -> bytes:
 
 def setup(path: str) -> None:
     """A fresh ledger file with the operator (key kept outside the file) and one table."""
-    with Ledger(path, keys=[KEY]) as ledger:
+    with Ledger(path, keys=[KEY], create=True) as ledger:
         ledger.new_operator(OPERATOR, key=KEY, store_key=False)
         ledger.new_table(TABLE, operator=OPERATOR, preset="kitti", seats=4)
         TransparencyLog(ledger.db)

@@ -37,7 +37,7 @@ NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 
 
 def run_ledger(path: str, hands: int, seats: int) -> float:
-    ledger = Ledger(path, clock=lambda: NOW)
+    ledger = Ledger(path, clock=lambda: NOW, create=True)
     ledger.new_operator("bench")
     ledger.new_table("t", operator="bench", preset="kitti", seats=seats)
     players = [f"p{i}" for i in range(seats)]

@@ -35,10 +35,11 @@ def baseline(url: str, n: int = 200) -> dict[str, float]:
     return percentiles(times)
 
 
-def run(clients: int, seconds: float, workers: int, threads: int, directory: str) -> dict:
+def run(clients: int, seconds: float, workers: int, threads: int, directory: str, *,
+        default_limits: bool = False) -> dict:
     path = os.path.join(directory, "load.db")
     token = prepare(path)
-    server = Server(path, workers=workers, threads=threads).start()
+    server = Server(path, workers=workers, threads=threads, default_limits=default_limits).start()
     try:
         base = baseline(server.url)
         start = time.perf_counter()
@@ -63,9 +64,11 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--threads", type=int, default=4)
+    ap.add_argument("--default-limits", action="store_true",
+                    help="serve with the app's default rate limits (every client is 127.0.0.1: one address)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
-        r = run(args.clients, args.seconds, args.workers, args.threads, d)
+        r = run(args.clients, args.seconds, args.workers, args.threads, d, default_limits=args.default_limits)
     print(f"{r['clients']} clients, {r['seconds']} s, gunicorn -w {r['workers']} --threads {r['threads']}")
     print(f"requests {r['requests']} ({r['requests_per_s']}/s), whole hands {r['hands_done']}, "
           f"errors {r['errors']}, acknowledged statements {r['acked']} (all stored once; {r['stored']} in the ledger)")

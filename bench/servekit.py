@@ -44,7 +44,7 @@ PLAYERS = ["asha", "bikash", "chandra"]
 
 def prepare(path: str) -> str:
     """A fresh ledger with the operator, its table and an operator token; the token."""
-    with Ledger(path) as ledger:
+    with Ledger(path, create=True) as ledger:
         ledger.new_operator(OPERATOR)
         ledger.new_table(TABLE, operator=OPERATOR, preset="kitti", seats=3, point_value="0.25", commission_pct="5")
         return issue_operator_token(ledger.db, OPERATOR)[1]
@@ -60,8 +60,10 @@ class Server:
     """gunicorn serving ``web.create_app`` on 127.0.0.1 (never another interface)."""
 
     def __init__(self, db_path: str, *, workers: int = 2, threads: int = 4, port: int | None = None,
-                 log_path: str | None = None) -> None:
+                 log_path: str | None = None, default_limits: bool = False) -> None:
+        """``default_limits``: serve with the app's default rate limits (else they are lifted)."""
         self.db_path, self.workers, self.threads = db_path, workers, threads
+        self.default_limits = default_limits
         self.port = port or free_port()
         self.log_path = log_path or db_path + ".gunicorn.log"
         self.proc: subprocess.Popen | None = None
@@ -71,7 +73,9 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 20.0) -> "Server":
-        config = {"TIPLU_DB": self.db_path, "TIPLU_RATE_LIMIT": 10 ** 9}
+        config = {"TIPLU_DB": self.db_path}
+        if not self.default_limits:
+            config.update(TIPLU_RATE_LIMIT=10 ** 9, TIPLU_AUTH_FAIL_LIMIT=10 ** 9)
         cmd = [sys.executable, "-m", "gunicorn", "-w", str(self.workers), "--threads", str(self.threads),
                "-b", f"127.0.0.1:{self.port}", "--graceful-timeout", "1", "--timeout", "60",
                f"web:create_app({config!r})"]

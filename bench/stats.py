@@ -52,7 +52,7 @@ def build(db: Path, hands: int, seed: str) -> None:
         el = time.perf_counter() - start
         print(f"  {t.table_id}: {t.hands} hands ({done[0]} in {el:.0f} s, {done[0] / el:.1f} hands/s)", flush=True)
 
-    with Ledger(str(db)) as ledger:
+    with Ledger(str(db), create=True) as ledger:
         simulate_archive(ledger, plan, seed=seed, on_table=said)
     el = time.perf_counter() - start
     print(f"built {done[0]} hands in {el:.0f} s ({done[0] / el:.1f} hands/s) into {db}")

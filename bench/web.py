@@ -77,7 +77,7 @@ def run(requests: int = 200, threads: int = 4, hands: int = 8, rounds: int = 3) 
         missing = [r for r in ROUTES if r not in rules]
         if missing:
             return {"available": False, "why": f"the app has no route {', '.join(missing)}"}
-        ledger = Ledger(db)
+        ledger = Ledger(db, create=True)
         ledger.new_operator("demo-operator")
         ids: list[str] = []
         simulate_table(ledger, preset="kitti", players=4, hands=hands, seed="bench-web", table_id="bw",

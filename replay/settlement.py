@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import (ROUND_HALF_UP, Context, Decimal, DecimalException, DivisionByZero, Inexact,
+                     InvalidOperation, Overflow, localcontext)
 from typing import Sequence
 
 from .errors import MalformedError
@@ -25,6 +26,13 @@ ZERO = Decimal("0")
 # surrounding blanks and non-ASCII digits such as Devanagari "३".
 _AMOUNT = re.compile(r"-?[0-9]{1,15}(?:\.[0-9]{1,2})?")
 AMOUNT_LIMIT = Decimal("1e15")  # no amount reaches a quadrillion HT; bigger input is a mistake
+#: the largest number of points one seat (or a pot change) may carry into a settlement
+MAX_POINTS = 10 ** 12
+# Settlement arithmetic is exact by construction: within the limits above every product and
+# sum has at most ~40 significant digits; the context traps any inexact step (or overflow),
+# so money is never silently rounded by Decimal's default 28-digit precision.
+_EXACT = Context(prec=60, rounding=ROUND_HALF_UP, traps=[Inexact, Overflow, InvalidOperation, DivisionByZero])
+_ROUNDING = Context(prec=60, rounding=ROUND_HALF_UP, traps=[Overflow, InvalidOperation])  # the one rounding step
 
 
 def parse_amount(text: object, *, what: str = "amount", maximum: Decimal | None = None,
@@ -32,8 +40,9 @@ def parse_amount(text: object, *, what: str = "amount", maximum: Decimal | None 
     """A decimal string with at most two places (``"0.25"``, ``"5"``), as :class:`Decimal`.
 
     Refused with :class:`MalformedError`: floats (and bools), exponents, signs other than a
-    leading ``-`` (and that only with ``allow_negative``), blanks, non-ASCII digits, more
-    than two decimal places, more than 15 integer digits, and anything above ``maximum``.
+    leading ``-`` (and that only with ``allow_negative``; never ``"-0"``), blanks, non-ASCII
+    digits, more than two decimal places, more than 15 integer digits, and anything above
+    ``maximum``.
     Python ints are accepted as whole amounts.
     """
     if isinstance(text, bool) or not isinstance(text, (str, int)):
@@ -44,9 +53,11 @@ def parse_amount(text: object, *, what: str = "amount", maximum: Decimal | None 
         if re.fullmatch(r"-?[0-9]+\.[0-9]{3,}", text):
             raise MalformedError(f"{what} has more than two decimal places")
         raise MalformedError(f"{what} must be a decimal string such as \"0.25\" (at most 15 digits before the point)")
+    if text.startswith("-") and not allow_negative:
+        raise MalformedError(f"{what} must not be negative (or carry a sign)")
     value = Decimal(text)
-    if value < 0 and not allow_negative:
-        raise MalformedError(f"{what} must not be negative")
+    if text.startswith("-") and value == 0:
+        raise MalformedError(f"{what} must not be a negative zero")
     if maximum is not None and value > maximum:
         raise MalformedError(f"{what} must be at most {maximum}")
     return value
@@ -54,7 +65,7 @@ def parse_amount(text: object, *, what: str = "amount", maximum: Decimal | None 
 
 def round_cents(value: Decimal) -> Decimal:
     """Round half-up to 0.01 HT."""
-    return value.quantize(CENT, rounding=ROUND_HALF_UP)
+    return value.quantize(CENT, rounding=ROUND_HALF_UP, context=_ROUNDING)
 
 
 def format_amount(value: Decimal) -> str:
@@ -85,12 +96,26 @@ def settle(net_points: Sequence[int | Decimal], *, point_value: Decimal, commiss
     """Turn each seat's net in points into HT, take commission from the winners, check zero-sum.
 
     ``sum(net_points) + pot_delta_points`` must be zero (the pot counts as a party), else
-    :class:`MalformedError` (a ``ValueError``); so must ``0 <= commission_pct <= 100`` and
-    ``point_value >= 0``.
+    :class:`MalformedError` (a ``ValueError``); so must ``0 <= commission_pct <= 100``,
+    ``point_value >= 0`` and every points figure at most :data:`MAX_POINTS` in size.  The
+    arithmetic is exact (a 60-digit context that traps any inexact step); the one rounding
+    is each fee to the cent, half up.
     """
+    for p in (*net_points, pot_delta_points):
+        if isinstance(p, bool) or not isinstance(p, (int, Decimal)) or (
+                isinstance(p, Decimal) and not p.is_finite()) or abs(p) > MAX_POINTS:
+            raise MalformedError(f"a seat's points must be a number of at most {MAX_POINTS} in size")
     if sum(net_points) + pot_delta_points != 0:
         raise MalformedError(f"net points {list(net_points)} with pot change {pot_delta_points} do not sum to zero")
-    pv, pct = Decimal(point_value), Decimal(commission_pct)
+    try:
+        with localcontext(_EXACT):
+            return _settle(net_points, Decimal(point_value), Decimal(commission_pct), pot_delta_points)
+    except DecimalException:
+        raise MalformedError("the amounts are too large or too precise to settle exactly") from None
+
+
+def _settle(net_points: Sequence[int | Decimal], pv: Decimal, pct: Decimal,
+            pot_delta_points: int | Decimal) -> Settlement:
     if not pv.is_finite() or pv < 0:
         raise MalformedError("point_value must be a finite amount, not negative")
     if not pct.is_finite() or not 0 <= pct <= 100:

@@ -131,7 +131,7 @@ def test_simulated_tables_with_tampering_replay_the_same(tmp_path, preset):
     from audit.sim.tables import simulate_table
 
     records: list[tuple[dict, str | None]] = []
-    ledger = Ledger(str(tmp_path / "sim.db"))
+    ledger = Ledger(str(tmp_path / "sim.db"), create=True)
     ledger.new_operator("demo-operator")
     simulate_table(ledger, preset=preset, players=4, hands=8, seed="working-state", table_id="w",
                    tamper_rate=0.5, on_record=lambda r, k: records.append((r, k)))

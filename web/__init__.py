@@ -7,9 +7,13 @@ Settings (every one documented in ``docs/web.md``):
 
 =========================  ===============================================================
 ``TIPLU_DB``               the ledger database file (default ``instance/tiplu.db``; env ``TIPLU_DB``)
+``TIPLU_SECRETS``          its secret store (default: beside it, ``tiplu.secrets.db``; env ``TIPLU_SECRETS``)
 ``MAX_CONTENT_LENGTH``     largest request body in bytes (default 256 KiB)
 ``TIPLU_LOG_ORIGIN``       the transparency log's origin line (default ``tiplu.local/log``)
-``TIPLU_RATE_LIMIT``       public write requests per client per minute (default 60)
+``TIPLU_RATE_LIMIT``       a seat token's writes (commit, reveal) per minute (default 60; :mod:`web.limits`)
+``TIPLU_AUTH_FAIL_LIMIT``  requests with a missing or bad token per client address per minute (default 30)
+``TIPLU_RATELIMIT_STORAGE`` where the limits count (default ``memory://``, per worker; e.g. ``redis://host``)
+``TIPLU_TRUSTED_PROXIES``  reverse proxies in front of the app whose ``X-Forwarded-For`` is trusted (default 0)
 ``TIPLU_LOG_KEY_FILE``     a ``tiplu.key/1`` file whose key signs log checkpoints (env ``TIPLU_LOG_KEY_FILE``)
 ``TIPLU_CHECKPOINT_SIGNER`` a ready ``signer(log) -> Checkpoint`` (overrides the key file)
 ``TIPLU_WITNESSES``        witnesses to cosign each checkpoint: ``<URL> <vkey>`` entries, ``;``-separated (env too)
@@ -30,6 +34,9 @@ DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 256 * 1024,
     "TIPLU_LOG_ORIGIN": "tiplu.local/log",
     "TIPLU_RATE_LIMIT": 60,
+    "TIPLU_AUTH_FAIL_LIMIT": 30,
+    "TIPLU_RATELIMIT_STORAGE": "memory://",
+    "TIPLU_TRUSTED_PROXIES": 0,
     "JSON_SORT_KEYS": False,
 }
 
@@ -43,6 +50,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(DEFAULTS)
     app.config["TIPLU_DB"] = os.environ.get("TIPLU_DB") or str(Path(app.instance_path) / "tiplu.db")
+    app.config["TIPLU_SECRETS"] = os.environ.get("TIPLU_SECRETS") or None
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
     else:
@@ -51,14 +59,27 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     _checkpoint_signer(app)
     _witnessing(app)
 
-    from . import db, errors
+    from . import db, errors, params
 
     errors.init_app(app)
+    params.init_app(app)
     db.init_app(app)
-    from . import blueprints
+    from . import blueprints, limits
 
     blueprints.init_app(app)
+    limits.init_app(app)
+    _trusted_proxies(app)
     return app
+
+
+def _trusted_proxies(app: Flask) -> None:
+    """Behind ``TIPLU_TRUSTED_PROXIES`` reverse proxies, take the client address (and scheme and
+    host) from their ``X-Forwarded-*`` headers (werkzeug's ProxyFix trusts exactly that many)."""
+    n = int(app.config.get("TIPLU_TRUSTED_PROXIES") or os.environ.get("TIPLU_TRUSTED_PROXIES") or 0)
+    if n > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
 
 
 def _checkpoint_signer(app: Flask) -> None:

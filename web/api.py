@@ -6,7 +6,7 @@ balances, operators and their public keys.  The transparency log's checkpoint an
 are under ``/api/v1/log`` (:mod:`web.log_api`); one hand's inclusion proofs, at one signed
 checkpoint, at ``/api/v1/hands/<id>/log-proofs``.
 
-Writes (a seat's own token, rate limited): a seat submits its seed commitment and later
+Writes (a seat's own token, rate limited per token after authentication, :mod:`web.limits`): a seat submits its seed commitment and later
 its seed, and gets the operator's signed receipt back.
 
 Nothing here ever returns an unrevealed server seed: hands come from the ledger's public
@@ -22,9 +22,10 @@ from audit.errors import NotFoundError
 from audit.ledger.lifecycle import HandState
 
 from . import data
-from .auth import rate_limit, require_seat
+from .auth import require_seat
 from .db import get_ledger
 from .errors import ApiError
+from .params import query_int
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -32,15 +33,8 @@ MAX_PAGE = 200
 
 
 def int_arg(name: str, default: int, *, lo: int = 0, hi: int | None = None) -> int:
-    text = request.args.get(name)
-    if text is None:
-        return default
-    if not text.isdigit() or len(text) > 9:
-        raise ApiError(400, "bad_request", f"parameter {name!r} must be a non-negative whole number")
-    value = int(text)
-    if value < lo or (hi is not None and value > hi):
-        raise ApiError(400, "bad_request", f"parameter {name!r} must be between {lo} and {hi}")
-    return value
+    """A query parameter as a bounded whole number (:func:`web.params.query_int`)."""
+    return query_int(name, default, lo=lo, **({} if hi is None else {"hi": hi}))
 
 
 def json_body(*, optional: bool = False) -> dict[str, Any]:
@@ -189,22 +183,20 @@ def _receipt(signed: dict[str, Any], hand_id: str) -> dict[str, Any]:
     return receipt(ledger, signed, key=key, origin=current_app.config["TIPLU_LOG_ORIGIN"])
 
 
-@bp.post("/hands/<hand_id>/seats/<int:seat>/commit")
+@bp.post("/hands/<hand_id>/seats/<seat:seat>/commit")
 def seat_commit(hand_id: str, seat: int):
     """A seat's seed commitment ``{"commitment": hex}``; returns the player's receipt for the
     signed ``seat-receipt`` (with its inclusion proof in the transparency log)."""
-    rate_limit()
     require_seat(hand_id, seat)
     body = json_body()
     signed = get_ledger().seed_commit(hand_id, seat, body.get("commitment"))
     return jsonify({"receipt": _receipt(signed, hand_id)}), 201
 
 
-@bp.post("/hands/<hand_id>/seats/<int:seat>/reveal")
+@bp.post("/hands/<hand_id>/seats/<seat:seat>/reveal")
 def seat_reveal(hand_id: str, seat: int):
     """A seat's seed ``{"seed": hex}`` once every seat has committed; the receipt for the
     signed ``seat-reveal``."""
-    rate_limit()
     require_seat(hand_id, seat)
     body = json_body()
     signed = get_ledger().seed_reveal(hand_id, seat, body.get("seed"))

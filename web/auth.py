@@ -1,4 +1,4 @@
-"""Who may write: bearer tokens (:mod:`audit.tokens`) and the public write rate limit.
+"""Who may write: bearer tokens (:mod:`audit.tokens`), and the write rate limits.
 
 The auth model (``docs/web.md``):
 
@@ -9,17 +9,13 @@ The auth model (``docs/web.md``):
 * a seat token acts only on its own hand and seat (403 otherwise); an operator token on a
   seat route -> 403 too: a seat's seed is the player's, not the house's.
 
-:class:`RateLimiter` is a small in-memory sliding window (per client address, per minute,
-``TIPLU_RATE_LIMIT`` requests) for the public write routes: beyond it, 429.
+A request is authenticated once (:func:`current_principal`, kept in ``g``); the rate limits
+of :mod:`web.limits` key on its result, so a client without a valid token never spends a
+player's allowance.
 """
 from __future__ import annotations
 
-import threading
-import time
-from collections import deque
-from typing import Callable
-
-from flask import current_app, request
+from flask import g, request
 
 from audit.errors import AuthError
 from audit.tokens import Principal, authenticate
@@ -37,7 +33,23 @@ def bearer_token() -> str:
 
 
 def current_principal() -> Principal:
-    return authenticate(get_ledger().db, bearer_token())
+    """The request's principal (authenticated once per request); :class:`AuthError` (401) if none."""
+    if "tiplu_principal" not in g:
+        try:
+            g.tiplu_principal = authenticate(get_ledger().db, bearer_token())
+        except AuthError as exc:
+            g.tiplu_principal = exc
+    if isinstance(g.tiplu_principal, AuthError):
+        raise g.tiplu_principal
+    return g.tiplu_principal
+
+
+def principal_or_none() -> Principal | None:
+    """The request's principal, or ``None`` when its token is missing or not valid."""
+    try:
+        return current_principal()
+    except AuthError:
+        return None
 
 
 def require_operator(operator: str | None = None) -> Principal:
@@ -58,36 +70,3 @@ def require_seat(hand_id: str, seat: int) -> Principal:
     if who.hand_id != hand_id or who.seat != seat:
         raise ApiError(403, "forbidden", "this token acts only for its own hand and seat")
     return who
-
-
-class RateLimiter:
-    """At most ``limit`` hits per ``window`` seconds per key (sliding window, in memory)."""
-
-    def __init__(self, limit: int, window: float = 60.0, clock: Callable[[], float] = time.monotonic) -> None:
-        self.limit, self.window, self.clock = limit, window, clock
-        self._hits: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
-
-    def hit(self, key: str) -> bool:
-        """Count one request; ``False`` when it is over the limit (and is not counted)."""
-        now = self.clock()
-        with self._lock:
-            q = self._hits.setdefault(key, deque())
-            while q and q[0] <= now - self.window:
-                q.popleft()
-            if len(q) >= self.limit:
-                return False
-            q.append(now)
-            if len(self._hits) > 100_000:  # forget idle clients
-                for k in [k for k, v in self._hits.items() if not v]:
-                    del self._hits[k]
-            return True
-
-
-def rate_limit() -> None:
-    """Apply ``TIPLU_RATE_LIMIT`` (per client address per minute) to this request: 429 beyond it."""
-    limiter = current_app.extensions.get("tiplu_rate")
-    if limiter is None:
-        limiter = current_app.extensions["tiplu_rate"] = RateLimiter(int(current_app.config["TIPLU_RATE_LIMIT"]))
-    if not limiter.hit(request.remote_addr or "unknown"):
-        raise ApiError(429, "rate_limited", f"at most {limiter.limit} write requests per minute; try again later")

@@ -13,13 +13,14 @@ import logging
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from audit.errors import AuthError, LedgerStateError, NotFoundError, SignatureError
+from audit.errors import AuthError, LedgerStateError, NotALedgerError, NotFoundError, SignatureError
 from replay.errors import CommitmentMismatchError, IllegalMoveError, MalformedError, RulesetError, TipluError
 
 log = logging.getLogger("tiplu.web")
 
 # Most specific first.
 STATUS_OF: list[tuple[type[BaseException], int, str]] = [
+    (NotALedgerError, 503, "no_ledger"),  # the server's TIPLU_DB is missing or not a ledger
     (AuthError, 401, "unauthorized"),
     (NotFoundError, 404, "not_found"),
     (LedgerStateError, 409, "conflict"),
@@ -60,9 +61,13 @@ def _respond(status: int, code: str, message: str) -> Response:
 def classify(exc: BaseException) -> tuple[int, str, str]:
     if isinstance(exc, ApiError):
         return exc.status, exc.code, exc.message
+    if isinstance(exc, HTTPException) and exc.code == 429:  # Flask-Limiter's RateLimitExceeded
+        return 429, "rate_limited", f"rate limit exceeded ({exc.description}); try again later"
     if isinstance(exc, HTTPException):
         code = (exc.name or "error").lower().replace(" ", "_").replace("'", "")
         return exc.code or 500, code, exc.description or exc.name or "error"
+    if isinstance(exc, NotALedgerError):  # the message names a server path: not for clients
+        return 503, "no_ledger", "this server's ledger is not available"
     for kind, status, code in STATUS_OF:
         if isinstance(exc, kind):
             return status, code, str(exc)

@@ -33,7 +33,8 @@ size the log does not have, 503 ``no_signer`` when no signer is configured, 500
 from __future__ import annotations
 
 import json
-import re
+import pathlib
+import sqlite3
 from typing import Any
 
 import sqlite_utils
@@ -45,9 +46,9 @@ from audit.tlog.store import TransparencyLog
 from replay.errors import TipluError
 
 from . import errors
+from .params import query_int
 
 MAX_PAGE = 256
-_INT_RE = re.compile(r"0|[1-9][0-9]{0,18}")
 
 bp = Blueprint("tiplu_log", __name__, url_prefix="/api/v1/log")
 
@@ -65,8 +66,8 @@ def error_response(status: int, code: str, message: str):
     return jsonify({"error": {"status": status, "code": code, "message": message}}), status
 
 
-@bp.errorhandler(ApiError)
-def _api_error(exc: ApiError):
+@bp.errorhandler(errors.ApiError)
+def _api_error(exc: errors.ApiError):
     return error_response(exc.status, exc.code, exc.message)
 
 
@@ -92,7 +93,12 @@ def init_app(app: Flask) -> None:
 def get_log() -> TransparencyLog:
     """The request's :class:`TransparencyLog` over ``TIPLU_DB`` (opened once per request)."""
     if "tiplu_log" not in g:
-        g.tiplu_log_db = sqlite_utils.Database(current_app.config["TIPLU_DB"])
+        path = current_app.config["TIPLU_DB"]
+        try:  # mode=rw: a missing file is an error, never created by a read
+            conn = sqlite3.connect(pathlib.Path(path).resolve().as_uri() + "?mode=rw", uri=True)
+        except sqlite3.OperationalError:
+            raise ApiError(503, "no_ledger", "this server's ledger is not available") from None
+        g.tiplu_log_db = sqlite_utils.Database(conn)
         g.tiplu_log = TransparencyLog(g.tiplu_log_db)
     return g.tiplu_log
 
@@ -106,14 +112,7 @@ def _close_db(exc: BaseException | None) -> None:
 
 
 def _int_arg(name: str, default: int | None = None) -> int:
-    text = request.args.get(name)
-    if text is None:
-        if default is None:
-            raise ApiError(400, "bad_request", f"missing parameter {name!r}")
-        return default
-    if not _INT_RE.fullmatch(text):
-        raise ApiError(400, "bad_request", f"parameter {name!r} must be a non-negative decimal integer")
-    return int(text)
+    return query_int(name, default)
 
 
 def current_checkpoint(log: TransparencyLog) -> Checkpoint:

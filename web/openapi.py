@@ -37,7 +37,7 @@ def _param(name: str, where: str = "path", schema: dict[str, Any] | None = None,
 
 
 HAND_ID = _param("hand_id", description="the hand id")
-SEAT = _param("seat", schema={"type": "integer", "minimum": 0}, description="seat number, 0 = first seat")
+SEAT = _param("seat", schema={"type": "integer", "minimum": 0, "maximum": 63}, description="seat number, 0 = first seat")
 OPERATOR_AUTH = [{"operatorToken": []}]
 SEAT_AUTH = [{"seatToken": []}]
 

@@ -30,6 +30,7 @@ from .api import json_body
 from .auth import require_operator
 from .db import get_ledger
 from .errors import ApiError
+from .params import body_id
 
 bp = Blueprint("operator_api", __name__, url_prefix="/api/v1/operator")
 
@@ -69,7 +70,7 @@ def new_hand():
     who = require_operator()
     body = json_body()
     ledger = get_ledger()
-    table = ledger.table(body.get("table_id"))
+    table = ledger.table(body_id(body, "table_id", what="table id"))
     if table.operator != who.operator:
         raise ApiError(403, "forbidden", "this token's operator does not own that table")
     signed = ledger.new_hand(table.id, body.get("players"), dealer=body.get("dealer", 0), hand_id=body.get("hand_id"))
@@ -82,7 +83,7 @@ def commit(hand_id: str):
     return _signed(get_ledger().commit(view.id), view.id)
 
 
-@bp.post("/hands/<hand_id>/seats/<int:seat>/token")
+@bp.post("/hands/<hand_id>/seats/<seat:seat>/token")
 def seat_token(hand_id: str, seat: int):
     """A token for one seat's player (shown once; stored hashed)."""
     view = _own_hand(hand_id)

@@ -210,6 +210,16 @@ def _log_check(hand_id: str, record: dict[str, Any], public_key: str) -> dict[st
             "statements": list((record.get("fairness") or {}).get("statements") or [])}
 
 
+def _evidence(record: dict[str, Any], public_key: str) -> dict[str, Any]:
+    """What the in-browser check of the record's own log evidence needs
+    (``web/static/verifier/tlogproof.mjs``, no further request): the record's format, its
+    statements and tlog-proofs, the key it claims, and the operator key the ledger registered
+    (the key the page checks against)."""
+    f = record.get("fairness") or {}
+    return {"format": record.get("format"), "statements": f.get("statements"), "log_proofs": f.get("log_proofs"),
+            "claimed_key": (record.get("table") or {}).get("public_key"), "public_key": public_key}
+
+
 #: rendered pages of revealed hands kept per process (see :func:`hand`)
 PAGE_CACHE_SIZE = 1024
 #: what a revealed hand's page tells caches: fresh for a day, then revalidate by ETag
@@ -321,12 +331,12 @@ def _render_hand(ledger: Any, view: Any, record: dict[str, Any] | None = None) -
                 "hands": ctx["deal"]["hands"], "stock": ctx["deal"]["stock"],
                 **{k: ctx["deal"][k] for k in ("turned_up", "indicator") if ctx["deal"][k] is not None},
                 "log": _log_check(view.id, record, public_key),
+                "evidence": _evidence(record, public_key),
             }
     elif view.state.value == "finished" and readable:
         # no server seed yet, so no deal to check -- but the record's statements can be
         # checked against the log already
-        log = _log_check(view.id, record, public_key)
-        ctx["check"] = {"log": log} if log is not None else None
+        ctx["check"] = {"log": _log_check(view.id, record, public_key), "evidence": _evidence(record, public_key)}
     g.highlight = _highlights(ctx["steps"])
     return render_template("hand.html", **ctx)
 

@@ -6,12 +6,21 @@ that defines ``eval`` (:data:`COMMANDS` says which), not the whole audit stack, 
 command starts in a fraction of the time.  A command missing from :data:`COMMANDS` is
 still found -- every module is then imported to look for it -- so adding a command group
 never breaks the shell; ``tests/test_cli_help.py`` checks that the map is complete.
-Every :class:`TipluError` becomes one line on stderr and exit status 1; a usage error
-exits 2 (click's rule).
+
+Errors are translated here, once, for every command: each is **one line** on stderr
+(``tiplu: error: ...``), never a traceback.  A :class:`TipluError`, a file or database
+error exits 1; a usage error (unknown option, missing argument, bad value) exits 2
+(click's rule), its line naming the command and where its help is.  Anything else is a
+bug: one line ``tiplu: internal error: ...`` and exit 1 (``TIPLU_DEBUG=1`` shows the
+traceback).
+
+``tiplu --db PATH COMMAND ...`` sets the ledger for every ledger command (as ``--db`` after
+the command, or ``TIPLU_DB``; the command's own ``--db`` wins).
 """
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import sys
 
@@ -20,13 +29,39 @@ import click
 from replay.errors import TipluError
 
 
+def _say(line: str) -> None:
+    click.echo(" ".join(str(line).split()) if "\n" in str(line) else line, err=True)
+
+
+def fail(exc: BaseException) -> "NoReturn":  # noqa: F821 - typing only
+    """Print ``exc`` as one line on stderr and exit (status 2 for usage errors, else 1)."""
+    if isinstance(exc, click.UsageError):
+        where = exc.ctx.command_path if exc.ctx is not None else "tiplu"
+        _say(f"{where}: error: {exc.format_message().rstrip('.')} (see '{where} --help')")
+        sys.exit(exc.exit_code)
+    if isinstance(exc, click.ClickException):
+        _say(f"tiplu: error: {exc.format_message()}")
+        sys.exit(exc.exit_code)
+    if isinstance(exc, TipluError):
+        _say(f"tiplu: error: {exc}")
+    elif isinstance(exc, UnicodeDecodeError):
+        _say(f"tiplu: error: the input is not UTF-8 text ({exc.reason} at byte {exc.start})")
+    elif isinstance(exc, OSError):
+        _say(f"tiplu: error: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": "))
+    elif "sqlite3" in sys.modules and isinstance(exc, sys.modules["sqlite3"].Error):
+        _say(f"tiplu: error: the database refused: {exc}")
+    else:
+        _say(f"tiplu: internal error: {type(exc).__name__}: {exc} (TIPLU_DEBUG=1 shows the traceback)")
+    sys.exit(1)
+
+
 # command name -> the module of this package that defines it (imported on first use).
 COMMANDS: dict[str, str] = {
     "audit": "audit", "replay": "audit", "deal": "deal", "verify-commitment": "deal", "demo": "demo",
     "eval": "evaluate", "table": "hand", "hand": "hand", "keys": "keys", "operator": "keys", "seed": "keys",
     "monitor": "monitor", "receipt": "receipt", "seat": "seat", "serve": "serve", "simulate": "simulate",
     "stats": "stats", "token": "token",
-    "witness": "witness",
+    "witness": "witness", "init": "init", "move-secrets": "init",
 }
 
 
@@ -38,8 +73,8 @@ def load_all() -> None:
 
 
 class TipluGroup(click.Group):
-    """A click group that loads its commands lazily and turns Tiplu's typed errors into
-    one line and a non-zero exit."""
+    """The root group: loads its commands lazily; every error of every command becomes one
+    line and a non-zero exit."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         load_all()
@@ -55,15 +90,31 @@ class TipluGroup(click.Group):
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         try:
             return super().invoke(ctx)
-        except TipluError as exc:
-            click.echo(f"tiplu: error: {exc}", err=True)
+        except (click.exceptions.Exit, click.Abort, click.ClickException, SystemExit, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # noqa: BLE001 - translated to one line
+            if os.environ.get("TIPLU_DEBUG"):
+                raise
+            fail(exc)
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            rv = super().main(args, "tiplu", complete_var, standalone_mode=False, **extra)
+        except click.Abort:
+            _say("tiplu: aborted")
             sys.exit(1)
-        except OSError as exc:
-            click.echo(f"tiplu: error: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": "), err=True)
-            sys.exit(1)
+        except click.ClickException as exc:
+            fail(exc)
+        sys.exit(rv if isinstance(rv, int) else 0)
 
 
 @click.group(cls=TipluGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--db", "root_db", metavar="PATH", default=None,
+              help="The ledger for every ledger command (as their --db; env TIPLU_DB, default ./tiplu.db).")
 @click.version_option(package_name="tiplu")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context, root_db: str | None) -> None:
     """Tiplu: provably-fair audit and replay for Marriage, Kitti and 13-card Rummy tables."""
+    ctx.ensure_object(dict)["db"] = root_db

@@ -9,7 +9,7 @@ import click
 
 from replay.errors import MalformedError
 from replay.describe import describe_move
-from replay.records import parse_record
+from replay.records import load_json, parse_record
 from replay.replayer import replay_record
 
 from ..archive import iter_source
@@ -125,8 +125,6 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, c
     trust = (TrustAnchor(parse_key(public_key), "pinned") if public_key
              else load_trust_file(trust_file) if trust_file else None)
     policy = WitnessPolicy.of(witness_keys, quorum) if witness_keys or quorum else None
-    if policy is not None and (workers > 1 or dask_address):
-        raise MalformedError("--witness runs in one process for now: drop --workers/--dask")
 
     grace = DEFAULT_GRACE if grace_text is None else parse_grace(grace_text)
     now = utc_now() if now_text is None else parse_time(now_text)
@@ -140,7 +138,8 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, c
             raise MalformedError("--trust with an origin and --check-signatures run in one process for now")
         report = audit_parallel(source, workers=workers, dask_address=dask_address,
                                 public_key=trust.public_key if trust else None,
-                                strict=strict, progress=show, read_in_workers=read_in_workers, now=now, grace=grace)
+                                strict=strict, progress=show, read_in_workers=read_in_workers, now=now, grace=grace,
+                                witnesses=policy)
     else:
         log = _whole_log(source)
         report = audit_items(iter_source(source, now=now, grace=grace), strict=strict,
@@ -191,7 +190,11 @@ def replay_command(record, as_json: bool) -> None:
 
     from ..render import render_state
 
-    data = json.loads(record.read())
+    try:
+        data = load_json(record.read())
+    except MalformedError as exc:
+        raise MalformedError(f"{record.name}: {exc} (replay takes one record: a .json file; "
+                             "'tiplu audit' reads JSON lines)") from None
     validate_record(data)
     rec = parse_record(data)
     engine = engine_for(rec.ruleset)

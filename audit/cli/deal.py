@@ -124,7 +124,8 @@ def deal_command(preset, hand_id, server_seed, player_seeds, dealer, settings_js
 @click.option("--player-seed", metavar="HEX", help="Or check a seat's revealed seed (with --hand-id and --seat).")
 @click.option("--hand-id", help="The hand id (seat commitments only).")
 @click.option("--seat", type=int, help="The seat number, from 0 (seat commitments only).")
-def verify_commitment_command(commitment, server_seed, player_seed, hand_id, seat) -> None:
+@click.option("--json", "as_json", is_flag=True, help='Print {"ok": true, "kind", "commitment"} on a match.')
+def verify_commitment_command(commitment, server_seed, player_seed, hand_id, seat, as_json) -> None:
     """Check a revealed seed against its commitment: prints OK, or one error line and exits 1.
 
     \b
@@ -136,11 +137,13 @@ def verify_commitment_command(commitment, server_seed, player_seed, hand_id, sea
         raise MalformedError("give exactly one of --server-seed and --player-seed")
     if server_seed is not None:
         verify_server_seed(parse_server_seed(server_seed), digest)
-        click.echo("OK: the server seed matches the commitment")
+        click.echo(json.dumps({"ok": True, "kind": "server", "commitment": digest}) if as_json
+                   else "OK: the server seed matches the commitment")
         return
     if hand_id is None or seat is None:
         raise MalformedError("a seat commitment needs --hand-id and --seat")
     if seat < 0:
         raise MalformedError("--seat must be 0 or more")
     verify_player_seed(hand_id, seat, parse_player_seed(player_seed), digest)
-    click.echo(f"OK: seat {seat}'s seed matches the commitment")
+    click.echo(json.dumps({"ok": True, "kind": "seat", "hand_id": hand_id, "seat": seat, "commitment": digest})
+               if as_json else f"OK: seat {seat}'s seed matches the commitment")

@@ -27,19 +27,25 @@ def build_demo(db: Path, *, plan=DEMO_PLAN, tamper_rate: float = DEMO_TAMPER_RAT
     from ..ledger import Ledger
     from ..sim.archive import simulate_archive, write_tamper_log
 
+    from ..ledger.secret_store import secrets_path_for
+
     db.parent.mkdir(parents=True, exist_ok=True)
     tmp = db.with_suffix(".building")
-    for p in (tmp, Path(str(tmp) + "-wal"), Path(str(tmp) + "-shm")):
-        p.unlink(missing_ok=True)
+    for base in (tmp, secrets_path_for(tmp)):
+        for p in (base, Path(str(base) + "-wal"), Path(str(base) + "-shm")):
+            p.unlink(missing_ok=True)
 
     def said(t) -> None:
         if progress:
             click.echo(f"  simulated {t.table_id}: {t.hands} hands", err=True)
 
-    with Ledger(str(tmp)) as ledger:
+    with Ledger(str(tmp), create=True) as ledger:
         run = simulate_archive(ledger, plan, seed=DEMO_SEED, tamper_rate=tamper_rate, on_table=said,
                                origin=DEMO_ORIGIN)
         ledger.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        store = ledger._secrets().ensure()
+        store.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    secrets_path_for(tmp).rename(secrets_path_for(db))  # the secrets first: a public ledger never lacks them
     tmp.rename(db)  # the archive appears whole or not at all
     write_tamper_log(run, db.with_name("tampered.json"))
     return run.summary()

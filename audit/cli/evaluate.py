@@ -54,8 +54,10 @@ def _answer(evaluate: Callable[[dict], dict], line: str) -> dict[str, Any]:
         return {"error": "each line must be a JSON object with an 'op'"}
     try:
         return evaluate(request)
-    except (TipluError, ValueError, KeyError, TypeError) as exc:
+    except (TipluError, ValueError, KeyError, TypeError, ArithmeticError) as exc:
         return {"error": str(exc) if not isinstance(exc, KeyError) else f"missing field {exc}"}
+    except Exception as exc:  # noqa: BLE001 - a bug costs its own line, never the rest of the run
+        return {"error": f"internal error: {type(exc).__name__}"}
 
 
 def evaluate_line(game: str, line: str) -> dict:

@@ -64,6 +64,7 @@ def keys_new(out: str | None, as_json: bool) -> None:
         click.echo(json.dumps(doc))
         return
     fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    os.fchmod(fd, 0o600)  # 0600 whatever the umask
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(json.dumps(doc, indent=2) + "\n")
     public = {"file": out, "public_key": key.public_hex, "key_id": key.key_id}
@@ -95,10 +96,11 @@ def operator_group() -> None:
 def operator_new(name: str, key_file: str | None, store_key: bool, db: str, as_json: bool) -> None:
     """Register operator NAME (a key is generated and stored unless --key-file is given)."""
     key = load_key_file(key_file) if key_file else None
-    with open_ledger(db) as ledger:
+    with open_ledger(db, create=True) as ledger:  # the first step of a ledger: makes it if missing
         op = ledger.new_operator(name, key=key, store_key=store_key or key is None)
+        where = ledger.secrets_path
     emit(op.to_json(), f"operator {op.name}\npublic key {op.public_key}\nkey id     {op.key_id}\n"
-         f"private key {'stored in ' + db if op.key_stored else 'kept outside (pass --key-file to sign)'}", as_json)
+         f"private key {'stored in ' + where if op.key_stored else 'kept outside (pass --key-file to sign)'}", as_json)
 
 
 @operator_group.command("show")
@@ -119,19 +121,23 @@ def seed_group() -> None:
 
 @seed_group.command("new")
 @click.option("--bytes", "size", type=click.IntRange(16, 64), default=32, show_default=True, help="Seed length.")
-def seed_new(size: int) -> None:
+@json_option
+def seed_new(size: int, as_json: bool) -> None:
     """Print a fresh player seed (hex, from the operating system's secure random source)."""
-    click.echo(secrets.token_bytes(size).hex())
+    seed = secrets.token_bytes(size).hex()
+    emit({"seed": seed}, seed, as_json)
 
 
 @seed_group.command("commit")
 @click.option("--hand-id", required=True, help="The hand id exactly as the operator published it.")
 @click.option("--seat", type=int, required=True, help="Your seat (0 = first).")
 @click.option("--seed", metavar="HEX", required=True, help="Your seed (16-64 bytes, hex).")
-def seed_commit(hand_id: str, seat: int, seed: str) -> None:
+@json_option
+def seed_commit(hand_id: str, seat: int, seed: str, as_json: bool) -> None:
     """Print the commitment to your seed for one hand and seat (computed here; nothing is sent)."""
     from replay.fairness import commit_player_seed, parse_player_seed
 
     if seat < 0:
         raise MalformedError("a seat is a whole number from 0")
-    click.echo(commit_player_seed(hand_id, seat, parse_player_seed(seed)))
+    commitment = commit_player_seed(hand_id, seat, parse_player_seed(seed))
+    emit({"hand_id": hand_id, "seat": seat, "commitment": commitment}, commitment, as_json)

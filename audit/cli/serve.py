@@ -10,11 +10,11 @@ import os
 import click
 
 from . import main
+from ._ledger_common import db_option
 
 
 @main.command("serve")
-@click.option("--db", "db", envvar="TIPLU_DB", default="tiplu.db", show_default=True, metavar="PATH",
-              help="The ledger's SQLite file (env TIPLU_DB).")
+@db_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")
 @click.option("--debug", is_flag=True, help="Flask debug mode (reloader, tracebacks): never in production.")
@@ -25,6 +25,9 @@ def serve(db: str, host: str, port: int, debug: bool) -> None:
     """
     from web import create_app
 
+    from ..ledger import Ledger
+
+    Ledger(db).close()  # a missing, empty or foreign file: one line now, not a 503 on every request
     os.environ["TIPLU_DB"] = os.path.abspath(db)
     app = create_app()
     click.echo(f"Tiplu on http://{host}:{port}/  (ledger {os.environ['TIPLU_DB']})", err=True)

@@ -39,10 +39,11 @@ def token_new(db: str, operator: str | None, hand_id: str | None, seat: int | No
 @token.command("revoke")
 @db_option
 @click.argument("token_id")
-def token_revoke(db: str, token_id: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def token_revoke(db: str, token_id: str, as_json: bool) -> None:
     """Revoke a token by its id (the 16 hex digits after ``tpl_``)."""
     from ..tokens import revoke
 
     with open_ledger(db) as ledger:
         revoke(ledger.db, token_id, now=real_clock())
-    click.echo(f"revoked {token_id}")
+    emit({"revoked": token_id}, f"revoked {token_id}", as_json)

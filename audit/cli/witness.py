@@ -88,19 +88,46 @@ def serve_command(name: str, key_file: str, db: str, logs_file: str | None, log_
         logs[origin] = log
     if not logs:
         raise MalformedError("a witness needs at least one log (--logs FILE or --log VKEY)")
+    check_state_file(db, create=True)
     witness = Witness(os.path.abspath(db), load_key_file(key_file), name, logs)
     app = create_app({"TIPLU_WITNESS": witness})
     click.echo(f"witness {witness.vkey} on http://{host}:{port}/ for {len(logs)} log(s) (state {db})", err=True)
     app.run(host=host, port=port, threaded=True)
 
 
+def check_state_file(db: str, *, create: bool) -> None:
+    """Refuse a path that is not a witness state file, reading it only (never migrating another
+    program's database): a missing or empty file passes only with ``create`` (``serve``)."""
+    import pathlib
+    import re
+    import sqlite3
+
+    from audit.tlog.witness import SCHEMA
+    from replay.errors import MalformedError
+
+    if not os.path.exists(db) or os.path.getsize(db) == 0:
+        if create:
+            return
+        raise MalformedError(f"no witness state at {db}")
+    conn = sqlite3.connect(pathlib.Path(db).resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.DatabaseError:
+        raise MalformedError(f"{db} is not a witness state file (not an SQLite database)") from None
+    finally:
+        conn.close()
+    expected = set(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", " ".join(SCHEMA)))
+    if not names and create:
+        return
+    if not expected <= names:
+        raise MalformedError(f"{db} is not a witness state file: refusing to change it")
+
+
 def _open(db: str):
     from audit.signing import SigningKey
     from audit.tlog.witness import Witness
-    from replay.errors import MalformedError
 
-    if not os.path.exists(db):
-        raise MalformedError(f"no witness state at {db}")
+    check_state_file(db, create=False)
     return Witness(db, SigningKey.generate(), "inspect", {})  # read-only use: no key is needed
 
 

@@ -7,11 +7,11 @@ Modules: :mod:`.store` (opening, :func:`atomic`, migrations), :mod:`.migrations`
 schema), :mod:`.lifecycle` (the state machine), :mod:`.statements` (signed statements),
 :mod:`.views` (public reads), :mod:`.ledger` (the facade).
 """
-from .ledger import Ledger, check_id
+from .ledger import Ledger, check_id, check_player_name
 from .lifecycle import ALLOWED, HandState
 from .statements import KINDS, StoredStatement, format_time
 from .store import atomic, open_db
 from .views import HandView, OperatorView, RecordEntry, SeatView, TableView
 
-__all__ = ["Ledger", "check_id", "ALLOWED", "HandState", "KINDS", "StoredStatement", "format_time",
+__all__ = ["Ledger", "check_id", "check_player_name", "ALLOWED", "HandState", "KINDS", "StoredStatement", "format_time",
            "atomic", "open_db", "HandView", "OperatorView", "RecordEntry", "SeatView", "TableView"]

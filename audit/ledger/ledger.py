@@ -14,11 +14,13 @@ ledger's ``clock`` is asked, and without a clock the real UTC time is used.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import pathlib
 import re
 import secrets
 import sqlite3
+import unicodedata
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
@@ -36,6 +38,7 @@ from ..errors import AuthError, LedgerIntegrityError, LedgerStateError, NotFound
 from ..signing import SigningKey
 from . import views
 from .lifecycle import HandState, require
+from .secret_store import SecretStore, legacy_secret_tables, move_secrets, secrets_path_for
 from .statements import StoredStatement, append_statement, format_time, iter_statements
 from .store import atomic, open_db
 
@@ -52,6 +55,26 @@ def check_id(text: object, *, what: str) -> str:
     return text
 
 
+#: characters a player name may not hold (Unicode categories): controls (Cc: newline, tab, NUL,
+#: ...), format characters (Cf: the bidi embeddings, overrides and isolates U+202A-202E and
+#: U+2066-2069, marks U+200E/U+200F/U+061C, zero-width U+200B-200D, U+FEFF), surrogates,
+#: private-use and unassigned code points, and line/paragraph separators.
+_NAME_BANNED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def check_player_name(name: object) -> str:
+    """A player name (docs/ledger.md, "Names"): 1-64 characters, no outer spaces, no space but
+    U+0020, and nothing that changes how text around it is shown (see :data:`_NAME_BANNED`)."""
+    if not isinstance(name, str) or not name.strip() or name != name.strip() or len(name) > MAX_PLAYER_NAME:
+        raise MalformedError(f"a player name is 1-{MAX_PLAYER_NAME} characters without outer spaces")
+    for ch in name:
+        cat = unicodedata.category(ch)
+        if cat in _NAME_BANNED or (cat == "Zs" and ch != " "):
+            raise MalformedError(f"a player name may not contain U+{ord(ch):04X} (a control, format or "
+                                 "bidi character, or a space other than U+0020)")
+    return name
+
+
 def _seat(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise MalformedError("a seat is a whole number (0 = first seat)")
@@ -66,16 +89,23 @@ class Ledger:
     """An append-only ledger of operators, tables and hands, in one SQLite file.
 
     ``path_or_db`` is a file path, ``":memory:"``, a :class:`sqlite_utils.Database` or a
-    :class:`sqlite3.Connection`; opening applies any pending migration.  ``keys`` are
+    :class:`sqlite3.Connection`; opening applies any pending migration.  Only a ledger is
+    opened: a missing or empty file becomes a new ledger only with ``create=True``, and
+    anything else raises :class:`~audit.errors.NotALedgerError` untouched (:func:`.store.open_db`).  ``keys`` are
     operators' signing keys kept outside the database (matched to operators by public key);
     a key stored in the database is used when no outside key is given.
     """
 
     def __init__(self, path_or_db: "str | pathlib.Path | Database | sqlite3.Connection", *,
                  clock: Clock | None = None, keys: Iterable[SigningKey] = (),
-                 validate_record: RecordValidator | None = None) -> None:
-        self.db = open_db(path_or_db)
+                 validate_record: RecordValidator | None = None, create: bool = False,
+                 secrets_path: "str | pathlib.Path | None" = None) -> None:
+        self.db = open_db(path_or_db, create=create)
         self._where = self.db.execute("PRAGMA database_list").fetchone()[2] or ":memory:"
+        self._secrets_path = str(secrets_path) if secrets_path is not None else (
+            ":memory:" if self._where == ":memory:" else str(secrets_path_for(self._where)))
+        self._secret_store: SecretStore | None = None
+        self._legacy = legacy_secret_tables(self.db)
         self._clock = clock
         self._keys = {k.public_hex: k for k in keys}
         self._validate_record = validate_record
@@ -84,7 +114,44 @@ class Ledger:
         return f"Ledger({self._where!r})"
 
     def close(self) -> None:
+        if self._secret_store is not None and self._secrets_path != ":memory:":
+            self._secret_store.close()
         self.db.close()
+
+    # -- the secret store (:mod:`.secret_store`) ------------------------------------------
+    @property
+    def secrets_path(self) -> str:
+        """Where this ledger's secrets live (``tiplu.db`` -> ``tiplu.secrets.db``)."""
+        return self._secrets_path
+
+    @property
+    def legacy_secrets(self) -> list[str]:
+        """Secret tables an older ledger still keeps in its public file (``tiplu move-secrets``)."""
+        return list(self._legacy)
+
+    def _secrets(self) -> SecretStore:
+        """The secret store, opened on first use (created 0600 only when a secret is written).
+
+        An in-memory ledger keeps one in-memory store per connection, shared by every
+        :class:`Ledger` over that connection."""
+        if self._secret_store is None:
+            if self._secrets_path == ":memory:":
+                store = getattr(self.db, "_tiplu_secret_store", None)
+                if store is None:
+                    store = SecretStore(":memory:")
+                    self.db._tiplu_secret_store = store  # type: ignore[attr-defined]
+                self._secret_store = store
+            else:
+                self._secret_store = SecretStore(self._secrets_path)
+        return self._secret_store
+
+    def move_secrets(self) -> dict[str, int]:
+        """Move an older ledger's secrets out of the public file into the secret store."""
+        store = self._secrets()
+        store.ensure()
+        counts = move_secrets(self.db, store)
+        self._legacy = legacy_secret_tables(self.db)
+        return counts
 
     def __enter__(self) -> "Ledger":
         return self
@@ -115,10 +182,13 @@ class Ledger:
         pub = views.get_operator(self.db, operator).public_key
         if pub in self._keys:
             return self._keys[pub]
-        row = self.db.execute("SELECT private_key FROM operator_secrets WHERE operator = ?", [operator]).fetchone()
-        if row is None:
+        private = self._secrets().private_key(pub)
+        if private is None and "operator_secrets" in self._legacy:
+            row = self.db.execute("SELECT private_key FROM operator_secrets WHERE operator = ?", [operator]).fetchone()
+            private = row[0] if row else None
+        if private is None:
             raise AuthError(f"operator {operator!r} keeps its signing key outside the ledger: pass it in")
-        key = SigningKey.from_hex(row[0])
+        key = SigningKey.from_hex(private)
         if key.public_hex != pub:
             raise LedgerIntegrityError(f"the stored key of operator {operator!r} does not match its public key")
         return key
@@ -145,18 +215,22 @@ class Ledger:
 
     def _server_seed(self, hand_id: str) -> bytes:
         """The private server seed (operator-side only; never part of a public read)."""
-        row = self.db.execute("SELECT seed FROM server_seeds WHERE hand_id = ?", [hand_id]).fetchone()
-        if row is None:
-            raise LedgerIntegrityError(f"hand {hand_id!r} has no stored server seed")
-        return bytes.fromhex(row[0])
+        commitment = self._commitment(hand_id)
+        seed = self._secrets().server_seed(commitment) if commitment is not None else None
+        if seed is None and "server_seeds" in self._legacy:
+            row = self.db.execute("SELECT seed FROM server_seeds WHERE hand_id = ?", [hand_id]).fetchone()
+            seed = bytes.fromhex(row[0]) if row else None
+        if seed is None:
+            raise LedgerIntegrityError(f"hand {hand_id!r} has no stored server seed (secret store {self._secrets_path})")
+        return seed
 
     # -- operators and tables ------------------------------------------------------------
     def new_operator(self, name: str, *, key: SigningKey | None = None, store_key: bool = True,
                      now: datetime | None = None) -> views.OperatorView:
         """Register an operator and its Ed25519 key (generated when not given).
 
-        ``store_key=True`` keeps the private key in the database file (simple; anyone with
-        the file can sign).  ``store_key=False`` stores only the public key; pass the key as
+        ``store_key=True`` keeps the private key in the ledger's secret store (a separate file,
+        mode 0600; anyone who can read that file can sign).  ``store_key=False`` stores only the public key; pass the key as
         ``Ledger(..., keys=[key])`` to sign.  See ``docs/ledger.md``, "Key storage".
         """
         name = check_id(name, what="operator name")
@@ -170,10 +244,10 @@ class Ledger:
                 raise LedgerStateError(f"operator {name!r} already exists")
             if db.execute("SELECT 1 FROM operators WHERE public_key = ?", [key.public_hex]).fetchone():
                 raise LedgerStateError("that public key already belongs to another operator")
+            if store_key:  # the secret first, in its own file: a crash leaves at worst an unused key
+                self._secrets().put_private_key(key.public_hex, key.to_hex())
             db.execute("INSERT INTO operators (name, public_key, key_id, created_at) VALUES (?, ?, ?, ?)",
                        [name, key.public_hex, key.key_id, time])
-            if store_key:
-                db.execute("INSERT INTO operator_secrets (operator, private_key) VALUES (?, ?)", [name, key.to_hex()])
         if not store_key:
             self._keys[key.public_hex] = key
         return views.get_operator(self.db, name)
@@ -213,8 +287,7 @@ class Ledger:
             raise MalformedError("players must be a list of names, in seat order")
         players = list(players)
         for p in players:
-            if not isinstance(p, str) or not p.strip() or p != p.strip() or len(p) > MAX_PLAYER_NAME:
-                raise MalformedError(f"a player name is 1-{MAX_PLAYER_NAME} characters without outer spaces")
+            check_player_name(p)
         if len(set(players)) != len(players):
             raise MalformedError("player names at one hand must be distinct")
         ruleset = Ruleset.from_json(table.ruleset)
@@ -256,9 +329,11 @@ class Ledger:
         if len(seed) != SERVER_SEED_BYTES:
             raise MalformedError(f"a server seed is {SERVER_SEED_BYTES} bytes")
         commitment = commit_server_seed(seed)
+        # The seed is durable in the secret store before its commitment is public: a crash in
+        # between leaves an orphan seed, never a public commitment without its seed.
+        self._secrets().put_server_seed(commitment, hand_id, seed)
         with self._write() as db:
             require(db, hand_id, "commit")
-            db.execute("INSERT INTO server_seeds (hand_id, seed) VALUES (?, ?)", [hand_id, seed.hex()])
             seq, signed = append_statement(db, key, "commitment", hand_id, {
                 "server_seed_commitment": commitment, "ruleset_hash": ruleset.hash,
                 "n_seats": n, "dealer": dealer}, time)
@@ -407,14 +482,20 @@ class Ledger:
 
     # -- public reads --------------------------------------------------------------------
     def operator(self, name: str) -> views.OperatorView:
-        return views.get_operator(self.db, name)
+        """An operator's public view; ``key_stored`` says whether its key is in the secret store
+        (asked of the store only when it exists: a read creates nothing)."""
+        view = views.get_operator(self.db, check_id(name, what="operator name"))
+        stored = self._secrets().private_key(view.public_key) is not None or (
+            "operator_secrets" in self._legacy and self.db.execute(
+                "SELECT 1 FROM operator_secrets WHERE operator = ?", [view.name]).fetchone() is not None)
+        return dataclasses.replace(view, key_stored=stored)
 
     def public_key(self, operator: str) -> str:
         """The operator's Ed25519 public key (hex): all anyone needs to verify its statements."""
         return views.get_operator(self.db, operator).public_key
 
     def table(self, table_id: str) -> views.TableView:
-        return views.get_table(self.db, table_id)
+        return views.get_table(self.db, check_id(table_id, what="table id"))
 
     def get_hand(self, hand_id: str) -> views.HandView:
         return views.get_hand(self.db, check_id(hand_id, what="hand id"))
@@ -455,4 +536,4 @@ class Ledger:
         return view.state
 
 
-__all__ = ["Ledger", "check_id", "Clock", "RecordValidator"]
+__all__ = ["Ledger", "check_id", "check_player_name", "Clock", "RecordValidator"]

@@ -5,9 +5,10 @@ one already released: a ledger records by name which migrations it has applied.
 
 Every table is append-only (triggers abort any UPDATE or DELETE).  A hand's state is
 never stored as a mutable column: it is derived from which lifecycle rows exist
-(see :mod:`.lifecycle`).  Private rows -- operators' stored private keys and the server
-seeds -- live in their own tables (``operator_secrets``, ``server_seeds``) that no public
-read function selects from.
+(see :mod:`.lifecycle`).  No secret is in this file: operators' stored private keys and the
+unrevealed server seeds live in the separate secret store (:mod:`.secret_store`);
+schema 1's ``operator_secrets`` and ``server_seeds`` tables are gone from every ledger
+created or moved since (migration 005, ``tiplu move-secrets``).
 """
 from __future__ import annotations
 
@@ -15,11 +16,14 @@ from sqlite_utils import Database
 
 from .store import Migration, append_only
 
-APPEND_ONLY_TABLES = (
+#: the tables of schema 1 that migration 002 made append-only (fixed: a released migration)
+_SCHEMA_1_TABLES = (
     "operators", "operator_secrets", "ledger_tables", "hands", "hand_seats", "server_seeds",
     "hand_commitments", "seat_commitments", "seat_reveals", "hand_deals", "hand_records",
     "hand_reveals", "hand_cancels", "statements",
 )
+#: the append-only tables of schema 1 a ledger has today (the two secret ones left with 005)
+APPEND_ONLY_TABLES = tuple(t for t in _SCHEMA_1_TABLES if t not in ("operator_secrets", "server_seeds"))
 
 _SCHEMA_1 = [
     """CREATE TABLE operators (
@@ -111,7 +115,7 @@ def m001_initial_schema(db: Database) -> None:
 
 def m002_append_only_triggers(db: Database) -> None:
     """Every ledger table refuses UPDATE and DELETE (RAISE(ABORT))."""
-    for table in APPEND_ONLY_TABLES:
+    for table in _SCHEMA_1_TABLES:
         append_only(db, table)
 
 
@@ -143,9 +147,20 @@ def m004_transparency_log(db: Database) -> None:
         log.append_statement(st.signed)
 
 
+def m005_secrets_apart(db: Database) -> None:
+    """Secrets leave the public file (:mod:`.secret_store`): the two secret tables of schema 1
+    are dropped when empty (every new ledger).  An older ledger that still holds secrets keeps
+    them, read as a fallback, until ``tiplu move-secrets`` moves them out
+    (:func:`.secret_store.move_secrets`)."""
+    for table in ("operator_secrets", "server_seeds"):
+        if db.execute(f"SELECT 1 FROM [{table}] LIMIT 1").fetchone() is None:
+            db.execute(f"DROP TABLE [{table}]")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     ("001_initial_schema", m001_initial_schema),
     ("002_append_only_triggers", m002_append_only_triggers),
     ("003_published_records", m003_published_records),
     ("004_transparency_log", m004_transparency_log),
+    ("005_secrets_apart", m005_secrets_apart),
 )

@@ -1,7 +1,10 @@
 """The ledger's SQLite file: opening it, the one transaction helper, named migrations.
 
-* :func:`open_db` -- a :class:`sqlite_utils.Database` with foreign keys on, WAL mode
-  (for files), a busy timeout, and every migration of :mod:`.migrations` applied.
+* :func:`open_db` -- the one way a ledger is opened: a :class:`sqlite_utils.Database` with
+  foreign keys on, WAL mode (for files), a busy timeout, and every migration of
+  :mod:`.migrations` applied.  It opens only a Tiplu ledger: a missing or empty file is
+  created only with ``create=True``; a file that is not SQLite, or an SQLite database of
+  another program, is refused (:class:`~audit.errors.NotALedgerError`) and never touched.
 * :func:`atomic` -- the one transaction helper every write goes through.  The outermost
   call is ``BEGIN IMMEDIATE`` (the write lock is taken before anything is read, so a
   state check and the write that follows it cannot interleave with another writer);
@@ -100,22 +103,99 @@ def migrate(db: Database, migrations: Sequence[Migration], *, now: datetime | No
     return done
 
 
-def connect(path_or_db: "str | pathlib.Path | Database | sqlite3.Connection") -> Database:
+def connect(path_or_db: "str | pathlib.Path | Database | sqlite3.Connection", *, wal: bool = True) -> Database:
     """A Database with the ledger's connection settings (foreign keys, WAL, busy timeout)."""
     db = path_or_db if isinstance(path_or_db, Database) else Database(path_or_db)
     if db.conn.in_transaction:
         raise ValueError("open the ledger on a connection without an open transaction")
     db.conn.execute("PRAGMA foreign_keys = ON")
     db.conn.execute("PRAGMA busy_timeout = 5000")
-    if not db.memory and db.execute("PRAGMA database_list").fetchone()[2]:
-        db.enable_wal()
+    if wal:
+        enable_wal(db)
     return db
 
 
-def open_db(path_or_db: "str | pathlib.Path | Database | sqlite3.Connection") -> Database:
-    """Open (creating if needed) a ledger database and bring its schema up to date."""
+def enable_wal(db: Database) -> None:
+    """WAL mode for a file database (a persistent setting of the file: only for ledgers)."""
+    if not db.memory and db.execute("PRAGMA database_list").fetchone()[2]:
+        db.enable_wal()
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+#: the first migration of every ledger: a database whose ``migrations`` table lacks it is not one
+FIRST_MIGRATION = "001_initial_schema"
+
+
+def _is_memory(path_or_db: object) -> bool:
+    return isinstance(path_or_db, str) and path_or_db in (":memory:", "")
+
+
+def check_ledger_file(path: "str | pathlib.Path", *, create: bool = False) -> None:
+    """Refuse, with one clear sentence, a path that is not a ledger (nothing is written).
+
+    A missing path or an empty file passes only with ``create``; a directory, a file that
+    is not SQLite and an SQLite file of another program never pass."""
+    from ..errors import NotALedgerError
+
+    p = pathlib.Path(path)
+    if not p.exists():
+        if create:
+            if not p.parent.is_dir():
+                raise NotALedgerError(f"cannot create a ledger at {p}: no directory {p.parent}")
+            return
+        raise NotALedgerError(f"no ledger at {p} (create one with 'tiplu init --db {p}')")
+    if not p.is_file():
+        raise NotALedgerError(f"{p} is not a file")
+    with p.open("rb") as fh:
+        head = fh.read(len(SQLITE_HEADER))
+    if not head:
+        if not create:
+            raise NotALedgerError(f"{p} is empty, not a ledger (create one with 'tiplu init --db {p}')")
+        return
+    if head != SQLITE_HEADER:
+        raise NotALedgerError(f"{p} is not a Tiplu ledger (not an SQLite database)")
+
+
+def _check_ledger_schema(db: Database, where: str, *, create: bool) -> None:
+    """A database with no tables may become a ledger (``create``); one with tables must be one."""
+    from ..errors import NotALedgerError
+
+    try:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables:
+            if create:
+                return
+            raise NotALedgerError(f"{where} is empty, not a ledger (create one with 'tiplu init --db {where}')")
+        ledger = "migrations" in tables and db.execute(
+            "SELECT 1 FROM migrations WHERE name = ?", [FIRST_MIGRATION]).fetchone() is not None
+    except sqlite3.OperationalError:  # busy, locked, I/O: not a verdict on the file
+        raise
+    except sqlite3.DatabaseError as exc:  # "file is not a database", a damaged file
+        raise NotALedgerError(f"{where} is not a Tiplu ledger ({exc})") from None
+    if not ledger:
+        raise NotALedgerError(f"{where} is an SQLite database but not a Tiplu ledger: refusing to change it")
+
+
+def open_db(path_or_db: "str | pathlib.Path | Database | sqlite3.Connection", *, create: bool = False) -> Database:
+    """Open a ledger database and bring its schema up to date (the one way a ledger is opened).
+
+    ``create=True`` makes a new ledger when the file is missing or empty (an in-memory
+    database is always new).  Anything that is not a ledger raises
+    :class:`~audit.errors.NotALedgerError` before a byte is written.
+    """
     from .migrations import MIGRATIONS
 
-    db = connect(path_or_db)
-    migrate(db, MIGRATIONS)
+    given = isinstance(path_or_db, (str, pathlib.Path)) and not _is_memory(path_or_db)
+    if given:
+        check_ledger_file(path_or_db, create=create)
+    db = connect(path_or_db, wal=False)
+    try:
+        where = db.execute("PRAGMA database_list").fetchone()[2] or ""
+        _check_ledger_schema(db, str(path_or_db) if given else (where or ":memory:"), create=create or not where)
+        enable_wal(db)
+        migrate(db, MIGRATIONS)
+    except BaseException:
+        if not isinstance(path_or_db, (Database, sqlite3.Connection)):
+            db.close()
+        raise
     return db

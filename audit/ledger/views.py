@@ -1,8 +1,8 @@
 """Public views of the ledger: what any reader may see (never a private key, never a
 server seed before its reveal).
 
-The readers here select only from public tables; ``operator_secrets`` and ``server_seeds``
-are never read by this module.  A hand's server seed appears in its view only once the
+The readers here select only from the public ledger file, which holds no secret (the
+secret store is a separate file, :mod:`.secret_store`).  A hand's server seed appears in its view only once the
 hand is revealed or cancelled, taken from the reveal (or cancel) row, which is public.
 """
 from __future__ import annotations
@@ -103,12 +103,12 @@ class RecordEntry:
 
 
 def get_operator(db: Database, name: str) -> OperatorView:
-    row = db.execute(
-        "SELECT o.name, o.public_key, o.key_id, EXISTS(SELECT 1 FROM operator_secrets s WHERE s.operator = o.name),"
-        " o.created_at FROM operators o WHERE o.name = ?", [name]).fetchone()
+    """The public row of an operator (``key_stored`` is filled in by :meth:`Ledger.operator`,
+    which asks the secret store; this module reads the public file only)."""
+    row = db.execute("SELECT name, public_key, key_id, created_at FROM operators WHERE name = ?", [name]).fetchone()
     if row is None:
         raise NotFoundError(f"no operator {name!r}")
-    return OperatorView(row[0], row[1], row[2], bool(row[3]), row[4])
+    return OperatorView(row[0], row[1], row[2], False, row[3])
 
 
 def get_table(db: Database, table_id: str) -> TableView:

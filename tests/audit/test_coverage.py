@@ -94,7 +94,7 @@ def drive(ledger: Ledger, hand_id: str, upto: str, at: datetime, *, table: str =
 
 
 def make_ledger(path, hands=HANDS) -> str:
-    ledger = Ledger(str(path))
+    ledger = Ledger(str(path), create=True)
     ledger.new_operator("demo-operator", key=None, now=NOW - timedelta(days=30))
     simulate_table(ledger, preset="kitti", players=3, hands=3, seed="coverage", table_id="sim")
     ledger.new_table("t2", operator="demo-operator", preset="kitti", seats=3, now=NOW - timedelta(days=1))

@@ -162,7 +162,7 @@ def test_in_flight_partitions_are_bounded(archive):
 def test_a_ledger_database_is_audited_as_published(tmp_path):
     # rules: the ledger's records with their statements and revealed seeds audit clean
     db = tmp_path / "ledger.db"
-    ledger = Ledger(str(db))
+    ledger = Ledger(str(db), create=True)
     ledger.new_operator("demo-operator")
     simulate_table(ledger, preset="kitti", players=3, hands=5, seed="db", table_id="kdb")
     ledger.close()

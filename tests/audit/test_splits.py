@@ -78,7 +78,7 @@ def test_text_streams_still_work_for_iter_jsonl():
 @pytest.fixture(scope="module")
 def ledger_db(tmp_path_factory):
     db = tmp_path_factory.mktemp("db") / "ledger.db"
-    ledger = Ledger(str(db))
+    ledger = Ledger(str(db), create=True)
     ledger.new_operator("demo-operator")
     simulate_table(ledger, preset="kitti", players=3, hands=7, seed="splits", table_id="ks")
     ledger.close()

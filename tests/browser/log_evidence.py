@@ -75,3 +75,30 @@ def proofs_for(entries: list[bytes], start: int, count: int, key: SigningKey, *,
 
 def leaf_hex(signed: dict[str, Any]) -> str:
     return hashlib.sha256(b"\x00" + leaf_entry(signed)).hexdigest()
+
+
+def grind(rec, new_seed="ab" * 32, key=KEY):
+    """The operator's re-signed grind: a fresh server seed after seeing the players' seeds,
+    every statement that names it re-signed under the real key."""
+    commitment = hashlib.sha256(bytes.fromhex(new_seed)).hexdigest()
+    out = []
+    for s in rec["fairness"]["statements"]:
+        body = dict(s["statement"])
+        if "server_seed_commitment" in body:
+            body["server_seed_commitment"] = commitment
+        if "server_seed" in body:
+            body["server_seed"] = new_seed
+        out.append(key.sign(body) if body != s["statement"] else s)
+    rec["fairness"]["server_commitment"] = commitment
+    rec["fairness"]["server_seed"] = new_seed
+    return out
+
+
+def resigned_grind(rec, key=KEY):
+    honest = rec["fairness"]["statements"]
+    rec["fairness"]["statements"] = forged = grind(rec, key=key)
+    # every statement naming the server seed's commitment: commitment, deal, reveal (and,
+    # in tiplu.hand/2, each seat-receipt) -- re-signed, so none is the leaf its proof is for
+    changed = [k for k, (a, b) in enumerate(zip(honest, forged), start=1) if a is not b]
+    assert len(changed) >= 3
+    return {f"log:statement:{k}": "not_in_log" for k in changed}

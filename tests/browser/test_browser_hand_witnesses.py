@@ -49,8 +49,8 @@ def test_the_hand_page_lists_the_witnesses_that_cosigned(page, tmp_path):
     try:
         page.goto(f"{base}/hands/{site.hands['revealed0']}")
         page.wait_for_selector("#browser-check:not([data-state=''])", timeout=20000)
-        page.wait_for_selector("li[data-check='log:witnesses']", timeout=20000)
-        li = page.locator("li[data-check='log:witnesses']")
+        page.wait_for_selector("li[data-check='live:witnesses']", timeout=20000)
+        li = page.locator("li[data-check='live:witnesses']")
         text = li.inner_text()
         assert li.get_attribute("data-ok") == "true"
         assert "Witnesses this server names: 1 of 2 cosigned the checkpoint" in text

@@ -46,7 +46,7 @@ def live(tmp_path_factory):
     path = str(tmp_path_factory.mktemp("logcheck") / "ledger.db")
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(sim_tables, "PLAYERS", NAMES)
-        ledger = Ledger(path)
+        ledger = Ledger(path, create=True)
         try:
             run = simulate_archive(ledger, [("kitti", 3, 8)], seed="logcheck", tamper_rate=0.5,
                                    tamper_hands={7: "forged_signature"})  # one edit of a statement for sure
@@ -75,7 +75,7 @@ def published_and_logged(path: str, hand_id: str) -> tuple[list[dict], set[bytes
 
 
 def log_items(page) -> dict[str, dict]:
-    return {c["name"]: c for c in page.locator("#check-list li[data-check^='log:']").evaluate_all(
+    return {c["name"]: c for c in page.locator("#check-list li[data-check^='live:']").evaluate_all(
         "els => els.map(e => ({name: e.dataset.check, ok: e.dataset.ok, title: e.querySelector('b').textContent}))")}
 
 
@@ -87,13 +87,13 @@ def test_a_clean_hand_passes_every_log_check(page, live, screenshot):
     page.goto(f"{base}/hands/{hid}")
     page.wait_for_selector("#browser-check[data-state='verified']", timeout=20000)
     items = log_items(page)
-    assert items["log:checkpoint"]["ok"] == "true"
-    assert "Checkpoint signed by the operator" in items["log:checkpoint"]["title"]
+    assert items["live:checkpoint"]["ok"] == "true"
+    assert "Checkpoint signed by the operator" in items["live:checkpoint"]["title"]
     for k, s in enumerate(statements, start=1):
-        item = items[f"log:statement:{k}"]
+        item = items[f"live:statement:{k}"]
         assert item["ok"] == "true", item
         assert f"Statement {k} ({s['statement']['kind']}) is in the log at index" in item["title"]
-    assert items["log:order"]["ok"] == "true" and items["log:complete"]["ok"] == "true"
+    assert items["live:order"]["ok"] == "true" and items["live:complete"]["ok"] == "true"
     oks = page.locator("#check-list li").evaluate_all("els => els.map(e => e.dataset.ok)")
     assert oks and all(ok == "true" for ok in oks)
     screenshot(page, "logcheck-clean-phone")
@@ -126,17 +126,17 @@ def test_a_statement_the_log_never_saw_fails_by_name(page, live, screenshot):
     page.goto(f"{base}/hands/{hid}")
     page.wait_for_selector("#browser-check[data-state='failed']", timeout=20000)
     items = log_items(page)
-    assert items["log:checkpoint"]["ok"] == "true"  # the log itself is honest and signed
+    assert items["live:checkpoint"]["ok"] == "true"  # the log itself is honest and signed
     for k, s in enumerate(statements, start=1):
-        item = items[f"log:statement:{k}"]
+        item = items[f"live:statement:{k}"]
         label = f"Statement {k} ({s['statement']['kind']})"
         if k in forged:
             assert item["ok"] == "false" and item["title"].endswith(f"{label} is NOT in the log"), item
         else:
             assert item["ok"] == "true" and f"{label} is in the log at index" in item["title"], item
-    assert items["log:complete"]["ok"] == "false"  # the logged original is missing from the record
+    assert items["live:complete"]["ok"] == "false"  # the logged original is missing from the record
     assert "disagrees" in page.inner_text("#check-status")
-    page.locator(f"#check-list li[data-check='log:statement:{min(forged)}']").scroll_into_view_if_needed()
+    page.locator(f"#check-list li[data-check='live:statement:{min(forged)}']").scroll_into_view_if_needed()
     screenshot(page, f"logcheck-{kind.replace('_', '-')}-phone")
     panel_shot(page, f"logcheck-{kind.replace('_', '-')}-panel")
 
@@ -159,9 +159,9 @@ def test_without_webcrypto_ed25519_the_signature_is_not_a_pass(browser, live, sc
         pg.goto(f"{base}/hands/{hid}")
         pg.wait_for_selector("#browser-check[data-state='incomplete']", timeout=20000)
         items = log_items(pg)
-        assert items["log:checkpoint"]["ok"] == "null"
-        assert "NOT checked" in items["log:checkpoint"]["title"]
-        statement_items = [v for k, v in items.items() if k.startswith("log:statement:")]
+        assert items["live:checkpoint"]["ok"] == "null"
+        assert "NOT checked" in items["live:checkpoint"]["title"]
+        statement_items = [v for k, v in items.items() if k.startswith("live:statement:")]
         assert statement_items and all(v["ok"] == "true" for v in statement_items)
         assert "not everything could be checked" in pg.inner_text("#check-status")
         screenshot(pg, "logcheck-no-ed25519-phone")
@@ -197,10 +197,10 @@ def test_a_finished_hand_is_checked_against_the_log_before_the_reveal(page, live
     page.goto(f"{base}/hands/{hid}")
     page.wait_for_selector("#browser-check[data-state='verified']", timeout=20000)
     names = page.locator("#check-list li").evaluate_all("els => els.map(e => e.dataset.check)")
-    assert names[0] == "log:checkpoint" and all(n.startswith("log:") for n in names)  # no deal to check yet
+    assert names[0] == "log:bound" and all(n.startswith(("log:", "live:")) for n in names)  # no deal to check yet
     items = log_items(page)
     assert all(v["ok"] == "true" for v in items.values())
-    kinds = [t["title"] for k, t in items.items() if k.startswith("log:statement:")]
+    kinds = [t["title"] for k, t in items.items() if k.startswith("live:statement:")]
     assert f"Statement {len(kinds)} (record) is in the log at index" in kinds[-1]
     assert site.secret_seeds[hid] not in page.content()
     panel_shot(page, "logcheck-finished-panel")
@@ -215,10 +215,9 @@ def test_a_checkpoint_signed_by_another_key_fails_the_pinned_key(page, live_site
 
     base, site = live_site
     path = str(tmp_path / "copy.db")
-    src, dst = sqlite3.connect(site.db_path), sqlite3.connect(path)
-    src.backup(dst)
-    src.close()
-    dst.close()
+    from audit.ledger.secret_store import copy_ledger
+
+    copy_ledger(site.db_path, path)
     ledger = Ledger(path)
     try:  # the log grows, so the next checkpoint is signed by the stranger below
         ledger.new_hand("t1", ["asha", "bikash", "chandra"], dealer=0, hand_id="t1-later")
@@ -233,7 +232,7 @@ def test_a_checkpoint_signed_by_another_key_fails_the_pinned_key(page, live_site
         page.goto(f"http://127.0.0.1:{server.server_port}/hands/{site.hands['revealed0']}")
         page.wait_for_selector("#browser-check[data-state='failed']", timeout=20000)
         items = log_items(page)
-        assert items["log:checkpoint"]["ok"] == "false"
-        assert "Checkpoint signed by the operator" in items["log:checkpoint"]["title"]
+        assert items["live:checkpoint"]["ok"] == "false"
+        assert "Checkpoint signed by the operator" in items["live:checkpoint"]["title"]
     finally:
         server.shutdown()

@@ -115,7 +115,7 @@ def live(tmp_path_factory):
     from web import create_app
 
     path = str(tmp_path_factory.mktemp("seatpage") / "ledger.db")
-    with Ledger(path) as ledger:
+    with Ledger(path, create=True) as ledger:
         simulate_archive(ledger, [("kitti", 3, 2)], seed="seat-page")
         key = ledger.signing_key(OPERATOR)
         hands = [v.id for v in ledger.list_hands()]
@@ -160,7 +160,7 @@ def test_the_hand_page_proves_a_resigned_grind_forged(page, tmp_path, screenshot
     from web import create_app
 
     path = str(tmp_path / "grind.db")
-    ledger = Ledger(path)
+    ledger = Ledger(path, create=True)
     ledger.new_operator("op", key=KEY, now=T0)
     ledger.new_table("t", operator="op", preset="kitti", seats=3, now=T0)
     receipts = honest_hand(ledger)

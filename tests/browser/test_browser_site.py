@@ -161,7 +161,7 @@ def live_games(tmp_path_factory):
     from audit.sim.tables import simulate_table
 
     path = str(tmp_path_factory.mktemp("games") / "games.db")
-    with Ledger(path) as ledger:
+    with Ledger(path, create=True) as ledger:
         ledger.new_operator("demo-operator")
         for preset, n in (("marriage/nepal", 3), ("rummy13", 4)):
             simulate_table(ledger, preset=preset, players=n, hands=1, seed="web-games", table_id=preset.replace("/", "-"))

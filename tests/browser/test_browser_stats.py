@@ -21,7 +21,7 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 @pytest.fixture(scope="module")
 def live_stats(tmp_path_factory):
     path = str(tmp_path_factory.mktemp("stats") / "stats.db")
-    with Ledger(path) as ledger:
+    with Ledger(path, create=True) as ledger:
         simulate_archive(ledger, [("kitti", 4, 60)], seed="stats-test", bias=Bias())
         simulate_archive(ledger, [("marriage/nepal", 3, 3), ("rummy13", 4, 3)], seed="stats-browser",
                          table_prefix="x-", tamper_rate=0.3)

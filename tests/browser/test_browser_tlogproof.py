@@ -17,10 +17,14 @@ from datetime import timedelta
 import pytest
 
 from audit.tlog.checkpoint import sign_checkpoint
+from audit.trust import TrustAnchor
+from audit.verify import audit_record
 from audit.tlog.merkle import MemoryTree
 from audit.tlog.store import leaf_entry
-from log_evidence import KEY, NOW, ORIGIN, OTHER, bind, format_tlog_proof, golden, noise, proofs_for
+from log_evidence import KEY, NOW, ORIGIN, OTHER, bind, format_tlog_proof, golden, grind, noise, proofs_for, resigned_grind
 
+#: the reasons tlogproof.mjs gives, compared with the Python audit's
+AGREED = {"not_log_bound", "not_in_log", "log_order", "bad_checkpoint", "signature", "malformed"}
 NAMES = {"asha": "आशा", "bikash": "बिकाश", "chandra": "चन्द्र \U0001F0A1", "deepa": "दीपा"}
 
 
@@ -83,11 +87,16 @@ def test_an_unpinned_key_is_not_a_trust_anchor(tpage):
     assert state(tpage, checks) == "incomplete"  # never "verified" on the record's own word
 
 
+def as_v1(record):
+    """The record as tiplu.hand/1 wrote it: no log evidence."""
+    rec = copy.deepcopy(record)
+    rec["format"] = "tiplu.hand/1"
+    rec["fairness"].pop("log_proofs", None)
+    return rec
+
+
 def test_a_v1_record_is_not_log_bound(tpage):
-    v1 = golden()
-    v1["format"] = "tiplu.hand/1"
-    del v1["fairness"]["log_proofs"]
-    checks = judge(tpage, v1)
+    checks = judge(tpage, as_v1(golden()))
     assert failed(checks) == {"log:bound": "not_log_bound"}
     assert state(tpage, checks) == "failed"
 
@@ -163,35 +172,15 @@ def _reorder_statements_only(rec):
     return {"log:statement:10": "not_in_log", "log:statement:11": "not_in_log"}
 
 
-def _grind(rec, new_seed="ab" * 32):
-    """The operator's re-signed grind: a fresh server seed after seeing the players' seeds,
-    every statement that names it re-signed under the real key."""
-    commitment = hashlib.sha256(bytes.fromhex(new_seed)).hexdigest()
-    out = []
-    for s in rec["fairness"]["statements"]:
-        body = dict(s["statement"])
-        if "server_seed_commitment" in body:
-            body["server_seed_commitment"] = commitment
-        if "server_seed" in body:
-            body["server_seed"] = new_seed
-        out.append(KEY.sign(body) if body != s["statement"] else s)
-    rec["fairness"]["server_commitment"] = commitment
-    rec["fairness"]["server_seed"] = new_seed
-    return out
-
-
 def _resigned_grind(rec):
-    rec["fairness"]["statements"] = _grind(rec)
-    # commitment (2), the seat receipts (3-6, tiplu.hand/2), deal (11) and reveal (13) name
-    # the server seed's commitment
-    return {f"log:statement:{n}": "not_in_log" for n in (2, 3, 4, 5, 6, 11, 13)}
+    return resigned_grind(rec)
 
 
 def _relogged_grind(rec):
     """The grind re-logged: the forged statements appended to the live log after the
     players' real seat reveals, which the record keeps -- so the commitment now follows them."""
     honest = rec["fairness"]["statements"]
-    forged = _grind(rec)
+    forged = grind(rec)
     changed = [k for k, (a, b) in enumerate(zip(honest, forged)) if a is not b]
     entries = noise(5, "before") + [leaf_entry(s) for s in honest] + [leaf_entry(forged[k]) for k in changed]
     tree = MemoryTree()
@@ -235,6 +224,9 @@ def test_each_attack_fails_by_name(tpage, attack):
     checks = judge(tpage, rec, public_key=pin)
     assert failed(checks) == expect, [c for c in checks if c["ok"] is not True]
     assert state(tpage, checks) == "failed"
+    # the Python audit, under the same pinned key, gives the same log reasons
+    verdict = audit_record(rec, trust=TrustAnchor(pin, "pinned"))
+    assert {f.reason.value for f in verdict.faults} & AGREED == set(expect.values()), verdict.faults
 
 
 # -- the tlog-proof parser ---------------------------------------------------------------
@@ -274,3 +266,16 @@ def test_parse_tlog_proof_is_strict(tpage, case):
     text = BAD_PROOFS[case](bind(golden())["fairness"]["log_proofs"][3])
     err = tpage.evaluate("(t) => { try { T.parseTlogProof(t); return null; } catch (e) { return e.name; } }", text)
     assert err == "ProofError"
+
+
+def test_a_checkpoint_with_witness_cosignature_lines_still_verifies(tpage):
+    """The publisher may put witnesses' cosignature lines in the checkpoint (audit.publish):
+    lines of keys other than the operator's are not the operator's signature, and are ignored
+    here as by the Python audit (witness policy is checked apart)."""
+    rec = bind(golden())
+    line = "\u2014 witness.example " + base64.b64encode(bytes(4 + 8 + 64)).decode() + "\n"
+    rec["fairness"]["log_proofs"] = [p + line for p in rec["fairness"]["log_proofs"]]
+    checks = judge(tpage, rec)
+    assert failed(checks) == {} and state(tpage, checks) == "verified"
+    verdict = audit_record(rec, trust=TrustAnchor(KEY.public_hex, "pinned"))
+    assert not {f.reason.value for f in verdict.faults} & AGREED, verdict.faults

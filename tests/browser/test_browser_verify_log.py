@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 import pathlib
 
-from log_evidence import KEY, OTHER, bind, golden
-from test_browser_tlogproof import _resigned_grind
+from log_evidence import KEY, OTHER, bind, golden, resigned_grind
 from verifier_page_helpers import shown_deal, verify
 
 OFFLINE = pathlib.Path(__file__).resolve().parents[2] / "web" / "static" / "tiplu-verifier.html"
@@ -60,7 +59,7 @@ def test_a_checkpoint_not_signed_by_the_pinned_key_fails(page, static_server):
 
 def test_a_re_signed_grind_fails_not_in_log_though_its_deal_verifies(page, static_server, screenshot):
     rec = bind(golden())
-    _resigned_grind(rec)
+    resigned_grind(rec)
     page.goto(static_server + "/verify.html")
     paste(page, rec, KEY.public_hex)
     verify(page, expect_state="failed")
@@ -87,7 +86,7 @@ def test_the_offline_file_checks_log_evidence_from_disk(page):  # rule R-22
     verify(page, expect_state="verified")
     logs, _ = log_results(page)
     assert logs and set(logs.values()) == {"true"}
-    _resigned_grind(rec)
+    resigned_grind(rec)
     paste(page, rec, KEY.public_hex)
     verify(page, expect_state="failed")
     assert set(log_results(page)[1].values()) == {"not_in_log"}

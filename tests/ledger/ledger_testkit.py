@@ -23,7 +23,7 @@ class StepClock:
 
 
 def new_ledger(path=":memory:", **kw) -> Ledger:
-    ledger = Ledger(path, clock=StepClock(), **kw)
+    ledger = Ledger(path, clock=StepClock(), create=True, **kw)
     ledger.new_operator("acme")
     ledger.new_table("t1", operator="acme", preset="kitti", seats=4, point_value="0.25", commission_pct="5")
     return ledger
@@ -59,5 +59,5 @@ def snapshot(ledger: Ledger) -> dict[str, list]:
 
 
 def private_seed(ledger: Ledger, hand_id: str) -> str:
-    """The server seed, read straight from the private table (tests only)."""
-    return ledger.db.execute("SELECT seed FROM server_seeds WHERE hand_id = ?", [hand_id]).fetchone()[0]
+    """The server seed, read straight from the secret store (tests only)."""
+    return ledger._secrets().ensure().execute("SELECT seed FROM server_seeds WHERE hand_id = ?", [hand_id]).fetchone()[0]

@@ -107,8 +107,9 @@ def test_a_server_seed_that_no_longer_matches_its_commitment_is_never_revealed()
     """A tampered private seed (triggers bypassed by hand) is caught at the reveal."""
     ledger = new_ledger()
     advance(ledger, "h1", "finish")
-    ledger.db.execute("DROP TRIGGER server_seeds_no_update")
-    ledger.db.execute("UPDATE server_seeds SET seed = ? WHERE hand_id = 'h1'", ["00" * 32])
+    store = ledger._secrets().ensure()
+    store.execute("DROP TRIGGER server_seeds_no_update")
+    store.execute("UPDATE server_seeds SET seed = ? WHERE hand_id = 'h1'", ["00" * 32])
     before = snapshot(ledger)
     with pytest.raises(CommitmentMismatchError):
         ledger.reveal("h1")

@@ -75,7 +75,7 @@ def test_update_and_delete_fail_at_the_sqlite_level(table):
 
 
 def test_wal_mode_and_foreign_keys_are_on(tmp_path):
-    ledger = Ledger(tmp_path / "w.db")
+    ledger = Ledger(tmp_path / "w.db", create=True)
     assert ledger.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert ledger.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     with pytest.raises(sqlite3.IntegrityError):
@@ -105,7 +105,7 @@ def test_atomic_rolls_back_everything_on_error_and_nests_as_savepoints():
 def test_a_key_kept_outside_the_file_signs_only_when_passed_in(tmp_path):
     path = tmp_path / "k.db"
     key = SigningKey.generate()
-    ledger = Ledger(path)
+    ledger = Ledger(path, create=True)
     op = ledger.new_operator("acme", key=key, store_key=False)
     assert not op.key_stored and op.public_key == key.public_hex
     ledger.new_table("t1", operator="acme", preset="kitti", seats=4)
@@ -124,7 +124,7 @@ def test_a_key_kept_outside_the_file_signs_only_when_passed_in(tmp_path):
 
 def test_public_reads_never_return_a_private_key():
     ledger = new_ledger()
-    private = ledger.db.execute("SELECT private_key FROM operator_secrets").fetchone()[0]
+    private = ledger._secrets().ensure().execute("SELECT private_key FROM operator_keys").fetchone()[0]
     advance(ledger, "h1", "reveal")
     op = ledger.operator("acme")
     seen = " ".join([repr(op), str(op.to_json()), repr(ledger), repr(ledger.table("t1")),

@@ -38,11 +38,8 @@ def check_api_response(status: int, body: bytes, content_type: str, *, where: st
 
 
 def copy_db(src_path: str, dst_path: str) -> str:
-    """An online-backup copy of a ledger file (what an operator's backup does)."""
-    src, out = sqlite3.connect(src_path), sqlite3.connect(dst_path)
-    try:
-        src.backup(out)
-    finally:
-        src.close()
-        out.close()
+    """An online-backup copy of a ledger and its secret store (what an operator's backup does)."""
+    from audit.ledger.secret_store import copy_ledger
+
+    copy_ledger(src_path, dst_path)
     return dst_path

@@ -342,3 +342,43 @@ def test_json_text(value):
 def test_json_text_that_is_not_json(text, raw):
     rejects_typed(load_json, text)
     rejects_typed(load_json, raw)
+
+
+# -- the ledger's verbs: the edge every id and integer passes (CLI, web, Python) --------------
+
+_FUZZ_LEDGER: dict[str, Ledger] = {}
+
+
+def _fuzz_ledger() -> Ledger:
+    if "l" not in _FUZZ_LEDGER:
+        ledger = Ledger(":memory:")
+        ledger.new_operator("acme")
+        ledger.new_table("t1", operator="acme", preset="kitti", seats=3)
+        _FUZZ_LEDGER["l"] = ledger
+    return _FUZZ_LEDGER["l"]
+
+
+BIG_INTS = st.sampled_from([2 ** 63, 2 ** 63 - 1, -(2 ** 63) - 1, 2 ** 64, 10 ** 30, -1])
+
+
+@FUZZ
+@given(value=st.one_of(BIG_INTS, json_values), verb=st.sampled_from(
+    ["table", "operator", "get_hand", "commit", "new_hand_table", "new_hand_players", "new_hand_dealer",
+     "new_table_seats", "new_table_id", "seed_commit_seat"]))
+def test_ledger_verbs_refuse_any_json_value_with_a_typed_error(value, verb):
+    """A list, an object, an integer of 2**63 or any other JSON value where an id, a seat or a
+    name belongs: a TipluError, never a driver error (ProgrammingError, OverflowError)."""
+    ledger = _fuzz_ledger()
+    calls = {
+        "table": lambda: ledger.table(value),
+        "operator": lambda: ledger.operator(value),
+        "get_hand": lambda: ledger.get_hand(value),
+        "commit": lambda: ledger.commit(value),
+        "new_hand_table": lambda: ledger.new_hand(value, ["a", "b", "c"], hand_id="fz"),
+        "new_hand_players": lambda: ledger.new_hand("t1", value, hand_id="fz"),
+        "new_hand_dealer": lambda: ledger.new_hand("t1", ["a", "b", "c"], dealer=value, hand_id="fz"),
+        "new_table_seats": lambda: ledger.new_table("tz", operator="acme", preset="kitti", seats=value),
+        "new_table_id": lambda: ledger.new_table(value, operator="acme", preset="kitti", seats=3),
+        "seed_commit_seat": lambda: ledger.seed_commit("nohand", value, "00" * 32),
+    }
+    rejects_typed(calls[verb])

@@ -20,6 +20,23 @@ pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(importlib.util.find_spec("gunicorn") is None, reason="needs gunicorn")]
 
 
+def test_thirty_clients_behind_one_address_play_whole_hands_at_the_default_limits(tmp_path):
+    """Every client connects from 127.0.0.1 (one address, as behind one NAT or proxy), the app
+    runs with its default rate limits: every hand completes, zero errors."""
+    path = str(tmp_path / "limits.db")
+    token = servekit.prepare(path)
+    server = servekit.Server(path, workers=2, threads=4, default_limits=True).start()
+    try:
+        clients = servekit.run_clients(server.url, token, 30, hands=1)
+    finally:
+        server.stop()
+    errors = [e for c in clients for e in c.stats.errors]
+    assert errors == []
+    assert sum(c.stats.hands_done for c in clients) == 30
+    acks = [a for c in clients for a in c.stats.acks]
+    assert len(acks) == 30 * (2 * len(servekit.PLAYERS) + 5)
+
+
 def test_fifty_concurrent_clients_play_whole_hands_with_no_error(tmp_path):
     path = str(tmp_path / "load.db")
     token = servekit.prepare(path)

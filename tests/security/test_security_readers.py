@@ -17,7 +17,7 @@ from audit.tokens import authenticate, issue_operator_token
 
 def test_opening_and_reading_while_a_writer_holds_the_lock(tmp_path):
     path = str(tmp_path / "r.db")
-    with Ledger(path) as ledger:
+    with Ledger(path, create=True) as ledger:
         ledger.new_operator("op")
         ledger.new_table("t", operator="op", preset="kitti", seats=3)
         ledger.new_hand("t", ["a", "b", "c"], hand_id="h1")

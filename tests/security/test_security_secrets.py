@@ -35,7 +35,7 @@ def app(make_app, site):
     from audit.signing import SigningKey
     from audit.tlog.checkpoint import CheckpointSigner
 
-    return make_app(TIPLU_RATE_LIMIT=10 ** 9, TIPLU_STATS_WAIT=600,
+    return make_app(TIPLU_RATE_LIMIT=10 ** 9, TIPLU_AUTH_FAIL_LIMIT=10 ** 9, TIPLU_STATS_WAIT=600,
                     TIPLU_CHECKPOINT_SIGNER=CheckpointSigner(SigningKey.from_hex("33" * 32), "tiplu.test/log"))
 
 
@@ -148,7 +148,7 @@ def _operator_routes(app) -> list[str]:
     out = []
     for rule in app.url_map.iter_rules():
         if rule.rule.startswith("/api/v1/operator/"):
-            out.append(rule.rule.replace("<hand_id>", "t1-s1-committed").replace("<int:seat>", "0"))
+            out.append(rule.rule.replace("<hand_id>", "t1-s1-committed").replace("<seat:seat>", "0"))
     return out
 
 
@@ -201,7 +201,7 @@ def test_a_player_acts_only_on_their_own_seat(site, app):
 
 
 def test_public_write_routes_are_rate_limited(site, make_app):
-    app = make_app(TIPLU_RATE_LIMIT=5)
+    app = make_app(TIPLU_AUTH_FAIL_LIMIT=5)
     client = app.test_client()
     hand = site.hands["committed"]
     codes = [client.post(f"/api/v1/hands/{hand}/seats/1/commit", json={"commitment": "00" * 32}).status_code
@@ -212,7 +212,7 @@ def test_public_write_routes_are_rate_limited(site, make_app):
     assert resp.status_code == 429 and resp.get_json()["error"]["code"] == "rate_limited"
     other = client.post(f"/api/v1/hands/{hand}/seats/1/reveal", json={"seed": "00" * 16},
                         environ_overrides={"REMOTE_ADDR": "10.9.8.7"})
-    assert other.status_code == 401  # the limit is per client address
+    assert other.status_code == 401  # the failed-authentication limit is per client address
 
 
 # -- constant-time comparison ---------------------------------------------------------------

@@ -27,7 +27,7 @@ def fuzz_app(site, tmp_path_factory):
 
     db = copy_db(site.db_path, str(tmp_path_factory.mktemp("fuzz") / "fuzz.db"))
     signer = CheckpointSigner(SigningKey.from_hex("22" * 32), "tiplu.test/log")
-    return create_app({"TESTING": True, "TIPLU_DB": db, "TIPLU_RATE_LIMIT": 10 ** 9,
+    return create_app({"TESTING": True, "TIPLU_DB": db, "TIPLU_RATE_LIMIT": 10 ** 9, "TIPLU_AUTH_FAIL_LIMIT": 10 ** 9,
                        "TIPLU_CHECKPOINT_SIGNER": signer})
 
 
@@ -46,20 +46,32 @@ def _auth_headers(site, choice: int) -> dict[str, str]:
     return {} if token is None else {"Authorization": f"Bearer {token}"}
 
 
-def test_schemathesis_every_operation(site, fuzz_app):
+@pytest.mark.parametrize("mode", ["positive", "negative"])
+def test_schemathesis_every_operation(site, fuzz_app, mode):
+    """Valid requests (``positive``) and requests that break the schema on purpose
+    (``negative``: a list or an object where an id belongs, out-of-range integers, wrong
+    types in every body field) -- the negative run is the one that finds a parser handing
+    outside values to ``int()`` or to SQL unchecked."""
     schemathesis = pytest.importorskip("schemathesis")
+    from hypothesis.errors import Unsatisfiable
+    from schemathesis import GenerationMode
+
     schema = schemathesis.openapi.from_wsgi("/openapi.json", fuzz_app)
     operations = [r.ok() for r in schema.get_all_operations()]
     assert len(operations) >= 20
     hand_ids = sorted(set(site.hands.values()))
+    generation = GenerationMode(mode)
+    ran = 0
 
     for op in operations:
-        @settings(max_examples=12, deadline=None, database=None,
+        @settings(max_examples=12 if mode == "positive" else 40, deadline=None, database=None,
                   suppress_health_check=list(HealthCheck))
-        @given(case=op.as_strategy(), auth=st.integers(0, 4), real=st.sampled_from([None, *hand_ids]))
+        @given(case=op.as_strategy(generation), auth=st.integers(0, 4), real=st.sampled_from([None, *hand_ids]))
         def run(case, auth, real):
             if real is not None and case.path_parameters and "hand_id" in case.path_parameters:
                 case.path_parameters["hand_id"] = real
+            if mode == "negative":  # the right token, so that broken bodies reach the parsers
+                auth = 1 if "/operator/" in case.path else 2 if "/seats/" in case.path else auth
             headers = {**(case.headers or {}), **_auth_headers(site, auth)}
             resp = case.call(headers=headers)
             where = f"{case.method} {case.formatted_path} {case.query}"
@@ -70,7 +82,12 @@ def test_schemathesis_every_operation(site, fuzz_app):
             still_secret = still_unrevealed(fuzz_app.config["TIPLU_DB"], site.secret_seeds)
             assert not set(leaks) & still_secret, f"{where}: leaks an unrevealed server seed"
 
-        run()
+        try:
+            run()
+            ran += 1
+        except Unsatisfiable:  # negative mode: an operation with nothing to break (no parameter, no body)
+            assert mode == "negative", op
+    assert ran >= (20 if mode == "positive" else 12), ran
 
 
 WRITE_ROUTES = ["/api/v1/operator/tables", "/api/v1/operator/hands", "/api/v1/operator/hands/{h}/finish",
@@ -159,7 +176,9 @@ def test_negative_huge_and_odd_amounts_are_refused(site, make_app, amount):
 
 
 @pytest.mark.parametrize("query", ["limit=-1", "limit=99999999999999999999", "offset=१", "limit=1e3", "state=\x00",
-                                   "limit=%00", "start=-1&end=5", "index=18446744073709551616", "first=5&second=1"])
+                                   "limit=%00", "start=-1&end=5", "index=18446744073709551616", "first=5&second=1",
+                                   "offset=²", "limit=²", "start=²", "index=9223372036854775808",
+                                   "start=9999999999999999999", "first=9223372036854775807"])
 def test_odd_query_parameters(make_app, query):
     client = make_app().test_client()
     for path in ("/api/v1/hands", "/api/v1/log/entries", "/api/v1/log/proof/inclusion",
@@ -223,3 +242,85 @@ def test_pages_and_api_survive_any_record_an_operator_attaches(site, fuzz_app):
     run()
     for path in ("/tables/t1", "/api/v1/tables/t1", "/", "/api/v1/hands?limit=200"):
         assert client.get(path).status_code < 500, path
+
+
+# -- the class behind the 500s of the review: outside values reaching int() or SQL ------------
+
+INT_QUERIES = {"/api/v1/hands": ["limit", "offset"], "/api/v1/log/entries": ["start", "end"],
+               "/api/v1/log/proof/inclusion": ["index", "size"], "/api/v1/log/proof/consistency": ["first", "second"]}
+
+
+def test_every_integer_query_parameter_is_parsed_by_the_one_parser(make_app):
+    """Hypothesis over every integer query parameter of the API: other scripts' digits
+    (``²``, ``१``), signs, blanks, huge numbers around 2**63 -- a 4xx in the error shape."""
+    from test_security_fuzz_parsers import tricky_text
+    from urllib.parse import quote
+
+    client = make_app(TIPLU_CHECKPOINT_SIGNER=None).test_client()
+    huge = st.integers(min_value=2 ** 62, max_value=2 ** 70).map(str)
+    values = st.one_of(tricky_text, huge, st.sampled_from(["²", "³", "¹", "٣", "१", "0x10", "+1", " 1", "1 "]))
+
+    @settings(max_examples=150, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(route=st.sampled_from(sorted(INT_QUERIES)), data=st.data(), value=values)
+    def run(route, data, value):
+        name = data.draw(st.sampled_from(INT_QUERIES[route]))
+        extra = "" if name in ("limit", "offset", "start", "index", "first") else "&start=0&index=0&first=0"
+        path = f"{route}?{name}={quote(value.encode('utf-8', 'surrogatepass'), safe='')}{extra}"
+        resp = client.get(path)
+        check_api_response(resp.status_code, resp.data, resp.content_type, where=path)
+    run()
+
+
+OPERATOR_BODIES = {
+    "/api/v1/operator/tables": {"table_id": "t-fz", "preset": "kitti", "seats": 3, "point_value": "1",
+                                "commission_pct": "0", "overrides": {}},
+    "/api/v1/operator/hands": {"table_id": "t1", "players": ["asha", "bikash", "chandra"], "dealer": 0,
+                               "hand_id": "h-fz"},
+}
+
+
+def test_every_body_field_of_the_operator_api_takes_any_json_value(site, make_app):
+    """Each field of each operator body replaced by any JSON value -- lists, objects, integers
+    up to 2**70, floats, tricky text (the review's ``table_id`` as a list, a dict or 2**63)."""
+    from test_security_fuzz_parsers import json_values
+
+    client = make_app().test_client()
+    headers = {"Authorization": f"Bearer {site.operator_token}", "Content-Type": "application/json"}
+    counter = iter(range(10 ** 6))
+    specials = st.sampled_from([[], ["t1"], {}, {"id": "t1"}, 2 ** 63, 2 ** 63 - 1, -(2 ** 63) - 1, 2 ** 64, 10 ** 30])
+
+    @settings(max_examples=200, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(route=st.sampled_from(sorted(OPERATOR_BODIES)), data=st.data(), value=st.one_of(specials, json_values))
+    def run(route, data, value):
+        # fresh ids, so that a body left valid is a 201, not a 409
+        body = {**OPERATOR_BODIES[route], "table_id": "t1" if route.endswith("hands") else f"t-fz{next(counter)}"}
+        if route.endswith("hands"):
+            body["hand_id"] = f"h-fz{next(counter)}"
+        field = data.draw(st.sampled_from(sorted(body)))
+        body[field] = value
+        try:
+            text = json.dumps(body, allow_nan=True)
+        except (ValueError, RecursionError):
+            return
+        resp = client.post(route, headers=headers, data=text)
+        check_api_response(resp.status_code, resp.data, resp.content_type, where=f"{route} {field}={value!r:.60}")
+    run()
+
+
+@pytest.mark.parametrize("value", [[], ["t1"], {}, {"a": 1}, 2 ** 63, 2 ** 64, -1, 1.5, True, None])
+def test_table_id_of_any_type_is_a_400(site, make_app, value):
+    client = make_app().test_client()
+    resp = _post(client, site, "/api/v1/operator/hands", json={"table_id": value, "players": ["a", "b", "c"]})
+    check_api_response(resp.status_code, resp.data, resp.content_type, where=f"table_id={value!r}")
+    assert resp.status_code == 400
+
+
+@pytest.mark.parametrize("seat", ["99999999999999999999", "9223372036854775808", "64", "²", "-1", "1.0"])
+def test_seat_numbers_in_paths_are_bounded(site, make_app, seat):
+    client = make_app().test_client()
+    h = site.hands["committed"]
+    for path in (f"/api/v1/hands/{h}/seats/{seat}/commit", f"/api/v1/hands/{h}/seats/{seat}/reveal",
+                 f"/api/v1/operator/hands/{h}/seats/{seat}/token"):
+        resp = _post(client, site, path, json={"commitment": "00" * 32})
+        check_api_response(resp.status_code, resp.data, resp.content_type, where=path)
+        assert resp.status_code == 404, (path, resp.status_code)

@@ -1,8 +1,6 @@
 """Fixtures of the web tests: one real ledger built once, copied for each test that writes."""
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from web import create_app
@@ -33,12 +31,10 @@ def client(app):
 @pytest.fixture
 def fresh_db(site, tmp_path):
     """A private copy of the site's ledger, for tests that write."""
+    from audit.ledger.secret_store import copy_ledger
+
     dst = str(tmp_path / "copy.db")
-    src = sqlite3.connect(site.db_path)
-    out = sqlite3.connect(dst)
-    src.backup(out)
-    src.close()
-    out.close()
+    copy_ledger(site.db_path, dst)
     return dst
 
 

@@ -8,7 +8,6 @@ from click.testing import CliRunner
 from audit.cli import main
 from audit.ledger import Ledger
 from audit.tokens import authenticate
-from web.auth import RateLimiter
 
 
 def test_token_new_for_an_operator_and_a_seat(fresh_db, site):
@@ -42,18 +41,6 @@ def test_serve_has_help():
     r = CliRunner().invoke(main, ["serve", "--help"])
     text = " ".join(r.output.split())
     assert r.exit_code == 0 and "--port" in text and "development server" in text and "gunicorn" in text
-
-
-def test_rate_limiter_window():
-    now = [0.0]
-    limiter = RateLimiter(2, window=60, clock=lambda: now[0])
-    assert limiter.hit("a") and limiter.hit("a")
-    assert not limiter.hit("a")
-    assert limiter.hit("b")  # per client
-    now[0] = 59.9
-    assert not limiter.hit("a")
-    now[0] = 60.0
-    assert limiter.hit("a")
 
 
 def test_log_key_file_signs_checkpoints_and_home_shows_it(make_app, fresh_db, tmp_path):

@@ -24,7 +24,7 @@ def served(tmp_path_factory):
     """A ledger where each fixture record is the published record of a hand with its id."""
     path = str(tmp_path_factory.mktemp("fixtures") / "fx.db")
     ids = {}
-    with Ledger(path) as ledger:
+    with Ledger(path, create=True) as ledger:
         ledger.new_operator("fixture-operator")
         for i, entry in enumerate(MANIFEST):
             rec = json.loads((ROOT / entry["file"]).read_text())
@@ -82,7 +82,7 @@ BROKEN = [
 def test_a_malformed_published_record_is_a_verdict_not_a_crash(tmp_path, n):
     path = str(tmp_path / "broken.db")
     hid = f"broken-{n}"
-    with Ledger(path) as ledger:
+    with Ledger(path, create=True) as ledger:
         ledger.new_operator("op")
         ledger.new_table("t", operator="op", preset="kitti", seats=2)
         ledger.new_hand("t", ["a", "b"], hand_id=hid)

@@ -18,7 +18,7 @@ from web.data import replay_steps
 @pytest.fixture(scope="module")
 def games(tmp_path_factory):
     path = str(tmp_path_factory.mktemp("games") / "games.db")
-    with Ledger(path) as ledger:
+    with Ledger(path, create=True) as ledger:
         ledger.new_operator("demo-operator")
         for preset, n in (("marriage/nepal", 3), ("marriage/classic", 4), ("rummy13", 4), ("kitti", 5)):
             simulate_table(ledger, preset=preset, players=n, hands=1, seed="web-games",

@@ -158,10 +158,14 @@ def test_a_finished_hand_gets_the_log_check_alone(signed_app, make_app, fresh_db
     hid = site.hands["finished"]
     html = app.test_client().get(f"/hands/{hid}").get_data(as_text=True)
     check = _check_data(html)
-    assert set(check) == {"log"}
+    assert set(check) == {"log", "evidence"}
     assert check["log"]["public_key"] == public_key
     assert [s["statement"]["kind"] for s in check["log"]["statements"]][-1] == "record"
     assert site.secret_seeds[hid] not in html
     assert 'class="deal-box"' not in html
+    assert check["evidence"]["public_key"] == public_key
+    assert check["evidence"]["statements"] == check["log"]["statements"]
     unsigned = make_app(fresh_db).test_client().get(f"/hands/{hid}").get_data(as_text=True)
-    assert 'id="browser-check"' not in unsigned  # nothing to check in the browser without a log signer
+    # without a log signer there is no live log to ask, but the record's own evidence is checked
+    assert _check_data(unsigned)["log"] is None and _check_data(unsigned)["evidence"]["statements"]
+    assert site.secret_seeds[hid] not in unsigned

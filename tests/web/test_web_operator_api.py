@@ -197,7 +197,7 @@ def test_request_too_large_is_413_in_the_json_shape(make_app, fresh_db, site):
 
 
 def test_public_writes_are_rate_limited(make_app, fresh_db, site):
-    client = make_app(fresh_db, TIPLU_RATE_LIMIT=3).test_client()
+    client = make_app(fresh_db, TIPLU_AUTH_FAIL_LIMIT=3).test_client()
     hid = site.hands["committed"]
     url = f"/api/v1/hands/{hid}/seats/0/commit"
     codes = [client.post(url, json={"commitment": "ab" * 32}).status_code for _ in range(3)]

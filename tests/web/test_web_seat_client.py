@@ -22,7 +22,7 @@ SEEDS = ["aa" * 16, "bb" * 16]
 @pytest.fixture
 def served(tmp_path):
     db = str(tmp_path / "seat.db")
-    with Ledger(db) as ledger:
+    with Ledger(db, create=True) as ledger:
         ledger.new_operator("op", key=KEY)
         ledger.new_table("t", operator="op", preset="kitti", seats=2)
         ledger.new_hand("t", ["ram", "sita"], hand_id="h1")

@@ -40,7 +40,7 @@ def test_home_links_the_stats_page(client):
 
 def test_a_new_publication_changes_the_page_and_the_cache(tmp_path):
     db = str(tmp_path / "s.db")
-    with Ledger(db) as ledger:
+    with Ledger(db, create=True) as ledger:
         simulate_archive(ledger, [("kitti", 4, 3)], seed="web-stats")
     app = create_app({"TESTING": True, "TIPLU_DB": db, **WAIT})
     client = app.test_client()
@@ -52,7 +52,7 @@ def test_a_new_publication_changes_the_page_and_the_cache(tmp_path):
 
 def test_the_page_flags_the_biased_operator(tmp_path):
     db = str(tmp_path / "b.db")
-    with Ledger(db) as ledger:
+    with Ledger(db, create=True) as ledger:
         simulate_archive(ledger, [("kitti", 4, 60)], seed="stats-test", bias=Bias())
     client = create_app({"TESTING": True, "TIPLU_DB": db, **WAIT}).test_client()
     html = client.get("/stats").get_data(as_text=True)
@@ -67,7 +67,7 @@ def test_a_cold_computation_does_not_hold_the_request(tmp_path, monkeypatch):
     import audit.stats_cache as cache
 
     db = str(tmp_path / "slow.db")
-    with Ledger(db) as ledger:
+    with Ledger(db, create=True) as ledger:
         simulate_archive(ledger, [("kitti", 4, 2)], seed="web-stats-slow")
     release = threading.Event()
     real = cache.audit_published

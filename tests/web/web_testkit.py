@@ -156,7 +156,7 @@ def build_site(db_path: str) -> Site:
 
 def _build(db_path: str) -> Site:
     site = Site(str(db_path))
-    ledger = Ledger(str(db_path), clock=Clock())
+    ledger = Ledger(str(db_path), clock=Clock(), create=True)
     try:
         ledger.new_operator(OPERATOR)
         ledger.new_operator("other-operator")

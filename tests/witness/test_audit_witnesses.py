@@ -59,3 +59,15 @@ def test_the_cli_requires_the_quorum_and_names_the_policy():
     assert data["failures"][0]["reason"] == "witness_quorum"
     r = CliRunner().invoke(main, ["audit", str(GOLDEN), "--witness", V[0], "--quorum", "2"])
     assert r.exit_code == 1 and "tiplu: error: a quorum of 2 needs at least 2 witness keys" in r.output
+
+
+def test_parallel_workers_apply_the_same_policy(tmp_path):
+    lines = [json.dumps(json.loads((ROOT / "fixtures/records/kitti" / f"golden-{i}.json").read_text()))
+             for i in range(2)]
+    src = tmp_path / "records.jsonl"
+    src.write_text("\n".join(lines * 3) + "\n")
+    one = CliRunner().invoke(main, ["audit", str(src), "--witness", V[0], "--json"])
+    many = CliRunner().invoke(main, ["audit", str(src), "--witness", V[0], "--json", "--workers", "2"])
+    assert one.exit_code == many.exit_code == 1
+    assert json.loads(one.output) == json.loads(many.output)
+    assert {f["reason"] for f in json.loads(many.output)["failures"]} == {"witness_quorum"}

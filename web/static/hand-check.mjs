@@ -1,24 +1,29 @@
 /**
  * The hand page's in-browser check: recompute the commitments and the deal from the
  * published seeds with the browser's own WebCrypto (the webjs verifier, ./verifier/) and
- * compare them with what the server shows (<script id="check-data">).  Then, when the
- * server keeps a signed transparency log, check that every statement of the published
- * record is in it (./hand-log-check.mjs): the checkpoint's Ed25519 signature under the
- * operator key the page pins, and each statement's inclusion proof, from leaf hashes
- * computed here.  Trusts no server computation: the server's claims are only compared against.
+ * compare them with what the server shows (<script id="check-data">).  Then check the log
+ * evidence the record itself carries (./verifier/tlogproof.mjs, checks named "log:...", no
+ * further request): a tiplu.hand/2 record's tlog-proofs, under the operator key this
+ * server registered (basis "ledger"), each statement's leaf hash computed here.  Last, when
+ * the server keeps a signed transparency log, cross-check the record against the live log
+ * (./hand-log-check.mjs, checks named "live:..."): the log's current checkpoint and the
+ * proofs it serves now.  Trusts no server computation: the server's claims are only
+ * compared against.
  *
  * For tests: #browser-check[data-state] becomes "verified" (every check passed), "failed"
  * (some check failed), "incomplete" (none failed, some could not be done, e.g. no
  * WebCrypto Ed25519) or "error"; each <li> carries data-check (the check's name) and
- * data-ok ("true", "false" or "null").
+ * data-ok ("true", "false" or "null") and, for a failed log check, data-reason (the Python
+ * audit's reason name: not_in_log, log_order, bad_checkpoint, not_log_bound, ...).
  */
 import { verifyHand } from "./verifier/verifier.mjs";
 import { logChecks } from "./hand-log-check.mjs";
+import { recordLogChecks } from "./verifier/tlogproof.mjs";
 
 const box = document.getElementById("browser-check");
 const list = document.getElementById("check-list");
 const status = document.getElementById("check-status");
-const { log, ...input } = JSON.parse(document.getElementById("check-data").textContent);
+const { log, evidence, ...input } = JSON.parse(document.getElementById("check-data").textContent);
 
 function item(c) {
   const { ok, title, detail } = c;
@@ -26,6 +31,7 @@ function item(c) {
   li.className = ok === true ? "ok" : ok === false ? "bad" : "skip";
   li.dataset.ok = String(ok);
   if (c.name) li.dataset.check = c.name;
+  if (c.reason) li.dataset.reason = c.reason;
   const b = document.createElement("b");
   b.textContent = `${ok === true ? "\u2713" : ok === false ? "\u2717" : "\u2013"} ${title}`;
   const d = document.createElement("div");
@@ -42,16 +48,26 @@ async function fetchProofs(url) {
   return body;
 }
 
-async function logPart() {
+/** The record's own log evidence, checked with no server request. */
+async function evidencePart() {
+  if (!evidence) return [];
+  const record = { format: evidence.format, table: { public_key: evidence.claimed_key },
+    fairness: { statements: evidence.statements, log_proofs: evidence.log_proofs } };
+  return recordLogChecks(record, { publicKey: evidence.public_key, basis: "ledger" });
+}
+
+/** The cross-check against the server's live log: the proofs it serves now. */
+async function livePart() {
   if (!log) return [];
   let proofs;
   try {
     proofs = await fetchProofs(log.proofs_url);
   } catch (e) {
-    return [{ name: "log:fetch", title: "The log's proofs for this hand", ok: false,
+    return [{ name: "live:fetch", title: "Live log: the proofs for this hand", ok: false,
       detail: `this server did not give them: ${e.message}` }];
   }
-  return logChecks({ statements: log.statements, publicKey: log.public_key, proofs });
+  const checks = await logChecks({ statements: log.statements, publicKey: log.public_key, proofs });
+  return checks.map((c) => ({ ...c, name: c.name.replace(/^log:/, "live:"), title: `Live log: ${c.title}` }));
 }
 
 // A finished hand not yet revealed has no server seed: only its log checks can run.
@@ -60,7 +76,7 @@ const NO_DEAL = { ok: true, complete: true, checks: [] };
 try {
   const report = "hand_id" in input ? await verifyHand(input) : NO_DEAL;
   list.replaceChildren(...report.checks.map(item));
-  const logs = await logPart();
+  const logs = [...await evidencePart(), ...await livePart()];
   list.append(...logs.map(item));
   const checks = [...report.checks, ...logs];
   // A record without every commitment fails, as before; a log check that could not be done

@@ -1,0 +1,68 @@
+"""Every record fixture (fixtures/records/, tiplu.hand/2) judged by the browser's log
+evidence check (web/static/verifier/tlogproof.mjs) and by the Python audit
+(audit.verify.audit_record) under the same pinned operator key: the goldens verify, and on
+every fixture the browser's failed log checks carry exactly the log reasons the audit gives."""
+from __future__ import annotations
+
+import json
+import pathlib
+
+import pytest
+
+from audit.trust import TrustAnchor
+from audit.verify import audit_record
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+RECORDS = ROOT / "fixtures" / "records"
+MANIFEST = json.loads((RECORDS / "manifest.json").read_text(encoding="utf-8"))["records"]
+#: the reasons of the log evidence (and the trusted key) -- what tlogproof.mjs judges
+LOG_REASONS = {"not_log_bound", "not_in_log", "log_order", "bad_checkpoint", "signature"}
+
+
+def operator_key() -> str:
+    """The fixtures' operator key, pinned from a golden record (the same key signs them all)."""
+    keys = {json.loads((RECORDS / e["file"]).read_text(encoding="utf-8"))["table"]["public_key"]
+            for e in MANIFEST if e["ok"]}
+    assert len(keys) == 1
+    return keys.pop()
+
+
+@pytest.fixture(scope="module")
+def judged(browser, static_server):
+    """{file: (record, browser checks)} for every fixture, in one page."""
+    key = operator_key()
+    records = {e["file"]: json.loads((RECORDS / e["file"]).read_text(encoding="utf-8")) for e in MANIFEST}
+    pg = browser.new_page()
+    pg.goto(f"{static_server}/verify.html")
+    out = pg.evaluate("""async ([records, publicKey]) => {
+        const T = await import('/verifier/tlogproof.mjs');
+        const res = {};
+        for (const [file, record] of Object.entries(records)) res[file] = await T.recordLogChecks(record, {publicKey, basis: "pinned"});
+        return res;
+    }""", [records, key])
+    pg.close()
+    return key, {f: (records[f], out[f]) for f in records}
+
+
+def test_the_fixtures_are_log_bound():
+    assert all(json.loads((RECORDS / e["file"]).read_text(encoding="utf-8"))["format"] == "tiplu.hand/2" for e in MANIFEST)
+
+
+@pytest.mark.parametrize("entry", [e for e in MANIFEST if e["ok"]], ids=lambda e: e["file"])
+def test_every_golden_record_verifies_in_the_browser(judged, entry):
+    _, results = judged
+    _, checks = results[entry["file"]]
+    assert checks and all(c["ok"] is True for c in checks), [c for c in checks if c["ok"] is not True]
+    n = len(results[entry["file"]][0]["fairness"]["statements"])
+    assert sum(c["name"].startswith("log:statement:") for c in checks) == n
+
+
+@pytest.mark.parametrize("entry", MANIFEST, ids=lambda e: e["file"])
+def test_the_browser_agrees_with_the_python_audit(judged, entry):
+    key, results = judged
+    record, checks = results[entry["file"]]
+    verdict = audit_record(record, trust=TrustAnchor(key, "pinned"))
+    python = {f.reason.value for f in verdict.faults} & LOG_REASONS
+    browser = {c["reason"] for c in checks if c["ok"] is False}
+    assert browser == python, (verdict.faults, [c for c in checks if c["ok"] is False])
+    assert (not python) == all(c["ok"] is not False for c in checks)
