@@ -29,7 +29,7 @@ def forged(tmp_path):
     out = {}
     for variant in ("stale", "private", "relogged"):
         path = tmp_path / f"{variant}.db"
-        with Ledger(str(path)) as ledger:
+        with Ledger(str(path), create=True) as ledger:
             simulate_archive(ledger, [("kitti", 4, 3)], seed="grind")
             hid = "kitti-4p-t0-h0001"
             rec = resigned_grind(ledger, hid, shill=0, evidence=variant)
