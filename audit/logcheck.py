@@ -233,3 +233,54 @@ class LedgerLog:
 
         for seq, text in self._db.execute("SELECT seq, statement FROM statements WHERE hand_id = ?", [hand_id]):
             yield seq - 1, json.loads(text)
+
+
+class RemoteLog:
+    """:class:`LogView` over an operator's served log (``<base>/api/v1/log``): every entry is
+    fetched once, on first use, and the tree is recomputed here from those entries -- so a
+    URL audit or a monitor holds the whole log as a ledger audit does.  (That the served
+    entries are the log the operator signs is the monitor's check of its checkpoints.)"""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self._entries: list[bytes] | None = None
+        self._tree: Any = None
+        self._by_hand: dict[Any, list[tuple[int, Mapping[str, Any]]]] | None = None
+
+    def _load(self) -> list[bytes]:
+        if self._entries is None:
+            from .tlog.merkle import MemoryTree, leaf_hash
+            from .tlog.store import leaf_entry
+
+            size = int(self._client.checkpoint().get("size", 0))
+            entries: list[bytes] = []
+            while len(entries) < size:
+                page = self._client.entries(len(entries), size)
+                if not page:
+                    break
+                entries += [leaf_entry(item["entry"]) for item in page]
+            self._entries = entries
+            self._tree = MemoryTree(leaf_hash(e) for e in entries)
+        return self._entries
+
+    def size(self) -> int:
+        return len(self._load())
+
+    def root(self, size: int) -> bytes:
+        self._load()
+        return self._tree.root(size)
+
+    def entry(self, index: int) -> bytes | None:
+        entries = self._load()
+        return entries[index] if 0 <= index < len(entries) else None
+
+    def hand_leaves(self, hand_id: str) -> Iterable[tuple[int, Mapping[str, Any]]]:
+        if self._by_hand is None:
+            import json
+
+            self._by_hand = {}
+            for index, entry in enumerate(self._load()):
+                st = json.loads(entry).get("statement")
+                if isinstance(st, Mapping):
+                    self._by_hand.setdefault(st.get("hand_id"), []).append((index, st))
+        return iter(self._by_hand.get(hand_id, ()))

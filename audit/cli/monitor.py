@@ -62,6 +62,19 @@ def run_once(client: LogClient, state_path: Path, *, url: str, public_key: str |
     return True
 
 
+def against_the_log(hook: AuditHook, client: LogClient) -> AuditHook:
+    """The default audit hook, judging each record against the operator's whole served log
+    (fetched once for this round): a re-logged forgery is then ``log_duplicate`` and a record
+    proved in a private log ``log_inconsistent`` / ``not_in_log``, as in a ledger audit."""
+    from audit.logcheck import RemoteLog
+
+    log = RemoteLog(client)
+
+    def audit(record):
+        return hook(record, log=log)
+    return audit
+
+
 def records_need_witnesses(hook: AuditHook, witnesses: tuple, quorum: int) -> AuditHook:
     """The default audit hook, plus: a revealed hand's record must carry a checkpoint with the
     witness quorum (``witness_quorum`` otherwise), as ``tiplu audit --witness`` judges it."""
@@ -111,11 +124,14 @@ def monitor_command(url: str, state_path: Path, public_key: str | None, once: bo
     hook = load_hook(audit_hook, required=audit_hook != DEFAULT_AUDIT_HOOK)
     if hook is None and audit_hook.lower() != "none":
         click.echo(f"note: audit hook {audit_hook} is not available; revealed hands are not audited")
-    if hook is not None and witnesses and quorum and audit_hook == DEFAULT_AUDIT_HOOK:
-        hook = records_need_witnesses(hook, witnesses, quorum)
     client = LogClient(url)
     while True:
-        if not run_once(client, state_path, url=url, public_key=public_key, hook=hook, compare_paths=compare_paths,
+        round_hook = hook
+        if hook is not None and audit_hook == DEFAULT_AUDIT_HOOK:
+            round_hook = against_the_log(hook, client)
+            if witnesses and quorum:
+                round_hook = records_need_witnesses(round_hook, witnesses, quorum)
+        if not run_once(client, state_path, url=url, public_key=public_key, hook=round_hook, compare_paths=compare_paths,
                         witnesses=witnesses, quorum=quorum, grace=grace):
             sys.exit(1)
         if once:

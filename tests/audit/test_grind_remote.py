@@ -20,11 +20,10 @@ from audit.sim.grind import resigned_grind
 from web import create_app
 
 HID = "kitti-4p-t0-h0001"
-# the reason each variant must give (the others may follow as consequences).  Only the
-# "stale" variant for now: the URL audit and the monitor's hook audit each record offline
-# (no view of the operator's whole log), so "private" passes and "relogged" shows only
-# log_order there -- see the ledger audit in test_grind_attack.py for those.
-OWN_REASON = {"stale": "not_in_log"}
+# the reason each variant must give (the others may follow as consequences): the URL audit
+# and the monitor judge each record against the operator's whole served log, as a ledger
+# audit does, so a private log and a re-logged second set are caught too.
+OWN_REASON = {"stale": "not_in_log", "private": "not_in_log", "relogged": "log_duplicate"}
 
 
 def _dishonest_operator(path, variant):
