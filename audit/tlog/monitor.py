@@ -286,6 +286,7 @@ def _check_entry(client: LogClient, cp: Checkpoint, index: int, signed: Any, aud
     result.audited += 1
     if not verdict_is_ok(verdict):
         reason = getattr(verdict, "reason", None) or (verdict.get("reason") if isinstance(verdict, Mapping) else None)
+        reason = getattr(reason, "value", reason)  # a Reason member: its wire name (not_in_log), not its repr
         result.problems.append(Problem("AUDIT_FAILED", f"hand {hand_id} (entry {index}): {reason or repr(verdict)}"))
 
 
