@@ -19,7 +19,7 @@ Progress = Callable[[AuditReport], None]
 
 def audit_one(data, *, public_key: str | None = None, strict: bool = False,
               witnesses: WitnessPolicy | None = None, trust: TrustAnchor | None = None,
-              check_signatures: bool = False, log=None) -> Verdict:
+              check_signatures: bool = False, log=None, state=None) -> Verdict:
     """:func:`audit_record`, but a crash of the auditor on one record becomes that record's
     ``INTERNAL_ERROR`` verdict instead of ending the run (the error type is kept, no traceback).
     With ``witnesses``, a record whose checkpoint lacks the quorum also gets ``WITNESS_QUORUM``."""
@@ -30,6 +30,13 @@ def audit_one(data, *, public_key: str | None = None, strict: bool = False,
             extra = record_witness_faults(data, witnesses)
             if extra:
                 verdict = replace(verdict, faults=verdict.faults + tuple(extra))
+        if state is not None and not (strict and verdict.faults):
+            extra = state_faults(data, state, trust.public_key if trust else public_key,
+                                 trust.origin if trust else None)
+            if extra:
+                verdict = replace(verdict, faults=verdict.faults + tuple(extra))
+        if state is not None and Reason.LOG_INCONSISTENT in verdict.reasons:
+            state.contradicted = True
         return verdict
     except Exception as exc:  # noqa: BLE001 - one bad record must not stop an archive audit
         hand_id = data.get("hand_id") if isinstance(data, dict) else None
@@ -37,10 +44,26 @@ def audit_one(data, *, public_key: str | None = None, strict: bool = False,
                        (Fault(Reason.INTERNAL_ERROR, f"the auditor failed: {type(exc).__name__}"),))
 
 
+def state_faults(data, state, public_key: str | None, origin: str | None) -> list[Fault]:
+    """The ``LOG_INCONSISTENT`` fault if the record's checkpoint contradicts ``state``
+    (:class:`audit.auditstate.StateCheck`); nothing if it has no checkpoint that verifies
+    (its own audit reports that)."""
+    from .logcheck import verified_checkpoint
+    from .tlog.proof import parse_tlog_proof
+
+    try:
+        text = parse_tlog_proof(data["fairness"]["log_proofs"][0]).checkpoint_text
+        cp = verified_checkpoint(text, public_key or data["table"]["public_key"], origin)
+    except Exception:  # noqa: BLE001 - no usable checkpoint: the record's own audit says why
+        return []
+    message = state.check(cp)
+    return [] if message is None else [Fault(Reason.LOG_INCONSISTENT, message)]
+
+
 def audit_items(items: Iterable[Item], *, public_key: str | None = None, strict: bool = False,
                 progress: Progress | None = None, every: int = 200,
                 witnesses: WitnessPolicy | None = None, trust=None, check_signatures: bool = False,
-                log=None) -> AuditReport:
+                log=None, state=None) -> AuditReport:
     """Audit every item; a malformed item is a failure of its own and the run goes on; a
     hand's status (no record to audit) is added as such."""
     report = AuditReport()
@@ -51,7 +74,8 @@ def audit_items(items: Iterable[Item], *, public_key: str | None = None, strict:
             report.add_error(item.where, str(item.error))
         else:
             report.add(item.where, audit_one(item.data, public_key=public_key, strict=strict, witnesses=witnesses,
-                                             trust=trust, check_signatures=check_signatures, log=log))
+                                             trust=trust, check_signatures=check_signatures, log=log,
+                                             state=state))
         if progress and n % every == 0:
             progress(report)
     if progress:

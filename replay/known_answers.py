@@ -21,12 +21,16 @@ EXPECT_KEYS = ("server_commitment", "player_commitments", "material", "shoe", "h
 
 
 def known_answers(server_seed: bytes, hand_id: str, ruleset: Ruleset, player_seeds: Sequence[bytes],
-                  dealer: int) -> dict[str, Any]:
-    """The ``expect`` object of a vector for these inputs."""
+                  dealer: int, extra_draws: Sequence[tuple[str, int]] = ()) -> dict[str, Any]:
+    """The ``expect`` object of a vector for these inputs.
+
+    ``extra_draws`` adds (label, n) sub-stream draws after :data:`SUBSTREAM_DRAWS`: the
+    rejection-sampling vector draws with n = 2**31 + 1, where a first candidate is often rejected.
+    """
     hr = hand_randomness(server_seed, hand_id, ruleset, player_seeds)
     d = hr.deal(dealer)
     subs = {}
-    for label, n in SUBSTREAM_DRAWS:
+    for label, n in (*SUBSTREAM_DRAWS, *extra_draws):
         size = len(d.stock) if n is None else n
         s = hr.stream(label)
         subs[label] = {"block0": s.block(0).hex(), "randbelow": {"n": size, "value": s.randbelow(size)}}
@@ -59,6 +63,14 @@ def check_vector(vector: Mapping[str, Any]) -> list[str]:
         wrong.append("ruleset_hash")
     if vector.get("n_seats") != len(seeds):
         wrong.append("n_seats")
-    got = known_answers(server, hand_id, ruleset, seeds, dealer)
+    base = {label for label, _ in SUBSTREAM_DRAWS}
+    try:
+        extra = [(label, sub["randbelow"]["n"]) for label, sub in (expect.get("substreams") or {}).items()
+                 if label not in base]
+    except (KeyError, TypeError, AttributeError):
+        raise MalformedError("vector substreams must map labels to {block0, randbelow: {n, value}}") from None
+    if not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 2 ** 32 for _, n in extra):
+        raise MalformedError("a vector's extra sub-stream draws need an integer n in [1, 2**32]")
+    got = known_answers(server, hand_id, ruleset, seeds, dealer, extra)
     wrong.extend(k for k in EXPECT_KEYS if expect.get(k) != got[k])
     return wrong

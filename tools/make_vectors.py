@@ -19,6 +19,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from replay.fairness import hand_randomness  # noqa: E402
 from replay.known_answers import VECTORS_FORMAT, known_answers  # noqa: E402
 from replay.rulesets import resolve  # noqa: E402
 
@@ -61,19 +62,62 @@ def vector(preset: str, overrides: dict, n: int, variant: int) -> dict:
     }
 
 
+# Edge cases (issue #15): rejection sampling, the largest player seed, a non-ASCII hand id.
+REJECT_LABEL, REJECT_N = "rejection", 2 ** 31 + 1  # limit 2**31 + 1: about half of all words are rejected
+
+
+def first_word_rejected(server: bytes, hand_id: str, rs, seeds: list[bytes]) -> bool:
+    """Whether the first u32 of the ``rejection`` sub-stream is rejected by randbelow(REJECT_N)."""
+    limit = 2 ** 32 - (2 ** 32 % REJECT_N)
+    return hand_randomness(server, hand_id, rs, seeds).stream(REJECT_LABEL).next_u32() >= limit
+
+
+def edge_vectors() -> list[dict]:
+    out = []
+    # Rejection sampling: the first server-seed label (by counter) whose first candidate is rejected.
+    rs = resolve("kitti", {})
+    name = "kitti/4p/rejection"
+    seeds = [h(f"seat{i}:" + name) for i in range(4)]
+    k = 0
+    while not first_word_rejected(h(f"server:{name}:{k}"), "vec-kitti-rejection", rs, seeds):
+        k += 1
+    server = h(f"server:{name}:{k}")
+    out.append(_edge(name, "kitti", rs, "vec-kitti-rejection", server, seeds, 3, [(REJECT_LABEL, REJECT_N)]))
+    # A 64-byte player seed (the largest allowed) next to a 16-byte one (the smallest).
+    rs = resolve("marriage/nepal", {})
+    name = "marriage/nepal/3p/seed64"
+    seeds = [hashlib.sha512(f"seat0:{name}".encode()).digest(), h(f"seat1:{name}", 16), h(f"seat2:{name}")]
+    out.append(_edge(name, "marriage/nepal", rs, "vec-marriage-nepal-seed64", h("server:" + name), seeds, 2))
+    # A non-ASCII hand id: Devanagari ("hand-1" in Nepali), UTF-8 in every hash.
+    rs = resolve("rummy13", {})
+    name = "rummy13/4p/devanagari"
+    seeds = [h(f"seat{i}:" + name) for i in range(4)]
+    out.append(_edge(name, "rummy13", rs, "हात-१-तिप्लु", h("server:" + name), seeds, 3))
+    return out
+
+
+def _edge(name, preset, rs, hand_id, server, seeds, dealer, extra=()) -> dict:
+    return {
+        "name": name, "preset": preset, "ruleset": rs.to_json(), "ruleset_hash": rs.hash,
+        "hand_id": hand_id, "n_seats": len(seeds), "dealer": dealer, "server_seed": server.hex(),
+        "player_seeds": [s.hex() for s in seeds],
+        "expect": known_answers(server, hand_id, rs, seeds, dealer, extra),
+    }
+
+
 def build() -> dict:
-    vectors = [vector(p, o, n, v) for p, o, ns in CASES for n in ns for v in (0, 1)]
+    vectors = [vector(p, o, n, v) for p, o, ns in CASES for n in ns for v in (0, 1)] + edge_vectors()
     return {"format": VECTORS_FORMAT, "protocol": "v1", "count": len(vectors), "vectors": vectors}
 
 
 def main() -> int:
-    text = json.dumps(build(), indent=1) + "\n"
+    text = json.dumps(build(), indent=1, ensure_ascii=False) + "\n"
     if "--check" in sys.argv:
-        same = OUT.exists() and OUT.read_text() == text
+        same = OUT.exists() and OUT.read_text(encoding="utf-8") == text
         print("vectors are current" if same else "vectors differ from tools/make_vectors.py")
         return 0 if same else 1
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(text)
+    OUT.write_text(text, encoding="utf-8")
     print(f"wrote {OUT.relative_to(ROOT)}")
     return 0
 

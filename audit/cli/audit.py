@@ -84,6 +84,9 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
 @click.option("--public-key", help="Pin the operator's Ed25519 public key (hex); without it or --trust each record's own claimed key is used, which is NOT a trust anchor.")
 @click.option("--trust", "trust_file", type=click.Path(dir_okay=False),
               help='A trust file {"format": "tiplu.trust/1", "public_key": HEX, "origin": LOG?}: the key (and log) to trust.')
+@click.option("--state", "state_file", type=click.Path(dir_okay=False),
+              help="The last checkpoint this auditor accepted (JSON; a 'tiplu monitor --state' file works too): every "
+                   "checkpoint met must be consistent with it (log_inconsistent if not); advanced after a clean audit.")
 @click.option("--check-signatures", is_flag=True,
               help="Also verify every statement's Ed25519 signature (the default leaves them to the log checkpoint).")
 @click.option("--strict", is_flag=True, help="Stop each record at its first fault (default: report every fault).")
@@ -102,7 +105,8 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
                    "and --dask local:N; needs shared storage on a real cluster), or the parent ships the records "
                    "(default for a remote scheduler).")
 @witness_options
-def audit_command(source: str, public_key: str | None, trust_file: str | None, check_signatures: bool,
+def audit_command(source: str, public_key: str | None, trust_file: str | None, state_file: str | None,
+                  check_signatures: bool,
                   strict: bool, as_json: bool, progress: bool | None,
                   workers: int, dask_address: str | None, grace_text: str | None, now_text: str | None,
                   read_in_workers: bool | None, witness_keys: tuple[str, ...], quorum: int | None) -> None:
@@ -124,6 +128,21 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, c
         raise MalformedError("pin the key once: --public-key or --trust, not both")
     trust = (TrustAnchor(parse_key(public_key), "pinned") if public_key
              else load_trust_file(trust_file) if trust_file else None)
+    saved, state = None, None
+    if state_file:
+        from ..auditstate import AuditState
+
+        try:
+            saved = AuditState.load(state_file)
+        except MalformedError as exc:
+            raise click.BadParameter(str(exc), param_hint="--state") from None
+        if trust is not None and saved.public_key and saved.public_key != trust.public_key:
+            raise click.BadParameter(f"{state_file} pins key {saved.public_key[:16]}..., not the key given",
+                                     param_hint="--state")
+        if trust is None:
+            trust = saved.anchor()
+        if workers > 1 or dask_address:
+            raise MalformedError("--state runs in one process for now")
     policy = WitnessPolicy.of(witness_keys, quorum) if witness_keys or quorum else None
 
     grace = DEFAULT_GRACE if grace_text is None else parse_grace(grace_text)
@@ -142,9 +161,23 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, c
                                 witnesses=policy)
     else:
         log = _whole_log(source)
+        source_cp = None
+        if saved is not None:
+            state, source_cp = _state_check(source, saved, trust)
         report = audit_items(iter_source(source, now=now, grace=grace), strict=strict,
                              progress=show, witnesses=policy, trust=trust, check_signatures=check_signatures,
-                             log=log)
+                             log=log, state=state)
+        if source_cp is not None:
+            message = state.check(source_cp)
+            if message is not None:
+                from replay.faults import Fault, Reason
+
+                from ..verify import Verdict
+                report.add(f"{source} (its log checkpoint)",
+                           Verdict(None, None, (Fault(Reason.LOG_INCONSISTENT, message),)))
+        if state is not None and not state.contradicted and state.best is not None \
+                and state.best is not saved.checkpoint:
+            saved.save(state.best, trust.public_key if trust is not None and trust.basis != "record" else None)
     if show:
         show.close()
     anchor = trust.to_json() if trust is not None else {
@@ -152,6 +185,10 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, c
     if as_json:
         data = report.to_json()
         data["trust"] = anchor
+        if state is not None:
+            data["state"] = {"file": state_file, **state.to_json(),
+                             "written": not state.contradicted and state.best is not None
+                             and state.best is not saved.checkpoint}
         if policy is not None:
             data["witness_policy"] = policy.to_json()
         click.echo(json.dumps(data, indent=2, sort_keys=True))
@@ -161,9 +198,49 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, c
                    "(pin the operator's key with --public-key or --trust)")
         if policy is not None:
             click.echo(f"witnesses required: {policy.describe()}")
+        if state is not None:
+            click.echo(state.describe())
         print_summary(report)
     if not report.ok:
         sys.exit(1)
+
+
+def _state_check(source: str, saved, trust):
+    """A :class:`StateCheck` against ``saved``, with the source's consistency proofs (a ledger
+    or URL), and the source's own current checkpoint verified under the trusted key (or None)."""
+    from pathlib import Path
+
+    from ..archive import DB_SUFFIXES
+    from ..auditstate import StateCheck
+    from ..logcheck import verified_checkpoint
+
+    proof, text = None, None
+    if source.startswith(("http://", "https://")):
+        from ..tlog.monitor import LogClient
+
+        client = LogClient(source)
+        proof = client.consistency_proof
+        body = client.checkpoint()
+        text = body.get("checkpoint") if isinstance(body, dict) else None
+    elif source != "-" and Path(source).suffix in DB_SUFFIXES:
+        import sqlite_utils
+
+        from ..tlog.store import TransparencyLog
+
+        tlog = TransparencyLog(sqlite_utils.Database(source), migrate=False)
+        proof = tlog.consistency_proof
+        text = tlog.latest_checkpoint()
+
+    def consistency(first: int, second: int):
+        try:
+            return proof(first, second)
+        except Exception:  # noqa: BLE001 - the source cannot prove these sizes: unchecked
+            return None
+
+    source_cp = None
+    if isinstance(text, str) and trust is not None:
+        source_cp = verified_checkpoint(text, trust.public_key, trust.origin)
+    return StateCheck(saved.checkpoint, consistency if proof else None), source_cp
 
 
 def _whole_log(source: str):

@@ -5,7 +5,7 @@ Every statement is a JSON object ``{"type": "tiplu.statement/1", "kind": ..., "h
 its canonical JSON (:meth:`audit.signing.SigningKey.sign`).  The content never depends on
 the row's ``seq``, so a statement verifies alone, with the operator's public key.  The
 statements table is append-only; the transparency log makes each row a leaf in ``seq``
-order.  ``docs/ledger.md`` lists the kinds and their fields.
+order.  ``docs/records.md`` ("Statements") lists the kinds and their fields.
 """
 from __future__ import annotations
 

@@ -84,7 +84,7 @@ def js_results(browser, static_server, vectors):
 
 def test_every_vector_was_run(js_results, vectors):
     assert sorted(js_results) == sorted(v["name"] for v in vectors)
-    assert len(js_results) == 38
+    assert len(js_results) == 41
 
 
 def test_commitments_material_and_ruleset_hash(js_results, vectors):  # rules, D-1

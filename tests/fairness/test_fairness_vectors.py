@@ -12,7 +12,7 @@ from replay.rulesets import Ruleset, resolve
 
 def test_file_header():
     assert DOC["format"] == "tiplu.vectors/1" and DOC["protocol"] == "v1"
-    assert DOC["count"] == len(VECTORS) == 38
+    assert DOC["count"] == len(VECTORS) == 41
     assert len(set(IDS)) == len(IDS)
 
 
@@ -37,6 +37,32 @@ def test_library_reproduces_vector(v):  # rules R-21, R-22, D-1, D-3
         assert s.randbelow(sub["randbelow"]["n"]) == sub["randbelow"]["value"]
     # D-5: the tiplu pick draws from the "tiplu" sub-stream, uniform over the stock.
     assert hr.tiplu_position(len(exp["stock"])) == exp["substreams"]["tiplu"]["randbelow"]["value"]  # rule D-5
+
+
+def _by_name(name):
+    return next(v for v in VECTORS if v["name"] == name)
+
+
+def test_rejection_vector_rejects_its_first_candidate():  # rule D-3
+    v = _by_name("kitti/4p/rejection")
+    sub = v["expect"]["substreams"]["rejection"]
+    n = sub["randbelow"]["n"]
+    assert n == 2 ** 31 + 1
+    limit = 2 ** 32 - (2 ** 32 % n)
+    words = [int.from_bytes(bytes.fromhex(sub["block0"])[i:i + 4], "big") for i in range(0, 32, 4)]
+    assert words[0] >= limit  # the first candidate is rejected ...
+    first_ok = next(w for w in words if w < limit)
+    assert sub["randbelow"]["value"] == first_ok % n != words[0] % n  # ... and a later one is drawn
+    hr = hand_randomness(bytes.fromhex(v["server_seed"]), v["hand_id"], Ruleset.from_json(v["ruleset"]),
+                         [bytes.fromhex(s) for s in v["player_seeds"]])
+    assert hr.stream("rejection").next_u32() == words[0]
+
+
+def test_edge_vectors_cover_a_64_byte_seed_and_a_non_ascii_hand_id():
+    assert max(len(bytes.fromhex(s)) for v in VECTORS for s in v["player_seeds"]) == 64
+    assert 16 in {len(bytes.fromhex(s)) for s in _by_name("marriage/nepal/3p/seed64")["player_seeds"]}
+    hid = _by_name("rummy13/4p/devanagari")["hand_id"]
+    assert not hid.isascii() and all("\u0900" <= ch <= "\u097f" or ch == "-" for ch in hid)
 
 
 def test_vectors_cover_every_preset_and_table_size():  # rules MN-4, MC-1, D-12, D-18

@@ -1,0 +1,144 @@
+"""`tiplu audit SOURCE --state FILE`: checkpoints must be consistent with the one the auditor
+accepted before (issue 15, item 3)."""
+from __future__ import annotations
+
+import json
+import shutil
+
+from click.testing import CliRunner
+
+from audit.cli import main
+from audit.ledger import Ledger
+from audit.publish import published_record
+from audit.sim.archive import simulate_archive
+from audit.sim.grind import resigned_grind
+from audit.sim.tamper import forge_log
+from audit.tlog.proof import parse_tlog_proof
+from audit.tlog.store import TransparencyLog
+
+
+def _audit(*args):
+    return CliRunner().invoke(main, ["audit", *map(str, args), "--no-progress"])
+
+
+def _state_of(path):
+    """A state file as `tiplu monitor --state` writes it, holding the ledger's latest checkpoint."""
+    with Ledger(str(path)) as ledger:
+        key = ledger.public_key("demo-operator")
+        text = TransparencyLog(ledger.db, migrate=False).latest_checkpoint()
+    return {"version": 1, "url": "http://operator.example", "public_key": key, "origin": None,
+            "trust": "pinned", "checkpoint": text, "open_hands": []}
+
+
+def test_a_forked_checkpoint_is_log_inconsistent_given_the_honest_state(tmp_path):
+    path = tmp_path / "op.db"
+    with Ledger(str(path), create=True) as ledger:
+        simulate_archive(ledger, [("kitti", 4, 3)], seed="fork")
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps(_state_of(path)))
+    honest_size = json.loads(state.read_text())["checkpoint"].splitlines()[1]
+    # the forger: a private tree of the honest log's size, signed by the operator's real key
+    with Ledger(str(path)) as ledger:
+        hid = "kitti-4p-t0-h0001"
+        rec = resigned_grind(ledger, hid, shill=0, evidence="stale")
+        key = ledger.signing_key(ledger.get_hand(hid).operator)
+        public = ledger.public_key("demo-operator")
+    forge_log(rec, key, first_index=int(honest_size) - len(rec["fairness"]["statements"]))
+    cp = parse_tlog_proof(rec["fairness"]["log_proofs"][0]).checkpoint_text
+    assert cp.splitlines()[1] == honest_size  # same size, another root: a fork
+    file = tmp_path / "forged.json"
+    file.write_text(json.dumps(rec))
+    before = state.read_bytes()
+    assert _audit(file, "--public-key", public).exit_code == 0  # offline and without state it passes
+    res = _audit(file, "--state", state, "--json")
+    assert res.exit_code == 1, res.output
+    report = json.loads(res.output)
+    assert report["trust"]["basis"] == "monitor-state"
+    assert [f["reason"] for f in report["failures"]] == ["log_inconsistent"]
+    assert report["state"]["inconsistent"] == 1 and report["state"]["written"] is False
+    assert state.read_bytes() == before  # never advanced past a contradiction
+
+
+def test_a_forked_ledger_is_caught_by_the_consistency_proof(tmp_path):
+    """Two ledgers sharing a prefix and key, then diverging: a state from one branch
+    fails the other, whose log cannot prove it extends the accepted checkpoint."""
+    honest, fork = tmp_path / "honest.db", tmp_path / "fork.db"
+    with Ledger(str(honest), create=True) as ledger:
+        simulate_archive(ledger, [("kitti", 4, 2)], seed="base")
+    shutil.copy(honest, fork)
+    shutil.copy(tmp_path / "honest.secrets.db", tmp_path / "fork.secrets.db")  # the same operator key
+    with Ledger(str(honest)) as ledger:
+        simulate_archive(ledger, [("kitti", 4, 1)], seed="honest", table_prefix="x")
+    with Ledger(str(fork)) as ledger:
+        simulate_archive(ledger, [("kitti", 4, 2)], seed="fork", table_prefix="y")
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps(_state_of(honest)))
+    before = state.read_bytes()
+    res = _audit(fork, "--state", state, "--json")
+    assert res.exit_code == 1, res.output
+    report = json.loads(res.output)
+    assert {f["reason"] for f in report["failures"]} == {"log_inconsistent"}
+    assert state.read_bytes() == before
+
+
+def test_an_honest_growing_ledger_audits_clean_twice_and_the_state_advances(tmp_path):
+    path, state = tmp_path / "op.db", tmp_path / "state.json"
+    with Ledger(str(path), create=True) as ledger:
+        simulate_archive(ledger, [("kitti", 4, 2)], seed="grow")
+        key = ledger.public_key("demo-operator")
+    res = _audit(path, "--state", state, "--public-key", key)
+    assert res.exit_code == 0, res.output
+    first = json.loads(state.read_text())
+    assert first["public_key"] == key and first["checkpoint"] == _state_of(path)["checkpoint"]
+    with Ledger(str(path)) as ledger:
+        simulate_archive(ledger, [("kitti", 4, 2)], seed="grow2", table_prefix="b")
+    res = _audit(path, "--state", state, "--json")  # the key now comes from the state
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.output)
+    assert report["trust"]["basis"] == "monitor-state"
+    assert report["state"]["unchecked_sizes"] == [] and report["state"]["written"] is True
+    second = json.loads(state.read_text())
+    assert int(second["checkpoint"].splitlines()[1]) > int(first["checkpoint"].splitlines()[1])
+    assert second["checkpoint"] == _state_of(path)["checkpoint"]
+    assert not (tmp_path / "state.json.tmp").exists()
+
+
+def test_a_record_file_of_another_size_is_unchecked_not_passed(tmp_path):
+    path, state = tmp_path / "op.db", tmp_path / "state.json"
+    with Ledger(str(path), create=True) as ledger:
+        simulate_archive(ledger, [("kitti", 4, 2)], seed="lone")
+        rec = published_record(ledger, "kitti-4p-t0-h0001")
+        simulate_archive(ledger, [("kitti", 4, 1)], seed="lone2", table_prefix="b")
+    state.write_text(json.dumps(_state_of(path)))
+    before = state.read_bytes()
+    file = tmp_path / "r.json"
+    file.write_text(json.dumps(rec))
+    res = _audit(file, "--state", state, "--json")
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.output)
+    size = int(parse_tlog_proof(rec["fairness"]["log_proofs"][0]).checkpoint_text.splitlines()[1])
+    assert report["state"]["unchecked_sizes"] == [size] and report["state"]["consistent"] == 0
+    assert state.read_bytes() == before  # an older checkpoint does not move the state
+    text = _audit(file, "--state", state).output
+    assert "UNCHECKED" in text
+
+
+def test_a_bad_state_file_is_one_line_exit_2_and_left_unchanged(tmp_path, kitti_archive):
+    src = tmp_path / "a.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r, _ in kitti_archive[2]))
+    for content in ("{not json", "[1, 2]", '{"checkpoint": "garbage"}', '{"public_key": "zz"}'):
+        state = tmp_path / "bad.json"
+        state.write_text(content)
+        res = _audit(src, "--state", state)
+        assert res.exit_code == 2, (content, res.output)
+        assert len(res.output.strip().splitlines()) == 1 and "Traceback" not in res.output
+        assert state.read_text() == content
+
+
+def test_a_state_pinning_another_key_is_an_error(tmp_path):
+    path, state = tmp_path / "op.db", tmp_path / "state.json"
+    with Ledger(str(path), create=True) as ledger:
+        simulate_archive(ledger, [("kitti", 4, 1)], seed="key")
+    state.write_text(json.dumps(_state_of(path)))
+    res = _audit(path, "--state", state, "--public-key", "ab" * 32)
+    assert res.exit_code == 2 and "pins key" in res.output
