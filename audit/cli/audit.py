@@ -260,8 +260,8 @@ def _whole_log(source: str):
         except (TipluError, KeyError, TypeError, ValueError):
             return None  # an operator that serves no log: its records are audited offline
         return log
-    if source == "-" or Path(source).suffix not in DB_SUFFIXES:
-        return None
+    if source == "-" or Path(source).suffix not in DB_SUFFIXES or not Path(source).is_file():
+        return None  # (opening a missing path would create an empty ledger file)
     import sqlite_utils
 
     from ..logcheck import LedgerLog
