@@ -215,6 +215,14 @@ def forged_signature(rec, ctx):
     return rec
 
 
+def resigned_grind(rec, ctx):
+    """The re-signed grind (audit/sim/grind.py): fresh server seeds tried until seat 0 wins
+    (or 24 tries), and every statement naming the seed re-signed with the operator's key."""
+    from .grind import grind_record
+
+    return grind_record(rec, ctx.key, shill=0, tries=24, strict=False)
+
+
 def inflated_payout(rec, ctx):
     """The winner is paid 1.00 HT more, taken from another seat (still zero-sum)."""
     nets = rec["outcome"]["payouts"]["nets"]
@@ -249,6 +257,7 @@ TAMPERS: dict[str, Callable[[dict, TamperContext], dict]] = {
     "forged_signature": forged_signature,
     "inflated_payout": inflated_payout,
     "commission_off": commission_off,
+    "resigned_grind": resigned_grind,
 }
 
 # The reason each class must produce (first fault).  Move edits may surface as an illegal
@@ -270,6 +279,9 @@ EXPECTED: dict[str, set[Reason]] = {
     "forged_signature": {Reason.NOT_IN_LOG},
     "inflated_payout": {Reason.PAYOUT_MISMATCH},
     "commission_off": {Reason.PAYOUT_MISMATCH, Reason.COMMISSION_MISMATCH},
+    # issue 15: the whole statement set re-signed for a ground server seed; the record keeps
+    # the honest hand's log proofs, and the forged statements are not those leaves
+    "resigned_grind": {Reason.NOT_IN_LOG},
 }
 
 

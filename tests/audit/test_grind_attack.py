@@ -124,3 +124,23 @@ def test_a_ledger_publishing_the_forgery_fails_its_audit_and_its_verdict_api(for
         assert "log_duplicate" in reasons
     if variant == "private":
         assert "log_inconsistent" in reasons
+
+
+def test_the_simulator_s_resigned_grind_class_is_caught_exactly(tmp_path):
+    # the `--tamper` class: the simulator's dishonest operator publishes the grind (stale
+    # proofs) for hand 1 of each table; the ledger audit fails exactly those, not_in_log
+    from audit.sim.tamper import EXPECTED
+
+    path = tmp_path / "sim.db"
+    with Ledger(str(path), create=True) as ledger:
+        run = simulate_archive(ledger, [("kitti", 4, 3), ("rummy13", 4, 2)], seed="grind-sim",
+                               tamper_hands={1: "resigned_grind"})
+    assert set(run.tampered.values()) == {"resigned_grind"} and len(run.tampered) == 2
+    key = _trust(path).public_key
+    out = subprocess.run([sys.executable, "-m", "audit.cli", "audit", str(path), "--public-key", key, "--json"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 1, out.stderr
+    failures = {f["hand_id"]: f for f in json.loads(out.stdout)["failures"]}
+    assert set(failures) == set(run.tampered)
+    for f in failures.values():
+        assert {x["reason"] for x in f["faults"]} & {r.value for r in EXPECTED["resigned_grind"]}, f
