@@ -223,11 +223,10 @@ def _state_check(source: str, saved, trust):
         body = client.checkpoint()
         text = body.get("checkpoint") if isinstance(body, dict) else None
     elif source != "-" and Path(source).suffix in DB_SUFFIXES:
-        import sqlite_utils
-
+        from ..ledger.store import open_readonly
         from ..tlog.store import TransparencyLog
 
-        tlog = TransparencyLog(sqlite_utils.Database(source), migrate=False)
+        tlog = TransparencyLog(open_readonly(source), migrate=False)
         proof = tlog.consistency_proof
         text = tlog.latest_checkpoint()
 
@@ -260,13 +259,12 @@ def _whole_log(source: str):
         except (TipluError, KeyError, TypeError, ValueError):
             return None  # an operator that serves no log: its records are audited offline
         return log
-    if source == "-" or Path(source).suffix not in DB_SUFFIXES or not Path(source).is_file():
-        return None  # (opening a missing path would create an empty ledger file)
-    import sqlite_utils
-
+    if source == "-" or Path(source).suffix not in DB_SUFFIXES:
+        return None
+    from ..ledger.store import open_readonly  # refuses a missing or foreign file; never writes
     from ..logcheck import LedgerLog
 
-    return LedgerLog(sqlite_utils.Database(source))
+    return LedgerLog(open_readonly(source))
 
 
 @main.command("replay")

@@ -199,3 +199,17 @@ def open_db(path_or_db: "str | pathlib.Path | Database | sqlite3.Connection", *,
             db.close()
         raise
     return db
+
+
+def open_readonly(path: "str | pathlib.Path") -> Database:
+    """A ledger opened read-only, for auditors: refused like :func:`open_db` when the path is
+    not a ledger, and never written to (no file created, no migration, no WAL switch)."""
+    check_ledger_file(path, create=False)
+    uri = pathlib.Path(path).resolve().as_uri() + "?mode=ro"
+    db = Database(sqlite3.connect(uri, uri=True, isolation_level=None))
+    try:
+        _check_ledger_schema(db, str(path), create=False)
+    except BaseException:
+        db.close()
+        raise
+    return db
