@@ -72,6 +72,18 @@ _SCHEMA = (
 )
 
 
+_SCHEMA_OBJECTS = frozenset({
+    ("table", "server_seeds"), ("table", "operator_keys"),
+    *(("trigger", f"{t}_no_{op}") for t in ("server_seeds", "operator_keys") for op in ("update", "delete")),
+})
+
+
+def _has_schema(db: Database) -> bool:
+    """Whether the store already has its tables and append-only triggers (a plain read)."""
+    found = {(r[0], r[1]) for r in db.execute("SELECT type, name FROM sqlite_master")}
+    return _SCHEMA_OBJECTS <= found
+
+
 class SecretStore:
     """The secret store at ``path`` (``":memory:"`` for an in-memory ledger).
 
@@ -105,11 +117,12 @@ class SecretStore:
             if self.path != ":memory:":
                 enable_wal(db)
                 db.conn.execute("PRAGMA synchronous = FULL")  # a seed is durable before its commitment is public
-            with atomic(db):
-                for sql in _SCHEMA:
-                    db.execute(sql)
-                append_only(db, "server_seeds")
-                append_only(db, "operator_keys")
+            if not _has_schema(db):  # every open but the first only reads: no write lock per request
+                with atomic(db):
+                    for sql in _SCHEMA:
+                        db.execute(sql)
+                    append_only(db, "server_seeds")
+                    append_only(db, "operator_keys")
         except sqlite3.DatabaseError as exc:
             db.close()
             raise SecretStoreError(f"{self.path} is not a Tiplu secret store ({exc})") from None
