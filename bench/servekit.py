@@ -167,7 +167,10 @@ class HandClient:
     def _ack(self, resp: requests.Response | None) -> None:
         if resp is not None and resp.status_code in (200, 201):
             body = resp.json()
-            signed = body.get("statement") or body.get("receipt")
+            signed = body.get("statement")
+            receipt = body.get("receipt")
+            if signed is None and isinstance(receipt, dict):  # tiplu.receipt/2: the seat's own statement is the last
+                signed = (receipt.get("statements") or [None])[-1]
             if signed is not None:
                 self.stats.acks.append(signed["sig"])
 
@@ -217,8 +220,8 @@ class HandClient:
         while not stop.is_set() and (max_hands is None or k < max_hands):
             hand_id = f"{self.name}-h{k}"
             while self.step(hand_id):
-                if stop.is_set() and not self.tolerate:
-                    break
+                if not self.tolerate and (stop.is_set() or self.stats.errors):
+                    break  # an error ends a strict client: the test reports it instead of retrying forever
             else:
                 self.stats.hands_done += 1
             k += 1
@@ -226,8 +229,11 @@ class HandClient:
 
 
 def run_clients(base_url: str, token: str, n: int, *, seconds: float | None = None, hands: int | None = None,
-                tolerate_outages: bool = False, prefix: str = "c") -> list[HandClient]:
-    """``n`` clients in threads, for ``seconds`` or ``hands`` hands each; the clients."""
+                tolerate_outages: bool = False, prefix: str = "c", max_wait: float = 600.0) -> list[HandClient]:
+    """``n`` clients in threads, for ``seconds`` or ``hands`` hands each; the clients.
+
+    A client still running ``max_wait`` seconds after that is stopped and counted as an error,
+    so a stuck server fails a load test instead of hanging it."""
     stop = threading.Event()
     clients = [HandClient(base_url, token, f"{prefix}{i}", tolerate_outages=tolerate_outages) for i in range(n)]
     threads = [threading.Thread(target=c.run, args=(stop,), kwargs={"max_hands": hands}, daemon=True)
@@ -237,8 +243,14 @@ def run_clients(base_url: str, token: str, n: int, *, seconds: float | None = No
     if seconds is not None:
         time.sleep(seconds)
         stop.set()
+    deadline = time.monotonic() + (seconds or 0) + max_wait
     for t in threads:
-        t.join()
+        t.join(max(0.0, deadline - time.monotonic()))
+    if any(t.is_alive() for t in threads):
+        stop.set()
+        for c, t in zip(clients, threads):
+            if t.is_alive():
+                c.stats.errors.append(f"{c.name}: still running after {max_wait:g} s")
     return clients
 
 
