@@ -121,7 +121,6 @@ def enable_wal(db: Database) -> None:
         db.enable_wal()
 
 
-SQLITE_HEADER = b"SQLite format 3\x00"
 #: the first migration of every ledger: a database whose ``migrations`` table lacks it is not one
 FIRST_MIGRATION = "001_initial_schema"
 
@@ -146,14 +145,12 @@ def check_ledger_file(path: "str | pathlib.Path", *, create: bool = False) -> No
         raise NotALedgerError(f"no ledger at {p} (create one with 'tiplu init --db {p}')")
     if not p.is_file():
         raise NotALedgerError(f"{p} is not a file")
-    with p.open("rb") as fh:
-        head = fh.read(len(SQLITE_HEADER))
-    if not head:
-        if not create:
-            raise NotALedgerError(f"{p} is empty, not a ledger (create one with 'tiplu init --db {p}')")
-        return
-    if head != SQLITE_HEADER:
-        raise NotALedgerError(f"{p} is not a Tiplu ledger (not an SQLite database)")
+    # The file is never opened here: closing any descriptor of a database file drops every
+    # POSIX lock SQLite holds on it in this process, so a header read per request in a
+    # threaded server let writers corrupt the WAL.  SQLite itself refuses a non-database file
+    # (``_check_ledger_schema``) before anything is written.
+    if p.stat().st_size == 0 and not create:
+        raise NotALedgerError(f"{p} is empty, not a ledger (create one with 'tiplu init --db {p}')")
 
 
 def _check_ledger_schema(db: Database, where: str, *, create: bool) -> None:
