@@ -138,7 +138,7 @@ def test_a_forged_hand_leads_with_its_root_cause_and_claims_are_labelled(view, d
         view.goto(base + f"/hands/{hid}")
         roots = view.locator("#faults [data-root-cause]")
         assert roots.count() == verdict["root_causes"]
-        assert view.locator("[data-reason]").inner_text().replace(" ", "_") == verdict["reason"]
+        assert view.locator("p.bad-line > b[data-reason]").inner_text().replace(" ", "_") == verdict["reason"]
         n_later = len(verdict["faults"]) - verdict["root_causes"]
         if n_later:
             assert not view.locator("#consequences li").first.is_visible()  # collapsed

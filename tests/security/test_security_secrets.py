@@ -229,6 +229,7 @@ PUBLIC_COMPARISONS = {
     ("audit/tlog/monitor.py", "small.root != large.root"): "public tree roots, client side",
     ("replay/faults.py", "fault.statement == root.statement"): "statement numbers (1, 2, ...) of two faults",
     ("audit/tlog/cosignature.py", "vkey.sig_type != TYPE_COSIGNATURE_ED25519"): "signed-note key type byte (public)",
+    ("audit/auditstate.py", "seen != cp.root"): "public tree roots of two signed checkpoints, auditor side",
     ("audit/tlog/note.py", "vkey.sig_type != TYPE_ED25519"): "signed-note key type byte (public)",
     ("audit/tlog/note.py", "vtype != sig_type"): "signed-note key type byte (public)",
 }
