@@ -29,7 +29,6 @@ Anyone with the operator's public key alone can verify a checkpoint with
 from __future__ import annotations
 
 import base64
-import binascii
 import hashlib
 import hmac
 import re
@@ -40,6 +39,8 @@ from typing import TYPE_CHECKING, Callable
 from audit.errors import SignatureError
 from audit.signing import SigningKey, verify_bytes
 from replay.errors import MalformedError
+
+from .note import b64decode_strict
 
 if TYPE_CHECKING:
     from .store import TransparencyLog
@@ -147,16 +148,6 @@ class CheckpointSigner:
         return make_checkpoint(log, self.key, origin=self.origin, now=self.clock())
 
 
-def _b64(text: str, what: str) -> bytes:
-    try:
-        raw = base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError):
-        raise MalformedError(f"{what} is not standard base64") from None
-    if base64.b64encode(raw).decode("ascii") != text:
-        raise MalformedError(f"{what} is not canonical base64")
-    return raw
-
-
 def parse_checkpoint(text: str) -> Checkpoint:
     """Parse checkpoint text strictly (no signature check); raise :class:`MalformedError`."""
     if not isinstance(text, str) or len(text) > MAX_CHECKPOINT_CHARS:
@@ -176,7 +167,7 @@ def parse_checkpoint(text: str) -> Checkpoint:
     origin, size_text, root_text, time_line = lines
     if not _SIZE_RE.fullmatch(size_text):
         raise MalformedError("checkpoint size is not a decimal number", location="line 2")
-    root = _b64(root_text, "checkpoint root")
+    root = b64decode_strict(root_text, "checkpoint root")
     if len(root) != 32:
         raise MalformedError("checkpoint root is not 32 bytes", location="line 3")
     m = _TIME_RE.fullmatch(time_line)
@@ -194,7 +185,7 @@ def parse_checkpoint(text: str) -> Checkpoint:
         parts = line[len(SIGNATURE_DASH):].split(" ")
         if len(parts) != 2 or not _NAME_RE.fullmatch(parts[0]):
             raise MalformedError("a signature line is '— <key name> <base64>'")
-        raw = _b64(parts[1], "signature")
+        raw = b64decode_strict(parts[1], "signature")
         if len(raw) < 5:
             raise MalformedError("a signature is a 4-byte key id and the signature bytes")
         signatures.append(NoteSignature(parts[0], raw[:4], raw[4:]))

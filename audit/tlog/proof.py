@@ -26,7 +26,6 @@ and folds the leaf hash up the path (:func:`~audit.tlog.merkle.verify_inclusion`
 from __future__ import annotations
 
 import base64
-import binascii
 import re
 from dataclasses import dataclass
 from typing import Sequence
@@ -34,6 +33,7 @@ from typing import Sequence
 from replay.errors import MalformedError
 
 from . import merkle
+from .note import b64decode_strict
 
 HEADER = "c2sp.org/tlog-proof@v1"
 MAX_PROOF_CHARS = 8192  # a 64-hash path (2**64 leaves) and a 4096-character checkpoint fit
@@ -55,16 +55,6 @@ class TlogProof:
 
 def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
-
-
-def _unb64(text: str, what: str) -> bytes:
-    try:
-        raw = base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError):
-        raise MalformedError(f"{what} is not standard base64") from None
-    if _b64(raw) != text:
-        raise MalformedError(f"{what} is not canonical base64")
-    return raw
 
 
 def format_tlog_proof(index: int, path: Sequence[bytes], checkpoint_text: str, *,
@@ -100,7 +90,7 @@ def parse_tlog_proof(text: str) -> TlogProof:
     at = 1
     extra = None
     if at < len(lines) and lines[at].startswith("extra "):
-        extra = _unb64(lines[at][len("extra "):], "the extra data")
+        extra = b64decode_strict(lines[at][len("extra "):], "the extra data")
         at += 1
     if at >= len(lines):
         raise MalformedError("a tlog proof needs an 'index' line", location=f"line {at + 1}")
@@ -110,7 +100,7 @@ def parse_tlog_proof(text: str) -> TlogProof:
     index = int(m.group(1))
     path = []
     for n, line in enumerate(lines[at + 1:], start=at + 2):
-        h = _unb64(line, f"inclusion hash on line {n}")
+        h = b64decode_strict(line, f"inclusion hash on line {n}")
         if len(h) != merkle.HASH_SIZE:
             raise MalformedError("an inclusion hash is 32 bytes", location=f"line {n}")
         path.append(h)
