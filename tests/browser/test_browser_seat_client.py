@@ -137,8 +137,9 @@ def run_form(page, url, hand_id, receipt_json, key):
     page.fill("#receipt-text", json.dumps(receipt_json))
     page.fill("#receipt-key", key)
     page.click("#receipt-form button")
-    page.wait_for_function("document.getElementById('receipt-check').dataset.state !== 'running' && "
-                           "document.getElementById('receipt-check').dataset.state !== 'idle'")
+    # a selector wait, not wait_for_function: the hand page's CSP forbids the eval that a
+    # polled string predicate needs (it failed whenever the check was not done at once)
+    page.locator("#receipt-check:not([data-state='running']):not([data-state='idle'])").wait_for()
     return page.get_attribute("#receipt-check", "data-state"), page.inner_text("#receipt-status")
 
 
