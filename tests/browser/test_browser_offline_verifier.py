@@ -11,7 +11,7 @@ def test_offline_file_verifies_a_vector_from_disk(page, vectors, screenshot):  #
     requests = []
     page.on("request", lambda r: requests.append(r.url))
     page.goto(OFFLINE.as_uri())
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.locator("body[data-ready='1']").wait_for()
     v = next(x for x in vectors if x["name"] == "rummy13/8p/1")
     fill_fields(page, v)
     verify(page, expect_state="verified")

@@ -12,7 +12,7 @@ OFFLINE = pathlib.Path(__file__).resolve().parents[2] / "web" / "static" / "tipl
 
 
 def paste(page, record, key=None):
-    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.locator("body[data-ready='1']").wait_for()
     page.click("#tab-record")
     page.fill("#record-json", json.dumps(record, ensure_ascii=False))
     page.fill("#operator-key", key or "")

@@ -138,7 +138,7 @@ def test_unreadable_input_is_a_clear_error(page, static_server, vectors, screens
 def test_example_button(page, static_server, vectors):
     page.goto(static_server + "/verify.html")
     page.click("#example-btn")
-    page.wait_for_function("document.body.dataset.state === 'verified'")
+    page.locator("body[data-state='verified']").wait_for()
     v = by_name(vectors, "marriage/nepal/4p/0")
     assert shown_deal(page)["hands"] == v["expect"]["hands"]
 
@@ -149,7 +149,7 @@ def test_a_link_with_the_record_in_the_fragment_verifies_at_once(page, static_se
     requests = []
     page.on("request", lambda r: requests.append(r.url))
     page.goto(static_server + "/verify.html#record=" + quote(json.dumps(v)))
-    page.wait_for_function("['verified', 'failed', 'error'].includes(document.body.dataset.state)")
+    page.locator("body:is([data-state='verified'], [data-state='failed'], [data-state='error'])").wait_for()
     assert page.evaluate("document.body.dataset.state") == "verified"
     assert shown_deal(page)["hands"] == v["expect"]["hands"]
     assert not any(v["server_seed"] in url for url in requests)  # the fragment stays in the browser
