@@ -83,7 +83,7 @@ def demo_command(directory: Path, rebuild: bool, small: bool, serve: bool, host:
     the audit rejects exactly the hands the demo forged (every forgery caught, no honest
     hand rejected), 1 otherwise.
     """
-    from ..archive import iter_source
+    from ..sources import iter_source
     from ..runner import audit_items
     from .audit import _progress_printer, print_summary
 
