@@ -58,7 +58,7 @@ def build_and_audit(directory: Path, *, rebuild: bool = False, small: bool = Fal
     ``rebuild``), audit it with a progress bar, print the summary and whether the audit
     rejected exactly the hands the demo forged.  Returns the archive's path; exits 1 when it
     did not (a missed forgery or a rejected honest hand is a bug)."""
-    from ..archive import iter_source
+    from ..sources import iter_source
     from ..runner import audit_items
     from .audit import _progress_printer, print_summary
 

@@ -40,7 +40,8 @@ from . import views
 from .lifecycle import HandState, require
 from .secret_store import SecretStore, legacy_secret_tables, move_secrets, secrets_path_for
 from .statements import StoredStatement, append_statement, format_time, iter_statements
-from .store import atomic, open_db
+from .opening import open_db
+from .store import atomic
 
 Clock = Callable[[], datetime]
 RecordValidator = Callable[[dict, "views.HandView"], None]
@@ -91,7 +92,7 @@ class Ledger:
     ``path_or_db`` is a file path, ``":memory:"``, a :class:`sqlite_utils.Database` or a
     :class:`sqlite3.Connection`; opening applies any pending migration.  Only a ledger is
     opened: a missing or empty file becomes a new ledger only with ``create=True``, and
-    anything else raises :class:`~audit.errors.NotALedgerError` untouched (:func:`.store.open_db`).  ``keys`` are
+    anything else raises :class:`~audit.errors.NotALedgerError` untouched (:func:`.opening.open_db`).  ``keys`` are
     operators' signing keys kept outside the database (matched to operators by public key);
     a key stored in the database is used when no outside key is given.
     """
