@@ -7,9 +7,11 @@ Modules: :mod:`.store` (connections, the ledger-file checks, :func:`atomic`, the
 machinery), :mod:`.migrations` (the schema), :mod:`.opening` (:func:`open_db`: check, connect,
 migrate), :mod:`.lifecycle` (the state machine), :mod:`.statements` (signed statements),
 :mod:`.views` (public reads), :mod:`.secret_store` (server seeds and stored keys),
-:mod:`.ledger` (the facade).
+:mod:`.inputs` (checks of ids, names, seats, seeds), :mod:`.hands` (a hand's lifecycle verbs),
+:mod:`.ledger` (the facade, :class:`Ledger`, whose base :class:`.hands.HandLifecycle` is).
 """
-from .ledger import Ledger, check_id, check_player_name
+from .inputs import check_id, check_player_name
+from .ledger import Ledger
 from .lifecycle import ALLOWED, HandState
 from .statements import KINDS, StoredStatement, format_time
 from .opening import open_db

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-import audit.ledger.ledger as ledger_module
+import audit.ledger.hands as ledger_module
 from audit.ledger import Ledger
 from audit.publish import build_record, publish, published_record
 from audit.sim.play import play_hand
