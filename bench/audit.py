@@ -126,7 +126,7 @@ def stages(records: list[dict], reps: int = 3) -> dict[str, float]:
 
     from audit.logcheck import check_log_evidence
     from audit.schema import validate_record
-    from audit.statements import check_statements
+    from audit.statement_check import check_statements
     from audit.tlog.checkpoint import verify_checkpoint
     from audit.tlog.merkle import leaf_hash, root_from_inclusion_proof
     from audit.tlog.proof import parse_tlog_proof
