@@ -106,7 +106,7 @@ def stages(records: list[dict], reps: int = 3) -> dict[str, float]:
     (of which ``ed25519`` is :func:`ed25519_floor`: ``verify_statement`` of each signed
     statement alone), the report-mode ``replay_record`` and ``compare_outcome``."""
     from audit.schema import validate_record
-    from audit.statements import check_statements
+    from audit.statement_check import check_statements
     from audit.verify import compare_outcome
     from replay.records import load_json, parse_record
     from replay.replayer import replay_record

@@ -51,10 +51,6 @@ class ReplayResult:
         return work_settlement(engine_for(self.record.ruleset), self.outcome, self.settlement,
                                point_value=t.point_value, commission_pct=t.commission_pct, players=t.players)
 
-    @property
-    def is_clean(self) -> bool:
-        return not self.faults
-
 
 def engine_move(engine: Engine, raw: Mapping[str, Any]) -> Any:
     """The engine's move for one record move (a copy without the envelope field ``time``)."""

@@ -12,7 +12,7 @@ from replay.describe import describe_move
 from replay.records import load_json, parse_record
 from replay.replayer import replay_record
 
-from ..archive import iter_source
+from ..sources import iter_source
 from ..report import AuditReport
 from ..runner import audit_items
 from ..schema import validate_record
@@ -210,7 +210,7 @@ def _state_check(source: str, saved, trust):
     or URL), and the source's own current checkpoint verified under the trusted key (or None)."""
     from pathlib import Path
 
-    from ..archive import DB_SUFFIXES
+    from ..sources import DB_SUFFIXES
     from ..auditstate import StateCheck
     from ..logcheck import verified_checkpoint
 
@@ -246,7 +246,7 @@ def _whole_log(source: str):
     """The operator's whole log when the source holds it (a ledger file), else ``None``."""
     from pathlib import Path
 
-    from ..archive import DB_SUFFIXES
+    from ..sources import DB_SUFFIXES
 
     if source.startswith(("http://", "https://")):
         from ..errors import TipluError

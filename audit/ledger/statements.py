@@ -90,7 +90,3 @@ def iter_statements(db: Database, hand_id: str | None = None, since_seq: int = 0
     for row in cur:
         yield _row(row)
 
-
-def get_statement(db: Database, seq: int) -> StoredStatement | None:
-    row = db.execute(f"SELECT {_COLS} FROM statements WHERE seq = ?", [seq]).fetchone()
-    return _row(row) if row else None

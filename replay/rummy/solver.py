@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable, Sequence
 
-from ..cards import JOKER_CODE, Card, card_of
+from ..cards import JOKER_CODE, RANK_OF, SUIT_OF, Card, card_of
 from .groups import HIGH_CARD_POINTS, MalformedHandError, is_joker
 
 __all__ = ["Solution", "solve", "min_points", "clear_caches"]
@@ -258,11 +258,11 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
             continue
         if code > JOKER_CODE:
             raise MalformedHandError(f"{card} is not a rummy card")
-        rank = code % 13 + 1
+        rank, suit = RANK_OF[code], SUIT_OF[code]
         if rank == wild:
-            own_w[code // 13].append(card)
+            own_w[suit].append(card)
         else:
-            counts[code // 13][rank] += 1
+            counts[suit][rank] += 1
             total += vals[rank]
     n_jokers = len(printed) + sum(map(len, own_w))
     base = [tuple(c) for c in counts]
@@ -380,7 +380,7 @@ def _run_cards(suit: int, lo: int, hi: int, nat: Iterable[int], jokers: list[Car
     for q in range(lo, hi + 1):
         if q in nat:
             out.append(card_of(1 if q == 14 else q, suit))
-        elif own is not None and own.code % 13 + 1 == (1 if q == 14 else q):
+        elif own is not None and RANK_OF[own.code] == (1 if q == 14 else q):
             out.append(own)
             own = None
         else:
@@ -440,7 +440,7 @@ def _loose_naturals(counts, groups, wild) -> tuple[Card, ...]:
     for g in groups:
         for card in g:
             if card.code < JOKER_CODE and not is_joker(card, wild):
-                remaining[card.code // 13][card.code % 13 + 1] -= 1
+                remaining[SUIT_OF[card.code]][RANK_OF[card.code]] -= 1
     out = []
     for s in range(4):
         for r in range(1, 14):
