@@ -118,20 +118,41 @@ class View:
 
     ``hands`` -- each seat's cards, by seat, in card notation (``"AS"``);
     ``table`` -- everything else on the table, by name, as JSON values, in display order:
-    piles as card lists (``stock``, ``discards``, ``open_pile`` oldest first,
+    piles as card lists (``stock`` top first, ``discards`` and ``open_pile`` oldest first,
     ``closed_pile`` top first), single cards (``tiplu``, ``indicator``), the wild rank
-    (``wild_rank``, ``"A"`` ... ``"K"``), and ``shown`` (per seat, the groups it laid);
-    ``lines`` -- the state as text lines, as ``tiplu replay`` prints it (the game decides
-    what its text shows).
+    (``wild_rank``, ``"A"`` ... ``"K"``) and ``shown`` (per seat, the groups it laid);
+    ``text`` -- the parts the text form shows (``"hands"`` and names in ``table``): the
+    game decides what ``tiplu replay`` prints.
+
+    :meth:`to_json` is what the website's viewer draws; :meth:`text_json` and
+    :meth:`lines` are ``tiplu replay``'s ``--json`` state and its text.
     """
 
     hands: tuple[tuple[str, ...], ...]
     table: Mapping[str, Any] = field(default_factory=dict)
-    lines: tuple[str, ...] = ()
+    text: tuple[str, ...] = ("hands",)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"hands": [...], **table}``: the JSON the replay viewer draws."""
+        """``{"hands": [...], **table}``."""
         return {"hands": [list(h) for h in self.hands], **{k: _json_copy(v) for k, v in self.table.items()}}
+
+    def text_json(self) -> dict[str, Any]:
+        """The parts the text shows: ``hands`` (empty if the text shows none), then each
+        named part of ``table`` in ``text`` order."""
+        return {"hands": [list(h) for h in self.hands] if "hands" in self.text else [],
+                **{k: _json_copy(self.table[k]) for k in self.text if k != "hands"}}
+
+    def lines(self) -> list[str]:
+        """The text form: ``seat i: cards`` per hand shown, then each part -- a list of more
+        than 12 cards as its size and first card, anything else written out."""
+        shown = self.text_json()
+        out = [f"seat {i}: {' '.join(h)}" for i, h in enumerate(shown.pop("hands"))]
+        for k, v in shown.items():
+            if isinstance(v, list) and len(v) > 12 and all(isinstance(c, str) for c in v):
+                out.append(f"{k}: {len(v)} cards, top {v[0] if v else '-'}")
+            else:
+                out.append(f"{k}: {v if not isinstance(v, list) else ' '.join(map(str, v))}")
+        return out
 
 
 def _json_copy(v: Any) -> Any:
@@ -143,18 +164,6 @@ def _json_copy(v: Any) -> Any:
 def cards_text(cards: Sequence[Any]) -> tuple[str, ...]:
     """Cards in their notation (``str(card)``)."""
     return tuple(str(c) for c in cards)
-
-
-def text_lines(hands: Sequence[Sequence[str]], piles: Mapping[str, Any]) -> tuple[str, ...]:
-    """The text form of a view: ``seat i: cards`` per hand, then each pile -- a list of more
-    than 12 cards as its size and first card, anything else written out."""
-    lines = [f"seat {i}: {' '.join(h)}" for i, h in enumerate(hands)]
-    for k, v in piles.items():
-        if isinstance(v, (list, tuple)) and len(v) > 12 and all(isinstance(c, str) for c in v):
-            lines.append(f"{k}: {len(v)} cards, top {v[0] if v else '-'}")
-        else:
-            lines.append(f"{k}: {v if not isinstance(v, (list, tuple)) else ' '.join(map(str, v))}")
-    return tuple(lines)
 
 
 class CarryError(RulesetError):

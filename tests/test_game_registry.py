@@ -53,7 +53,7 @@ def test_the_view_is_a_plain_value_of_card_text(preset):
     deal = views[0]
     assert len(deal.hands) == rec.table.n_seats and all(deal.hands)   # every seat's hand, even Marriage's
     assert json.loads(json.dumps(deal.to_json())) == deal.to_json()    # plain JSON
-    assert all(isinstance(line, str) for line in deal.lines)
+    assert all(isinstance(line, str) for line in deal.lines())
 
 
 def _with_carry(preset, carry):

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game import View, cards_text, text_lines
+from ..game import View, cards_text
 from .state import RoundState
 
 
 def view(state: RoundState) -> View:
     hands = tuple(cards_text(s.hand) for s in state.seats)
-    piles = {"stock": list(cards_text(state.stock)), "discards": list(cards_text(state.discards))}
     table: dict[str, Any] = {}
     if state.tiplu is not None:
         table["tiplu"] = str(state.tiplu)
     shown = [[list(cards_text(g)) for g in (s.tunnelas_at_deal + s.shown)] for s in state.seats]
     if any(shown):
         table["shown"] = shown
-    return View(hands, {**table, **piles}, text_lines((), piles))
+    table["stock"] = list(cards_text(state.stock))
+    table["discards"] = list(cards_text(state.discards))
+    return View(hands, table, text=("stock", "discards"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game import View, cards_text, text_lines
+from ..game import View, cards_text
 from .engine import RummyState
 
 RANK_TEXT = "A23456789TJQK"
@@ -20,5 +20,5 @@ def view(state: RummyState) -> View:
     if state.wild is not None:
         table["wild_rank"] = RANK_TEXT[state.wild - 1]
     table["closed_pile"] = list(cards_text(state.closed))
-    piles = {"open_pile": list(cards_text(state.open_pile))}
-    return View(hands, {**table, **piles}, text_lines(hands, piles))
+    table["open_pile"] = list(cards_text(state.open_pile))
+    return View(hands, table, text=("hands", "open_pile"))
