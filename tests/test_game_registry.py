@@ -84,3 +84,13 @@ def test_the_carry_the_game_takes_still_replays_clean():
     assert _with_carry("kitti", {"pot_before": 0}).faults == ()
     assert _with_carry("rummy13", {}).faults == ()
     assert dict(game_for("kitti").carry) == {"pot_before": 0}
+
+
+def test_the_bots_are_the_simulators_found_by_the_games_name():
+    from audit.sim.bots import bot_for
+
+    for name in game_names():
+        assert callable(bot_for(name))
+    assert not list((ROOT / "replay").rglob("bot.py"))   # the pure library needs no bot
+    with pytest.raises(LookupError):
+        bot_for("chess")
