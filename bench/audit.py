@@ -192,14 +192,14 @@ def _timed(run) -> float:
 
 def per_preset(hands: int, log=print, *, with_stages: bool = False) -> list[dict]:
     from audit.verify import audit_record
-    from replay.game import GAMES
-    import importlib
+    from replay.registry import game_for
+    from replay.rulesets import resolve
 
     rows = []
     for preset, players in PRESETS:
-        game = "marriage" if preset.startswith("marriage") else preset
+        game = resolve(preset).game
         try:
-            importlib.import_module(GAMES[game].split(":")[0])
+            game_for(game)
         except ImportError:
             rows.append({"preset": preset, "available": False})
             continue
