@@ -23,6 +23,7 @@ from .errors import DeckMismatchError, IllegalMoveError, MalformedError, TipluEr
 from .fairness import hand_randomness
 from .faults import Fault, Reason
 from .game import Engine, Outcome, engine_for
+from .registry import game_for
 from .records import HandRecord
 from .settlement import Settlement, settle
 from .worked import work_settlement
@@ -63,10 +64,12 @@ def replay_record(record: HandRecord, *, strict: bool = True, visit: Visitor | N
         return ReplayResult(None, None, (Fault(Reason.NOT_REVEALED, "the server seed is not revealed yet"),), 0, record)
     faults: list[Fault] = []
     try:
-        engine = engine_for(record.ruleset)
+        game = game_for(record.ruleset.game)
+        engine = game.engine(record.ruleset)
+        options = game.table_options(record.table.carry)   # CarryError for a key the game does not carry
         randomness = hand_randomness(seed, record.hand_id, record.ruleset, record.fairness.player_seeds)
-        state = engine.start(randomness, dealer=record.table.dealer, **dict(record.table.carry))
-    except (TipluError, TypeError) as exc:
+        state = engine.start(randomness, dealer=record.table.dealer, **options)
+    except TipluError as exc:
         return ReplayResult(None, None, (Fault(Reason.MALFORMED, f"cannot start the hand: {exc}"),), 0, record)
     if visit:
         visit(-1, None, state)

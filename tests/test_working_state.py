@@ -11,7 +11,7 @@ import pathlib
 import pytest
 
 from replay.errors import TipluError
-from replay.marriage.bot import choose_move
+from audit.sim.bots.marriage import choose_move
 from replay.marriage.engine import MarriageEngine, first_dealer
 from replay.marriage.state import RoundState, WorkingRound
 from replay.records import parse_record
