@@ -33,6 +33,7 @@ def test_every_presets_game_is_one_object_with_every_part(preset):
     moves = GOLDEN[preset]["moves"]
     move = game.parse_move_json({k: v for k, v in moves[0].items() if k != "time"})
     assert game.parse_move_text(str(move)) == move == engine.parse_move(move.to_json())
+    assert game.describe_move(move, ["asha", "bikash", "chandra", "deepa", "esha"]) != str(move)
     assert "error" not in game.eval_handlers(REQUEST[game.name])
 
 
@@ -159,6 +160,9 @@ def test_a_toy_game_registered_from_its_own_folder_deals_replays_views_and_evalu
     # and its parsers round-trip through the registry
     move = game_for("toy").parse_move_json(rec["moves"][0])
     assert game_for("toy").parse_move_text(str(move)) == move
+    # the words of a move: a game without a describer shows its notation
+    from replay.describe import describe_move
+    assert describe_move(engine, move, ["a", "b", "c", "d"]) == str(move)
 
 
 def test_a_toy_game_outside_the_registry_is_unknown():

@@ -19,6 +19,7 @@ The scoring modules above never import the engine, so they stay usable on their 
 This package exports the game as one object, :data:`GAME` (:class:`replay.game.Game`).
 """
 from ..game import DealLayout, Game
+from .describe import describe
 from .engine import MarriageEngine
 from .eval_requests import evaluate
 from .moves import parse_move, parse_move_text
@@ -27,4 +28,4 @@ from .view import view
 GAME = Game(name="marriage", engine=MarriageEngine, parse_move_json=parse_move,
             parse_move_text=parse_move_text, view=view,
             deal_layout=DealLayout(turned_up=True),    # MN-3, MC-13
-            eval_handlers=evaluate)
+            eval_handlers=evaluate, describe_move=describe)
