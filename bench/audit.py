@@ -198,13 +198,14 @@ def _timed(run) -> float:
 def per_preset(hands: int, log=print, *, with_stages: bool = False) -> list[dict]:
     from audit.verify import audit_record
     from replay.registry import game_for
+    from replay.rulesets import resolve
 
     rows = []
     for preset, players in PRESETS:
-        game = "marriage" if preset.startswith("marriage") else preset
+        game = resolve(preset).game
         try:
             game_for(game)
-        except Exception:  # noqa: BLE001 - a game that is not there (yet)
+        except ImportError:
             rows.append({"preset": preset, "available": False})
             continue
         n = max(4, hands // (3 if game == "marriage" else 1))

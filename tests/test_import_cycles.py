@@ -1,7 +1,8 @@
 """No two modules of replay/, audit/ or web/ import each other, directly or round a circle.
 
 Every import counts, also one inside a function (a "lazy" import hides a circle; it does not
-break it).  Importing a submodule runs its package's ``__init__`` first; that edge from a
+break it) -- except one under ``if TYPE_CHECKING:``, which never runs (a name for the type
+checker only).  Importing a submodule runs its package's ``__init__`` first; that edge from a
 module to the package holding it is not a circle and is not counted.
 """
 from __future__ import annotations
@@ -11,8 +12,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("replay", "audit", "web")
-#: circles another change owns (issue 19 item 2: the CLI's key handling moves to the trust layer)
-KNOWN = {frozenset({"audit.cli._ledger_common", "audit.cli.keys"})}
+#: circles another change owns (none left: the CLI's _ledger_common <-> keys went with issue 19 item 2)
+KNOWN: set[frozenset[str]] = set()
 
 
 def _modules() -> dict[str, Path]:
@@ -26,12 +27,25 @@ def _modules() -> dict[str, Path]:
     return mods
 
 
+def _type_checking_only(tree: ast.AST) -> set[ast.AST]:
+    """The import nodes under an ``if TYPE_CHECKING:`` (or ``typing.TYPE_CHECKING``)."""
+    skipped: set[ast.AST] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            skipped.update(n for stmt in node.body for n in ast.walk(stmt))
+    return skipped
+
+
 def import_graph() -> dict[str, set[str]]:
     mods = _modules()
     graph: dict[str, set[str]] = {m: set() for m in mods}
     for name, path in mods.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skipped = _type_checking_only(tree)
+        for node in ast.walk(tree):
+            if node in skipped:
+                continue
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom):
@@ -96,6 +110,14 @@ def circles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
 def test_the_detector_sees_a_lazy_circle():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert circles(graph) == [frozenset({"a", "b", "c"})]
+
+
+def test_an_import_for_the_type_checker_only_is_not_an_edge():
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .game import Game\n"
+                     "def f():\n    from .deal import x\n")
+    skipped = _type_checking_only(tree)
+    kept = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n not in skipped]
+    assert kept == ["typing", "deal"]
 
 
 def test_no_import_circles():

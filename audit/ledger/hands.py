@@ -13,6 +13,7 @@ uses the ledger's connection, clock, signer and secret store (:mod:`.ledger`).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import secrets
 from datetime import datetime
@@ -40,6 +41,15 @@ if TYPE_CHECKING:
 RecordValidator = Callable[[dict, "views.HandView"], None]
 
 
+@functools.lru_cache(maxsize=256)
+def _ruleset(text: str) -> Ruleset:
+    """A hand's ruleset from its stored JSON text, parsed and checked once per text: the
+    ``hands`` row is append-only and a :class:`Ruleset` is frozen, so the text alone
+    decides the value (every verb reads it; parsing and checking it was a quarter of an
+    append)."""
+    return Ruleset.from_json(json.loads(text))
+
+
 class HandLifecycle:
     """The hand verbs of :class:`~audit.ledger.Ledger` (see the module's docstring)."""
 
@@ -61,7 +71,7 @@ class HandLifecycle:
                               [hand_id]).fetchone()
         if row is None:
             raise NotFoundError(f"no hand {hand_id!r}")
-        return row[0], row[1], row[2], row[3], Ruleset.from_json(json.loads(row[4]))
+        return row[0], row[1], row[2], row[3], _ruleset(row[4])
 
     def _seat_of(self, hand_id: str, n_seats: int, seat: object) -> tuple[int, str]:
         seat = check_seat(seat)

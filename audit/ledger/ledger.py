@@ -65,6 +65,7 @@ class Ledger(HandLifecycle):
         self._legacy = legacy_secret_tables(self.db)
         self._clock = clock
         self._keys = {k.public_hex: k for k in keys}
+        self._signers: dict[str, SigningKey] = {}  # operator -> its key, once found (:meth:`_signer`)
         self._validate_record = validate_record
 
     def __repr__(self) -> str:
@@ -136,6 +137,16 @@ class Ledger(HandLifecycle):
         return self._signer(operator)
 
     def _signer(self, operator: str) -> SigningKey:
+        """The operator's key, loaded once per ledger object and then kept in memory only.
+
+        An operator's row and its stored key are append-only, so the key found first is the
+        key for good; only a key that was found is kept (a missing one is asked again)."""
+        key = self._signers.get(operator)
+        if key is None:
+            key = self._signers[operator] = self._load_signer(operator)
+        return key
+
+    def _load_signer(self, operator: str) -> SigningKey:
         pub = views.get_operator(self.db, operator).public_key
         if pub in self._keys:
             return self._keys[pub]

@@ -131,17 +131,22 @@ def deck_mismatch(rec, ctx):
 
 def _replayed_draw(rec, index):
     """The card the deck gives the draw at move ``index`` (the top of the stock / closed
-    pile in the state just before that move, found by replaying the honest record)."""
+    pile in the state just before that move, found by replaying the honest record), as the
+    game's view shows it (both piles top first)."""
     from replay.records import parse_record
+    from replay.registry import game_for
     from replay.replayer import replay_record
 
     before = {}
+    parsed = parse_record(rec)
+    view = game_for(parsed.ruleset.game).view
 
     def visit(i, move, state):
         if i == index - 1:
-            pile = getattr(state, "stock", None) or getattr(state, "closed", None)
-            before["card"] = str(pile[0]) if pile else None
-    replay_record(parse_record(rec), strict=True, visit=visit)
+            table = view(state).table
+            pile = table.get("stock") or table.get("closed_pile")
+            before["card"] = pile[0] if pile else None
+    replay_record(parsed, strict=True, visit=visit)
     return before.get("card")
 
 

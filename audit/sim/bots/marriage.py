@@ -26,12 +26,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Protocol
 
-from ..cards import MASTER_CODE, RANK_OF, SUIT_OF, Card
-from ..melds import RUNS_OF_THREE, can_complete_run, is_run
-from .jokers import is_joker
-from .moves import DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show, TunnelaShow
-from .shows import find_dublees, find_pure_sets
-from .state import DRAW, RoundState, SeatState
+from replay.cards import MASTER_CODE, RANK_OF, SUIT_OF, Card
+from replay.marriage.jokers import is_joker
+from replay.marriage.moves import DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show, TunnelaShow
+from replay.marriage.shows import find_dublees, find_pure_sets
+from replay.marriage.state import DRAW, RoundState, SeatState
+from replay.melds import RUNS_OF_THREE, can_complete_run, is_run
 
 TIMEOUT_ONE_IN = 60       # chance of an auto-played turn: 1 in 60 turns
 DUBLEE_PAIRS = 6          # dublees needed in hand to go for seven dublees
