@@ -12,8 +12,8 @@ Modules, lowest first:
   score items).
 * :mod:`.payments` -- turning maal points into per-seat payments and nets.
 * :mod:`.eval_requests` -- ``tiplu eval marriage``: the answers to its JSON requests.
-* ``engine`` / ``moves`` / ``state`` / ``shows`` -- the round engine (see
-  docs/marriage.md, section Engine); :mod:`.view` -- a round as people see it.
+* ``engine`` / ``turns`` / ``outcome`` / ``moves`` / ``state`` / ``shows`` -- the round
+  engine (see docs/marriage.md, section Engine); :mod:`.view` -- a round as people see it.
 
 The scoring modules above never import the engine, so they stay usable on their own.
 This package exports the game as one object, :data:`GAME` (:class:`replay.game.Game`).
