@@ -135,7 +135,7 @@ def check_log_evidence(record: HandRecord, public_key: str, *, origin: str | Non
             indices.append(None)
             continue
         try:
-            entry = leaf_entry(signed)
+            entry = leaf_entry(signed, plain=record.plain)
             root = root_from_inclusion_proof(leaf_hash(entry), proof.index, cp.size, proof.path)
         except (MalformedError, ProofError) as exc:
             faults.append(Fault(Reason.NOT_IN_LOG, f"{_label(f.statements, k)} is not in the log: {exc}",
