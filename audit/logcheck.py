@@ -36,7 +36,7 @@ from replay.faults import Fault, Reason, statement_label
 from replay.records import HandRecord
 
 from .errors import ProofError, SignatureError
-from .statements import PHASES
+from .statement_check import PHASES
 from .tlog.checkpoint import Checkpoint, verify_checkpoint
 from .tlog.merkle import leaf_hash, root_from_inclusion_proof
 from .tlog.proof import TlogProof, parse_tlog_proof

@@ -7,7 +7,7 @@ How it works (``docs/scale.md`` has the long form):
    partition is a :class:`~audit.splits.Split` -- a byte or row-id range that the worker
    reads itself, so the parent reads no record at all; otherwise (standard input, a URL, or
    a remote cluster without shared storage) the parent streams the source
-   (:func:`audit.archive.iter_source`) and ships each record's JSON text.
+   (:func:`audit.sources.iter_source`) and ships each record's JSON text.
 2. Each partition is audited by :func:`audit_partition` -- a module-level function, so it
    pickles by name under ``spawn``/``forkserver`` and on Dask -- into a partial
    :class:`~audit.report.AuditReport` (a plain, picklable value).
@@ -53,7 +53,7 @@ from replay.faults import Fault, Reason
 
 from datetime import datetime, timedelta
 
-from .archive import Item, db_statuses, iter_source
+from .sources import Item, db_statuses, iter_source
 from .coverage import DEFAULT_GRACE, HandStatus, utc_now
 from .report import AuditReport
 from .runner import audit_one

@@ -6,7 +6,7 @@ field) is audited: its ``/api/v1/hands/<id>/record`` is fetched.  Every other ha
 judged, as a ledger's are (:mod:`audit.coverage`): cancelled, in progress, or -- past the
 grace period since its last statement (``/api/v1/hands/<id>/statements``) -- stalled or
 unpublished.  A page or record that cannot be fetched or parsed is an
-:class:`~audit.archive.Item` with an error, and the run goes on.  Hands that change while
+:class:`~audit.sources.Item` with an error, and the run goes on.  Hands that change while
 the audit runs may be missed or seen twice (the list is newest first); re-run to catch
 up, or use ``tiplu monitor`` to follow a log continuously.
 """
@@ -20,7 +20,7 @@ import requests
 
 from replay.errors import MalformedError
 
-from .archive import Item
+from .source_item import Item
 from .coverage import DEFAULT_GRACE, classify, utc_now
 
 PAGE = 200

@@ -100,7 +100,7 @@ def _read_jsonl(split: Split) -> list[Wire]:
 def line_wire(raw: bytes, where: str) -> Wire | None:
     """One JSON-lines line as an item: its text, or "not UTF-8 text"; ``None`` if blank.
 
-    The one definition both the single process (:func:`audit.archive.iter_jsonl`) and the
+    The one definition both the single process (:func:`audit.sources.iter_jsonl`) and the
     workers use, so they skip, number and reject lines alike."""
     try:
         text = raw.decode("utf-8")

@@ -458,7 +458,7 @@ def stats_of_verdicts(verdicts: Iterable[Any]) -> DealStats:
 
 def stats_of_items(items: Iterable[Any], *, public_key: str | None = None, trust: Any = None,
                    progress: Callable[[int], None] | None = None) -> DealStats:
-    """Audit each :class:`~audit.archive.Item` (under ``trust``, a :class:`~audit.trust.TrustAnchor`,
+    """Audit each :class:`~audit.sources.Item` (under ``trust``, a :class:`~audit.trust.TrustAnchor`,
     or the pinned ``public_key``, else each record's own claimed key) and count the ones that pass."""
     from .runner import audit_one
     from .trust import TrustAnchor

@@ -7,7 +7,7 @@ The checks, in order (each failure is a :class:`~replay.faults.Fault` with a
 2. the revealed server seed matches its commitment, every seat seed its seat commitment;
 3. the resolved ruleset hashes to the committed ruleset hash (D-1);
 4. every signed statement is under the trusted operator key, says what the record says,
-   and the statements come in the protocol's order (see :mod:`audit.statements`); with
+   and the statements come in the protocol's order (see :mod:`audit.statement_check`); with
    ``check_signatures=True`` each statement's Ed25519 signature is verified too;
 5. the replay is clean (:mod:`replay.replayer`);
 6. the claimed outcome equals the recomputed one, and the claimed payouts and commission
@@ -44,7 +44,7 @@ from replay.replayer import ReplayResult, replay_record
 
 from .logcheck import LogView, check_log_evidence
 from .schema import validate_record
-from .statements import check_statements
+from .statement_check import check_statements
 from .trust import TrustAnchor
 
 

@@ -83,38 +83,78 @@ def checkpoint_floor(records: list[dict]) -> float:
     return time.perf_counter() - t
 
 
-def parse_hash_floor(records: list[dict]) -> float:
+def parse_hash_floor(lines: list[bytes]) -> float:
     """Seconds to ``json.loads`` each record's JSON line and SHA-256 it: the least any
     audit of a JSON-lines archive costs (issue 18's floor)."""
     import hashlib
-    import json
 
-    lines = [json.dumps(r).encode() for r in records]
+    loads, sha256 = json.loads, hashlib.sha256
     t = time.perf_counter()
     for line in lines:
-        json.loads(line)
-        hashlib.sha256(line).digest()
+        loads(line)
+        sha256(line).digest()
     return time.perf_counter() - t
 
 
-STAGES = ("load", "schema", "parse", "statements", "ed25519", "replay", "compare")
+def preset_records(preset: str, players: int, hands: int) -> list[dict]:
+    """``hands`` simulated records of ``preset`` (cached as JSON lines beside the archives)."""
+    path = cache_dir() / f"preset-{preset.replace('/', '-')}-{players}x{hands}.jsonl"
+    if path.exists():
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    records = simulate(preset, players, hands)
+    tmp = path.with_suffix(".part")
+    tmp.write_text("".join(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n" for r in records),
+                   encoding="utf-8")
+    tmp.rename(path)
+    return records
+
+
+STAGES = ("load", "schema", "parse", "seeds", "statements", "replay", "compare", "log", "verdict")
+#: parts of a stage, shown beside it (already counted in their stage)
+SUBSTAGES = {"statements": ("record_hash",), "log": ("checkpoint", "proofs", "leaves", "inclusion")}
 
 
 def stages(records: list[dict], reps: int = 3) -> dict[str, float]:
-    """Microseconds per record in each stage of :func:`audit.verify.audit_record` (best of
-    ``reps``): ``load_json``, ``validate_record``, ``parse_record``, ``check_statements``
-    (of which ``ed25519`` is :func:`ed25519_floor`: ``verify_statement`` of each signed
-    statement alone), the report-mode ``replay_record`` and ``compare_outcome``."""
+    """Microseconds per record in each stage of the default :func:`audit.verify.audit_record`
+    (best of ``reps``), in its order: ``load_json`` of the line, ``validate_record``,
+    ``parse_record``, the seed and ruleset commitments, ``check_statements`` without
+    signatures (of which ``record_hash``), the report-mode ``replay_record``,
+    ``compare_outcome``, ``check_log_evidence`` (of which ``checkpoint``: its Ed25519, uncached;
+    ``proofs``: parsing the tlog-proofs; ``leaves``: each statement's leaf entry;
+    ``inclusion``: folding each leaf up its path) and the :class:`Verdict` (grouping faults)."""
+    import hmac
+
+    from audit.logcheck import check_log_evidence
     from audit.schema import validate_record
-    from audit.statements import check_statements
-    from audit.verify import compare_outcome
-    from replay.records import load_json, parse_record
+    from audit.statement_check import check_statements
+    from audit.tlog.checkpoint import verify_checkpoint
+    from audit.tlog.merkle import leaf_hash, root_from_inclusion_proof
+    from audit.tlog.proof import parse_tlog_proof
+    from audit.tlog.store import leaf_entry
+    from audit.verify import Verdict, compare_outcome
+    from audit import logcheck
+    from replay.fairness import verify_player_seed, verify_server_seed
+    from replay.records import load_json, parse_record, record_hash
     from replay.replayer import replay_record
 
-    texts = [json.dumps(r) for r in records]
+    texts = [json.dumps(r, sort_keys=True, separators=(",", ":")) for r in records]
     datas = [load_json(t) for t in texts]
     parsed = [parse_record(d) for d in datas]
     results = [replay_record(p, strict=False) for p in parsed]
+    keys = [p.table.public_key for p in parsed]
+    proofs = [[parse_tlog_proof(t) for t in p.fairness.log_proofs] for p in parsed]
+    entries = [[leaf_entry(s) for s in p.fairness.statements] for p in parsed]
+
+    def seeds(p):
+        f = p.fairness
+        verify_server_seed(f.server_seed, f.server_commitment)
+        for seat, (seed, c) in enumerate(zip(f.player_seeds, f.seat_commitments)):
+            verify_player_seed(p.hand_id, seat, seed, c)
+        hmac.compare_digest(p.ruleset.hash, f.ruleset_hash)
+
+    def log(p, k):
+        logcheck._checkpoints.clear()  # each record's checkpoint verified afresh, as in the rates
+        check_log_evidence(p, k)
 
     def best(run) -> float:
         return min(_timed(run) for _ in range(reps)) / len(records) * 1e6
@@ -123,11 +163,25 @@ def stages(records: list[dict], reps: int = 3) -> dict[str, float]:
         "load": best(lambda: [load_json(t) for t in texts]),
         "schema": best(lambda: [validate_record(d) for d in datas]),
         "parse": best(lambda: [parse_record(d) for d in datas]),
-        "statements": best(lambda: [check_statements(p) for p in parsed]),
-        "ed25519": min(ed25519_floor(records) for _ in range(reps)) / len(records) * 1e6,
+        "seeds": best(lambda: [seeds(p) for p in parsed]),
+        "statements": best(lambda: [check_statements(p, check_signatures=False) for p in parsed]),
+        "record_hash": best(lambda: [record_hash(p.raw) for p in parsed]),
         "replay": best(lambda: [replay_record(p, strict=False) for p in parsed]),
         "compare": best(lambda: [compare_outcome(p.outcome, r) for p, r in zip(parsed, results)]),
+        "log": best(lambda: [log(p, k) for p, k in zip(parsed, keys)]),
+        "checkpoint": best(lambda: [verify_checkpoint(ps[0].checkpoint_text, k) for ps, k in zip(proofs, keys)]),
+        "proofs": best(lambda: [[parse_tlog_proof(t) for t in p.fairness.log_proofs] for p in parsed]),
+        "leaves": best(lambda: [[leaf_entry(s) for s in p.fairness.statements] for p in parsed]),
+        "inclusion": best(lambda: [[root_from_inclusion_proof(leaf_hash(e), q.index, cp_size(q), q.path)
+                                    for e, q in zip(es, ps)] for es, ps in zip(entries, proofs)]),
+        "verdict": best(lambda: [Verdict(p.hand_id, p.preset, (), p.table.table_id, r)
+                                 for p, r in zip(parsed, results)]),
     }
+
+
+def cp_size(proof) -> int:
+    """The tree size of a proof's checkpoint (its second line)."""
+    return int(proof.checkpoint_text.split("\n", 2)[1])
 
 
 def _timed(run) -> float:
@@ -138,41 +192,43 @@ def _timed(run) -> float:
 
 def per_preset(hands: int, log=print, *, with_stages: bool = False) -> list[dict]:
     from audit.verify import audit_record
-    from replay.game import GAMES
-    import importlib
+    from replay.registry import game_for
+    from replay.rulesets import resolve
 
     rows = []
     for preset, players in PRESETS:
-        game = "marriage" if preset.startswith("marriage") else preset
+        game = resolve(preset).game
         try:
-            importlib.import_module(GAMES[game].split(":")[0])
+            game_for(game)
         except ImportError:
             rows.append({"preset": preset, "available": False})
             continue
         n = max(4, hands // (3 if game == "marriage" else 1))
         t = time.perf_counter()
         try:
-            records = simulate(preset, players, n)
+            records = preset_records(preset, players, n)
         except Exception as exc:  # noqa: BLE001 - an engine in progress must not stop the suite
             rows.append({"preset": preset, "available": False, "error": f"{type(exc).__name__}: {exc}"[:120]})
             continue
         sim = time.perf_counter() - t
-        audit_record(records[0])  # warm-up, untimed: the first audit compiles the schema checks
+        # what `tiplu audit FILE` reads: one JSON line per record, as the archives write them
+        lines = [json.dumps(r, sort_keys=True, separators=(",", ":")).encode() for r in records]
+        audit_record(lines[0])  # warm-up, untimed: the first audit compiles the schema checks
         from audit import logcheck
 
-        secs = signed_secs = float("inf")
-        for _ in range(3):  # the best of three full passes (the machine is shared and noisy)
+        secs = signed_secs = parse_floor = float("inf")
+        for _ in range(3):  # best of three rounds, each the floor then the audits (a shared, noisy machine)
+            parse_floor = min(parse_floor, parse_hash_floor(lines), parse_hash_floor(lines))
             logcheck._checkpoints.clear()  # every pass verifies each record's checkpoint afresh
             t = time.perf_counter()
-            verdicts = [audit_record(r) for r in records]
+            verdicts = [audit_record(line) for line in lines]
             secs = min(secs, time.perf_counter() - t)
             logcheck._checkpoints.clear()
             t = time.perf_counter()
-            [audit_record(r, check_signatures=True) for r in records]
+            [audit_record(line, check_signatures=True) for line in lines]
             signed_secs = min(signed_secs, time.perf_counter() - t)
         floor = min(ed25519_floor(records) for _ in range(3))
         cp_floor = min(checkpoint_floor(records) for _ in range(3))
-        parse_floor = min(parse_hash_floor(records) for _ in range(5))
         rate = len(records) / secs
         rows.append({"preset": preset, "available": True, "records": len(records), "simulated_per_s": n / sim,
                      "clean": sum(v.ok for v in verdicts), "rate": rate, "floor_rate": len(records) / floor,
@@ -387,9 +443,10 @@ def main(argv: list[str] | None = None) -> dict:
                 f" {row['ed25519_share_check_signatures']:.0%}")
             if "stages" in row:
                 st = row["stages"]
-                log(f"{'':17} us/record: " + " ".join(f"{k}={st[k]:.0f}" for k in STAGES)
-                    + f" (statements less ed25519: {st['statements'] - st['ed25519']:.0f};"
-                    f" sum of stages {sum(st[k] for k in STAGES if k != 'ed25519'):.0f})")
+                log(f"{'':17} us/record: " + " ".join(
+                    f"{k}={st[k]:.0f}" + (" (" + " ".join(f"{s}={st[s]:.0f}" for s in SUBSTAGES[k]) + ")"
+                                          if k in SUBSTAGES else "") for k in STAGES)
+                    + f"; sum {sum(st[k] for k in STAGES):.0f}, i.e. {1e6 / sum(st[k] for k in STAGES):,.0f}/s")
         else:
             log(f"{row['preset']:17} not available {row.get('error', '')}")
     if "throughput" in parts:

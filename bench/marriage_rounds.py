@@ -5,7 +5,7 @@
 Baseline (same run): dealing and starting a round (``engine.start``: the v1 shuffle of
 the shoe and the deal), the least any round costs.  Then, per preset:
 
-* *played*   -- whole rounds chosen by the seeded bot (``replay.marriage.bot``);
+* *played*   -- whole rounds chosen by the seeded bot (``audit.sim.bots.marriage``);
 * *replayed* -- the same rounds re-applied from their JSON move lists through a fresh
   engine, as an audit does (parse, validate every move, score the outcome) on one working
   state (``engine.working``); and, for comparison, with a new frozen state per move (as
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from replay.fairness import hand_randomness  # noqa: E402
 from replay.rulesets import resolve  # noqa: E402
 from replay.stream import Stream  # noqa: E402
-from replay.marriage.bot import choose_move  # noqa: E402
+from audit.sim.bots.marriage import choose_move  # noqa: E402
 from replay.marriage.engine import MarriageEngine, first_dealer  # noqa: E402
 
 

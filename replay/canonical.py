@@ -5,12 +5,24 @@ no insignificant white space (separators ``,`` and ``:``); non-ASCII characters 
 as themselves; no floats anywhere -- amounts are decimal *strings* such as ``"0.25"``.
 ``json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`` in Python and
 a sorted ``JSON.stringify`` in JavaScript produce the same bytes for such values.
+
+:func:`canonical_json` writes them with orjson (``OPT_SORT_KEYS``), about eight times
+faster: for a value of exactly those types -- dicts with string keys, lists, tuples,
+strings, integers of at most 64 bits, booleans, ``None`` -- orjson's bytes are those of the
+``json.dumps`` call above (the same escapes: quote, backslash, the short forms b f n r t
+and a lower-case six-character escape for the other control characters, nothing else;
+keys sorted by code point, which is UTF-8 byte order).  Anything else -- a bigger integer, a lone surrogate, a
+subclass, deep nesting -- takes the ``json.dumps`` path, so the bytes (or the error) are
+always the documented ones; ``tests/test_canonical_fast.py`` checks this on generated
+values and every fixture.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 from typing import Any
+
+import orjson
 
 from .errors import MalformedError
 
@@ -51,10 +63,33 @@ def _is_plain(value: Any) -> bool:
     return True
 
 
+_SORTED = orjson.OPT_SORT_KEYS
+_dumps = orjson.dumps
+_EncodeError = orjson.JSONEncodeError
+
+
 def canonical_json(value: Any) -> bytes:
     """The canonical bytes of a JSON value (see the module docstring)."""
-    if not _is_plain(value):
+    if _is_plain(value):
+        try:
+            return _dumps(value, option=_SORTED)
+        except _EncodeError:
+            pass  # a > 64-bit integer, a lone surrogate, deep nesting: json.dumps decides
+    else:
         _reject_floats(value)  # finds and locates the offending value, or accepts a subclass
+    return _canonical_text(value)
+
+
+def plain_canonical_json(value: Any) -> bytes:
+    """:func:`canonical_json` of a value already known plain: parsed from JSON text with no
+    number that is not an integer (:func:`replay.records.load_record_json` knows)."""
+    try:
+        return _dumps(value, option=_SORTED)
+    except _EncodeError:
+        return _canonical_text(value)
+
+
+def _canonical_text(value: Any) -> bytes:
     text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     try:
         return text.encode("utf-8")

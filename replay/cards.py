@@ -7,6 +7,10 @@ Encoding (documented here, where it is defined): every card is a small integer `
 * ``52`` -- the printed joker (the *putali* of Marriage, the printed joker of Rummy).
 * ``53`` -- the master card (Marriage, ``marriage/nepal`` only, MN-1).
 
+Code arithmetic lives here only: ``Card.rank`` / ``Card.suit`` give the enums, and the
+tables ``RANK_OF`` / ``SUIT_OF`` give plain ints by code for tight loops (rank ``0`` and
+suit ``-1`` for the joker and the master card, which have neither).
+
 Text notation: rank then suit, ``A 2 3 4 5 6 7 8 9 T J Q K`` x ``S H D C`` (``7H``,
 ``TS``), ``JK`` for the printed joker and ``MC`` for the master card.  ``parse_card``
 accepts exactly these spellings (upper case; ``10`` is accepted as an alias of ``T``)
@@ -62,6 +66,12 @@ JOKER_CODE = 52
 MASTER_CODE = 53
 #: each code's text (``str(card)``), made once: a record's cards are written as text often
 _TEXTS: tuple[str, ...] = tuple(RANK_CHARS[c % 13] + SUIT_CHARS[c // 13] for c in range(52)) + ("JK", "MC")
+#: each code's rank as an int, 1 (Ace) .. 13 (King); 0 for the joker and the master card
+RANK_OF: tuple[int, ...] = tuple(c % 13 + 1 for c in range(52)) + (0, 0)
+#: each code's suit as an int, 0 (S) .. 3 (C); -1 for the joker and the master card
+SUIT_OF: tuple[int, ...] = tuple(c // 13 for c in range(52)) + (-1, -1)
+_RANK_ENUMS: tuple[Rank | None, ...] = tuple(Rank(r) for r in RANK_OF[:52]) + (None, None)
+_SUIT_ENUMS: tuple[Suit | None, ...] = tuple(Suit(s) for s in SUIT_OF[:52]) + (None, None)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -89,11 +99,11 @@ class Card:
 
     @property
     def rank(self) -> Rank | None:
-        return Rank(self.code % 13 + 1) if self.code < JOKER_CODE else None
+        return _RANK_ENUMS[self.code]
 
     @property
     def suit(self) -> Suit | None:
-        return Suit(self.code // 13) if self.code < JOKER_CODE else None
+        return _SUIT_ENUMS[self.code]
 
     def __str__(self) -> str:
         return _TEXTS[self.code]
@@ -148,8 +158,8 @@ def card_symbol(card: Card) -> str:
         return "joker"
     if card.code == MASTER_CODE:
         return "master card"
-    rank = RANK_CHARS[card.code % 13]
-    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card.code // 13]
+    rank = RANK_CHARS[RANK_OF[card.code] - 1]
+    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[SUIT_OF[card.code]]
 
 
 def cards_symbols(cards: Iterable[Card]) -> str:

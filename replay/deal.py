@@ -5,7 +5,7 @@ Dealing starts with the player on the dealer's left (the dealer's right when a M
 table plays anticlockwise, MC-33) and gives one card at a time, round the table, until
 every hand is full (MN-2, MC-13, K-1, R-4).  Position 0 of the shuffled shoe is its top.
 
-After the hands:
+After the hands, as the game's :class:`~replay.game.DealLayout` says:
 
 * Marriage: the next card is turned up to start the discard pile (MN-3, MC-13); the rest
   is the stock, top first (MN-4).
@@ -20,6 +20,7 @@ from typing import Sequence
 
 from .cards import Card
 from .errors import RulesetError
+from .registry import game_for
 from .rulesets import Ruleset
 
 
@@ -42,9 +43,6 @@ class Deal:
 
 
 DIRECTIONS = ("clockwise", "anticlockwise")
-# Cards laid out after the hands, per game: Marriage turns one up (MN-3, MC-13); Rummy sets
-# the indicator aside and turns one up (R-5, D-19); Kitti turns nothing (K-1).
-CARDS_AFTER_HANDS = {"marriage": 1, "rummy13": 2, "kitti": 0}
 
 
 def left_of(seat: int, n_seats: int, *, direction: str = "clockwise") -> int:
@@ -84,17 +82,17 @@ def deal_hands(shoe: Sequence[Card], n_seats: int, dealer: int, hand_size: int,
 
 
 def deal(ruleset: Ruleset, shoe: Sequence[Card], n_seats: int, dealer: int) -> Deal:
-    """Deal a shuffled shoe the way the ruleset's game deals it."""
+    """Deal a shuffled shoe the way the ruleset's game deals it (its ``deal_layout``)."""
     direction = ruleset.settings.get("direction", "clockwise")
-    if ruleset.game not in CARDS_AFTER_HANDS:
-        raise RulesetError(f"no deal layout for game {ruleset.game!r}")
-    needed = ruleset["hand_size"] * n_seats + CARDS_AFTER_HANDS[ruleset.game]
+    layout = game_for(ruleset.game).deal_layout
+    needed = ruleset["hand_size"] * n_seats + layout.cards_after_hands
     if needed > len(shoe):
         raise RulesetError(f"a shoe of {len(shoe)} cannot deal {ruleset['hand_size']} to {n_seats} seats "
                            f"and lay out the {ruleset.game} table ({needed} cards)")
     hands, pos = deal_hands(shoe, n_seats, dealer, ruleset["hand_size"], direction=direction)
-    if ruleset.game == "marriage":
-        return Deal(hands, shoe[pos], None, tuple(shoe[pos + 1:]))
-    if ruleset.game == "rummy13":
-        return Deal(hands, shoe[pos + 1], shoe[pos], tuple(shoe[pos + 2:]))
-    return Deal(hands, None, None, tuple(shoe[pos:]))  # kitti
+    indicator = turned_up = None
+    if layout.indicator:
+        indicator, pos = shoe[pos], pos + 1
+    if layout.turned_up:
+        turned_up, pos = shoe[pos], pos + 1
+    return Deal(hands, turned_up, indicator, tuple(shoe[pos:]))

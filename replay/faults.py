@@ -83,10 +83,6 @@ class Fault:
     #: reasons this fault follows from when one of them is present (not on the wire)
     after: tuple[Reason, ...] = ()
 
-    @property
-    def is_root_cause(self) -> bool:
-        return self.caused_by is None
-
     def to_json(self) -> dict[str, Any]:
         return {"reason": self.reason.value, "message": self.message,
                 "move_index": self.move_index, "rule": self.rule, "statement": self.statement,

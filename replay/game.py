@@ -1,4 +1,8 @@
-"""The one small interface every game engine implements, and the registry of games.
+"""A game as one object (:class:`Game`), the small interface every engine implements, and
+the view of a state that every renderer shows.
+
+Each ``replay/<game>/__init__.py`` exports one :class:`Game` as ``GAME``; the one registry
+(:mod:`replay.registry`) finds it from a preset's ``game``.
 
 An engine is built from a resolved :class:`~replay.rulesets.Ruleset` and is otherwise
 stateless: game state is an immutable value (or confined to the engine's own copy) and
@@ -18,12 +22,15 @@ and a text form (``str(move)``); both round-trip.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from importlib import import_module
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 from .errors import RulesetError
-from .fairness import HandRandomness
-from .rulesets import Ruleset
+from .registry import game_for
+
+if TYPE_CHECKING:
+    from .fairness import HandRandomness
+    from .rulesets import Ruleset
 
 
 @dataclass(frozen=True)
@@ -89,19 +96,113 @@ class Engine(Protocol):
         """A move from its JSON form; :class:`~replay.errors.MalformedError` if it does not parse."""
 
 
-# game name -> "module:class"; imported on first use so that a game's module loads only when needed.
-GAMES: dict[str, str] = {
-    "kitti": "replay.kitti.engine:KittiEngine",
-    "rummy13": "replay.rummy.engine:RummyEngine",
-    "marriage": "replay.marriage.engine:MarriageEngine",
-}
+@dataclass(frozen=True)
+class DealLayout:
+    """What a game lays out after the hands, in shoe order (see :mod:`replay.deal`): the
+    wild-card indicator, set aside face up and never drawn (Rummy, R-5), then the card
+    turned up to start the discard pile (Marriage MN-3, Rummy D-19); the rest is the stock.
+    Kitti turns nothing (K-1)."""
+
+    indicator: bool = False
+    turned_up: bool = False
+
+    @property
+    def cards_after_hands(self) -> int:
+        return int(self.indicator) + int(self.turned_up)
 
 
-def engine_for(ruleset: Ruleset) -> Engine:
+@dataclass(frozen=True)
+class View:
+    """What people see of a state: the one value ``tiplu replay``, the website's replay
+    viewer and :func:`audit.render.render_state` show.
+
+    ``hands`` -- each seat's cards, by seat, in card notation (``"AS"``);
+    ``table`` -- everything else on the table, by name, as JSON values, in display order:
+    piles as card lists (``stock`` top first, ``discards`` and ``open_pile`` oldest first,
+    ``closed_pile`` top first), single cards (``tiplu``, ``indicator``), the wild rank
+    (``wild_rank``, ``"A"`` ... ``"K"``) and ``shown`` (per seat, the groups it laid);
+    ``text`` -- the parts the text form shows (``"hands"`` and names in ``table``): the
+    game decides what ``tiplu replay`` prints.
+
+    :meth:`to_json` is what the website's viewer draws; :meth:`text_json` and
+    :meth:`lines` are ``tiplu replay``'s ``--json`` state and its text.
+    """
+
+    hands: tuple[tuple[str, ...], ...]
+    table: Mapping[str, Any] = field(default_factory=dict)
+    text: tuple[str, ...] = ("hands",)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"hands": [...], **table}``."""
+        return {"hands": [list(h) for h in self.hands], **{k: _json_copy(v) for k, v in self.table.items()}}
+
+    def text_json(self) -> dict[str, Any]:
+        """The parts the text shows: ``hands`` (empty if the text shows none), then each
+        named part of ``table`` in ``text`` order."""
+        return {"hands": [list(h) for h in self.hands] if "hands" in self.text else [],
+                **{k: _json_copy(self.table[k]) for k in self.text if k != "hands"}}
+
+    def lines(self) -> list[str]:
+        """The text form: ``seat i: cards`` per hand shown, then each part -- a list of more
+        than 12 cards as its size and first card, anything else written out."""
+        shown = self.text_json()
+        out = [f"seat {i}: {' '.join(h)}" for i, h in enumerate(shown.pop("hands"))]
+        for k, v in shown.items():
+            if isinstance(v, list) and len(v) > 12 and all(isinstance(c, str) for c in v):
+                out.append(f"{k}: {len(v)} cards, top {v[0] if v else '-'}")
+            else:
+                out.append(f"{k}: {v if not isinstance(v, list) else ' '.join(map(str, v))}")
+        return out
+
+
+def _json_copy(v: Any) -> Any:
+    if isinstance(v, (list, tuple)):
+        return [_json_copy(x) for x in v]
+    return v
+
+
+def cards_text(cards: Sequence[Any]) -> tuple[str, ...]:
+    """Cards in their notation (``str(card)``)."""
+    return tuple(str(c) for c in cards)
+
+
+class CarryError(RulesetError):
+    """A record's ``table.carry`` holds a key its game does not carry between hands."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game, everything the house needs of it (exported as ``replay/<game>/GAME``).
+
+    ``name`` -- the rulesets' ``game``; ``engine`` -- the engine class, called with a
+    resolved ruleset; ``parse_move_json`` / ``parse_move_text`` -- a move from its JSON /
+    text form (:class:`~replay.errors.MalformedError` if it does not parse); ``view`` --
+    a state as a :class:`View`; ``deal_layout`` -- the cards laid out after the hands;
+    ``eval_handlers`` -- ``tiplu eval <name>``'s answer to one JSON request (raises a
+    :class:`~replay.errors.TipluError` for bad input); ``carry`` -- what a table's first
+    hand carries (``table.carry``), whose keys are the only ones a record may carry.
+    """
+
+    name: str
+    engine: Callable[["Ruleset"], "Engine"]
+    parse_move_json: Callable[[Mapping[str, Any]], Move]
+    parse_move_text: Callable[[str], Move]
+    view: Callable[[Any], View]
+    deal_layout: DealLayout
+    eval_handlers: Callable[[dict], dict]
+    carry: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def table_options(self, carry: Mapping[str, Any]) -> dict[str, Any]:
+        """The carry as the engine's ``start`` options; :class:`CarryError` for a key this
+        game does not carry."""
+        unknown = sorted(k for k in carry if k not in self.carry)
+        if unknown and not self.carry:
+            raise CarryError(f"{self.name} takes no table options, got {unknown}")
+        if unknown:
+            raise CarryError(f"{self.name} carries only {sorted(self.carry)} between hands, got {unknown}")
+        return dict(carry)
+
+
+def engine_for(ruleset: "Ruleset") -> Engine:
     """The engine of the ruleset's game."""
-    try:
-        target = GAMES[ruleset.game]
-    except KeyError:
-        raise RulesetError(f"no engine for game {ruleset.game!r}") from None
-    module, name = target.split(":")
-    return getattr(import_module(module), name)(ruleset)
+    return game_for(ruleset.game).engine(ruleset)

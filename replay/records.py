@@ -41,6 +41,8 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
 
+import msgspec
+
 from .canonical import canonical_hash
 from .errors import MalformedError, RulesetError
 from .fairness import parse_digest, parse_player_seed, parse_server_seed
@@ -193,8 +195,21 @@ def _parse_fairness(f: Any, n_seats: int, *, v2: bool) -> Fairness:
     return Fairness("v1", rs_hash, commit, seat_commits, seeds, server_seed, tuple(statements), proofs)
 
 
+_decode = msgspec.json.Decoder().decode
+
+
 def load_json(text: str | bytes) -> Any:
-    """JSON text to a value; :class:`MalformedError` with the line and column otherwise."""
+    """JSON text to a value; :class:`MalformedError` with the line and column otherwise.
+
+    msgspec decodes (about three times faster than :func:`json.loads`); it reads strict
+    UTF-8 JSON to the very values :func:`json.loads` gives (last duplicate key wins, integers
+    of any size).  What it refuses -- bad JSON, and the extras :func:`json.loads` accepts
+    (``NaN``, ``Infinity``, lone surrogates, UTF-16/32 or BOM-prefixed bytes) --
+    goes to :func:`json.loads`, which decides and words the error as before."""
+    try:
+        return _decode(text)
+    except (msgspec.DecodeError, RecursionError, UnicodeEncodeError):
+        pass  # UnicodeEncodeError: a str holding a lone surrogate, which json.loads reads
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

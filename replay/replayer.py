@@ -23,6 +23,7 @@ from .errors import DeckMismatchError, IllegalMoveError, MalformedError, TipluEr
 from .fairness import hand_randomness
 from .faults import Fault, Reason
 from .game import Engine, Outcome, engine_for
+from .registry import game_for
 from .records import HandRecord
 from .settlement import Settlement, settle
 from .worked import work_settlement
@@ -50,10 +51,6 @@ class ReplayResult:
         return work_settlement(engine_for(self.record.ruleset), self.outcome, self.settlement,
                                point_value=t.point_value, commission_pct=t.commission_pct, players=t.players)
 
-    @property
-    def is_clean(self) -> bool:
-        return not self.faults
-
 
 def engine_move(engine: Engine, raw: Mapping[str, Any]) -> Any:
     """The engine's move for one record move (a copy without the envelope field ``time``)."""
@@ -67,10 +64,12 @@ def replay_record(record: HandRecord, *, strict: bool = True, visit: Visitor | N
         return ReplayResult(None, None, (Fault(Reason.NOT_REVEALED, "the server seed is not revealed yet"),), 0, record)
     faults: list[Fault] = []
     try:
-        engine = engine_for(record.ruleset)
+        game = game_for(record.ruleset.game)
+        engine = game.engine(record.ruleset)
+        options = game.table_options(record.table.carry)   # CarryError for a key the game does not carry
         randomness = hand_randomness(seed, record.hand_id, record.ruleset, record.fairness.player_seeds)
-        state = engine.start(randomness, dealer=record.table.dealer, **dict(record.table.carry))
-    except (TipluError, TypeError) as exc:
+        state = engine.start(randomness, dealer=record.table.dealer, **options)
+    except TipluError as exc:
         return ReplayResult(None, None, (Fault(Reason.MALFORMED, f"cannot start the hand: {exc}"),), 0, record)
     if visit:
         visit(-1, None, state)

@@ -1,6 +1,7 @@
 """Rulesets as data (D-1).
 
-A preset is a JSON file in ``replay/presets/``: every setting is declared there once, with
+A preset is a JSON file in ``replay/presets/`` (listed in :mod:`replay.registry`, the one
+registry of games and their presets): every setting is declared there once, with
 its default, its rule ID and a sentence of documentation (``docs/rulesets.md`` is made
 from those files and a test checks that it is current).  A *resolved* ruleset is the
 preset's defaults with a table's overrides applied; its canonical JSON hash is bound into
@@ -14,37 +15,24 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import cache, cached_property
-from importlib import resources
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Mapping
 
 from .canonical import canonical_hash, canonical_json
 from .errors import RulesetError
+from .registry import is_preset, load_preset_spec, presets
 
 RULESET_FORMAT = "tiplu.ruleset/1"
-PRESET_FILES = {
-    "marriage/nepal": "marriage-nepal.json",
-    "marriage/classic": "marriage-classic.json",
-    "kitti": "kitti.json",
-    "rummy13": "rummy13.json",
-}
-PRESETS: tuple[str, ...] = tuple(PRESET_FILES)
+PRESETS: tuple[str, ...] = presets()  # the built-in presets (replay.registry.PRESET_PACKAGES)
 MAX_SAFE_INTEGER = 2**53 - 1  # the in-browser verifier reads settings with JSON.parse
 
 
 def preset_spec(preset: str) -> Mapping[str, Any]:
     """The declaration of a preset: title, game, and each setting's default, rule and doc."""
-    if not isinstance(preset, str) or preset not in PRESET_FILES:
-        raise RulesetError(f"unknown preset {str(preset)[:64]!r}; known: {', '.join(PRESETS)}")
-    return _preset_spec(preset)
-
-
-@cache
-def _preset_spec(preset: str) -> Mapping[str, Any]:
-    name = PRESET_FILES[preset]
-    text = resources.files("replay.presets").joinpath(name).read_text(encoding="utf-8")
-    return json.loads(text)
+    if not is_preset(preset):
+        raise RulesetError(f"unknown preset {str(preset)[:64]!r}; known: {', '.join(presets())}")
+    return load_preset_spec(preset)
 
 
 def _json_type(v: Any) -> str:

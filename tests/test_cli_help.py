@@ -1,10 +1,14 @@
-"""Every `tiplu` command documents itself: `--help` works and says what the command does."""
+"""Every `tiplu` command documents itself: `--help` works and says what the command does.
+
+`tiplu` is composed in web/cli.py (audit's commands plus the ones that start a web app)."""
 from __future__ import annotations
 
 import click
 from click.testing import CliRunner
 
-from audit.cli import COMMANDS, load_all, main
+import audit.cli
+from audit.cli import COMMANDS
+from web.cli import load_all, main
 
 
 def walk(group: click.Group, path=()):
@@ -37,19 +41,30 @@ def test_readme_names_only_commands_that_exist():
 
 def test_the_lazy_command_map_names_every_command_and_its_module():
     # tiplu imports only the invoked command's module (audit/cli/__init__.py, COMMANDS).
-    load_all()
-    defined = {name: cmd.callback.__module__.rsplit(".", 1)[-1] for name, cmd in main.commands.items()}
+    audit.cli.load_all()
+    defined = {name: cmd.callback.__module__.rsplit(".", 1)[-1] for name, cmd in audit.cli.main.commands.items()}
     assert COMMANDS == defined
+
+
+def test_tiplu_is_audits_commands_plus_the_site_commands():
+    # web/cli.py adds exactly the commands that start a web app; audit's group lacks them
+    load_all()
+    audit.cli.load_all()
+    assert set(main.commands) - set(audit.cli.main.commands) == {"serve", "demo"}
+    assert set(main.commands["witness"].commands) - set(audit.cli.main.commands["witness"].commands) == {"serve"}
+    assert {main.commands[n].callback.__module__ for n in ("serve", "demo")} == {"web.cli"}
 
 
 def test_a_short_command_does_not_import_the_audit_stack():
     import subprocess
     import sys
 
-    code = ("import sys; from audit.cli import main\n"
-            "try: main(['eval', 'kitti', '-'])\n"
-            "except SystemExit: pass\n"
-            "print(sorted(m for m in ('audit.verify', 'audit.ledger', 'jsonschema', 'requests') if m in sys.modules))")
-    res = subprocess.run([sys.executable, "-c", code], input="", capture_output=True, text=True, timeout=60)
-    assert res.returncode == 0, res.stderr
-    assert res.stdout.strip().splitlines()[-1] == "[]"
+    for where in ("audit.cli", "web.cli"):  # the whole tiplu (web.cli) does not load Flask for it either
+        code = (f"import sys; from {where} import main\n"
+                "try: main(['eval', 'kitti', '-'])\n"
+                "except SystemExit: pass\n"
+                "print(sorted(m for m in ('audit.verify', 'audit.ledger', 'jsonschema', 'requests', 'flask')"
+                " if m in sys.modules))")
+        res = subprocess.run([sys.executable, "-c", code], input="", capture_output=True, text=True, timeout=60)
+        assert res.returncode == 0, res.stderr
+        assert res.stdout.strip().splitlines()[-1] == "[]", where

@@ -26,9 +26,10 @@ from __future__ import annotations
 import mimetypes
 import os
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from flask import Flask
+if TYPE_CHECKING:  # Flask loads in create_app: the whole `tiplu` (web.cli) imports this package, even for `tiplu eval`
+    from flask import Flask
 
 DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 256 * 1024,
@@ -47,6 +48,8 @@ mimetypes.add_type("text/javascript", ".mjs")
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """The app: defaults, then ``instance/config.py`` (or ``test_config``), then each subsystem."""
+    from flask import Flask
+
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(DEFAULTS)
     app.config["TIPLU_DB"] = os.environ.get("TIPLU_DB") or str(Path(app.instance_path) / "tiplu.db")
@@ -87,7 +90,7 @@ def _checkpoint_signer(app: Flask) -> None:
     key_file = app.config.get("TIPLU_LOG_KEY_FILE") or os.environ.get("TIPLU_LOG_KEY_FILE")
     if app.config.get("TIPLU_CHECKPOINT_SIGNER") is not None or not key_file:
         return
-    from audit.cli.keys import load_key_file
+    from audit.keys import load_key_file
     from audit.tlog.checkpoint import CheckpointSigner
 
     app.config["TIPLU_CHECKPOINT_SIGNER"] = CheckpointSigner(key=load_key_file(key_file),

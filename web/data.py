@@ -29,14 +29,13 @@ from audit.publish import get_published, is_published, published_record
 from audit.logcheck import LedgerLog
 from audit.tlog.checkpoint import DEFAULT_ORIGIN
 from audit.trust import TrustAnchor
-from audit.render import render_state
 from audit.report import AuditReport
 from audit.verify import Verdict, audit_record
 from replay.canonical import canonical_hash
 from replay.faults import Fault, Reason
 from replay.fairness import hand_randomness
 from replay.describe import describe_move
-from replay.game import engine_for
+from replay.registry import game_for
 from replay.records import parse_record
 from replay.replayer import replay_record
 from replay.settlement import format_amount
@@ -204,34 +203,6 @@ def table_money(ledger: Any, table_id: str) -> dict[str, Any]:
     }
 
 
-RANK_TEXT = "A23456789TJQK"
-
-
-def _extras(state: Any, n_seats: int) -> dict[str, Any]:
-    """What an engine without its own ``view`` keeps on its state that people want to see:
-    each seat's hand (Marriage keeps them in ``seats[i].hand``), the tiplu (Marriage), the wild-card indicator and wild rank (Rummy), a closed pile, and
-    the groups each seat has shown.  Only keys found on the state are returned."""
-    out: dict[str, Any] = {}
-    for name in ("tiplu", "indicator"):
-        card = getattr(state, name, None)
-        if card is not None and hasattr(card, "code"):
-            out[name] = str(card)
-    wild = getattr(state, "wild", None)
-    if isinstance(wild, int) and not isinstance(wild, bool) and 1 <= wild <= 13:
-        out["wild_rank"] = RANK_TEXT[wild - 1]
-    closed = getattr(state, "closed", None)
-    if isinstance(closed, tuple) and all(hasattr(c, "code") for c in closed):
-        out["closed_pile"] = [str(c) for c in closed]
-    seats = getattr(state, "seats", None)
-    if isinstance(seats, tuple) and len(seats) == n_seats and all(hasattr(s, "hand") for s in seats):
-        out["hands"] = [[str(c) for c in s.hand] for s in seats]
-    if isinstance(seats, tuple) and len(seats) == n_seats and all(hasattr(s, "shown") for s in seats):
-        shown = [[[str(c) for c in g] for g in (getattr(s, "tunnelas_at_deal", ()) + s.shown)] for s in seats]
-        if any(shown):
-            out["shown"] = shown
-    return out
-
-
 def _move_text(move: Any) -> str:
     return str(move) if move is not None else ""
 
@@ -243,18 +214,13 @@ def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
     (report mode) and listed with their step, so a tampered hand still shows what is valid.
     """
     parsed = parse_record(record)
-    engine = engine_for(parsed.ruleset)
+    game = game_for(parsed.ruleset.game)
+    engine = game.engine(parsed.ruleset)
     players = list(parsed.table.players)
     steps: list[dict[str, Any]] = []
 
     def visit(index: int, move: Any, state: Any) -> None:
-        view = render_state(engine, state)
-        view.pop("lines", None)
-        if not hasattr(engine, "view"):
-            extras = _extras(state, parsed.table.n_seats)
-            if view.get("hands"):
-                extras.pop("hands", None)
-            view = {**extras, **{k: v for k, v in view.items() if not (k == "hands" and not v and "hands" in extras)}}
+        view = game.view(state).to_json()   # replay.game.View: hands, piles, tiplu, shown ...
         steps.append({"index": index, "move": _move_text(move), "words": describe_move(engine, move, players),
                       "move_json": move.to_json() if move is not None else None,
                       "seat": getattr(move, "seat", None), "to_move": engine.to_move(state), "view": view})

@@ -108,7 +108,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _witness_from_settings(config: Mapping[str, Any]) -> Witness:
-    from audit.cli.keys import load_key_file
+    from audit.keys import load_key_file
     from replay.errors import MalformedError
 
     missing = [k for k in ("TIPLU_WITNESS_NAME", "TIPLU_WITNESS_KEY_FILE", "TIPLU_WITNESS_LOGS") if not config.get(k)]

@@ -1,5 +1,9 @@
 """The ``tiplu`` command line: a thin click shell over :mod:`audit` and :mod:`replay`.
 
+This is every command that starts no web app; :mod:`web.cli` composes the whole ``tiplu``
+(this group plus ``serve``, ``demo`` and ``witness serve``) one layer up, since no module of
+``audit`` may import ``web`` (``docs/architecture.md``).
+
 Each module in this package adds its commands to :data:`main`.  They are loaded lazily
 (click's "lazily loading subcommands" pattern): ``tiplu eval`` imports only the module
 that defines ``eval`` (:data:`COMMANDS` says which), not the whole audit stack, so a short
@@ -57,9 +61,9 @@ def fail(exc: BaseException) -> "NoReturn":  # noqa: F821 - typing only
 
 # command name -> the module of this package that defines it (imported on first use).
 COMMANDS: dict[str, str] = {
-    "audit": "audit", "replay": "audit", "deal": "deal", "verify-commitment": "deal", "demo": "demo",
+    "audit": "audit", "replay": "audit", "deal": "deal", "verify-commitment": "deal",
     "eval": "evaluate", "table": "hand", "hand": "hand", "keys": "keys", "operator": "keys", "seed": "keys",
-    "monitor": "monitor", "receipt": "receipt", "seat": "seat", "serve": "serve", "simulate": "simulate",
+    "monitor": "monitor", "receipt": "receipt", "seat": "seat", "simulate": "simulate",
     "stats": "stats", "token": "token",
     "witness": "witness", "init": "init", "move-secrets": "init",
 }

@@ -41,7 +41,7 @@ def open_ledger(db: str, key_file: str | None = None, *, create: bool = False) -
     other command refuses a missing, empty or foreign file in one line and changes nothing.
     The secret store is ``TIPLU_SECRETS`` when set, else the one beside the ledger."""
     from ..ledger import Ledger
-    from .keys import load_key_file
+    from ..keys import load_key_file
 
     keys = [load_key_file(key_file)] if key_file else []
     ledger = Ledger(db, clock=real_clock, keys=keys, create=create,

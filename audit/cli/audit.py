@@ -12,7 +12,7 @@ from replay.describe import describe_move
 from replay.records import load_json, parse_record
 from replay.replayer import replay_record
 
-from ..archive import iter_source
+from ..sources import iter_source
 from ..report import AuditReport
 from ..runner import audit_items
 from ..schema import validate_record
@@ -218,7 +218,7 @@ def _state_check(source: str, saved, trust, log=None):
     for a URL, the one its served log was checked against (:class:`RemoteLog`) when it has one."""
     from pathlib import Path
 
-    from ..archive import DB_SUFFIXES
+    from ..sources import DB_SUFFIXES
     from ..auditstate import SourceProofs, StateCheck
     from ..logcheck import RemoteLog, verified_checkpoint
 
@@ -251,7 +251,7 @@ def _whole_log(source: str, trust=None):
     checkpoint fixes (that log is then not used: the records are judged on their own)."""
     from pathlib import Path
 
-    from ..archive import DB_SUFFIXES
+    from ..sources import DB_SUFFIXES
 
     if source.startswith(("http://", "https://")):
         from ..errors import TipluError

@@ -1,4 +1,7 @@
-"""``tiplu demo``: the README's main command -- build, audit and serve a demo archive."""
+"""The demo archive of ``tiplu demo``, the README's main command: build it, audit it, judge the audit.
+
+The command itself also serves the site, so it is composed above the web layer
+(:mod:`web.cli`); everything up to the serving is here."""
 from __future__ import annotations
 
 import json
@@ -7,7 +10,6 @@ from pathlib import Path
 
 import click
 
-from . import main
 
 # (preset, players, hands) per table: all four presets, several tables, a few hundred hands.
 DEMO_PLAN = [
@@ -51,39 +53,12 @@ def build_demo(db: Path, *, plan=DEMO_PLAN, tamper_rate: float = DEMO_TAMPER_RAT
     return run.summary()
 
 
-def demo_app(db: Path):
-    """The website over the demo archive, its log checkpoints signed by the demo operator."""
-    from web import create_app
-
-    from ..ledger import Ledger
-    from ..sim.archive import OPERATOR
-    from ..tlog.checkpoint import CheckpointSigner
-    from ..tlog.store import TransparencyLog
-
-    with Ledger(str(db)) as ledger:
-        signer = CheckpointSigner(ledger.signing_key(OPERATOR), DEMO_ORIGIN)
-        cp = signer(TransparencyLog(ledger.db))
-    click.echo(f"Signed a log checkpoint: {cp.size} statements, root {cp.root_hex[:16]}...")
-    return create_app({"TIPLU_DB": str(db.resolve()), "TIPLU_CHECKPOINT_SIGNER": signer, "TIPLU_LOG_ORIGIN": DEMO_ORIGIN})
-
-
-@main.command("demo")
-@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=Path("var/demo"),
-              show_default=True, help="Where the demo archive lives (built on first run).")
-@click.option("--rebuild", is_flag=True, help="Build the archive again even if it exists.")
-@click.option("--small", is_flag=True, help="A small archive (one table per preset) for a quick look or a test.")
-@click.option("--serve/--no-serve", default=True, show_default=True, help="Serve the website afterwards.")
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
-def demo_command(directory: Path, rebuild: bool, small: bool, serve: bool, host: str, port: int) -> None:
-    """Build a demo archive (all four presets, a few hundred hands, a few tampered by a
-    dishonest operator), audit it, print a summary, and serve the site on 127.0.0.1.
-
-    The audit is meant to fail on the forged hands: that is the demo working.  Exits 0 when
-    the audit rejects exactly the hands the demo forged (every forgery caught, no honest
-    hand rejected), 1 otherwise.
-    """
-    from ..archive import iter_source
+def build_and_audit(directory: Path, *, rebuild: bool = False, small: bool = False) -> Path:
+    """The demo up to its verdict: build the archive in ``directory`` (first run, or
+    ``rebuild``), audit it with a progress bar, print the summary and whether the audit
+    rejected exactly the hands the demo forged.  Returns the archive's path; exits 1 when it
+    did not (a missed forgery or a rejected honest hand is a bug)."""
+    from ..sources import iter_source
     from ..runner import audit_items
     from .audit import _progress_printer, print_summary
 
@@ -115,8 +90,4 @@ def demo_command(directory: Path, rebuild: bool, small: bool, serve: bool, host:
         click.echo(f"DEMO AUDIT WRONG: {len(missed)} planted forgeries not caught, {len(wrongly)} other hands "
                    "rejected -- this is a bug, please report it.")
         sys.exit(1)
-    if not serve:
-        return
-    app = demo_app(db)
-    click.echo(f"\nServing the demo at http://{host}:{port}/  (Ctrl-C to stop)")
-    app.run(host=host, port=port, debug=False, use_reloader=False)
+    return db

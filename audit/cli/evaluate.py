@@ -1,6 +1,7 @@
 """``tiplu eval GAME``: JSON lines in, JSON lines out, one answer per line, in order.
 
-Each game's operations live in ``replay/<game>/ops.py`` as ``evaluate(request) -> dict``.
+Each game's operations are its ``GAME.eval_handlers`` (``replay/<game>/eval_requests.py``:
+``evaluate(request) -> dict``), found through :mod:`replay.registry`.
 A line that fails gets ``{"error": "..."}`` on its own output line; the rest go on.  The
 exit status is 1 if any line failed, else 0.
 
@@ -12,20 +13,14 @@ gets it at once; a file of a million lines costs a few hundred writes, not a mil
 from __future__ import annotations
 
 import json
-from importlib import import_module
 from typing import Any, Callable
 
 import click
 
 from replay.errors import TipluError
+from replay.registry import game_for, game_names
 
 from . import main
-
-GAME_OPS = {
-    "kitti": "replay.kitti.ops",
-    "rummy13": "replay.rummy.ops",
-    "marriage": "replay.marriage.ops",
-}
 
 CHUNK = 65536
 
@@ -62,13 +57,13 @@ def _answer(evaluate: Callable[[dict], dict], line: str) -> dict[str, Any]:
 
 def evaluate_line(game: str, line: str) -> dict:
     """Answer one input line (never raises for bad input)."""
-    return _answer(import_module(GAME_OPS[game]).evaluate, line)
+    return _answer(game_for(game).eval_handlers, line)
 
 
 def answer_lines(game: str, lines: list[bytes]) -> tuple[bytes, bool]:
     """The answers to whole input ``lines`` (blank ones skipped) as output bytes, and
     whether any failed."""
-    evaluate = import_module(GAME_OPS[game]).evaluate
+    evaluate = game_for(game).eval_handlers
     out: list[str] = []
     failed = False
     try:   # all at once when it is all UTF-8 (no UTF-8 sequence holds a newline byte)
@@ -92,7 +87,7 @@ def answer_lines(game: str, lines: list[bytes]) -> tuple[bytes, bool]:
 
 
 @main.command("eval")
-@click.argument("game", type=click.Choice(sorted(GAME_OPS)))
+@click.argument("game", type=click.Choice(sorted(game_names())))
 @click.argument("input", type=click.File("rb"), default="-")
 def eval_command(game: str, input) -> None:
     """Evaluate JSON-lines requests for GAME (see the README, "tiplu eval")."""

@@ -21,31 +21,10 @@ import click
 
 from replay.errors import MalformedError
 
+from ..keys import key_document, load_key_file
 from ..signing import SigningKey
 from . import main
 from ._ledger_common import db_option, emit, json_option, open_ledger
-
-KEY_FORMAT = "tiplu.key/1"
-
-
-def key_document(key: SigningKey) -> dict:
-    return {"format": KEY_FORMAT, "private_key": key.to_hex(), "public_key": key.public_hex, "key_id": key.key_id}
-
-
-def load_key_file(path: str) -> SigningKey:
-    """A :class:`SigningKey` from a ``tiplu.key/1`` file (the message never echoes the key)."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError:
-        raise MalformedError(f"{path} is not a {KEY_FORMAT} JSON key file") from None
-    if not isinstance(doc, dict) or doc.get("format") != KEY_FORMAT:
-        raise MalformedError(f"{path} is not a {KEY_FORMAT} key file")
-    key = SigningKey.from_hex(doc.get("private_key"))
-    if doc.get("public_key") not in (None, key.public_hex):
-        raise MalformedError(f"{path}: the public key does not belong to the private key")
-    return key
 
 
 @main.group("keys")

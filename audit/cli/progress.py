@@ -10,11 +10,11 @@ from typing import Any
 
 import click
 
-from ..archive import DB_SUFFIXES
+from ..sources import DB_SUFFIXES
 
 
 def count_items(source: str) -> int | None:
-    """How many items :func:`audit.archive.iter_source` will yield, when cheap to know:
+    """How many items :func:`audit.sources.iter_source` will yield, when cheap to know:
     the hands of a ledger (one item each: its record or its status), the non-blank lines
     of a JSON-lines file; ``None`` for a URL, stdin or anything else."""
     if source == "-" or source.startswith(("http://", "https://")):

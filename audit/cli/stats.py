@@ -27,7 +27,7 @@ def stats_command(source: str, public_key: str | None, trust_file: str | None, a
     each with a chi-square test
     at 99%.  Exits 1 if a test of the deal is flagged (docs/stats.md).
     """
-    from ..archive import iter_source
+    from ..sources import iter_source
     from ..stats import stats_of_items, summary_lines
 
     show = sys.stderr.isatty() if progress is None else progress

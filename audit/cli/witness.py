@@ -6,7 +6,8 @@
   the witness's log list.
 * ``tiplu witness serve --name N --key-file K --db F (--logs FILE | --log VKEY ...)`` --
   serve ``POST /add-checkpoint`` on Flask's development server (for production:
-  gunicorn, ``web/witness.py``).
+  gunicorn, ``web/witness.py``).  It starts a web app, so it is added to this group
+  above the web layer, by :mod:`web.cli`; ``python3 -m audit.cli witness`` lacks it.
 * ``tiplu witness state --db F`` / ``tiplu witness evidence --db F`` -- what it cosigned
   last for each log, and the refused, validly signed requests it kept.
 """
@@ -41,7 +42,7 @@ def witness_vkey_command(name: str, key_file: str) -> None:
     """Print the witness's verifier key (cosignature/v1, type 0x04)."""
     from audit.tlog.cosignature import witness_vkey
 
-    from .keys import load_key_file
+    from ..keys import load_key_file
 
     click.echo(str(witness_vkey(name, load_key_file(key_file).public_hex)))
 
@@ -54,45 +55,9 @@ def log_vkey_command(name: str, key_file: str) -> None:
     """Print a log's verifier key (Ed25519 note signature, type 0x01), for a witness's log list."""
     from audit.tlog.note import TYPE_ED25519, Vkey
 
-    from .keys import load_key_file
+    from ..keys import load_key_file
 
     click.echo(str(Vkey.for_key(name, TYPE_ED25519, bytes.fromhex(load_key_file(key_file).public_hex))))
-
-
-@witness_group.command("serve")
-@name_option
-@key_option
-@db_option
-@click.option("--logs", "logs_file", envvar="TIPLU_WITNESS_LOGS", type=click.Path(exists=True, dir_okay=False),
-              help="File of '<origin> <log vkey>' lines: the logs to witness (env TIPLU_WITNESS_LOGS).")
-@click.option("--log", "log_keys", multiple=True, metavar="[ORIGIN=]VKEY",
-              help="A log to witness (repeatable); the origin defaults to the vkey's name.")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8100, show_default=True, type=int, help="Port to listen on.")
-def serve_command(name: str, key_file: str, db: str, logs_file: str | None, log_keys: tuple[str, ...],
-                  host: str, port: int) -> None:
-    """Serve the witness (POST /add-checkpoint) on Flask's development server.
-
-    For production: gunicorn -w 2 'web.witness:create_app()' with the TIPLU_WITNESS_* settings.
-    """
-    from audit.tlog.witness import Witness, load_logs_file, log_vkeys
-    from replay.errors import MalformedError
-    from web.witness import create_app
-
-    from .keys import load_key_file
-
-    logs = dict(load_logs_file(logs_file)) if logs_file else {}
-    for origin, log in log_vkeys(log_keys).items():
-        if origin in logs:
-            raise MalformedError(f"log {origin!r} is given twice")
-        logs[origin] = log
-    if not logs:
-        raise MalformedError("a witness needs at least one log (--logs FILE or --log VKEY)")
-    check_state_file(db, create=True)
-    witness = Witness(os.path.abspath(db), load_key_file(key_file), name, logs)
-    app = create_app({"TIPLU_WITNESS": witness})
-    click.echo(f"witness {witness.vkey} on http://{host}:{port}/ for {len(logs)} log(s) (state {db})", err=True)
-    app.run(host=host, port=port, threaded=True)
 
 
 def check_state_file(db: str, *, create: bool) -> None:

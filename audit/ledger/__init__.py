@@ -3,14 +3,19 @@
 Use the facade :class:`Ledger`; ``docs/ledger.md`` describes the state machine, the
 statement kinds and their fields, key storage and backups.
 
-Modules: :mod:`.store` (opening, :func:`atomic`, migrations), :mod:`.migrations` (the
-schema), :mod:`.lifecycle` (the state machine), :mod:`.statements` (signed statements),
-:mod:`.views` (public reads), :mod:`.ledger` (the facade).
+Modules: :mod:`.store` (connections, the ledger-file checks, :func:`atomic`, the migration
+machinery), :mod:`.migrations` (the schema), :mod:`.opening` (:func:`open_db`: check, connect,
+migrate), :mod:`.lifecycle` (the state machine), :mod:`.statements` (signed statements),
+:mod:`.views` (public reads), :mod:`.secret_store` (server seeds and stored keys),
+:mod:`.inputs` (checks of ids, names, seats, seeds), :mod:`.hands` (a hand's lifecycle verbs),
+:mod:`.ledger` (the facade, :class:`Ledger`, whose base :class:`.hands.HandLifecycle` is).
 """
-from .ledger import Ledger, check_id, check_player_name
+from .inputs import check_id, check_player_name
+from .ledger import Ledger
 from .lifecycle import ALLOWED, HandState
 from .statements import KINDS, StoredStatement, format_time
-from .store import atomic, open_db
+from .opening import open_db
+from .store import atomic
 from .views import HandView, OperatorView, RecordEntry, SeatView, TableView
 
 __all__ = ["Ledger", "check_id", "check_player_name", "ALLOWED", "HandState", "KINDS", "StoredStatement", "format_time",

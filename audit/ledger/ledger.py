@@ -1,10 +1,10 @@
 """The ledger facade: :class:`Ledger`, the one object operators' code and the CLI use.
 
 Verbs (each a single atomic write that signs and appends one statement, or raises a typed
-error and changes nothing): :meth:`~Ledger.new_operator`, :meth:`~Ledger.new_table`,
-:meth:`~Ledger.new_hand`, :meth:`~Ledger.commit`, :meth:`~Ledger.seed_commit`,
-:meth:`~Ledger.seed_reveal`, :meth:`~Ledger.deal`, :meth:`~Ledger.finish`,
-:meth:`~Ledger.reveal`, :meth:`~Ledger.cancel`.  Reads: :meth:`~Ledger.get_hand`,
+error and changes nothing): :meth:`~Ledger.new_operator`, :meth:`~Ledger.new_table`, and
+a hand's lifecycle (:mod:`.hands`): :meth:`~Ledger.new_hand`, :meth:`~Ledger.commit`,
+:meth:`~Ledger.seed_commit`, :meth:`~Ledger.seed_reveal`, :meth:`~Ledger.deal`,
+:meth:`~Ledger.finish`, :meth:`~Ledger.reveal`, :meth:`~Ledger.cancel`.  Reads: :meth:`~Ledger.get_hand`,
 :meth:`~Ledger.list_hands`, :meth:`~Ledger.statements`, :meth:`~Ledger.iter_records`,
 :meth:`~Ledger.operator`, :meth:`~Ledger.verify_hand`.
 
@@ -15,83 +15,40 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 import pathlib
-import re
-import secrets
 import sqlite3
-import unicodedata
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from sqlite_utils import Database
 
-from replay.canonical import canonical_hash, canonical_json
-from replay.deal import Deal
+from replay.canonical import canonical_json
 from replay.errors import MalformedError
-from replay.fairness import (SERVER_SEED_BYTES, commit_server_seed, hand_randomness, parse_digest,
-                             parse_player_seed, verify_player_seed, verify_server_seed)
-from replay.rulesets import Ruleset, allowed_players, resolve
+from replay.fairness import verify_player_seed, verify_server_seed
+from replay.rulesets import allowed_players, resolve
 from replay.settlement import parse_amount
 
-from ..errors import AuthError, LedgerIntegrityError, LedgerStateError, NotFoundError
+from ..errors import AuthError, LedgerIntegrityError, LedgerStateError
 from ..signing import SigningKey
 from . import views
-from .lifecycle import HandState, require
+from .hands import HandLifecycle, RecordValidator
+from .inputs import check_id, check_player_name, check_seat
+from .lifecycle import HandState
+from .opening import open_db
 from .secret_store import SecretStore, legacy_secret_tables, move_secrets, secrets_path_for
-from .statements import StoredStatement, append_statement, format_time, iter_statements
-from .store import atomic, open_db
+from .statements import StoredStatement, format_time, iter_statements
+from .store import atomic
 
 Clock = Callable[[], datetime]
-RecordValidator = Callable[[dict, "views.HandView"], None]
-_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
-MAX_PLAYER_NAME = 64
 
 
-def check_id(text: object, *, what: str) -> str:
-    """An identifier: 1-64 of ``A-Z a-z 0-9 . _ : -``, starting with a letter or digit."""
-    if not isinstance(text, str) or not _ID.fullmatch(text):
-        raise MalformedError(f"{what} must be 1-64 characters of A-Z a-z 0-9 . _ : - (starting with a letter or digit)")
-    return text
-
-
-#: characters a player name may not hold (Unicode categories): controls (Cc: newline, tab, NUL,
-#: ...), format characters (Cf: the bidi embeddings, overrides and isolates U+202A-202E and
-#: U+2066-2069, marks U+200E/U+200F/U+061C, zero-width U+200B-200D, U+FEFF), surrogates,
-#: private-use and unassigned code points, and line/paragraph separators.
-_NAME_BANNED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
-
-
-def check_player_name(name: object) -> str:
-    """A player name (docs/ledger.md, "Names"): 1-64 characters, no outer spaces, no space but
-    U+0020, and nothing that changes how text around it is shown (see :data:`_NAME_BANNED`)."""
-    if not isinstance(name, str) or not name.strip() or name != name.strip() or len(name) > MAX_PLAYER_NAME:
-        raise MalformedError(f"a player name is 1-{MAX_PLAYER_NAME} characters without outer spaces")
-    for ch in name:
-        cat = unicodedata.category(ch)
-        if cat in _NAME_BANNED or (cat == "Zs" and ch != " "):
-            raise MalformedError(f"a player name may not contain U+{ord(ch):04X} (a control, format or "
-                                 "bidi character, or a space other than U+0020)")
-    return name
-
-
-def _seat(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedError("a seat is a whole number (0 = first seat)")
-    return value
-
-
-def _seed_bytes(seed: bytes | str, parse: Callable[[object], bytes]) -> bytes:
-    return parse(seed.hex() if isinstance(seed, (bytes, bytearray)) else seed)
-
-
-class Ledger:
+class Ledger(HandLifecycle):
     """An append-only ledger of operators, tables and hands, in one SQLite file.
 
     ``path_or_db`` is a file path, ``":memory:"``, a :class:`sqlite_utils.Database` or a
     :class:`sqlite3.Connection`; opening applies any pending migration.  Only a ledger is
     opened: a missing or empty file becomes a new ledger only with ``create=True``, and
-    anything else raises :class:`~audit.errors.NotALedgerError` untouched (:func:`.store.open_db`).  ``keys`` are
+    anything else raises :class:`~audit.errors.NotALedgerError` untouched (:func:`.opening.open_db`).  ``keys`` are
     operators' signing keys kept outside the database (matched to operators by public key);
     a key stored in the database is used when no outside key is given.
     """
@@ -108,6 +65,7 @@ class Ledger:
         self._legacy = legacy_secret_tables(self.db)
         self._clock = clock
         self._keys = {k.public_hex: k for k in keys}
+        self._signers: dict[str, SigningKey] = {}  # operator -> its key, once found (:meth:`_signer`)
         self._validate_record = validate_record
 
     def __repr__(self) -> str:
@@ -179,6 +137,16 @@ class Ledger:
         return self._signer(operator)
 
     def _signer(self, operator: str) -> SigningKey:
+        """The operator's key, loaded once per ledger object and then kept in memory only.
+
+        An operator's row and its stored key are append-only, so the key found first is the
+        key for good; only a key that was found is kept (a missing one is asked again)."""
+        key = self._signers.get(operator)
+        if key is None:
+            key = self._signers[operator] = self._load_signer(operator)
+        return key
+
+    def _load_signer(self, operator: str) -> SigningKey:
         pub = views.get_operator(self.db, operator).public_key
         if pub in self._keys:
             return self._keys[pub]
@@ -192,38 +160,6 @@ class Ledger:
         if key.public_hex != pub:
             raise LedgerIntegrityError(f"the stored key of operator {operator!r} does not match its public key")
         return key
-
-    def _hand_row(self, hand_id: object) -> tuple[str, str, int, int, Ruleset]:
-        hand_id = check_id(hand_id, what="hand id")
-        row = self.db.execute("SELECT id, operator, n_seats, dealer, ruleset FROM hands WHERE id = ?",
-                              [hand_id]).fetchone()
-        if row is None:
-            raise NotFoundError(f"no hand {hand_id!r}")
-        return row[0], row[1], row[2], row[3], Ruleset.from_json(json.loads(row[4]))
-
-    def _seat_of(self, hand_id: str, n_seats: int, seat: object) -> tuple[int, str]:
-        seat = _seat(seat)
-        if not 0 <= seat < n_seats:
-            raise NotFoundError(f"hand {hand_id!r} has no seat {seat} (seats 0..{n_seats - 1})")
-        player = self.db.execute("SELECT player FROM hand_seats WHERE hand_id = ? AND seat = ?",
-                                 [hand_id, seat]).fetchone()[0]
-        return seat, player
-
-    def _commitment(self, hand_id: str) -> str | None:
-        row = self.db.execute("SELECT commitment FROM hand_commitments WHERE hand_id = ?", [hand_id]).fetchone()
-        return row[0] if row else None
-
-    def _server_seed(self, hand_id: str) -> bytes:
-        """The private server seed (operator-side only; never part of a public read)."""
-        commitment = self._commitment(hand_id)
-        seed = self._secrets().server_seed(commitment) if commitment is not None else None
-        if seed is None and "server_seeds" in self._legacy:
-            row = self.db.execute("SELECT seed FROM server_seeds WHERE hand_id = ?", [hand_id]).fetchone()
-            seed = bytes.fromhex(row[0]) if row else None
-        if seed is None:
-            raise LedgerIntegrityError(f"hand {hand_id!r} has no stored server seed (secret store {self._secrets_path})")
-        return seed
-
     # -- operators and tables ------------------------------------------------------------
     def new_operator(self, name: str, *, key: SigningKey | None = None, store_key: bool = True,
                      now: datetime | None = None) -> views.OperatorView:
@@ -259,7 +195,7 @@ class Ledger:
         table_id = check_id(table_id, what="table id")
         ruleset = resolve(preset, overrides)
         allowed = allowed_players(ruleset)
-        seats = max(allowed) if seats is None else _seat(seats)
+        seats = max(allowed) if seats is None else check_seat(seats)
         if seats not in allowed:
             raise MalformedError(f"{preset} allows {', '.join(map(str, allowed))} seats, not {seats}")
         pv = parse_amount(point_value, what="point_value")
@@ -276,209 +212,6 @@ class Ledger:
                        [table_id, operator, preset, canonical_json(ruleset.to_json()).decode(), ruleset.hash,
                         seats, str(point_value), str(commission_pct), time])
         return views.get_table(self.db, table_id)
-
-    # -- a hand's lifecycle --------------------------------------------------------------
-    def new_hand(self, table_id: str, players: Sequence[str], *, dealer: int = 0, hand_id: str | None = None,
-                 now: datetime | None = None) -> dict[str, Any]:
-        """Create a hand at a table: its players in seat order and its dealer.  Signed ``hand``."""
-        table = views.get_table(self.db, check_id(table_id, what="table id"))
-        hand_id = check_id(hand_id, what="hand id") if hand_id is not None else f"h-{secrets.token_hex(8)}"
-        if isinstance(players, str) or not isinstance(players, Sequence):
-            raise MalformedError("players must be a list of names, in seat order")
-        players = list(players)
-        for p in players:
-            check_player_name(p)
-        if len(set(players)) != len(players):
-            raise MalformedError("player names at one hand must be distinct")
-        ruleset = Ruleset.from_json(table.ruleset)
-        n = len(players)
-        if n not in allowed_players(ruleset) or n > table.seats:
-            raise MalformedError(f"table {table.id!r} ({table.preset}, {table.seats} seats) cannot seat {n} players")
-        dealer = _seat(dealer)
-        if not 0 <= dealer < n:
-            raise MalformedError(f"the dealer must be one of seats 0..{n - 1}")
-        time = self._time(now)
-        key = self._signer(table.operator)
-        with self._write() as db:
-            if db.execute("SELECT 1 FROM hands WHERE id = ?", [hand_id]).fetchone():
-                raise LedgerStateError(f"hand {hand_id!r} already exists")
-            db.execute("INSERT INTO hands (id, table_id, operator, preset, ruleset, ruleset_hash, n_seats, dealer,"
-                       " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       [hand_id, table.id, table.operator, table.preset,
-                        canonical_json(table.ruleset).decode(), table.ruleset_hash, n, dealer, time])
-            for seat, player in enumerate(players):
-                db.execute("INSERT INTO hand_seats (hand_id, seat, player) VALUES (?, ?, ?)", [hand_id, seat, player])
-            _, signed = append_statement(db, key, "hand", hand_id, {
-                "table_id": table.id, "operator": table.operator, "preset": table.preset,
-                "ruleset": table.ruleset, "ruleset_hash": table.ruleset_hash,
-                "seats": [{"seat": i, "player": p} for i, p in enumerate(players)], "dealer": dealer,
-                "point_value": table.point_value, "commission_pct": table.commission_pct}, time)
-        return signed
-
-    def commit(self, hand_id: str, *, now: datetime | None = None,
-               server_seed: bytes | None = None) -> dict[str, Any]:
-        """Generate the hand's server seed (``secrets``), keep it private, publish its hash (R-21).
-
-        ``server_seed`` is for the simulator only (deterministic runs); an operator never passes it.
-        """
-        hand_id, operator, n, dealer, ruleset = self._hand_row(hand_id)
-        require(self.db, hand_id, "commit")
-        time = self._time(now)
-        key = self._signer(operator)
-        seed = secrets.token_bytes(SERVER_SEED_BYTES) if server_seed is None else bytes(server_seed)
-        if len(seed) != SERVER_SEED_BYTES:
-            raise MalformedError(f"a server seed is {SERVER_SEED_BYTES} bytes")
-        commitment = commit_server_seed(seed)
-        # The seed is durable in the secret store before its commitment is public: a crash in
-        # between leaves an orphan seed, never a public commitment without its seed.
-        self._secrets().put_server_seed(commitment, hand_id, seed)
-        with self._write() as db:
-            require(db, hand_id, "commit")
-            seq, signed = append_statement(db, key, "commitment", hand_id, {
-                "server_seed_commitment": commitment, "ruleset_hash": ruleset.hash,
-                "n_seats": n, "dealer": dealer}, time)
-            db.execute("INSERT INTO hand_commitments (hand_id, commitment, seq) VALUES (?, ?, ?)",
-                       [hand_id, commitment, seq])
-        return signed
-
-    def seed_commit(self, hand_id: str, seat: int, commitment: str, *, now: datetime | None = None) -> dict[str, Any]:
-        """Record a seat's seed commitment (each seat once); the signed receipt for the player."""
-        hand_id, operator, n, _, ruleset = self._hand_row(hand_id)
-        seat, player = self._seat_of(hand_id, n, seat)
-        commitment = parse_digest(commitment, what="seat seed commitment").hex()
-        require(self.db, hand_id, "seed_commit")
-        time = self._time(now)
-        key = self._signer(operator)
-        with self._write() as db:
-            require(db, hand_id, "seed_commit")
-            if db.execute("SELECT 1 FROM seat_commitments WHERE hand_id = ? AND seat = ?", [hand_id, seat]).fetchone():
-                raise LedgerStateError(f"seat {seat} of hand {hand_id!r} has already committed its seed")
-            # the receipt binds what the player was shown: the server's commitment and the rules
-            seq, signed = append_statement(db, key, "seat-receipt", hand_id, {
-                "seat": seat, "player": player, "commitment": commitment,
-                "server_seed_commitment": self._commitment(hand_id), "ruleset_hash": ruleset.hash}, time)
-            db.execute("INSERT INTO seat_commitments (hand_id, seat, commitment, seq) VALUES (?, ?, ?, ?)",
-                       [hand_id, seat, commitment, seq])
-        return signed
-
-    def seed_reveal(self, hand_id: str, seat: int, seed: bytes | str, *, now: datetime | None = None) -> dict[str, Any]:
-        """Record a seat's seed, checked against its commitment, once every seat has committed."""
-        hand_id, operator, n, _, _ = self._hand_row(hand_id)
-        seat, player = self._seat_of(hand_id, n, seat)
-        seed_b = _seed_bytes(seed, parse_player_seed)
-        require(self.db, hand_id, "seed_reveal")
-        time = self._time(now)
-        key = self._signer(operator)
-        with self._write() as db:
-            require(db, hand_id, "seed_reveal")
-            if db.execute("SELECT 1 FROM seat_reveals WHERE hand_id = ? AND seat = ?", [hand_id, seat]).fetchone():
-                raise LedgerStateError(f"seat {seat} of hand {hand_id!r} has already revealed its seed")
-            commitment = db.execute("SELECT commitment FROM seat_commitments WHERE hand_id = ? AND seat = ?",
-                                    [hand_id, seat]).fetchone()[0]
-            verify_player_seed(hand_id, seat, seed_b, commitment)
-            seq, signed = append_statement(db, key, "seat-reveal", hand_id, {
-                "seat": seat, "player": player, "seed": seed_b.hex(), "commitment": commitment}, time)
-            db.execute("INSERT INTO seat_reveals (hand_id, seat, seed, seq) VALUES (?, ?, ?, ?)",
-                       [hand_id, seat, seed_b.hex(), seq])
-        return signed
-
-    def deal(self, hand_id: str, *, now: datetime | None = None) -> dict[str, Any]:
-        """Close the inputs of the shuffle: every seed is in; signed ``deal`` (no cards in it)."""
-        hand_id, operator, n, dealer, ruleset = self._hand_row(hand_id)
-        require(self.db, hand_id, "deal")
-        time = self._time(now)
-        key = self._signer(operator)
-        with self._write() as db:
-            require(db, hand_id, "deal")
-            seeds = [r[0] for r in db.execute("SELECT seed FROM seat_reveals WHERE hand_id = ? ORDER BY seat", [hand_id])]
-            seq, signed = append_statement(db, key, "deal", hand_id, {
-                "ruleset_hash": ruleset.hash, "server_seed_commitment": self._commitment(hand_id),
-                "dealer": dealer, "player_seeds": seeds}, time)
-            db.execute("INSERT INTO hand_deals (hand_id, seq) VALUES (?, ?)", [hand_id, seq])
-        return signed
-
-    def operator_deal(self, hand_id: str) -> Deal:
-        """The cards of a dealt hand, for the operator's game server only (uses the private seed)."""
-        hand_id, _, _, dealer, ruleset = self._hand_row(hand_id)
-        view = views.get_hand(self.db, hand_id)
-        if view.state not in (HandState.DEALT, HandState.FINISHED, HandState.REVEALED):
-            raise LedgerStateError(f"hand {hand_id!r} is {view.state.value}: it has not been dealt")
-        seeds = [bytes.fromhex(s.seed or "") for s in view.seats]
-        return hand_randomness(self._server_seed(hand_id), hand_id, ruleset, seeds).deal(dealer)
-
-    def finish(self, hand_id: str, record: Mapping[str, Any], *, validate_record: RecordValidator | None = None,
-               now: datetime | None = None) -> dict[str, Any]:
-        """Attach the hand record (a JSON object with the same ``hand_id``); signed ``record`` of its hash.
-
-        ``validate_record(record, hand_view)`` (or the ledger's default) may raise a
-        :class:`TipluError` to refuse the record; the record format is checked there.
-        """
-        hand_id, operator, _, _, _ = self._hand_row(hand_id)
-        if not isinstance(record, Mapping):
-            raise MalformedError("a hand record must be a JSON object")
-        record = json.loads(canonical_json(dict(record)))  # rejects floats; a private deep copy
-        if record.get("hand_id") != hand_id:
-            raise MalformedError(f"the record's hand_id must be {hand_id!r}", location="hand_id")
-        require(self.db, hand_id, "finish")
-        check = validate_record or self._validate_record
-        if check is not None:
-            check(record, views.get_hand(self.db, hand_id))
-        time = self._time(now)
-        key = self._signer(operator)
-        record_hash = canonical_hash(record)
-        with self._write() as db:
-            require(db, hand_id, "finish")
-            seq, signed = append_statement(db, key, "record", hand_id, {"record_hash": record_hash}, time)
-            db.execute("INSERT INTO hand_records (hand_id, record, record_hash, seq) VALUES (?, ?, ?, ?)",
-                       [hand_id, canonical_json(record).decode(), record_hash, seq])
-        return signed
-
-    def reveal(self, hand_id: str, *, now: datetime | None = None) -> dict[str, Any]:
-        """Publish the server seed, checked against its commitment (R-22)."""
-        hand_id, operator, _, _, _ = self._hand_row(hand_id)
-        require(self.db, hand_id, "reveal")
-        time = self._time(now)
-        key = self._signer(operator)
-        with self._write() as db:
-            require(db, hand_id, "reveal")
-            seed = self._server_seed(hand_id)
-            commitment = self._commitment(hand_id)
-            verify_server_seed(seed, commitment)
-            seq, signed = append_statement(db, key, "reveal", hand_id, {
-                "server_seed": seed.hex(), "server_seed_commitment": commitment}, time)
-            db.execute("INSERT INTO hand_reveals (hand_id, server_seed, seq) VALUES (?, ?, ?)",
-                       [hand_id, seed.hex(), seq])
-        return signed
-
-    def cancel(self, hand_id: str, *, reason: str = "a seat did not reveal its seed",
-               now: datetime | None = None) -> dict[str, Any]:
-        """Cancel a hand before the deal, naming the seats that never revealed.
-
-        A committed server seed is revealed in the cancel statement (it is never used for
-        another hand), so anyone can check the commitment was honest.
-        """
-        hand_id, operator, n, _, _ = self._hand_row(hand_id)
-        if not isinstance(reason, str) or len(reason) > 200:
-            raise MalformedError("a cancel reason is a short text (at most 200 characters)")
-        require(self.db, hand_id, "cancel")
-        time = self._time(now)
-        key = self._signer(operator)
-        with self._write() as db:
-            require(db, hand_id, "cancel")
-            revealed = {r[0] for r in db.execute("SELECT seat FROM seat_reveals WHERE hand_id = ?", [hand_id])}
-            missing = [s for s in range(n) if s not in revealed]
-            commitment = self._commitment(hand_id)
-            seed_hex = None
-            if commitment is not None:
-                seed = self._server_seed(hand_id)
-                verify_server_seed(seed, commitment)
-                seed_hex = seed.hex()
-            seq, signed = append_statement(db, key, "cancel", hand_id, {
-                "missing_seats": missing, "reason": reason, "server_seed_commitment": commitment,
-                "server_seed": seed_hex}, time)
-            db.execute("INSERT INTO hand_cancels (hand_id, missing_seats, seq) VALUES (?, ?, ?)",
-                       [hand_id, json.dumps(missing), seq])
-        return signed
 
     # -- public reads --------------------------------------------------------------------
     def operator(self, name: str) -> views.OperatorView:

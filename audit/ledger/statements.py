@@ -21,7 +21,7 @@ from replay.errors import MalformedError
 
 from ..errors import LedgerIntegrityError
 from ..signing import STATEMENT_TYPE, SigningKey, verify_statement
-from ..tlog.store import TransparencyLog
+from ..tlog.store import TransparencyLog, leaf_entry_of
 
 KINDS = ("hand", "commitment", "seat-receipt", "seat-reveal", "deal", "record", "reveal", "cancel")
 
@@ -57,16 +57,21 @@ class StoredStatement:
 
 def append_statement(db: Database, key: SigningKey, kind: str, hand_id: str,
                      fields: Mapping[str, Any], time: str) -> tuple[int, dict[str, Any]]:
-    """Sign and append one statement (call inside :func:`.store.atomic`); ``(seq, signed)``."""
+    """Sign and append one statement (call inside :func:`.store.atomic`); ``(seq, signed)``.
+
+    The statement's canonical JSON is made once: it is what is signed, the row's text and
+    the inside of its log leaf (:func:`~audit.tlog.store.leaf_entry_of`)."""
     assert kind in KINDS, kind
     stmt = {**fields, "type": STATEMENT_TYPE, "kind": kind, "hand_id": hand_id, "time": time}
-    signed = key.sign(stmt)
+    text = canonical_json(stmt)
+    signed = {"statement": stmt, "key": key.public_hex, "sig": key.sign_bytes(text)}
     cur = db.execute(
         "INSERT INTO statements (hand_id, kind, statement, key, sig, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-        [hand_id, kind, canonical_json(signed["statement"]).decode("utf-8"), signed["key"], signed["sig"], time],
+        [hand_id, kind, text.decode("utf-8"), signed["key"], signed["sig"], time],
     )
     seq = int(cur.lastrowid)
-    index = TransparencyLog(db, migrate=False).append_statement(signed)  # same transaction
+    entry = leaf_entry_of(text, signed["key"], signed["sig"])
+    index = TransparencyLog(db, migrate=False).append(entry)  # same transaction
     if index != seq - 1:
         raise LedgerIntegrityError(f"statement {seq} would be log leaf {index}: the log and the ledger disagree")
     return seq, signed
@@ -90,7 +95,3 @@ def iter_statements(db: Database, hand_id: str | None = None, since_seq: int = 0
     for row in cur:
         yield _row(row)
 
-
-def get_statement(db: Database, seq: int) -> StoredStatement | None:
-    row = db.execute(f"SELECT {_COLS} FROM statements WHERE seq = ?", [seq]).fetchone()
-    return _row(row) if row else None

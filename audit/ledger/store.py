@@ -1,10 +1,11 @@
-"""The ledger's SQLite file: opening it, the one transaction helper, named migrations.
+"""The ledger's SQLite file: connecting, checking it is a ledger, the one transaction helper, named migrations.
 
-* :func:`open_db` -- the one way a ledger is opened: a :class:`sqlite_utils.Database` with
-  foreign keys on, WAL mode (for files), a busy timeout, and every migration of
-  :mod:`.migrations` applied.  It opens only a Tiplu ledger: a missing or empty file is
-  created only with ``create=True``; a file that is not SQLite, or an SQLite database of
-  another program, is refused (:class:`~audit.errors.NotALedgerError`) and never touched.
+* :func:`connect`, :func:`check_ledger_file` and :func:`open_readonly` -- the connection
+  settings (foreign keys on, WAL mode for files, a busy timeout) and the checks that a file
+  is a Tiplu ledger: a missing or empty file passes only when a ledger is being created; a
+  file that is not SQLite, or an SQLite database of another program, is refused
+  (:class:`~audit.errors.NotALedgerError`) and never touched.  :func:`.opening.open_db`
+  (the one way a ledger is opened for writing) puts these together with the schema.
 * :func:`atomic` -- the one transaction helper every write goes through.  The outermost
   call is ``BEGIN IMMEDIATE`` (the write lock is taken before anything is read, so a
   state check and the write that follows it cannot interleave with another writer);
@@ -125,7 +126,7 @@ def enable_wal(db: Database) -> None:
 FIRST_MIGRATION = "001_initial_schema"
 
 
-def _is_memory(path_or_db: object) -> bool:
+def is_memory_path(path_or_db: object) -> bool:
     return isinstance(path_or_db, str) and path_or_db in (":memory:", "")
 
 
@@ -148,12 +149,12 @@ def check_ledger_file(path: "str | pathlib.Path", *, create: bool = False) -> No
     # The file is never opened here: closing any descriptor of a database file drops every
     # POSIX lock SQLite holds on it in this process, so a header read per request in a
     # threaded server let writers corrupt the WAL.  SQLite itself refuses a non-database file
-    # (``_check_ledger_schema``) before anything is written.
+    # (``check_ledger_schema``) before anything is written.
     if p.stat().st_size == 0 and not create:
         raise NotALedgerError(f"{p} is empty, not a ledger (create one with 'tiplu init --db {p}')")
 
 
-def _check_ledger_schema(db: Database, where: str, *, create: bool) -> None:
+def check_ledger_schema(db: Database, where: str, *, create: bool) -> None:
     """A database with no tables may become a ledger (``create``); one with tables must be one."""
     from ..errors import NotALedgerError
 
@@ -173,39 +174,14 @@ def _check_ledger_schema(db: Database, where: str, *, create: bool) -> None:
         raise NotALedgerError(f"{where} is an SQLite database but not a Tiplu ledger: refusing to change it")
 
 
-def open_db(path_or_db: "str | pathlib.Path | Database | sqlite3.Connection", *, create: bool = False) -> Database:
-    """Open a ledger database and bring its schema up to date (the one way a ledger is opened).
-
-    ``create=True`` makes a new ledger when the file is missing or empty (an in-memory
-    database is always new).  Anything that is not a ledger raises
-    :class:`~audit.errors.NotALedgerError` before a byte is written.
-    """
-    from .migrations import MIGRATIONS
-
-    given = isinstance(path_or_db, (str, pathlib.Path)) and not _is_memory(path_or_db)
-    if given:
-        check_ledger_file(path_or_db, create=create)
-    db = connect(path_or_db, wal=False)
-    try:
-        where = db.execute("PRAGMA database_list").fetchone()[2] or ""
-        _check_ledger_schema(db, str(path_or_db) if given else (where or ":memory:"), create=create or not where)
-        enable_wal(db)
-        migrate(db, MIGRATIONS)
-    except BaseException:
-        if not isinstance(path_or_db, (Database, sqlite3.Connection)):
-            db.close()
-        raise
-    return db
-
-
 def open_readonly(path: "str | pathlib.Path") -> Database:
-    """A ledger opened read-only, for auditors: refused like :func:`open_db` when the path is
+    """A ledger opened read-only, for auditors: refused like :func:`.opening.open_db` when the path is
     not a ledger, and never written to (no file created, no migration, no WAL switch)."""
     check_ledger_file(path, create=False)
     uri = pathlib.Path(path).resolve().as_uri() + "?mode=ro"
     db = Database(sqlite3.connect(uri, uri=True, isolation_level=None))
     try:
-        _check_ledger_schema(db, str(path), create=False)
+        check_ledger_schema(db, str(path), create=False)
     except BaseException:
         db.close()
         raise

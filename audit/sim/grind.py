@@ -35,7 +35,7 @@ from replay.stream import Stream
 from ..ledger.store import atomic
 from ..publish import published_record
 from .play import play_hand
-from .tamper import forge_log
+from .private_log import forge_log
 
 
 def _winner(record: dict[str, Any], server_seed: bytes, rng_label: str) -> tuple[dict[str, Any], Any]:

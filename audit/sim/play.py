@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import import_module
 from typing import Any, Mapping
 
 from replay.fairness import HandRandomness
-from replay.game import Outcome, engine_for
+from replay.game import Outcome
+from replay.registry import game_for
 from replay.stream import Stream
 
-BOTS = {"kitti": "replay.kitti.bot", "rummy13": "replay.rummy.bot", "marriage": "replay.marriage.bot"}
+from .bots import bot_for
 
 
 @dataclass(frozen=True)
@@ -21,15 +21,17 @@ class PlayedHand:
 
 def play_hand(randomness: HandRandomness, *, dealer: int, carry: Mapping[str, Any], rng: Stream,
               max_moves: int = 20_000) -> PlayedHand:
-    """Play a hand to its end with the game's bot; the moves as record JSON."""
-    engine = engine_for(randomness.ruleset)
-    bot = import_module(BOTS[randomness.ruleset.game])
-    state = engine.start(randomness, dealer=dealer, **dict(carry))
+    """Play a hand to its end with the game's bot (:func:`audit.sim.bots.bot_for`); the
+    moves as record JSON."""
+    game = game_for(randomness.ruleset.game)
+    engine = game.engine(randomness.ruleset)
+    choose_move = bot_for(game.name)
+    state = engine.start(randomness, dealer=dealer, **game.table_options(carry))
     moves = []
     while not engine.is_over(state):
         if len(moves) >= max_moves:
             raise RuntimeError(f"bot hand did not end within {max_moves} moves")
-        move = bot.choose_move(engine, state, rng)
+        move = choose_move(engine, state, rng)
         state = engine.apply(state, move)
         moves.append(move.to_json())
     return PlayedHand(tuple(moves), engine.outcome(state), len(moves))

@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping
 
 from replay.deal import left_of
 from replay.fairness import commit_player_seed, hand_randomness
+from replay.registry import game_for
 from replay.rulesets import resolve
 from replay.settlement import parse_amount, settle
 from replay.stream import Stream
@@ -78,7 +79,7 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
                      point_value=point_value, commission_pct=commission_pct, now=start)
     names = [PLAYERS[i % len(PLAYERS)] + ("" if i < len(PLAYERS) else str(i)) for i in range(players)]
     run = TableRun(table_id, preset)
-    carry: dict[str, Any] = {"pot_before": 0} if ruleset.game == "kitti" else {}
+    carry: dict[str, Any] = dict(game_for(ruleset.game).carry)  # what the first hand carries
     pv, pct = parse_amount(point_value, what="point_value"), parse_amount(commission_pct, what="commission_pct")
     direction = ruleset.settings.get("direction", "clockwise")
     dealer = players - 1  # MN-6: the last seat deals first; the deal then moves one seat on

@@ -38,36 +38,6 @@ def _resign_record(rec: dict[str, Any], ctx: TamperContext) -> dict[str, Any]:
     return rec
 
 
-def forge_log(rec: dict[str, Any], key: SigningKey, *, first_index: int = 0) -> dict[str, Any]:
-    """Give ``rec`` log evidence from a forger's private log: a tree whose leaves
-    ``first_index ..`` are the record's statements (earlier leaves filler), and a checkpoint
-    over it signed by ``key`` under the origin and time of the record's own checkpoint.
-    Self-consistent: only the operator's real log (or a pinned key) tells it apart."""
-    from datetime import datetime, timezone
-
-    from ..tlog.checkpoint import DEFAULT_ORIGIN, parse_checkpoint, sign_checkpoint
-    from ..tlog.merkle import MemoryTree
-    from ..tlog.proof import format_tlog_proof, parse_tlog_proof
-    from ..tlog.store import leaf_entry
-
-    f = rec["fairness"]
-    origin, when = DEFAULT_ORIGIN, datetime(2026, 11, 1, tzinfo=timezone.utc)
-    try:
-        cp = parse_checkpoint(parse_tlog_proof(f["log_proofs"][-1]).checkpoint_text)
-        origin, when = cp.origin, datetime.strptime(cp.time, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
-    except Exception:  # noqa: BLE001 - no usable evidence to imitate: the defaults
-        pass
-    tree = MemoryTree()
-    for i in range(first_index):
-        tree.append(b"filler %d" % i)
-    for signed in f["statements"]:
-        tree.append(leaf_entry(signed))
-    cp = sign_checkpoint(key, origin=origin, size=tree.size, root=tree.root(), now=when)
-    f["log_proofs"] = [format_tlog_proof(first_index + k, tree.inclusion_proof(first_index + k), cp.text)
-                       for k in range(len(f["statements"]))]
-    return rec
-
-
 def _resign(rec: dict[str, Any], ctx: TamperContext, index: int, **changes: Any) -> None:
     st = dict(rec["fairness"]["statements"][index]["statement"])
     st.update(changes)
@@ -161,17 +131,22 @@ def deck_mismatch(rec, ctx):
 
 def _replayed_draw(rec, index):
     """The card the deck gives the draw at move ``index`` (the top of the stock / closed
-    pile in the state just before that move, found by replaying the honest record)."""
+    pile in the state just before that move, found by replaying the honest record), as the
+    game's view shows it (both piles top first)."""
     from replay.records import parse_record
+    from replay.registry import game_for
     from replay.replayer import replay_record
 
     before = {}
+    parsed = parse_record(rec)
+    view = game_for(parsed.ruleset.game).view
 
     def visit(i, move, state):
         if i == index - 1:
-            pile = getattr(state, "stock", None) or getattr(state, "closed", None)
-            before["card"] = str(pile[0]) if pile else None
-    replay_record(parse_record(rec), strict=True, visit=visit)
+            table = view(state).table
+            pile = table.get("stock") or table.get("closed_pile")
+            before["card"] = pile[0] if pile else None
+    replay_record(parsed, strict=True, visit=visit)
     return before.get("card")
 
 

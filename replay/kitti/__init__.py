@@ -3,5 +3,21 @@
 See ``docs/kitti.md``.  Modules: :mod:`.ranking` (sets), :mod:`.arrangement` (the 280
 splits), :mod:`.showdown` (settling a deal in points), :mod:`.moves`, :mod:`.engine`
 (the :class:`replay.game.Engine` protocol), :mod:`.strategy` (default arrangement),
-:mod:`.table` (a sequence of deals, money), :mod:`.bot`, :mod:`.ops` (``tiplu eval kitti``).
+:mod:`.table` (a sequence of deals, money), :mod:`.view` (a deal as people see it),
+:mod:`.eval_requests` (the answers to ``tiplu eval kitti``'s requests).
+
+This package exports the game as one object, :data:`GAME` (:class:`replay.game.Game`).
+A table carries its pot from hand to hand (``table.carry`` = ``{"pot_before": points}``, D-14).
 """
+from types import MappingProxyType
+
+from ..game import DealLayout, Game
+from .engine import KittiEngine
+from .eval_requests import evaluate
+from .moves import parse_move, parse_move_text
+from .view import view
+
+GAME = Game(name="kitti", engine=KittiEngine, parse_move_json=parse_move,
+            parse_move_text=parse_move_text, view=view,
+            deal_layout=DealLayout(),    # K-1: nothing is turned up
+            eval_handlers=evaluate, carry=MappingProxyType({"pot_before": 0}))

@@ -200,9 +200,6 @@ class SetRanker:
             made = self._ranks[key] = SetRank(self._classes[key], tuple(strength), special)  # type: ignore[arg-type]
         return made
 
-    def class_of_key(self, key: int) -> SetClass:
-        return self._classes[key]
-
 
 def check_set(cards: Sequence[Card]) -> tuple[int, int, int]:
     """The codes of a set; :class:`MalformedError` unless three distinct standard cards."""

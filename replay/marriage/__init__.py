@@ -11,9 +11,20 @@ Modules, lowest first:
 * :mod:`.maal`     -- counting a player's maal (the exact best assignment of cards to
   score items).
 * :mod:`.payments` -- turning maal points into per-seat payments and nets.
-* :mod:`.ops`      -- ``tiplu eval marriage``: the JSON-lines operations.
-* ``engine`` / ``moves`` / ``state`` / ``shows`` / ``bot`` -- the round engine (see
-  docs/marriage.md, section Engine).
+* :mod:`.eval_requests` -- ``tiplu eval marriage``: the answers to its JSON requests.
+* ``engine`` / ``moves`` / ``state`` / ``shows`` -- the round engine (see
+  docs/marriage.md, section Engine); :mod:`.view` -- a round as people see it.
 
 The scoring modules above never import the engine, so they stay usable on their own.
+This package exports the game as one object, :data:`GAME` (:class:`replay.game.Game`).
 """
+from ..game import DealLayout, Game
+from .engine import MarriageEngine
+from .eval_requests import evaluate
+from .moves import parse_move, parse_move_text
+from .view import view
+
+GAME = Game(name="marriage", engine=MarriageEngine, parse_move_json=parse_move,
+            parse_move_text=parse_move_text, view=view,
+            deal_layout=DealLayout(turned_up=True),    # MN-3, MC-13
+            eval_handlers=evaluate)

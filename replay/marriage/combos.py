@@ -1,5 +1,7 @@
 """Marriage combinations: what they are, and the checks for showing and finishing.
 
+Sequences and sets themselves (the Ace low or high, never K-A-2; one rank in different
+suits) are the shared :mod:`replay.melds`; this module adds what only Marriage has.
 Glossary (the rule files' own words; ``classic`` words in brackets where they differ):
 
 * **set / combination** -- three cards laid or held together. In Marriage every
@@ -40,11 +42,12 @@ from typing import Sequence
 
 from ..cards import Card
 from ..errors import IllegalMoveError, MalformedError
+from ..melds import can_fill_sequence, is_pure_sequence, is_set, wraps
 from ..rulesets import Ruleset
 from .jokers import is_joker, is_nepal
 
 __all__ = [
-    "Kind", "classify", "kind_word", "is_run", "can_complete_run", "check_show_set",
+    "Kind", "classify", "kind_word", "check_show_set",
     "check_show", "check_tunnela_at_deal", "check_dublee_show", "check_finish_set",
     "SHOW_KINDS",
 ]
@@ -73,43 +76,24 @@ def kind_word(kind: Kind, ruleset: Ruleset) -> str:
     return kind.value.replace("_", " ")
 
 
-def is_run(r1: int, r2: int, r3: int) -> bool:
-    """Three ranks that form a sequence: consecutive, Ace low or high, never K-A-2 (MN-12)."""
-    a, b, c = sorted((r1, r2, r3))
-    return (a + 1 == b and b + 1 == c) or (a, b, c) == (1, 12, 13)
-
-
-_COMPLETES = frozenset(
-    (r1, r2) for r1 in range(1, 14) for r2 in range(1, 14)
-    if r1 != r2 and any(r not in (r1, r2) and is_run(r1, r2, r) for r in range(1, 14))
-)
-
-
-def can_complete_run(r1: int, r2: int) -> bool:
-    """Whether one more card (a joker standing in) can make ranks ``r1``, ``r2`` a sequence."""
-    return (r1, r2) in _COMPLETES
-
-
 def _natural_kind(a: Card, b: Card, c: Card) -> Kind | None:
     """Tunnela, pure sequence or trial with every card as itself (MN-13)."""
     if a == b == c and not a.is_master:
         return Kind.TUNNELA
-    if not (a.is_standard and b.is_standard and c.is_standard):
-        return None
-    if a.suit == b.suit == c.suit:
-        return Kind.PURE_SEQUENCE if is_run(a.rank, b.rank, c.rank) else None
-    if a.rank == b.rank == c.rank and len({a.suit, b.suit, c.suit}) == 3:
+    if is_pure_sequence((a, b, c)):
+        return Kind.PURE_SEQUENCE
+    if is_set((a, b, c)):
         return Kind.TRIAL
     return None
 
 
 def _one_joker_kind(x: Card, y: Card) -> Kind | None:
     """What two natural cards make with one joker standing in."""
-    if not (x.is_standard and y.is_standard) or x == y:
+    if x == y:
         return None  # two identical cards + a joker is never valid (MC-10)
-    if x.suit == y.suit:
-        return Kind.DIRTY_SEQUENCE if can_complete_run(x.rank, y.rank) else None
-    if x.rank == y.rank:
+    if can_fill_sequence((x, y), 3):
+        return Kind.DIRTY_SEQUENCE
+    if is_set((x, y)):
         return Kind.DIRTY_TRIAL
     return None
 
@@ -173,7 +157,8 @@ def check_show_set(cards: Sequence[Card], *, ruleset: Ruleset) -> Kind:
             return Kind.PURE_SEQUENCE
     if any(not c.is_standard for c in cards):
         raise IllegalMoveError("a joker never stands in a shown set", rule=_rule(ruleset, "MN-10", "MC-15"))
-    if all(c.suit == cards[0].suit for c in cards) and {1, 2, 13} <= {c.rank for c in cards}:
+    ranks = {c.rank for c in cards}
+    if len({c.suit for c in cards}) == 1 and len(ranks) == 3 and wraps(ranks, 3):
         raise IllegalMoveError("K-A-2 is not a sequence", rule=_rule(ruleset, "MN-12", "MC-9"))
     raise IllegalMoveError("a shown set must be a tunnela or a pure sequence",
                            rule=_rule(ruleset, "MN-14", "MC-15"))
@@ -241,7 +226,7 @@ def check_finish_set(cards: Sequence[Card], *, tiplu: Card | None, ruleset: Rule
         raise IllegalMoveError("two identical cards plus a joker is not a combination",
                                rule=_rule(ruleset, "D-7", "MC-10"))
     if (all(c.is_standard for c in naturals) and len({c.suit for c in naturals}) == 1
-            and {2, 13} <= {c.rank for c in naturals} <= {1, 2, 13}):
+            and wraps({c.rank for c in naturals}, 3)):
         raise IllegalMoveError("K-A-2 is not a sequence (the Ace sits at one end only)",
                                rule=_rule(ruleset, "MN-12", "MC-9"))
     raise IllegalMoveError(f"not a valid combination: {' '.join(map(str, cards))}", rule="D-7")

@@ -90,10 +90,6 @@ class DealtShow:
     sets: tuple[Group, ...]
     auto: bool = False
 
-    @property
-    def is_dublee(self) -> bool:
-        return bool(self.sets) and all(len(s) == 2 for s in self.sets)
-
     def to_json(self) -> dict[str, Any]:
         return _auto_json({"type": "dealt_show", "seat": self.seat, "sets": _groups_json(self.sets)}, self.auto)
 
@@ -129,10 +125,6 @@ class Show:
     seat: int
     sets: tuple[Group, ...]
     auto: bool = False
-
-    @property
-    def is_dublee(self) -> bool:
-        return bool(self.sets) and all(len(s) == 2 for s in self.sets)
 
     def to_json(self) -> dict[str, Any]:
         return _auto_json({"type": "show", "seat": self.seat, "sets": _groups_json(self.sets)}, self.auto)

@@ -17,18 +17,16 @@ from collections import Counter
 from typing import Iterator, Sequence
 
 from ..cards import Card, card_of
+from ..melds import RUNS_OF_THREE
 
 Group = tuple[Card, ...]
-
-# Rank windows of a pure sequence of three: A-2-3 .. J-Q-K, and Q-K-A (Ace high).
-RUN_WINDOWS: tuple[tuple[int, int, int], ...] = tuple((r, r + 1, r + 2) for r in range(1, 12)) + ((12, 13, 1),)
 
 
 def pure_candidates(counts: Counter) -> list[Group]:
     """Every distinct pure three-card set whose cards ``counts`` holds (tunnelas first)."""
     out: list[Group] = [(c, c, c) for c in sorted(counts, key=lambda c: c.code) if counts[c] >= 3]
     for suit in range(4):
-        for window in RUN_WINDOWS:
+        for window in RUNS_OF_THREE:
             cards = tuple(card_of(r, suit) for r in window)
             if all(counts[c] >= 1 for c in cards):
                 out.append(cards)
@@ -81,12 +79,3 @@ def find_dublees(hand: Sequence[Card], n: int = 7) -> tuple[Group, ...] | None:
             pairs.append((card, card))
     return tuple(pairs[:n]) if len(pairs) >= n else None
 
-
-def count_pure_sets(hand: Sequence[Card]) -> int:
-    """The most disjoint pure sets the hand holds (at most 7)."""
-    best = 0
-    for n in range(1, 8):
-        if next(iter_pure_sets(hand, n), None) is None:
-            break
-        best = n
-    return best

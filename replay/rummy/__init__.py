@@ -1,11 +1,24 @@
 """13-card Rummy (preset ``rummy13``): groups, the minimum-points solver, declarations,
-the engine, a seeded bot and the ``tiplu eval rummy13`` operations.
+the engine and the ``tiplu eval rummy13`` operations (its bot is the simulator's:
+:mod:`audit.sim.bots.rummy13`).
 
 * :mod:`replay.rummy.groups` -- the glossary, wild rules, card points, group validity.
 * :mod:`replay.rummy.solver` -- the least points a hand can count (R-12..R-15, D-22).
 * :mod:`replay.rummy.declare` -- checking a shown declaration (R-7, R-9, D-21).
 * :mod:`replay.rummy.moves` / :mod:`replay.rummy.engine` -- the deal, turns, drops,
   timeouts and the outcome.
-* :mod:`replay.rummy.bot` -- a reproducible bot for simulations.
-* :mod:`replay.rummy.ops` -- JSON operations behind ``tiplu eval rummy13``.
+* :mod:`replay.rummy.eval_requests` -- the answers to ``tiplu eval rummy13``'s JSON requests.
+* :mod:`replay.rummy.view` -- a deal as people see it.
+
+This package exports the game as one object, :data:`GAME` (:class:`replay.game.Game`).
 """
+from ..game import DealLayout, Game
+from .engine import RummyEngine
+from .eval_requests import evaluate
+from .moves import parse_move, parse_move_text
+from .view import view
+
+GAME = Game(name="rummy13", engine=RummyEngine, parse_move_json=parse_move,
+            parse_move_text=parse_move_text, view=view,
+            deal_layout=DealLayout(indicator=True, turned_up=True),    # R-5, D-19
+            eval_handlers=evaluate)

@@ -20,6 +20,9 @@ every module of this package):
   impure sequence.
 * **set** -- three or four cards of one rank in distinct suits; jokers may stand in for
   missing suits (R-11, D-21).
+
+Sequences and sets themselves are the shared :mod:`replay.melds` (the same words, and
+Marriage's words for them); this module adds the wild rules and the points.
 * **group** -- a sequence or a set.  **Loose** cards are in no group.
 * **points** -- A, K, Q, J, 10 count ``high_card_points`` (10), 2..9 their face value,
   jokers 0 (R-13).
@@ -33,8 +36,9 @@ from collections import Counter
 from enum import Enum
 from typing import Iterable, Sequence
 
-from ..cards import JOKER_CODE, Card, parse_card
+from ..cards import JOKER_CODE, RANK_OF, Card, parse_card
 from ..errors import CardParseError, MalformedError, TipluError
+from ..melds import can_fill_sequence, is_pure_sequence, is_set, wraps
 
 HIGH_CARD_POINTS = 10
 
@@ -75,40 +79,15 @@ def wild_rank_of(indicator: Card) -> int | None:
 
 def is_joker(card: Card, wild: int | None) -> bool:
     """Printed jokers, and every card of the wild rank (R-5)."""
-    return card.code == JOKER_CODE or (wild is not None and card.code < JOKER_CODE
-                                       and card.code % 13 + 1 == wild)
+    return card.code == JOKER_CODE or RANK_OF[card.code] == wild  # RANK_OF: 0 off the 52
 
 
 def card_points(card: Card, wild: int | None, *, high: int = HIGH_CARD_POINTS) -> int:
     """Points of one card (R-13): jokers 0, A/K/Q/J/10 ``high``, 2..9 face value."""
     if is_joker(card, wild):
         return 0
-    rank = card.code % 13 + 1
+    rank = RANK_OF[card.code]
     return high if rank == 1 or rank >= 10 else rank
-
-
-def hand_points(cards: Iterable[Card], wild: int | None, *, high: int = HIGH_CARD_POINTS) -> int:
-    """Every card counted (R-14): the points of a hand with no pure sequence."""
-    return sum(card_points(c, wild, high=high) for c in cards)
-
-
-def _fits_run(positions: Sequence[int], length: int) -> bool:
-    """Distinct positions fit ``length`` consecutive places within 1..14 (at most 13: a
-    fourteenth would be the same Ace twice, R-11)."""
-    return length <= 13 and (not positions or max(positions) - min(positions) + 1 <= length)
-
-
-def _run_fit(ranks: Sequence[int], length: int) -> bool:
-    """Distinct ranks fit a run of ``length``, the Ace placed low or high (never both)."""
-    if _fits_run(ranks, length):
-        return True
-    return 1 in ranks and _fits_run([14 if r == 1 else r for r in ranks], length)
-
-
-def _wraps(ranks: Sequence[int], length: int) -> bool:
-    """The ranks would fit ``length`` consecutive places only by wrapping K to A to 2."""
-    s = set(ranks)
-    return any(s <= {(start + i - 1) % 13 + 1 for i in range(length)} for start in range(1, 14))
 
 
 def classify_group(cards: Sequence[Card], wild: int | None) -> GroupKind:
@@ -118,24 +97,21 @@ def classify_group(cards: Sequence[Card], wild: int | None) -> GroupKind:
         raise InvalidGroupError(f"a group needs at least 3 cards, got {n}", rule="D-21")
     if any(not (c.is_standard or c.is_joker) for c in cards):
         raise MalformedHandError("the master card is not a rummy card")
-    # Pure: every card standard (wild-rank cards as themselves), one suit, distinct ranks.
-    if all(c.is_standard for c in cards) and len({c.code // 13 for c in cards}) == 1:
-        ranks = [c.code % 13 + 1 for c in cards]
-        if len(set(ranks)) == n and _run_fit(ranks, n):
-            return GroupKind.PURE_SEQUENCE
+    if is_pure_sequence(cards):  # wild-rank cards as themselves
+        return GroupKind.PURE_SEQUENCE
     naturals = [c for c in cards if not is_joker(c, wild)]
     if not naturals:
         return GroupKind.IMPURE_SEQUENCE  # jokers alone stand for any three consecutive cards
-    suits = {c.code // 13 for c in naturals}
-    ranks = [c.code % 13 + 1 for c in naturals]
-    if len(suits) == 1 and len(set(ranks)) == len(ranks) and _run_fit(ranks, n):
+    if can_fill_sequence(naturals, n):
         return GroupKind.IMPURE_SEQUENCE
-    if len(set(ranks)) == 1 and len(suits) == len(naturals) and n <= 4:
+    if is_set(naturals) and n <= 4:
         return GroupKind.SET
+    suits = {c.suit for c in naturals}
+    ranks = [c.rank for c in naturals]
     # Say why not, naming the most specific rule.
     if len(Counter(naturals)) < len(naturals) and (len(suits) == 1 or len(set(ranks)) == 1):
         raise InvalidGroupError("the same card sits twice in one group", rule="R-11")
-    if len(suits) == 1 and len(set(ranks)) == len(ranks) and n <= 13 and _wraps(ranks, n):
+    if len(suits) == 1 and len(set(ranks)) == len(ranks) and wraps(ranks, n):
         raise InvalidGroupError("a sequence cannot wrap from King to Ace to 2", rule="R-10")
     if len(set(ranks)) == 1 and n > 4:
         raise InvalidGroupError(f"a set has 3 or 4 cards, got {n}", rule="D-21")

@@ -12,7 +12,7 @@ from audit.ledger import Ledger
 from audit.publish import published_record
 from audit.sim.archive import simulate_archive
 from audit.sim.grind import resigned_grind
-from audit.sim.tamper import forge_log
+from audit.sim.private_log import forge_log
 from audit.tlog.proof import parse_tlog_proof
 from audit.tlog.store import TransparencyLog
 

@@ -5,7 +5,7 @@ import json
 
 from click.testing import CliRunner
 
-from audit.cli import main
+from web.cli import main
 
 
 def test_demo_builds_audits_and_names_every_forgery(tmp_path):
@@ -26,7 +26,7 @@ def test_demo_builds_audits_and_names_every_forgery(tmp_path):
 
 
 def test_the_demo_site_serves_the_archive_and_a_signed_checkpoint(tmp_path):
-    from audit.cli.demo import demo_app
+    from web.cli import demo_app
     from audit.tlog.checkpoint import verify_checkpoint
 
     res = CliRunner().invoke(main, ["demo", "--small", "--no-serve", "--dir", str(tmp_path)])

@@ -8,7 +8,7 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from audit.archive import Item, iter_source, write_jsonl
+from audit.sources import Item, iter_source, write_jsonl
 from audit.cli import main
 from audit.ledger import Ledger
 from audit.parallel import (Partition, audit_parallel, audit_partition, audit_partitions_dask,

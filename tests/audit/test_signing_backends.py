@@ -253,3 +253,16 @@ def test_check_strict_passes_a_real_signature():
 def test_default_backend_is_libsodium_when_pynacl_is_installed():
     pytest.importorskip("nacl")
     assert signing.BACKEND == "libsodium"
+
+
+def test_libsodium_signs_the_same_bytes_as_cryptography():
+    """The ledger signs with libsodium when it can: Ed25519 is deterministic (RFC 8032), so the
+    signature is the one cryptography (OpenSSL) makes -- records and fixtures do not change."""
+    if signing._sodium_sign is None:
+        pytest.skip("PyNaCl is not installed: cryptography signs")
+    for i in range(64):
+        key = SigningKey.from_hex(hashlib.sha256(b"key %d" % i).hexdigest())
+        assert key._sodium is not None
+        for message in (b"", b"x", hashlib.sha512(b"m %d" % i).digest() * (i + 1)):
+            assert key.sign_bytes(message) == key._key.sign(message).hex()
+        assert key.public_hex == key._key.public_key().public_bytes_raw().hex()

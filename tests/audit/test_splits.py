@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from audit import splits
-from audit.archive import iter_jsonl
+from audit.sources import iter_jsonl
 from audit.ledger import Ledger
 from audit.parallel import Partition, audit_parallel, audit_partition, audit_partitions_local, plan_partitions
 from audit.publish import iter_published

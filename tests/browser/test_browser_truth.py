@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from werkzeug.serving import make_server
 
-from audit.cli import main
+from web.cli import main
 
 SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 SUITS = re.compile("[♠♥♦♣]")
@@ -22,7 +22,7 @@ SUITS = re.compile("[♠♥♦♣]")
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     """(base URL, tampered {hand: kind}, the audit report) of a small demo archive served live."""
-    from audit.cli.demo import demo_app
+    from web.cli import demo_app
 
     d = tmp_path_factory.mktemp("demo")
     res = CliRunner().invoke(main, ["demo", "--small", "--no-serve", "--dir", str(d)])

@@ -5,7 +5,7 @@ from hypothesis import given, settings, strategies as st
 from replay.cards import STANDARD, parse_cards
 from replay.errors import IllegalMoveError
 from replay.kitti.arrangement import check_arrangement, count_pairs, four_of_a_kind, splits
-from replay.kitti.ops import evaluate
+from replay.kitti.eval_requests import evaluate
 from replay.kitti.ranking import ranker
 
 R = ranker()

@@ -10,7 +10,7 @@ from replay.deal import deal as deal_shoe
 from replay.errors import IllegalMoveError, MalformedError, RulesetError
 from replay.fairness import hand_randomness
 from replay.game import engine_for
-from replay.kitti.bot import choose_move
+from audit.sim.bots.kitti import choose_move
 from replay.kitti.engine import KittiEngine
 from replay.kitti.moves import Arrange, Fold, parse_move, parse_move_text
 from replay.kitti.strategy import default_arrangement
@@ -272,7 +272,7 @@ def test_bot_tables_settle_to_zero_and_replay(server, n, settings_):
 
 def test_play_op_replays_a_bot_deal_and_locates_illegal_moves():
     # rules K-4, D-1, D-3: the same seeds and moves give the same outcome; a bad move names its index
-    from replay.kitti.ops import evaluate
+    from replay.kitti.eval_requests import evaluate
     rs = resolve("kitti")
     server, seeds = bytes(range(32)), [bytes([7 * i + 1]) * 16 for i in range(3)]
     r = hand_randomness(server, "h-9", rs, seeds)

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 from replay.cards import STANDARD, parse_cards
 from replay.errors import MalformedError
 from replay.kitti.ranking import SetClass, ranker
-from replay.kitti.ops import evaluate
+from replay.kitti.eval_requests import evaluate
 
 AKQ = ranker("akq-high")
 A23 = ranker("a23-high")

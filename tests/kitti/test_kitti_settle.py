@@ -7,7 +7,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 from replay.cards import STANDARD
 from replay.errors import IllegalMoveError, MalformedError
 from replay.kitti.arrangement import splits
-from replay.kitti.ops import evaluate
+from replay.kitti.eval_requests import evaluate
 from replay.kitti.ranking import ranker_for
 from replay.kitti.showdown import settle_deal
 from replay.rulesets import resolve

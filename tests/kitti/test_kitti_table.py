@@ -3,7 +3,7 @@ from decimal import Decimal
 
 from hypothesis import given, settings, strategies as st
 
-from replay.kitti.ops import evaluate
+from replay.kitti.eval_requests import evaluate
 from replay.kitti.table import TableState
 
 

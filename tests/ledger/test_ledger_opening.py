@@ -14,7 +14,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from audit.cli import load_all, main
+from web.cli import load_all, main
 from audit.errors import NotALedgerError
 from audit.ledger import Ledger
 

@@ -156,3 +156,20 @@ def test_stored_statement_text_is_the_canonical_json_that_was_signed():
     advance(ledger, "h1", "reveal")
     for (text,), st in zip(ledger.db.execute("SELECT statement FROM statements ORDER BY seq"), ledger.statements()):
         assert text.encode("utf-8") == canonical_json(st.statement)
+
+
+def test_the_operators_key_is_read_from_the_secret_store_once_per_ledger(tmp_path, monkeypatch):
+    """Each statement used to re-read and re-parse the stored private key; now the first one
+    loads it and later statements sign with the key held in memory."""
+    from audit.ledger.secret_store import SecretStore
+    from ledger_testkit import advance, new_ledger
+
+    reads = []
+    real = SecretStore.private_key
+    monkeypatch.setattr(SecretStore, "private_key", lambda self, pub: reads.append(pub) or real(self, pub))
+    ledger = new_ledger(str(tmp_path / "tiplu.db"))
+    advance(ledger, "h1", "reveal")
+    advance(ledger, "h2", "reveal")
+    assert ledger.get_hand("h2").state.value == "revealed"
+    assert len(reads) == 1  # 26 statements, one read
+    assert all(st.verify(ledger.public_key("acme")) for st in ledger.statements())

@@ -28,6 +28,7 @@ from replay.cards import ALL_CARDS, parse_card, parse_cards
 from replay.errors import TipluError
 from replay.fairness import parse_digest, parse_player_seed, parse_server_seed
 from replay.game import engine_for
+from replay.registry import game_for
 from replay.records import load_json, parse_record
 from replay.replayer import replay_record
 from replay.rulesets import Ruleset, resolve
@@ -176,9 +177,7 @@ def test_every_engines_parse_move_on_mutated_real_moves(data):
 @FUZZ
 @given(st.sampled_from(PRESETS), tricky_text)
 def test_every_engines_parse_move_text(preset, text):
-    module = {"kitti": "replay.kitti.moves", "rummy13": "replay.rummy.moves"}.get(preset, "replay.marriage.moves")
-    parse_text = __import__(module, fromlist=["parse_move_text"]).parse_move_text
-    rejects_typed(parse_text, text)
+    rejects_typed(game_for(resolve(preset).game).parse_move_text, text)
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -6,11 +6,12 @@ from datetime import datetime, timezone
 
 import pytest
 import sqlite_utils
+from hypothesis import given, settings, strategies as st
 
 from audit.errors import LedgerIntegrityError, NotFoundError, ProofError
 from audit.signing import SigningKey
 from audit.tlog import merkle
-from audit.tlog.store import TransparencyLog, leaf_entry
+from audit.tlog.store import TransparencyLog, leaf_entry, leaf_entry_of
 from replay.canonical import canonical_json
 from replay.errors import MalformedError
 
@@ -123,3 +124,20 @@ def test_check_detects_a_database_edited_behind_the_triggers(db):
     db.execute("UPDATE tlog_leaves SET entry = ? WHERE idx = 2", [b"forged"])
     with pytest.raises(LedgerIntegrityError, match="leaf 2"):
         log.check()
+
+
+text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)))  # no lone surrogates: not UTF-8
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | text,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(text, inner, max_size=4),
+    max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(statement=st.dictionaries(text, json_values, max_size=8),
+       key=st.text(alphabet="0123456789abcdef", min_size=64, max_size=64),
+       sig=st.text(alphabet="0123456789abcdef", min_size=128, max_size=128))
+def test_leaf_entry_of_is_leaf_entry_without_a_second_serialisation(statement, key, sig):
+    """The ledger builds each leaf from the statement's canonical JSON it already signed."""
+    signed = {"statement": statement, "key": key, "sig": sig}
+    assert leaf_entry_of(canonical_json(statement), key, sig) == leaf_entry(signed)

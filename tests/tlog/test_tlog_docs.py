@@ -6,7 +6,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from audit.cli import main
+from web.cli import main
 from audit.signing import SigningKey
 from audit.tlog.checkpoint import verify_checkpoint
 from audit.tlog.merkle import MemoryTree

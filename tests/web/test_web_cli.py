@@ -5,7 +5,7 @@ import json
 
 from click.testing import CliRunner
 
-from audit.cli import main
+from web.cli import main
 from audit.ledger import Ledger
 from audit.tokens import authenticate
 

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 from werkzeug.serving import make_server
 
-from audit.cli import main
+from web.cli import main
 from web import create_app
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-import audit.ledger.ledger as ledger_module
+import audit.ledger.hands as ledger_module
 from audit.ledger import Ledger
 from audit.publish import build_record, publish, published_record
 from audit.sim.play import play_hand
@@ -67,7 +67,8 @@ def foreign_key(record: dict[str, Any]) -> dict[str, Any]:
     """A forger's copy: every statement re-signed with a key of its own, which the record
     names as the operator's -- consistent in itself, so only a pinned key catches it."""
     from audit.signing import SigningKey
-    from audit.sim.tamper import _resign_record, forge_log
+    from audit.sim.private_log import forge_log
+    from audit.sim.tamper import _resign_record
 
     key = SigningKey.from_hex(hashlib.sha256(b"forger").hexdigest())
     record["table"]["public_key"] = key.public_hex

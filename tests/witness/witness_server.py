@@ -12,7 +12,7 @@ from pathlib import Path
 
 import requests
 
-from audit.cli.keys import key_document
+from audit.keys import key_document
 from audit.signing import SigningKey
 from bench.servekit import free_port
 

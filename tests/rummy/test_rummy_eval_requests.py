@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from audit.cli import main
 from replay.errors import TipluError
-from replay.rummy.ops import evaluate
+from replay.rummy.eval_requests import evaluate
 from replay.settlement import settle
 
 

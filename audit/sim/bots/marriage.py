@@ -26,12 +26,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Protocol
 
-from ..cards import MASTER_CODE, Card
-from .combos import can_complete_run, is_run
-from .jokers import is_joker
-from .moves import DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show, TunnelaShow
-from .shows import RUN_WINDOWS, find_dublees, find_pure_sets
-from .state import DRAW, RoundState, SeatState
+from replay.cards import MASTER_CODE, RANK_OF, SUIT_OF, Card
+from replay.marriage.jokers import is_joker
+from replay.marriage.moves import DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show, TunnelaShow
+from replay.marriage.shows import find_dublees, find_pure_sets
+from replay.marriage.state import DRAW, RoundState, SeatState
+from replay.melds import RUNS_OF_THREE, can_complete_run, is_run
 
 TIMEOUT_ONE_IN = 60       # chance of an auto-played turn: 1 in 60 turns
 DUBLEE_PAIRS = 6          # dublees needed in hand to go for seven dublees
@@ -155,9 +155,9 @@ def _valid3(a: int, b: int, c: int, jokers: frozenset[int]) -> bool:
     if a == b == c and a != MASTER_CODE:
         return True                                             # tunnela
     if a < 52 and b < 52 and c < 52:
-        sa, sb, sc = a // 13, b // 13, c // 13
-        ra, rb, rc = a % 13 + 1, b % 13 + 1, c % 13 + 1
-        if sa == sb == sc and is_run(ra, rb, rc):
+        sa, sb, sc = SUIT_OF[a], SUIT_OF[b], SUIT_OF[c]
+        ra, rb, rc = RANK_OF[a], RANK_OF[b], RANK_OF[c]
+        if sa == sb == sc and is_run((ra, rb, rc)):
             return True                                         # pure sequence
         if ra == rb == rc and len({sa, sb, sc}) == 3:
             return True                                         # trial
@@ -170,9 +170,9 @@ def _valid3(a: int, b: int, c: int, jokers: frozenset[int]) -> bool:
     x, y = (b, c) if wa else (a, c) if wb else (a, b)
     if x == y or x >= 52 or y >= 52:
         return False                                            # MC-10
-    if x // 13 == y // 13:
-        return can_complete_run(x % 13 + 1, y % 13 + 1)         # dirty sequence
-    return x % 13 == y % 13                                     # dirty trial
+    if SUIT_OF[x] == SUIT_OF[y]:
+        return can_complete_run(RANK_OF[x], RANK_OF[y])         # dirty sequence
+    return RANK_OF[x] == RANK_OF[y]                             # dirty trial
 
 
 def _can_finish(hand: tuple[Card, ...], jokers: frozenset[Card]) -> bool:
@@ -224,7 +224,7 @@ class _Profile:
         self.suits_of_rank: list[set[int]] = [set() for _ in range(14)]
         for c, n in counts.items():
             if n > 0 and c.code < 52 and c not in jokers:
-                rank, suit = c.code % 13 + 1, c.code // 13
+                rank, suit = RANK_OF[c.code], SUIT_OF[c.code]
                 self.ranks_in_suit[suit].add(rank)
                 self.suits_of_rank[rank].add(suit)
 
@@ -242,9 +242,9 @@ def _card_value(card: Card, counts: Counter, jokers, *, shown: bool, profile: _P
         v += 12
     elif copies == 2:
         v += 4
-    rank, suit = card.code % 13 + 1, card.code // 13
+    rank, suit = RANK_OF[card.code], SUIT_OF[card.code]
     near = profile.ranks_in_suit[suit]
-    for window in RUN_WINDOWS:
+    for window in RUNS_OF_THREE:
         if rank in window:
             present = (window[0] in near) + (window[1] in near) + (window[2] in near)
             if present == 3:

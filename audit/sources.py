@@ -12,7 +12,6 @@ import io
 import json
 import sqlite3
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -21,16 +20,9 @@ from datetime import datetime, timedelta
 from replay.errors import MalformedError
 from replay.records import load_json
 
-from .coverage import DEFAULT_GRACE, HandStatus, ledger_statuses, utc_now
+from .coverage import DEFAULT_GRACE, ledger_statuses, utc_now
+from .source_item import Item
 from .splits import DB_SUFFIXES, line_wire
-
-
-@dataclass(frozen=True, slots=True)
-class Item:
-    where: str
-    data: Any = None
-    error: MalformedError | None = None
-    status: HandStatus | None = None  # a hand with no record to audit (ledger and URL sources)
 
 
 def iter_jsonl(stream: io.BufferedIOBase | Any, name: str, *, raw: bool = False) -> Iterator[Item]:

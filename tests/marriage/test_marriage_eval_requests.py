@@ -5,7 +5,7 @@ from click.testing import CliRunner
 
 from audit.cli import main
 from audit.cli.evaluate import evaluate_line
-from replay.marriage.ops import evaluate
+from replay.marriage.eval_requests import evaluate
 
 
 def ask(request):

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .engine import KittiEngine, KittiState
-from .moves import Arrange, Fold, Move
-from .strategy import N_SETS, default_arrangement, scored_splits, sets_of
+from replay.kitti.engine import KittiEngine, KittiState
+from replay.kitti.moves import Arrange, Fold, Move
+from replay.kitti.strategy import N_SETS, default_arrangement, scored_splits, sets_of
 
 TIMEOUT_PER_MILLE = 20
 FOLD_BELOW = 2.2 * 2 * N_SETS  # score of a hand whose best sets win ~2.2 rounds' worth of shares

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..cards import Card
-from .engine import DISCARD, PICK, TIMEOUT, RummyEngine, RummyState
-from .groups import card_points
-from .moves import Declare, Discard, Drop, Move, Pick
-from .solver import solve
+from replay.cards import Card
+from replay.rummy.engine import DISCARD, PICK, TIMEOUT, RummyEngine, RummyState
+from replay.rummy.groups import card_points
+from replay.rummy.moves import Declare, Discard, Drop, Move, Pick
+from replay.rummy.solver import solve
 
 TIMEOUT_ODDS = 40        # 1 in 40 turns the clock runs out
 COME_BACK_ODDS = 4       # a chair that missed a turn comes back 1 time in 4

@@ -1,0 +1,170 @@
+"""Per-suit frontiers of the rummy solver (:mod:`replay.rummy.solver`, step 2 of its search).
+
+Sequences live in one suit, so once the sets are chosen the suits are independent.  Each
+suit's rank-count vector gets a *frontier*: for every (jokers used, sequences made (capped
+at 2), has a pure one) the most points it can cover, keeping only the entries no other
+beats on every count.  Counts are indexed by *position* (:mod:`replay.melds`): 1 .. 13,
+and 14 for an Ace moved high; index 0 is unused.  Frontiers are memoised on the count
+vector (the caches are bounded and :func:`clear_caches` empties them).
+"""
+from __future__ import annotations
+
+__all__ = ["clear_caches", "point_values", "nonpure_frontier", "pure_runs", "has_pure_run",
+           "suit_frontier"]
+
+# (counts15, jcap, high) -> tuple of (k, runs, value, runs_plan)
+_NONP: dict = {}
+# (counts15, wild, own_wild, jcap, high) -> (frontier, best_pure)
+_SUIT: dict = {}
+_CACHE_LIMIT = 400_000
+
+
+def clear_caches() -> None:
+    """Forget the memoised suit frontiers (for benchmarks that want a cold start)."""
+    _NONP.clear()
+    _SUIT.clear()
+
+
+def point_values(high: int) -> tuple[int, ...]:
+    # position 0 unused; 1 and 14 are the Ace
+    return (0, high) + tuple(range(2, 10)) + (high,) * 5
+
+
+def _pareto(best: dict) -> tuple:
+    """Drop entries that another entry beats on every count (fewer jokers, more runs...)."""
+    items = sorted(best.items(), key=lambda kv: (kv[0][0], -kv[1][0]))
+    kept: list = []
+    for key, (value, plan) in items:
+        k, runs = key[0], key[1:]
+        if any(v2 >= value and all(a >= b for a, b in zip(r2, runs)) for (_k2, r2, v2, _p) in kept):
+            continue
+        kept.append((k, runs, value, plan))
+    return tuple(kept)
+
+
+def nonpure_frontier(c: tuple, jcap: int, vals: tuple) -> tuple:
+    """Frontier of the runs of one suit (no designated pure run): ``(k, runs, value, plan)``.
+
+    ``c`` counts naturals at positions 1..14 (index 0 unused; high Aces sit at 14 once
+    moved there).  ``plan`` lists runs as ``(lo, hi, natural positions)``.
+    """
+    key = (c, jcap, vals[1])
+    hit = _NONP.get(key)
+    if hit is not None:
+        return hit
+    p = 1
+    while p < 15 and not c[p]:
+        p += 1
+    if p == 15:
+        out = ((0, (0,), 0, ()),)
+        _NONP[key] = out
+        return out
+    best: dict = {}
+
+    def add(entries, dk, dr, dv, run):
+        for k, (r,), v, plan in entries:
+            nk = k + dk
+            if nk > jcap:
+                break  # entries come sorted by jokers used
+            nkey = (nk, min(2, r + dr))
+            nv = v + dv
+            old = best.get(nkey)
+            if old is None or nv > old[0]:
+                best[nkey] = (nv, plan + (run,) if run else plan)
+
+    c2 = list(c)
+    c2[p] -= 1
+    add(nonpure_frontier(tuple(c2), jcap, vals), 0, 0, 0, None)  # p stays loose
+    if p == 1:  # an Ace may rather sit high, after the King
+        c2[14] += 1
+        add(nonpure_frontier(tuple(c2), jcap, vals), 0, 0, 0, None)
+    # p is the lowest natural of a run: grow it upward (a King or a high Ace pads down).
+    lo = p if p <= 12 else 12
+    c2 = list(c)
+    taken: list[int] = []
+    jk = v = 0
+    for hi in range(lo, 15):
+        if c2[hi]:
+            c2[hi] -= 1
+            taken.append(hi)
+            v += vals[hi]
+        else:
+            jk += 1
+            if jk > jcap:
+                break  # longer spans only need more jokers
+        if hi < lo + 2 or (hi > lo + 2 and taken[-1] != hi):
+            continue  # too short, or a trailing joker past the minimum length (never helps)
+        add(nonpure_frontier(tuple(c2), jcap, vals), jk, 1, v, (lo, hi, tuple(taken)))
+    out = tuple((k, runs, v, plan) for k, runs, v, plan in _pareto(best))
+    if len(_NONP) > _CACHE_LIMIT:
+        _NONP.clear()
+    _NONP[key] = out
+    return out
+
+
+def pure_runs(c: tuple, wild: int | None, own_wild: bool):
+    """Every pure run of one suit: ``(lo, hi, natural positions, uses own wild card)``."""
+    wpos = set()
+    if wild is not None and own_wild:
+        wpos = {1, 14} if wild == 1 else {wild}
+    for lo in range(1, 13):
+        nat = []
+        uses_w = False
+        for hi in range(lo, min(lo + 12, 14) + 1):
+            if hi in wpos:
+                if uses_w:
+                    break
+                uses_w = True
+            elif c[1 if hi == 14 else hi]:
+                nat.append(hi)
+            else:
+                break
+            if hi - lo >= 2:
+                yield lo, hi, tuple(nat), uses_w
+
+
+def has_pure_run(c: tuple, wild: int | None, own_wild: bool) -> bool:
+    """Quick test: three consecutive positions held naturally (or by the own wild card)."""
+    run = 0
+    for q in range(1, 15):
+        if c[1 if q == 14 else q] or (own_wild and (q == wild or (q == 14 and wild == 1))):
+            run += 1
+            if run == 3:
+                return True
+        else:
+            run = 0
+    return False
+
+
+def suit_frontier(c: tuple, wild: int | None, own_wild: bool, jcap: int, vals: tuple):
+    """``((k, (runs, pure), value, (pure_run, runs_plan)), ...)`` and the best pure run value."""
+    key = (c, wild, own_wild, jcap, vals[1])
+    hit = _SUIT.get(key)
+    if hit is not None:
+        return hit
+    best: dict = {}
+    for k, (r,), v, plan in nonpure_frontier(c, jcap, vals):
+        best[(k, r, 0)] = (v, (None, plan))
+    best_pure = -1
+    for lo, hi, nat, uses_w in pure_runs(c, wild, own_wild):
+        vp = sum(vals[q] for q in nat)
+        best_pure = max(best_pure, vp)
+        kp = 1 if uses_w else 0
+        if kp > jcap:
+            continue
+        c2 = list(c)
+        for q in nat:
+            c2[1 if q == 14 else q] -= 1
+        for k, (r,), v, plan in nonpure_frontier(tuple(c2), jcap, vals):
+            if k + kp > jcap:
+                break
+            nkey = (k + kp, min(2, r + 1), 1)
+            nv = v + vp
+            old = best.get(nkey)
+            if old is None or nv > old[0]:
+                best[nkey] = (nv, ((lo, hi, nat, uses_w), plan))
+    out = (_pareto(best), best_pure)
+    if len(_SUIT) > _CACHE_LIMIT:
+        _SUIT.clear()
+    _SUIT[key] = out
+    return out

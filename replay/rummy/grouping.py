@@ -1,0 +1,115 @@
+"""The cards of the rummy solver's best plan (:mod:`replay.rummy.solver`): its groups and
+loose cards.
+
+A plan names sets by rank and suits and sequences by suit and positions (:mod:`replay.melds`:
+1 .. 14, the Ace low or high); here they become cards, with jokers lent where a position
+is not held.  Wild-rank cards are lent before printed jokers, a suit's own wild-rank card
+fills its pure run's gap, and spare jokers are folded into groups where they fit.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..cards import JOKER_CODE, RANK_OF, SUIT_OF, Card, card_of
+from .frontiers import pure_runs
+from .groups import is_joker
+
+__all__ = ["plan_cards", "pure_only_cards", "sorted_cards"]
+
+
+def sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """Cards in code order (how the solver lists loose cards)."""
+    return tuple(sorted(cards, key=_CODE))
+
+
+def _CODE(card: Card) -> int:
+    return card.code
+
+
+def _run_cards(suit: int, lo: int, hi: int, nat: Iterable[int], jokers: list[Card],
+               own: Card | None = None) -> list[Card]:
+    nat = set(nat)
+    out = []
+    for q in range(lo, hi + 1):
+        if q in nat:
+            out.append(card_of(1 if q == 14 else q, suit))
+        elif own is not None and RANK_OF[own.code] == (1 if q == 14 else q):
+            out.append(own)
+            own = None
+        else:
+            out.append(jokers.pop())
+    return out
+
+
+def plan_cards(plan, counts, own_w, printed, wild):
+    """Cards of the winning plan; spare jokers are folded into groups where they fit."""
+    set_choice, suit_plans, joker_runs, _k = plan
+    pool_w = [list(w) for w in own_w]
+    groups: list[list[Card]] = []
+    kinds: list[str] = []
+    pure_runs = []
+    for _s, (pure, _runs) in suit_plans:
+        if pure is not None and pure[3]:
+            pure_runs.append(_s)
+    reserved = {s: pool_w[s].pop() for s in pure_runs}
+    pool = list(printed) + [c for w in pool_w for c in w]
+    pool.sort(key=lambda c: c.code, reverse=True)  # pop() lends wild-rank cards before printed jokers
+    for r, sets in set_choice:
+        for sub in sets:
+            g = [card_of(r, s) for s in sub]
+            while len(g) < 3:
+                g.append(pool.pop())
+            groups.append(g)
+            kinds.append("set")
+    for s, (pure, runs) in suit_plans:
+        if pure is not None:
+            lo, hi, nat, _uses_w = pure
+            groups.append(_run_cards(s, lo, hi, nat, pool, reserved.get(s)))
+            kinds.append("run" if "pure" in kinds else "pure")  # only one must stay pure
+        for lo, hi, nat in runs:
+            groups.append(_run_cards(s, lo, hi, nat, pool))
+            kinds.append("run")
+    for _ in range(joker_runs):
+        groups.append([pool.pop() for _ in range(3)])
+        kinds.append("run")
+    # Fold spare jokers in: into sets of three, then into runs (never the pure one).
+    while pool:
+        for i, g in enumerate(groups):
+            if (kinds[i] == "set" and len(g) < 4) or (kinds[i] == "run" and len(g) < 13):
+                g.append(pool.pop())
+                break
+        else:
+            if len(pool) >= 3:
+                groups.append([pool.pop() for _ in range(3)])
+                kinds.append("run")
+            else:
+                break
+    groups_t = tuple(tuple(g) for g in groups)
+    return groups_t, sorted_cards(pool) + _loose_naturals(counts, groups_t, wild)
+
+
+def _loose_naturals(counts, groups, wild) -> tuple[Card, ...]:
+    remaining = [list(c) for c in counts]
+    for g in groups:
+        for card in g:
+            if card.code < JOKER_CODE and not is_joker(card, wild):
+                remaining[SUIT_OF[card.code]][RANK_OF[card.code]] -= 1
+    out = []
+    for s in range(4):
+        for r in range(1, 14):
+            out.extend([card_of(r, s)] * remaining[s][r])
+    assert all(x >= 0 for row in remaining for x in row[1:14])
+    return sorted_cards(out)
+
+
+def pure_only_cards(base, has_w, own_w, cards, wild, vals, best_pure):
+    for s in range(4):
+        for lo, hi, nat, uses_w in pure_runs(base[s], wild, has_w[s]):
+            if sum(vals[q] for q in nat) == best_pure:
+                own = own_w[s][0] if uses_w else None
+                run = tuple(_run_cards(s, lo, hi, nat, [], own))
+                rest = list(cards)
+                for c in run:
+                    rest.remove(c)
+                return (run,), sorted_cards(rest)
+    raise AssertionError("best pure run not found")  # pragma: no cover

@@ -1,0 +1,168 @@
+"""A game is one object (replay.game.Game) found through one registry (replay.registry):
+every preset's game exports GAME, and the parts the house uses come from it."""
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from replay.errors import RulesetError
+from replay.faults import Reason
+from replay.game import CarryError, DealLayout, Game, View
+from replay.records import parse_record
+from replay.registry import game_for, game_names, presets
+from replay.replayer import replay_record
+from replay.rulesets import PRESETS, resolve
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = {p: json.loads((ROOT / "fixtures/records" / p.replace("/", "-") / "golden-0.json").read_text())
+          for p in PRESETS}
+# one valid `tiplu eval` request per game (docs/<game>.md)
+REQUEST = {"marriage": {"op": "settle", "preset": "marriage/nepal", "scores": [10, 0, 5], "winner": 0,
+                        "seen": [True, True, False]},
+           "kitti": {"op": "rank", "cards": ["AS", "AH", "AD"]},
+           "rummy13": {"op": "settle", "points": [0, 20, 30, 40], "winner": 0, "point_value": "0.25"}}
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_presets_game_is_one_object_with_every_part(preset):
+    game = game_for(resolve(preset).game)
+    assert isinstance(game, Game) and game.name == resolve(preset).game
+    assert isinstance(game.deal_layout, DealLayout)
+    engine = game.engine(resolve(preset))
+    moves = GOLDEN[preset]["moves"]
+    move = game.parse_move_json({k: v for k, v in moves[0].items() if k != "time"})
+    assert game.parse_move_text(str(move)) == move == engine.parse_move(move.to_json())
+    assert "error" not in game.eval_handlers(REQUEST[game.name])
+
+
+def test_the_registry_lists_every_preset_and_game_once():
+    assert presets() == PRESETS == ("marriage/nepal", "marriage/classic", "kitti", "rummy13")
+    assert game_names() == ("marriage", "kitti", "rummy13")
+    with pytest.raises(RulesetError, match="no engine for game 'chess'"):
+        game_for("chess")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_view_is_a_plain_value_of_card_text(preset):
+    rec = parse_record(GOLDEN[preset])
+    game = game_for(rec.ruleset.game)
+    views = []
+    replay_record(rec, visit=lambda i, m, state: views.append(game.view(state)))
+    assert views and all(isinstance(v, View) for v in views)
+    deal = views[0]
+    assert len(deal.hands) == rec.table.n_seats and all(deal.hands)   # every seat's hand, even Marriage's
+    assert json.loads(json.dumps(deal.to_json())) == deal.to_json()    # plain JSON
+    assert all(isinstance(line, str) for line in deal.lines())
+
+
+def _with_carry(preset, carry):
+    rec = copy.deepcopy(GOLDEN[preset])
+    rec["table"]["carry"] = carry
+    return replay_record(parse_record(rec), strict=False)
+
+
+@pytest.mark.parametrize("preset,carry", [
+    ("kitti", {"pot_before": 0, "dealer": 1}),     # once a TypeError from start(): a duplicate keyword
+    ("kitti", {"bonus": 5}),
+    ("rummy13", {"pot_before": 0}),
+    ("marriage/nepal", {"dealer": 1}),
+    ("marriage/nepal", {"self": 1}),
+])
+def test_a_carry_key_the_game_does_not_carry_is_a_typed_fault(preset, carry):
+    # rule D-14: only Kitti carries a pot between hands; anything else in table.carry is
+    # a malformed record, decided by the game object before its engine starts
+    result = _with_carry(preset, carry)
+    assert [f.reason for f in result.faults] == [Reason.MALFORMED]
+    assert "cannot start the hand" in result.faults[0].message
+    assert "multiple values" not in result.faults[0].message
+    with pytest.raises(CarryError):
+        game_for(resolve(preset).game).table_options(carry)
+
+
+def test_the_carry_the_game_takes_still_replays_clean():
+    assert _with_carry("kitti", {"pot_before": 0}).faults == ()
+    assert _with_carry("rummy13", {}).faults == ()
+    assert dict(game_for("kitti").carry) == {"pot_before": 0}
+
+
+def test_the_bots_are_the_simulators_found_by_the_games_name():
+    from audit.sim.bots import bot_for
+
+    for name in game_names():
+        assert callable(bot_for(name))
+    assert not list((ROOT / "replay").rglob("bot.py"))   # the pure library needs no bot
+    with pytest.raises(LookupError):
+        bot_for("chess")
+
+
+# --- a fourth game is one folder: tests/toy_game registers and the house finds every part
+
+@pytest.fixture
+def toy():
+    from audit.sim import bots
+    from replay import registry
+    from tests import toy_game
+
+    registry.register(toy_game.GAME, presets={"toy": toy_game.PRESET})
+    bots.register("toy", lambda engine, state, rng: engine.legal_moves(state)[0])
+    yield toy_game
+    registry.unregister("toy")
+    bots.unregister("toy")
+
+
+def _toy_record(tmp_path):
+    """A toy hand played by the simulator's bot, as a record (the Kitti golden record's
+    seats and seeds, the toy's ruleset and moves)."""
+    from audit.sim.play import play_hand
+    from replay.fairness import hand_randomness
+    from replay.stream import Stream
+
+    rec = copy.deepcopy(GOLDEN["kitti"])
+    rec["ruleset"] = resolve("toy").to_json()
+    rec["table"]["carry"] = {}
+    parsed = parse_record(rec)
+    randomness = hand_randomness(parsed.fairness.server_seed, parsed.hand_id, parsed.ruleset,
+                                 list(parsed.fairness.player_seeds))
+    played = play_hand(randomness, dealer=parsed.table.dealer, carry={}, rng=Stream(b"t" * 32, bytes(32), "bot"))
+    rec["moves"] = list(played.moves)
+    return rec, randomness, played
+
+
+def test_a_toy_game_registered_from_its_own_folder_deals_replays_views_and_evaluates(toy, tmp_path):
+    from audit.cli.evaluate import answer_lines
+    from audit.render import render_state
+    from replay.deal import deal
+    from replay.shoes import canonical_shoe
+
+    rs = resolve("toy")
+    assert rs.game == "toy" and "toy" in presets() and "toy" in game_names()
+    # deal: the toy's layout (one card each, then one turned up) from its GAME
+    shoe = canonical_shoe(rs, 4)
+    dealt = deal(rs, shoe, 4, dealer=3)
+    assert dealt.hands == ((shoe[0],), (shoe[1],), (shoe[2],), (shoe[3],))
+    assert (dealt.turned_up, dealt.indicator, dealt.stock) == (shoe[4], None, tuple(shoe[5:]))
+    # replay: the simulator's bot plays it, the replayer replays the record clean
+    rec, randomness, played = _toy_record(tmp_path)
+    assert [m["type"] for m in rec["moves"]] == ["show"] * 4
+    views = []
+    engine = game_for("toy").engine(rs)
+    result = replay_record(parse_record(rec), visit=lambda i, m, s: views.append(render_state(engine, s)))
+    assert result.faults == () and result.outcome == played.outcome
+    assert sum(result.outcome.net_points) == 0 and result.settlement is not None
+    # view: the renderers draw the toy's own view
+    assert views[0]["hands"] == [[str(c) for c in h] for h in randomness.deal(rec["table"]["dealer"]).hands]
+    assert views[0]["lines"][-1].startswith("turned_up: ")
+    # eval: tiplu eval's driver answers with the toy's handlers
+    out, failed = answer_lines("toy", [b'{"op": "value", "card": "AS"}', b'{"op": "nope"}'])
+    assert out.decode().splitlines() == ['{"value":14}', '{"error":"op: toy knows op \'value\'"}'] and failed
+    # and its parsers round-trip through the registry
+    move = game_for("toy").parse_move_json(rec["moves"][0])
+    assert game_for("toy").parse_move_text(str(move)) == move
+
+
+def test_a_toy_game_outside_the_registry_is_unknown():
+    with pytest.raises(RulesetError, match="unknown preset 'toy'"):
+        resolve("toy")
+    with pytest.raises(RulesetError, match="no engine for game 'toy'"):
+        game_for("toy")
