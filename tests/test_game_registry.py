@@ -170,3 +170,22 @@ def test_a_toy_game_outside_the_registry_is_unknown():
         resolve("toy")
     with pytest.raises(RulesetError, match="no engine for game 'toy'"):
         game_for("toy")
+
+
+def test_no_second_map_keyed_by_game_outside_the_registry():
+    # the six maps this replaced (GAMES, BOTS, GAME_OPS, CARDS_AFTER_HANDS, PRESET_FILES, the
+    # fuzz test's module map) were dict literals keyed by game or preset names
+    import ast
+
+    names = set(PRESETS) | set(game_names())
+    found = []
+    for d in ("replay", "audit", "web"):   # the house; tests may keep data per game
+        for path in sorted((ROOT / d).rglob("*.py")):
+            if path == ROOT / "replay" / "registry.py":
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Dict):
+                    keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+                    if len(keys & names) >= 2:
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == []
