@@ -13,9 +13,15 @@ with the stored one (:class:`StateCheck`):
   tree is a prefix of the larger; a lone record file has no proof to give, so the
   checkpoint is *unchecked* -- neither passed nor failed, and counted as such.
 
-A contradiction is the record's ``log_inconsistent`` fault.  The state file is rewritten
-(temp file + :func:`os.replace`) only after an audit with no ``log_inconsistent`` fault,
-advancing to the largest checkpoint proved consistent with it.
+A contradiction is the record's ``log_inconsistent`` fault.  Each check depends only on the
+stored checkpoint and the source's proofs, never on the records met before, so a parallel
+audit's partitions check their records on their own and the parent merges what they
+accepted (:meth:`StateCheck.absorb`).  Two accepted checkpoints of one size with two roots
+(both consistent with the stored one, or no checkpoint stored yet) are a fork that neither
+record alone shows: :meth:`StateCheck.forks`, one ``log_inconsistent`` failure of the audit
+naming both roots.  The state file is rewritten (temp file + :func:`os.replace`) only after
+an audit with no ``log_inconsistent`` fault, advancing to the largest checkpoint proved
+consistent with it.
 """
 from __future__ import annotations
 
@@ -83,6 +89,42 @@ class AuditState:
         os.replace(tmp, self.path)
 
 
+class SourceProofs:
+    """``consistency(first, second)`` from a ledger file or an operator's URL, picklable by
+    name (a parallel audit's workers ask the source themselves); ``None`` when the source
+    cannot prove those sizes.  The open database or HTTP session is kept per process."""
+
+    _open: dict[tuple[str, str], Any] = {}
+
+    def __init__(self, kind: str, where: str) -> None:
+        if kind not in ("db", "url"):
+            raise ValueError("a proof source is a ledger ('db') or an operator's URL ('url')")
+        self.kind, self.where = kind, where
+
+    def __reduce__(self):
+        return (SourceProofs, (self.kind, self.where))
+
+    def _prove(self) -> Callable[[int, int], list[bytes]]:
+        key = (self.kind, self.where)
+        if key not in SourceProofs._open:
+            if self.kind == "url":
+                from .tlog.monitor import LogClient
+
+                SourceProofs._open[key] = LogClient(self.where).consistency_proof
+            else:
+                from .ledger.store import open_readonly
+                from .tlog.store import TransparencyLog
+
+                SourceProofs._open[key] = TransparencyLog(open_readonly(self.where), migrate=False).consistency_proof
+        return SourceProofs._open[key]
+
+    def __call__(self, first: int, second: int) -> list[bytes] | None:
+        try:
+            return self._prove()(first, second)
+        except Exception:  # noqa: BLE001 - the source cannot prove these sizes: unchecked
+            return None
+
+
 class StateCheck:
     """Compares each verified checkpoint of an audit with the stored one."""
 
@@ -90,24 +132,50 @@ class StateCheck:
         self.stored = stored
         self.consistency = consistency
         self.best = stored
-        self.checked = 0
         self.unchecked: set[int] = set()
         self.inconsistent = 0
         #: set when any record of the audit has a ``log_inconsistent`` fault (ours or the log check's)
         self.contradicted = False
-        self._roots: dict[int, bytes] = {} if stored is None else {stored.size: stored.root}
-        self._proved: set[tuple[int, bytes]] = set()
+        #: every checkpoint proved consistent with the stored one, first met first, by (size, root)
+        self.accepted: dict[tuple[int, bytes], Checkpoint] = {}
+
+    @property
+    def checked(self) -> int:
+        """How many distinct checkpoints were proved consistent."""
+        return len(self.accepted)
+
+    def blank(self) -> "StateCheck":
+        """A fresh check against the same stored checkpoint and proofs (for one partition)."""
+        return StateCheck(self.stored, self.consistency)
+
+    def absorb(self, other: "StateCheck") -> None:
+        """Add what ``other`` (a check of later records of the same audit) found."""
+        for cp in other.accepted.values():
+            if (cp.size, cp.root) not in self.accepted:
+                self._accept(cp)
+        self.unchecked |= other.unchecked
+        self.inconsistent += other.inconsistent
+        self.contradicted |= other.contradicted
+
+    def forks(self) -> list[str]:
+        """One message per tree size for which two accepted checkpoints give two roots."""
+        roots: dict[int, list[bytes]] = {}
+        for size, root in self.accepted:
+            roots.setdefault(size, []).append(root)
+        return [f"two roots for tree size {size} under one key: {', '.join(r.hex() for r in found)} -- the log "
+                "forked (two checkpoints the audit met; neither record alone shows it)"
+                for size, found in sorted(roots.items()) if len(found) > 1]
 
     def check(self, cp: Checkpoint) -> str | None:
-        """``None`` if ``cp`` is consistent (or cannot be checked); else what contradicts."""
-        if (cp.size, cp.root) in self._proved:
+        """``None`` if ``cp`` is consistent (or cannot be checked); else what contradicts.
+        Depends only on ``cp``, the stored checkpoint and the source's proofs."""
+        if (cp.size, cp.root) in self.accepted:
             return None
-        seen = self._roots.get(cp.size)
-        if seen is not None and seen != cp.root:
+        if self.stored is not None and self.stored.size == cp.size and self.stored.root != cp.root:
             self.inconsistent += 1
             self.contradicted = True
-            return (f"two roots for tree size {cp.size} under one key: {seen.hex()} (seen before) and "
-                    f"{cp.root.hex()} (this checkpoint) -- the log forked")
+            return (f"two roots for tree size {cp.size} under one key: {self.stored.root.hex()} (the accepted "
+                    f"checkpoint) and {cp.root.hex()} (this checkpoint) -- the log forked")
         base = self.stored
         if base is None or base.size == cp.size:
             return self._accept(cp)
@@ -126,9 +194,7 @@ class StateCheck:
         return self._accept(cp)
 
     def _accept(self, cp: Checkpoint) -> None:
-        self.checked += 1
-        self._roots[cp.size] = cp.root
-        self._proved.add((cp.size, cp.root))
+        self.accepted[(cp.size, cp.root)] = cp
         if self.best is None or cp.size > self.best.size:
             self.best = cp
         return None
@@ -136,8 +202,12 @@ class StateCheck:
     def to_json(self) -> dict[str, Any]:
         return {"stored_size": None if self.stored is None else self.stored.size,
                 "consistent": self.checked, "unchecked_sizes": sorted(self.unchecked),
-                "inconsistent": self.inconsistent,
+                "inconsistent": self.inconsistent, "forked_sizes": self.forked_sizes(),
                 "advanced_to": None if self.best is None else self.best.size}
+
+    def forked_sizes(self) -> list[int]:
+        sizes = [size for size, _ in self.accepted]
+        return sorted({s for s in sizes if sizes.count(s) > 1})
 
     def describe(self) -> str:
         if self.stored is None:
@@ -150,4 +220,6 @@ class StateCheck:
                          "one and no consistency proof available: neither passed nor failed)")
         if self.inconsistent:
             parts.append(f"{self.inconsistent} INCONSISTENT")
+        if self.forked_sizes():
+            parts.append(f"FORKED at size {', '.join(map(str, self.forked_sizes()))}")
         return f"{head}; " + "; ".join(parts)

@@ -31,7 +31,7 @@ import hmac
 from collections import OrderedDict
 from typing import Any, Iterable, Mapping, Protocol, Sequence
 
-from replay.errors import MalformedError
+from replay.errors import MalformedError, TipluError
 from replay.faults import Fault, Reason, statement_label
 from replay.records import HandRecord
 
@@ -64,16 +64,19 @@ def verified_checkpoint(text: str, public_key: str, origin: str | None = None) -
 
 
 class LogView(Protocol):
-    """The whole operator log, as an auditor holding it sees it."""
+    """The whole operator log, as an auditor holding it sees it (read-only)."""
 
     def size(self) -> int: ...
 
     def root(self, size: int) -> bytes: ...
 
-    def entry(self, index: int) -> bytes | None: ...
+    def leaf_hash(self, index: int) -> bytes | None:
+        """The RFC 9162 leaf hash at ``index`` (``None`` past the log's size)."""
+        ...
 
-    def hand_leaves(self, hand_id: str) -> Iterable[tuple[int, Mapping[str, Any]]]:
-        """``(leaf index, statement)`` of every leaf about ``hand_id``."""
+    def hand_slots(self, hand_id: str) -> Iterable[tuple[int, tuple[str | None, int | None]]]:
+        """``(leaf index, slot)`` of every leaf about ``hand_id``; a slot is what a hand has
+        exactly one statement of (:func:`_slot`: its kind, and the seat for seat kinds)."""
         ...
 
 
@@ -130,13 +133,15 @@ def check_log_evidence(record: HandRecord, public_key: str, *, origin: str | Non
                                                       f"trusted key: {exc}",
                                after=(Reason.SIGNATURE,) if other_key else ())]
     indices: list[int | None] = []
+    hashes: list[bytes | None] = []
     for k, (signed, proof) in enumerate(zip(f.statements, proofs)):
+        hashes.append(None)
         if proof is None:
             indices.append(None)
             continue
         try:
-            entry = leaf_entry(signed)
-            root = root_from_inclusion_proof(leaf_hash(entry), proof.index, cp.size, proof.path)
+            hashes[k] = leaf_hash(leaf_entry(signed))
+            root = root_from_inclusion_proof(hashes[k], proof.index, cp.size, proof.path)
         except (MalformedError, ProofError) as exc:
             faults.append(Fault(Reason.NOT_IN_LOG, f"{_label(f.statements, k)} is not in the log: {exc}",
                                 statement=k + 1))
@@ -150,7 +155,7 @@ def check_log_evidence(record: HandRecord, public_key: str, *, origin: str | Non
         indices.append(proof.index)
     faults.extend(_order_faults(f.statements, indices))
     if log is not None:
-        faults.extend(_against_log(record, cp, indices, log))
+        faults.extend(_against_log(record, cp, indices, hashes, log))
     return faults
 
 
@@ -175,7 +180,8 @@ def _order_faults(statements: Sequence[Mapping[str, Any]], indices: Sequence[int
     return faults
 
 
-def _against_log(record: HandRecord, cp: Checkpoint, indices: Sequence[int | None], log: LogView) -> list[Fault]:
+def _against_log(record: HandRecord, cp: Checkpoint, indices: Sequence[int | None], hashes: Sequence[bytes | None],
+                 log: LogView) -> list[Fault]:
     faults: list[Fault] = []
     size = log.size()
     if cp.size > size:
@@ -185,16 +191,16 @@ def _against_log(record: HandRecord, cp: Checkpoint, indices: Sequence[int | Non
         faults.append(Fault(Reason.LOG_INCONSISTENT, f"the record's checkpoint is not the operator's log: "
                                                      f"the log's tree of size {cp.size} has another root"))
     mine: dict[tuple[Any, Any], int] = {}
-    for k, (signed, index) in enumerate(zip(record.fairness.statements, indices)):
+    for k, (signed, index, mine_hash) in enumerate(zip(record.fairness.statements, indices, hashes)):
         if index is None:
             continue
-        if log.entry(index) != leaf_entry(signed):
+        theirs = log.leaf_hash(index)
+        if theirs is None or not hmac.compare_digest(theirs, mine_hash):
             faults.append(Fault(Reason.NOT_IN_LOG, f"{_label(record.fairness.statements, k)} is not what the "
                                                    f"operator's log holds at leaf {index}", statement=k + 1))
             continue
         mine[_slot(signed.get("statement"))] = index
-    for index, st in log.hand_leaves(record.hand_id):
-        slot = _slot(st)
+    for index, slot in log.hand_slots(record.hand_id):
         if slot in mine and mine[slot] != index:
             kind, seat = slot
             what = f"{kind} statement" + (f" of seat {seat}" if seat is not None else "")
@@ -204,15 +210,21 @@ def _against_log(record: HandRecord, cp: Checkpoint, indices: Sequence[int | Non
 
 
 class LedgerLog:
-    """:class:`LogView` over a ledger's database (its transparency log and statements)."""
+    """:class:`LogView` over a ledger's database (its transparency log and statements).
 
-    def __init__(self, db: Any) -> None:
+    ``size`` fixes the view at that many leaves (default: the log's size on first use), so
+    the processes of one parallel audit judge every record against the same tree even while
+    the operator appends.  ``path`` (when the database was opened from a file) lets a
+    parallel audit's workers open the same view themselves (:meth:`ref`)."""
+
+    def __init__(self, db: Any, *, size: int | None = None, path: str | None = None) -> None:
         from .tlog.store import TransparencyLog
 
         self._db = db
         self._log = TransparencyLog(db, migrate=False)
-        self._size: int | None = None
+        self._size = size
         self._roots: dict[int, bytes] = {}
+        self.path = path
 
     def size(self) -> int:
         if self._size is None:
@@ -224,43 +236,193 @@ class LedgerLog:
             self._roots[size] = self._log.root(size)
         return self._roots[size]
 
-    def entry(self, index: int) -> bytes | None:
-        row = self._db.execute("SELECT entry FROM tlog_leaves WHERE idx = ?", (index,)).fetchone()
+    def leaf_hash(self, index: int) -> bytes | None:
+        if not 0 <= index < self.size():
+            return None
+        row = self._db.execute("SELECT leaf_hash FROM tlog_leaves WHERE idx = ?", (index,)).fetchone()
         return None if row is None else bytes(row[0])
 
-    def hand_leaves(self, hand_id: str) -> Iterable[tuple[int, Mapping[str, Any]]]:
+    def hand_slots(self, hand_id: str) -> Iterable[tuple[int, tuple[str | None, int | None]]]:
         import json
 
-        for seq, text in self._db.execute("SELECT seq, statement FROM statements WHERE hand_id = ?", [hand_id]):
-            yield seq - 1, json.loads(text)
+        size = self.size()
+        for seq, text in self._db.execute("SELECT seq, statement FROM statements WHERE hand_id = ? AND seq <= ?",
+                                          [hand_id, size]):
+            yield seq - 1, _slot(json.loads(text))
+
+    def ref(self) -> "LedgerLogRef | None":
+        """What a worker process needs to open this very view (``None`` without a path)."""
+        return None if self.path is None else LedgerLogRef(self.path, self.size())
+
+    def index(self) -> "LogIndex":
+        """The whole view as a :class:`LogIndex` (for workers that cannot read the file)."""
+        import json
+
+        size = self.size()
+        hashes = b"".join(bytes(h) for (h,) in self._db.execute(
+            "SELECT leaf_hash FROM tlog_leaves WHERE idx < ? ORDER BY idx", [size]))
+        slots: dict[Any, list[tuple[int, tuple[str | None, int | None]]]] = {}
+        for seq, hand_id, text in self._db.execute(
+                "SELECT seq, hand_id, statement FROM statements WHERE seq <= ? ORDER BY seq", [size]):
+            slots.setdefault(hand_id, []).append((seq - 1, _slot(json.loads(text))))
+        return LogIndex(hashes, slots)
+
+
+class LedgerLogRef:
+    """A ledger's log view by name -- its file and fixed size -- small enough to send to every
+    worker of a parallel audit; :meth:`open` gives the :class:`LedgerLog` (one per process)."""
+
+    __slots__ = ("path", "size")
+    _open: "dict[tuple[str, int], LedgerLog]" = {}
+
+    def __init__(self, path: str, size: int) -> None:
+        self.path, self.size = path, size
+
+    def __reduce__(self):
+        return (LedgerLogRef, (self.path, self.size))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LedgerLogRef) and (self.path, self.size) == (other.path, other.size)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.size))
+
+    def open(self) -> LedgerLog:
+        key = (self.path, self.size)
+        view = LedgerLogRef._open.get(key)
+        if view is None:
+            from .ledger.store import open_readonly
+
+            view = LedgerLogRef._open[key] = LedgerLog(open_readonly(self.path), size=self.size, path=self.path)
+        return view
+
+
+class LogIndex:
+    """A whole log as plain values: every leaf hash (one ``bytes``, 32 per leaf) and each
+    hand's leaf slots.  What a worker of a parallel audit holds when it cannot read the log
+    itself (an operator's URL, or a ledger on another machine): sent once per worker; the
+    Merkle tree for :meth:`root` is rebuilt there, on first use."""
+
+    def __init__(self, hashes: bytes, slots: Mapping[Any, Sequence[tuple[int, tuple[str | None, int | None]]]]) -> None:
+        if len(hashes) % 32:
+            raise ValueError("leaf hashes are 32 bytes each")
+        self._hashes = hashes
+        self._slots = {h: tuple(v) for h, v in slots.items()}
+        self._tree: Any = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"hashes": self._hashes, "slots": self._slots}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._hashes, self._slots, self._tree = state["hashes"], state["slots"], None
+
+    def size(self) -> int:
+        return len(self._hashes) // 32
+
+    def root(self, size: int) -> bytes:
+        if self._tree is None:
+            from .tlog.merkle import MemoryTree
+
+            h = self._hashes
+            self._tree = MemoryTree(h[i:i + 32] for i in range(0, len(h), 32))
+        return self._tree.root(size)
+
+    def leaf_hash(self, index: int) -> bytes | None:
+        if not 0 <= index < self.size():
+            return None
+        return self._hashes[32 * index:32 * index + 32]
+
+    def hand_slots(self, hand_id: str) -> Iterable[tuple[int, tuple[str | None, int | None]]]:
+        return iter(self._slots.get(hand_id, ()))
 
 
 class RemoteLog:
-    """:class:`LogView` over an operator's served log (``<base>/api/v1/log``): every entry is
-    fetched once, on first use, and the tree is recomputed here from those entries -- so a
-    URL audit or a monitor holds the whole log as a ledger audit does.  (That the served
-    entries are the log the operator signs is the monitor's check of its checkpoints.)"""
+    """:class:`LogView` over an operator's served log (``<base>/api/v1/log``): the current
+    checkpoint and every entry below its size are fetched once, on first use, and the tree is
+    recomputed here from those entries -- so a URL audit or a monitor holds the whole log as
+    a ledger audit does.
 
-    def __init__(self, client: Any) -> None:
+    The rebuilt tree is checked against the operator's *signed* checkpoint: its signature
+    under ``public_key`` (the auditor's trusted key; without one, the key the operator
+    publishes with it -- which proves nothing, :attr:`anchor` says so), and its root at its
+    size.  Any mismatch is :attr:`problem` (a ``Fault``: ``BAD_CHECKPOINT`` when the served
+    checkpoint does not verify, ``LOG_INCONSISTENT`` when the served entries are not the tree
+    it signs); a log with a problem must not be used to judge records (:meth:`open`)."""
+
+    def __init__(self, client: Any, *, public_key: str | None = None, origin: str | None = None) -> None:
         self._client = client
+        self._key, self._origin = public_key, origin
         self._entries: list[bytes] | None = None
         self._tree: Any = None
-        self._by_hand: dict[Any, list[tuple[int, Mapping[str, Any]]]] | None = None
+        self._by_hand: dict[Any, list[tuple[int, tuple[str | None, int | None]]]] | None = None
+        #: the operator's served checkpoint, verified (``None`` until loaded, or if it did not verify)
+        self.checkpoint: Checkpoint | None = None
+        #: whose key verified the served checkpoint: ``"pinned"`` (the auditor's), ``"operator"``
+        #: (the key the operator serves with it: NOT a trust anchor) or ``"none"`` (no key at all:
+        #: only the root was compared)
+        self.anchor: str | None = None
+        self.problem: Fault | None = None
+
+    def open(self) -> "RemoteLog":
+        """Fetch and check the served log; raise :class:`LogMismatch` if it is not the
+        tree the operator signs (transport errors propagate as the client raises them)."""
+        self._load()
+        if self.problem is not None:
+            raise LogMismatch(self.problem)
+        return self
+
+    def _verify(self, body: Mapping[str, Any]) -> Checkpoint | None:
+        from .tlog.checkpoint import parse_checkpoint
+
+        text = body.get("checkpoint")
+        key = self._key or body.get("public_key")
+        if not isinstance(text, str):
+            self.problem = Fault(Reason.BAD_CHECKPOINT, "the operator serves no checkpoint for its log: the served "
+                                                        "entries cannot be checked")
+            return None
+        if not isinstance(key, str):  # no key pinned and none published: the root is checked, no signature
+            self.anchor = "none"
+            try:
+                return parse_checkpoint(text)
+            except MalformedError as exc:
+                self.problem = Fault(Reason.BAD_CHECKPOINT, f"the operator's served checkpoint does not parse: {exc}")
+                return None
+        self.anchor = "pinned" if self._key else "operator"
+        whose = "the trusted key" if self._key else "the key the operator publishes"
+        try:
+            return verified_checkpoint(text, key, self._origin)
+        except SignatureError as exc:
+            self.problem = Fault(Reason.BAD_CHECKPOINT, f"the operator's served checkpoint does not verify under "
+                                                        f"{whose}: {exc}")
+            return None
 
     def _load(self) -> list[bytes]:
         if self._entries is None:
-            from .tlog.merkle import MemoryTree, leaf_hash
-            from .tlog.store import leaf_entry
+            from .tlog.merkle import MemoryTree
 
-            size = int(self._client.checkpoint().get("size", 0))
+            cp = self._verify(self._client.checkpoint())
+            size = cp.size if cp is not None else 0
             entries: list[bytes] = []
             while len(entries) < size:
                 page = self._client.entries(len(entries), size)
                 if not page:
                     break
                 entries += [leaf_entry(item["entry"]) for item in page]
+            del entries[size:]
             self._entries = entries
             self._tree = MemoryTree(leaf_hash(e) for e in entries)
+            if cp is None:
+                return entries
+            if len(entries) < cp.size:
+                self.problem = Fault(Reason.LOG_INCONSISTENT, f"the operator signs a log of {cp.size} entries but "
+                                                              f"serves only {len(entries)}")
+            elif not hmac.compare_digest(self._tree.root(cp.size), cp.root):
+                self.problem = Fault(Reason.LOG_INCONSISTENT, f"the operator's served entries are not the log it "
+                                                              f"signs: they rebuild a tree of size {cp.size} with "
+                                                              f"root {self._tree.root(cp.size).hex()}, its signed "
+                                                              f"checkpoint says {cp.root.hex()}")
+            else:
+                self.checkpoint = cp
         return self._entries
 
     def size(self) -> int:
@@ -270,11 +432,11 @@ class RemoteLog:
         self._load()
         return self._tree.root(size)
 
-    def entry(self, index: int) -> bytes | None:
-        entries = self._load()
-        return entries[index] if 0 <= index < len(entries) else None
+    def leaf_hash(self, index: int) -> bytes | None:
+        self._load()
+        return self._tree.levels[0][index] if 0 <= index < self._tree.size else None
 
-    def hand_leaves(self, hand_id: str) -> Iterable[tuple[int, Mapping[str, Any]]]:
+    def _hands(self) -> dict[Any, list[tuple[int, tuple[str | None, int | None]]]]:
         if self._by_hand is None:
             import json
 
@@ -282,5 +444,22 @@ class RemoteLog:
             for index, entry in enumerate(self._load()):
                 st = json.loads(entry).get("statement")
                 if isinstance(st, Mapping):
-                    self._by_hand.setdefault(st.get("hand_id"), []).append((index, st))
-        return iter(self._by_hand.get(hand_id, ()))
+                    self._by_hand.setdefault(st.get("hand_id"), []).append((index, _slot(st)))
+        return self._by_hand
+
+    def hand_slots(self, hand_id: str) -> Iterable[tuple[int, tuple[str | None, int | None]]]:
+        return iter(self._hands().get(hand_id, ()))
+
+    def index(self) -> LogIndex:
+        """The whole served log as a :class:`LogIndex` (for a parallel audit's workers)."""
+        self._load()
+        hands = self._hands()
+        return LogIndex(b"".join(self._tree.levels[0]), hands)
+
+
+class LogMismatch(TipluError):
+    """The operator's served log is not the log its signed checkpoint fixes (``fault`` says how)."""
+
+    def __init__(self, fault: Fault) -> None:
+        super().__init__(f"{fault.reason.value}: {fault.message}")
+        self.fault = fault

@@ -21,6 +21,18 @@ How it works (``docs/scale.md`` has the long form):
    one a single process keeps.  ``to_json`` sorts, so the JSON is byte for byte the one a
    single-process run prints.
 
+When the source holds the operator's whole log (a ledger or an operator's URL) the
+workers judge every record against it too (:mod:`audit.logcheck`: ``log_inconsistent``,
+``not_in_log``, ``log_duplicate``), exactly as a single process does: each worker gets a
+read-only view of one fixed snapshot of the log -- a ledger's file and size
+(:class:`~audit.logcheck.LedgerLogRef`: the worker opens it itself) or, when the workers
+cannot read the file (an operator's URL, a remote cluster), the parent's
+:class:`~audit.logcheck.LogIndex` (every leaf hash and each hand's leaves), sent once per
+worker (the pool's initializer, or a Dask broadcast).  The parent does no per-record work.
+With ``--state`` each partition checks its records' checkpoints against the stored one
+(:class:`audit.auditstate.StateCheck` -- order-independent) and the parent merges what
+they accepted, in partition order.
+
 A partition that crashes (its worker process dies, or the audit code raises outside the
 per-record guard) does not end the run: it is retried once on its own, and if it fails
 again each of its records is reported as an ``internal_error`` verdict with its place,
@@ -109,7 +121,29 @@ def split_kind(source: str) -> str:
     return "db" if source.endswith(DB_SUFFIXES) else "jsonl"
 
 
-def _add(report: AuditReport, wire: Any, public_key: str | None, strict: bool, witnesses: Any = None) -> None:
+@dataclass
+class PartialReport(AuditReport):
+    """A partition's report, with what its records' checkpoints did to the audit state."""
+
+    state: Any = None
+
+
+#: the log view a worker process judges records against (set by the pool's initializer)
+_INSTALLED: dict[str, Any] = {"log": None}
+
+
+def _install(log: Any) -> None:
+    _INSTALLED["log"] = log
+
+
+def _resolve(log: Any) -> Any:
+    from .logcheck import LedgerLogRef
+
+    return log.open() if isinstance(log, LedgerLogRef) else log
+
+
+def _add(report: AuditReport, wire: Any, public_key: str | None, strict: bool, witnesses: Any = None,
+         **checks: Any) -> None:
     """One partition entry into ``report``: a hand's status, an unreadable item, or a record."""
     if len(wire) == 2:  # (where, HandStatus): built only by the auditor, never read from a record
         report.add_status(wire[0], wire[1])
@@ -118,18 +152,24 @@ def _add(report: AuditReport, wire: Any, public_key: str | None, strict: bool, w
     if error is not None:
         report.add_error(where, error)
     else:
-        report.add(where, audit_one(data, public_key=public_key, strict=strict, witnesses=witnesses))
+        report.add(where, audit_one(data, public_key=public_key, strict=strict, witnesses=witnesses, **checks))
 
 
 def audit_partition(items: Sequence[Wire | StatusWire] | Split, public_key: str | None = None, strict: bool = False,
-                    witnesses: Any = None) -> AuditReport:
+                    witnesses: Any = None, *, log: Any = None, state: Any = None, trust: Any = None,
+                    check_signatures: bool = False) -> AuditReport:
     """Audit one partition's items (read from the archive first if given a split) into a
-    partial report (runs in the worker)."""
+    partial report (runs in the worker).  ``log`` is the whole log's view (default: the one
+    this worker process was given, if any); ``state`` a fresh :class:`StateCheck` whose
+    result comes back in the report (:class:`PartialReport`)."""
     if isinstance(items, Split):
         items = items.read()
-    report = AuditReport()
+    view = _resolve(log if log is not None else _INSTALLED["log"])
+    report = PartialReport(state=state) if state is not None else AuditReport()
+    checks = {k: v for k, v in (("log", view), ("state", state), ("trust", trust),
+                                ("check_signatures", check_signatures)) if v}
     for wire in items:
-        _add(report, wire, public_key, strict, witnesses)
+        _add(report, wire, public_key, strict, witnesses, **checks)
     return report
 
 
@@ -137,6 +177,22 @@ def _task_args(items: Any, public_key: str | None, strict: bool, witnesses: Any)
     """A partition task's arguments; the witness policy only when there is one (so tasks of
     three parameters keep working)."""
     return (items, public_key, strict) if witnesses is None else (items, public_key, strict, witnesses)
+
+
+@dataclass(frozen=True)
+class _Checks:
+    """What every task of a run gets besides its items: keyword arguments, only those set."""
+
+    state: Any = None  # the parent's StateCheck; each task gets a fresh copy (``blank()``)
+    trust: Any = None
+    check_signatures: bool = False
+
+    def kwargs(self, **extra: Any) -> dict[str, Any]:
+        out = {k: v for k, v in (("trust", self.trust), ("check_signatures", self.check_signatures)) if v}
+        if self.state is not None:
+            out["state"] = self.state.blank()
+        out.update({k: v for k, v in extra.items() if v is not None})
+        return out
 
 
 def crashed_partition(part: Partition, exc: BaseException) -> AuditReport:
@@ -170,18 +226,23 @@ def crashed_partition(part: Partition, exc: BaseException) -> AuditReport:
 
 
 class _InOrder:
-    """Merge partial reports in partition order, whatever order they finish in."""
+    """Merge partial reports in partition order, whatever order they finish in (and their
+    audit-state results into ``state``)."""
 
-    def __init__(self, progress: Progress | None) -> None:
+    def __init__(self, progress: Progress | None, state: Any = None) -> None:
         self.report = AuditReport()
         self.waiting: dict[int, AuditReport] = {}
         self.next = 0
         self.progress = progress
+        self.state = state
 
     def put(self, index: int, partial: AuditReport) -> None:
         self.waiting[index] = partial
         while self.next in self.waiting:
-            self.report.merge(self.waiting.pop(self.next))
+            part = self.waiting.pop(self.next)
+            self.report.merge(part)
+            if self.state is not None and getattr(part, "state", None) is not None:
+                self.state.absorb(part.state)
             self.next += 1
             if self.progress:
                 self.progress(self.report)
@@ -190,15 +251,18 @@ class _InOrder:
 def audit_partitions_local(parts: Iterable[Partition], *, workers: int, public_key: str | None = None,
                            strict: bool = False, witnesses: Any = None, progress: Progress | None = None,
                            max_in_flight: int | None = None, mp_context: Any = None,
-                           task: Callable[..., AuditReport] = audit_partition) -> AuditReport:
-    """Audit partitions on a pool of ``workers`` local processes (``spawn`` by default)."""
+                           task: Callable[..., AuditReport] = audit_partition, log: Any = None,
+                           checks: _Checks = _Checks()) -> AuditReport:
+    """Audit partitions on a pool of ``workers`` local processes (``spawn`` by default);
+    ``log`` (a shippable view: :func:`shippable_log`) is given to each worker process once."""
     import multiprocessing
 
     ctx = mp_context or multiprocessing.get_context("spawn")
     limit = max_in_flight or 2 * workers
-    merger = _InOrder(progress)
+    merger = _InOrder(progress, checks.state)
     source = iter(parts)
-    pool = ProcessPoolExecutor(workers, mp_context=ctx)
+    init = {"initializer": _install, "initargs": (log,)} if log is not None else {}
+    pool = ProcessPoolExecutor(workers, mp_context=ctx, **init)
     in_flight: dict[Future, Partition] = {}
     suspects: list[Partition] = []
     try:
@@ -206,7 +270,8 @@ def audit_partitions_local(parts: Iterable[Partition], *, workers: int, public_k
             while (not suspects and len(in_flight) < limit and len(merger.waiting) < limit
                    and (part := next(source, None)) is not None):
                 try:
-                    in_flight[pool.submit(task, *_task_args(part.items, public_key, strict, witnesses))] = part
+                    in_flight[pool.submit(task, *_task_args(part.items, public_key, strict, witnesses),
+                                          **checks.kwargs())] = part
                 except BrokenProcessPool:  # the pool broke since the last wait: retry it alone too
                     suspects.append(part)
             if not in_flight and not suspects:
@@ -223,20 +288,22 @@ def audit_partitions_local(parts: Iterable[Partition], *, workers: int, public_k
             if suspects and not in_flight:
                 pool.shutdown(cancel_futures=True)
                 for part in sorted(suspects, key=lambda p: p.index):
-                    merger.put(part.index, _retry_alone(part, ctx, task, public_key, strict, witnesses))
+                    merger.put(part.index, _retry_alone(part, ctx, task, public_key, strict, witnesses, init, checks))
                 suspects.clear()
-                pool = ProcessPoolExecutor(workers, mp_context=ctx)
+                pool = ProcessPoolExecutor(workers, mp_context=ctx, **init)
     finally:
         pool.shutdown(cancel_futures=True)
     return merger.report
 
 
 def _retry_alone(part: Partition, ctx: Any, task: Callable[..., AuditReport], public_key: str | None,
-                 strict: bool, witnesses: Any = None) -> AuditReport:
+                 strict: bool, witnesses: Any = None, init: dict | None = None,
+                 checks: _Checks = _Checks()) -> AuditReport:
     """Run one partition in a fresh one-process pool; a second crash makes it internal errors."""
-    with ProcessPoolExecutor(1, mp_context=ctx) as solo:
+    with ProcessPoolExecutor(1, mp_context=ctx, **(init or {})) as solo:
         try:
-            return solo.submit(task, *_task_args(part.items, public_key, strict, witnesses)).result()
+            return solo.submit(task, *_task_args(part.items, public_key, strict, witnesses),
+                               **checks.kwargs()).result()
         except Exception as exc:  # noqa: BLE001
             return crashed_partition(part, exc)
 
@@ -276,17 +343,23 @@ LEAN_WORKER_CONFIG = {
 def audit_partitions_dask(parts: Iterable[Partition], client: Any, *, public_key: str | None = None,
                           strict: bool = False, witnesses: Any = None, progress: Progress | None = None,
                           max_in_flight: int | None = None,
-                          task: Callable[..., AuditReport] = audit_partition) -> AuditReport:
-    """Audit partitions on a Dask cluster with at most ``max_in_flight`` futures out at a time."""
+                          task: Callable[..., AuditReport] = audit_partition, log: Any = None,
+                          checks: _Checks = _Checks()) -> AuditReport:
+    """Audit partitions on a Dask cluster with at most ``max_in_flight`` futures out at a time;
+    ``log`` (a shippable view) is broadcast to the workers once."""
     from distributed import as_completed
 
     limit = max_in_flight or 2 * max(1, len(client.scheduler_info().get("workers", {})))
-    merger = _InOrder(progress)
+    merger = _InOrder(progress, checks.state)
     source = iter(parts)
     owner: dict[str, Partition] = {}
+    from .logcheck import LogIndex
+
+    shared = client.scatter(log, broadcast=True, hash=False) if isinstance(log, LogIndex) else log
 
     def submit(part: Partition):
-        fut = client.submit(task, *_task_args(part.items, public_key, strict, witnesses), pure=False)
+        fut = client.submit(task, *_task_args(part.items, public_key, strict, witnesses), pure=False,
+                            **checks.kwargs(log=shared))
         owner[fut.key] = part
         return fut
 
@@ -306,28 +379,52 @@ def audit_partitions_dask(parts: Iterable[Partition], client: Any, *, public_key
     return merger.report
 
 
+def shippable_log(log: Any, *, reads_files: bool) -> Any:
+    """What the workers get of the parent's whole-log view: a ledger by file name and size
+    when they can read the file (:class:`LedgerLogRef`), else every leaf hash and hand slot
+    (:class:`LogIndex`); ``None`` for no log."""
+    if log is None:
+        return None
+    from .logcheck import LedgerLog, LogIndex
+
+    if isinstance(log, LedgerLog) and reads_files and log.ref() is not None:
+        return log.ref()
+    if isinstance(log, LogIndex):
+        return log
+    return log.index()
+
+
 def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = None,
                    public_key: str | None = None, strict: bool = False, progress: Progress | None = None,
                    witnesses: Any = None, chunk_size: int = CHUNK_SIZE, max_in_flight: int | None = None,
                    read_in_workers: bool | None = None, now: datetime | None = None,
-                   grace: timedelta = DEFAULT_GRACE) -> AuditReport:
+                   grace: timedelta = DEFAULT_GRACE, trust: Any = None, check_signatures: bool = False,
+                   log: Any = None, state: Any = None) -> AuditReport:
     """Audit ``source`` (anything :func:`iter_source` reads) in parallel into one report,
-    the same report -- byte for byte in ``to_json`` -- as :func:`audit.runner.audit_source`.
+    the same report -- byte for byte in ``to_json`` -- as :func:`audit.runner.audit_items`
+    with the same ``trust``, ``check_signatures``, ``log`` (the whole log's view,
+    :class:`~audit.logcheck.LedgerLog` or :class:`~audit.logcheck.RemoteLog`) and
+    ``state`` (a :class:`~audit.auditstate.StateCheck`, which ends holding what every
+    partition accepted).
 
     ``read_in_workers`` (default: yes for local processes and ``local:N``, no for a remote
     scheduler) lets each worker read its own split of a local archive."""
+    local_workers = not dask_address or dask_address.startswith("local:")
     if read_in_workers is None:
-        read_in_workers = not dask_address or dask_address.startswith("local:")
+        read_in_workers = local_workers
+    shipped = shippable_log(log, reads_files=read_in_workers or local_workers)
+    checks = _Checks(state, trust, check_signatures)
     parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace)
     if dask_address:
         client = dask_client(dask_address)
         try:
             return audit_partitions_dask(parts, client, public_key=public_key, strict=strict, witnesses=witnesses,
-                                         progress=progress, max_in_flight=max_in_flight)
+                                         progress=progress, max_in_flight=max_in_flight, log=shipped,
+                                         checks=checks)
         finally:
             cluster = getattr(client, "cluster", None) if dask_address.startswith("local:") else None
             client.close()
             if cluster is not None:
                 cluster.close()
     return audit_partitions_local(parts, workers=workers, public_key=public_key, strict=strict, witnesses=witnesses,
-                                  progress=progress, max_in_flight=max_in_flight)
+                                  progress=progress, max_in_flight=max_in_flight, log=shipped, checks=checks)

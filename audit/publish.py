@@ -24,7 +24,8 @@ from datetime import datetime, timezone
 from typing import Any, Iterator, Mapping, Sequence
 
 from replay.game import Outcome
-from replay.records import RECORD_FORMAT
+from replay.records import (RECORD_FORMAT, UNSET, FairnessDoc, HandRecordDoc, OutcomeDoc, PayoutsDoc, RulesetDoc,
+                            SeatDoc, TableDoc, record_json)
 from replay.settlement import Settlement
 
 from .errors import LedgerIntegrityError, NotFoundError
@@ -36,36 +37,27 @@ from .tlog.store import TransparencyLog, leaf_entry
 def build_record(ledger: Any, hand_id: str, *, moves: Sequence[Mapping[str, Any]], outcome: Outcome,
                  settlement: Settlement, carry: Mapping[str, Any] | None = None,
                  hand_no: int | None = None) -> dict[str, Any]:
-    """The record an operator attaches at ``finish`` for a dealt hand of the ledger."""
+    """The record an operator attaches at ``finish`` for a dealt hand of the ledger, written
+    through the record model (:class:`replay.records.HandRecordDoc`): a field it does not
+    know is a ``TypeError``, a value its schema refuses a :class:`MalformedError`."""
     hand = ledger.get_hand(hand_id)
     table = ledger.table(hand.table_id)
-    table_block: dict[str, Any] = {
-        "table_id": hand.table_id,
-        "operator": hand.operator,
-        "public_key": ledger.public_key(hand.operator),
-        "seats": [{"seat": s.seat, "player": s.player} for s in hand.seats],
-        "dealer": hand.dealer,
-        "point_value": table.point_value,
-        "commission_pct": table.commission_pct,
-        "carry": dict(carry or {}),
-    }
-    if hand_no is not None:
-        table_block["hand_no"] = hand_no
-    return {
-        "format": RECORD_FORMAT,
-        "hand_id": hand_id,
-        "table": table_block,
-        "ruleset": hand.ruleset,
-        "fairness": {
-            "protocol": "v1",
-            "ruleset_hash": hand.ruleset_hash,
-            "server_commitment": hand.server_seed_commitment,
-            "seat_commitments": [s.commitment for s in hand.seats],
-            "player_seeds": [s.seed for s in hand.seats],
-        },
-        "moves": [dict(m) for m in moves],
-        "outcome": {**outcome.to_json(), "payouts": settlement.to_json()},
-    }
+    doc = HandRecordDoc(
+        format=RECORD_FORMAT,
+        hand_id=hand_id,
+        table=TableDoc(
+            table_id=hand.table_id, operator=hand.operator, public_key=ledger.public_key(hand.operator),
+            seats=[SeatDoc(seat=s.seat, player=s.player) for s in hand.seats], dealer=hand.dealer,
+            point_value=table.point_value, commission_pct=table.commission_pct, carry=dict(carry or {}),
+            hand_no=UNSET if hand_no is None else hand_no),
+        ruleset=RulesetDoc(**hand.ruleset),
+        fairness=FairnessDoc(
+            protocol="v1", ruleset_hash=hand.ruleset_hash, server_commitment=hand.server_seed_commitment,
+            seat_commitments=[s.commitment for s in hand.seats], player_seeds=[s.seed for s in hand.seats]),
+        moves=[dict(m) for m in moves],
+        outcome=OutcomeDoc(**outcome.to_json(), payouts=PayoutsDoc(**settlement.to_json())),
+    )
+    return record_json(doc)
 
 
 def covering_checkpoint(ledger: Any, size: int, *, operator: str, origin: str = DEFAULT_ORIGIN,

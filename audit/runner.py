@@ -52,6 +52,10 @@ def state_faults(data, state, public_key: str | None, origin: str | None) -> lis
     from .tlog.proof import parse_tlog_proof
 
     try:
+        if isinstance(data, (str, bytes)):  # a parallel audit's worker gets the record's JSON text
+            import json
+
+            data = json.loads(data)
         text = parse_tlog_proof(data["fairness"]["log_proofs"][0]).checkpoint_text
         cp = verified_checkpoint(text, public_key or data["table"]["public_key"], origin)
     except Exception:  # noqa: BLE001 - no usable checkpoint: the record's own audit says why

@@ -2,7 +2,9 @@
 
 jsonschema gives every violation a JSON path, so an auditor learns *where* a record is
 wrong; :func:`validate_record` raises :class:`~replay.errors.MalformedError` with that
-location.  The schema checks shape; :mod:`replay.records` then checks meaning.
+location.  The schema checks shape; :mod:`replay.records` then checks meaning.  The
+record model there (:class:`~replay.records.HandRecordDoc`) is the fast yes/no check, and
+a test keeps it and the documented schema equal.
 """
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from replay.canonical import NOT_JSON, json_kind
 from replay.errors import MalformedError
+from replay.records import check_shape
 
 
 @cache
@@ -49,25 +53,18 @@ def schema_errors(data: Any) -> list[MalformedError]:
     return out
 
 
-@cache
-def _fast_check():
-    """The compiled yes/no check (:mod:`audit.fastschema`), or ``None`` if the schema uses a
-    keyword it does not implement (then jsonschema alone decides)."""
-    from .fastschema import Unsupported, compile_schema
-
-    try:
-        return compile_schema(_validator().schema)
-    except Unsupported:
-        return None
-
-
-def validate_record(data: Any) -> None:
+def validate_record(data: Any, *, kind: int | None = None) -> None:
     """Raise the first schema violation as a :class:`MalformedError`.
 
-    A record the fast check accepts is valid (it implements the schema's keywords exactly);
-    anything else goes through jsonschema, which finds and locates the violation."""
-    fast = _fast_check()
-    if fast is not None and fast(data):
+    The record model (:class:`replay.records.HandRecordDoc`, msgspec) answers yes or no for
+    JSON data (``kind``: :func:`replay.canonical.json_kind` of ``data``, when the caller has
+    it): what it accepts is valid, since it states every constraint of the schema and no
+    laxer (``tests/test_record_model.py``).  Anything else goes through jsonschema, which
+    finds and locates the violation -- so the messages are jsonschema's, as before.  (The
+    model is not asked about other Python values: msgspec would read a tuple as an array.)"""
+    if kind is None:
+        kind = json_kind(data)
+    if kind != NOT_JSON and check_shape(data):
         return
     errors = schema_errors(data)
     if errors:

@@ -30,7 +30,7 @@ from typing import Any
 
 from replay.errors import MalformedError
 from replay.faults import Fault, Reason, statement_label
-from replay.records import HandRecord, record_hash
+from replay.records import HandRecord
 
 from .errors import SignatureError
 from .signing import verify_statement
@@ -56,7 +56,7 @@ def _expectations(record: HandRecord) -> dict[str, dict[str, Any]]:
            if record.is_log_bound else {}),
         "deal": {"server_seed_commitment": f.server_commitment, "ruleset_hash": f.ruleset_hash,
                  "player_seeds": [s.hex() for s in f.player_seeds], "dealer": t.dealer},
-        "record": {"record_hash": record_hash(record.raw)},
+        "record": {"record_hash": record.record_hash},
         "reveal": {"server_seed": f.server_seed.hex() if f.server_seed else None},
     }
 

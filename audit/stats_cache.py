@@ -22,10 +22,10 @@ from replay.faults import Fault, Reason
 from replay.records import load_json
 from replay.errors import MalformedError
 
+from .hand_verdict import published_verdict
 from .logcheck import LedgerLog
 from .stats import DealStats, HandFacts, hand_facts
-from .trust import TrustAnchor
-from .verify import Verdict, audit_record
+from .verify import Verdict
 
 
 def _operator_keys(ledger: Any) -> dict[str, str]:
@@ -56,12 +56,7 @@ def audit_published(ledger: Any, hand_id: str, text: str, public_key: str, log: 
         record = load_json(text)
     except MalformedError as exc:
         return Verdict(hand_id, None, (Fault(Reason.MALFORMED, str(exc)),))
-    verdict = audit_record(record, trust=TrustAnchor(public_key, "ledger"), log=log)
-    claimed = record.get("hand_id") if isinstance(record, dict) else None
-    if claimed != hand_id:
-        wrong = Fault(Reason.STATEMENT_MISMATCH, f"the record published as hand {hand_id!r} is about hand {claimed!r}")
-        verdict = Verdict(verdict.hand_id, verdict.preset, (wrong,) + verdict.faults, verdict.table_id, verdict.replay)
-    return verdict
+    return published_verdict(record, hand_id=hand_id, public_key=public_key, log=log)
 
 
 class LedgerStats:

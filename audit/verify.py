@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from replay.canonical import PLAIN_JSON, json_kind
 from replay.errors import CommitmentMismatchError, MalformedError
 from replay.fairness import verify_player_seed, verify_server_seed
 from replay.faults import Fault, Reason, group_faults
@@ -169,8 +170,9 @@ def audit_record(data: Any, *, public_key: str | None = None, strict: bool = Fal
         else:
             if isinstance(data, (str, bytes)):
                 data = load_json(data)
-            validate_record(data)
-            record = parse_record(data)
+            kind = json_kind(data)  # the one walk of the record's values
+            validate_record(data, kind=kind)
+            record = parse_record(data, plain=kind == PLAIN_JSON)
     except MalformedError as exc:
         hand_id = data.get("hand_id") if isinstance(data, Mapping) else None
         return Verdict(hand_id if isinstance(hand_id, str) else None, None,

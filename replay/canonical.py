@@ -63,6 +63,35 @@ def _is_plain(value: Any) -> bool:
     return True
 
 
+NOT_JSON, JSON_WITH_FLOATS, PLAIN_JSON = 0, 1, 2
+
+
+def json_kind(value: Any) -> int:
+    """What ``value`` is, in one pass: :data:`PLAIN_JSON` -- only dicts with string keys,
+    lists, strings, integers, booleans and ``None``, of exactly those types (what JSON text
+    without a non-integer number decodes to: its canonical JSON is orjson's bytes);
+    :data:`JSON_WITH_FLOATS` -- the same with floats somewhere; :data:`NOT_JSON` --
+    anything else (a tuple, a subclass, another mapping or object)."""
+    stack = [value]
+    pop, push = stack.pop, stack.extend
+    floats = False
+    while stack:
+        v = pop()
+        t = type(v)
+        if t is dict:
+            for k in v:
+                if type(k) is not str:
+                    return NOT_JSON
+            push(v.values())
+        elif t is list:
+            push(v)
+        elif t is float:
+            floats = True
+        elif t is not str and t is not int and t is not bool and v is not None:
+            return NOT_JSON
+    return JSON_WITH_FLOATS if floats else PLAIN_JSON
+
+
 _SORTED = orjson.OPT_SORT_KEYS
 _dumps = orjson.dumps
 _EncodeError = orjson.JSONEncodeError
@@ -81,8 +110,8 @@ def canonical_json(value: Any) -> bytes:
 
 
 def plain_canonical_json(value: Any) -> bytes:
-    """:func:`canonical_json` of a value already known plain: parsed from JSON text with no
-    number that is not an integer (:func:`replay.records.load_record_json` knows)."""
+    """:func:`canonical_json` of a value :func:`json_kind` found :data:`PLAIN_JSON` (or a
+    part of one), without walking it again."""
     try:
         return _dumps(value, option=_SORTED)
     except _EncodeError:

@@ -1,6 +1,6 @@
 """Moves in words, for people: ``"chandra draws from the stock"``, ``"discards 5♠"``.
 
-Each game's engine has ``describe(move, players)`` (its own module ``replay/<game>/describe.py``);
+Each game's ``GAME.describe_move(move, players)`` is its own module ``replay/<game>/describe.py``;
 :func:`describe_move` is the one entry point the website's replay viewer and ``tiplu replay``
 share.  Cards are written with suit symbols (:func:`replay.cards.card_symbol`).  The words
 are for reading only: a record's notation is the move's ``str`` and JSON.
@@ -20,8 +20,10 @@ def groups_words(groups: Sequence[Sequence[Any]]) -> str:
 
 
 def describe_move(engine: Any, move: Any, players: Sequence[str]) -> str:
-    """``move`` in words, by the engine's own describer (its notation if it has none)."""
-    describe = getattr(engine, "describe", None)
-    if describe is None or move is None:
-        return "" if move is None else str(move)
-    return describe(move, players)
+    """``move`` in words, by the engine's game's describer (its notation if it has none)."""
+    from .registry import game_for
+
+    if move is None:
+        return ""
+    describe = game_for(engine.game).describe_move
+    return str(move) if describe is None else describe(move, players)

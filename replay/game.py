@@ -180,7 +180,8 @@ class Game:
     a state as a :class:`View`; ``deal_layout`` -- the cards laid out after the hands;
     ``eval_handlers`` -- ``tiplu eval <name>``'s answer to one JSON request (raises a
     :class:`~replay.errors.TipluError` for bad input); ``carry`` -- what a table's first
-    hand carries (``table.carry``), whose keys are the only ones a record may carry.
+    hand carries (``table.carry``), whose keys are the only ones a record may carry;
+    ``describe_move`` -- a move in words for people (``None``: its notation).
     """
 
     name: str
@@ -191,6 +192,7 @@ class Game:
     deal_layout: DealLayout
     eval_handlers: Callable[[dict], dict]
     carry: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    describe_move: Callable[[Move, Sequence[str]], str] | None = None
 
     def table_options(self, carry: Mapping[str, Any]) -> dict[str, Any]:
         """The carry as the engine's ``start`` options; :class:`CarryError` for a key this

@@ -34,16 +34,19 @@ with the JSON location); it does not judge whether the record is *true* -- that 
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from decimal import Decimal
 from types import MappingProxyType
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import msgspec
+from msgspec import UNSET, Meta, UnsetType
 
-from .canonical import canonical_hash
+from .canonical import PLAIN_JSON, canonical_hash, canonical_json, json_kind, plain_canonical_json
 from .errors import MalformedError, RulesetError
 from .fairness import parse_digest, parse_player_seed, parse_server_seed
 from .rulesets import Ruleset
@@ -116,6 +119,13 @@ class HandRecord:
     outcome: Mapping[str, Any] | None
     raw: Mapping[str, Any] = field(repr=False, compare=False)
     format: str = RECORD_FORMAT
+    #: ``raw`` is plain JSON (:data:`replay.canonical.PLAIN_JSON`): its canonical bytes need no second look
+    plain: bool = field(default=False, repr=False, compare=False)
+
+    @property
+    def record_hash(self) -> str:
+        """What the record's ``record`` statement signs: :func:`record_hash` of ``raw``."""
+        return record_hash(self.raw, plain=self.plain)
 
     @property
     def preset(self) -> str:
@@ -218,10 +228,28 @@ def load_json(text: str | bytes) -> Any:
         raise MalformedError(f"not JSON: {type(exc).__name__}") from None
 
 
-def parse_record(data: Any) -> HandRecord:
-    """Parse a record (a JSON object or its text); :class:`MalformedError` with a location."""
+@lru_cache(maxsize=256)
+def _ruleset_of(text: bytes) -> Ruleset:
+    return Ruleset.from_json(json.loads(text))
+
+
+def _ruleset(data: Any) -> Ruleset:
+    """:meth:`Ruleset.from_json`; a plain-JSON ruleset (a record's, nearly always one of a
+    few) is read once per process and kept under its canonical JSON: a :class:`Ruleset` is
+    an immutable value of exactly that JSON."""
+    if json_kind(data) == PLAIN_JSON:
+        return _ruleset_of(canonical_json(data))
+    return Ruleset.from_json(data)
+
+
+def parse_record(data: Any, *, plain: bool = False) -> HandRecord:
+    """Parse a record (a JSON object or its text); :class:`MalformedError` with a location.
+
+    ``plain``: the caller found ``data`` :data:`~replay.canonical.PLAIN_JSON` (the audit
+    does, once per record); then its hashes are written without walking it again."""
     if isinstance(data, (str, bytes)):
         data = load_json(data)
+        plain = json_kind(data) == PLAIN_JSON
     if not isinstance(data, Mapping):
         raise MalformedError("a hand record must be a JSON object", location="$")
     fmt = data.get("format")
@@ -230,7 +258,7 @@ def parse_record(data: Any) -> HandRecord:
     hand_id = parse_hand_id(data.get("hand_id"))
     table = _parse_table(data.get("table"))
     try:
-        ruleset = Ruleset.from_json(data.get("ruleset"))
+        ruleset = _ruleset(data.get("ruleset"))
     except RulesetError as exc:
         raise MalformedError(str(exc), location="ruleset") from None
     fairness = _parse_fairness(data.get("fairness"), table.n_seats, v2=fmt == RECORD_FORMAT)
@@ -243,7 +271,148 @@ def parse_record(data: Any) -> HandRecord:
     outcome = data.get("outcome")
     if outcome is not None and not isinstance(outcome, Mapping):
         raise MalformedError("outcome must be an object", location="outcome")
-    return HandRecord(hand_id, table, ruleset, fairness, tuple(moves), outcome, data, fmt)
+    return HandRecord(hand_id, table, ruleset, fairness, tuple(moves), outcome, data, fmt, plain)
+
+
+# -- the record model ----------------------------------------------------------------------
+# The one definition of a record's shape: ``msgspec`` Structs.  They validate (every
+# constraint of docs/hand-record.schema.json, checked against it by tests/test_record_model.py),
+# and write (:func:`record_json`); :func:`parse_record` then reads the meaning.
+
+_HEX64 = "^[0-9a-f]{64}$"
+_AMOUNT = "^-?[0-9]{1,15}(\\.[0-9]{1,2})?$"
+Hex64 = Annotated[str, Meta(pattern=_HEX64)]
+Amount = Annotated[str, Meta(pattern=_AMOUNT)]
+Count = Annotated[int, Meta(ge=0)]
+Name = Annotated[str, Meta(max_length=128)]
+JsonObject = dict[str, Any]
+
+
+class Doc(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A part of the record model: unknown fields are read past (the record is open, as its
+    schema is); a field left :data:`msgspec.UNSET` is absent from the JSON."""
+
+
+class SeatDoc(Doc):
+    seat: Count
+    player: Name
+
+
+class TableDoc(Doc):
+    table_id: Annotated[str, Meta(min_length=1, max_length=MAX_HAND_ID)]
+    operator: Name
+    public_key: Hex64
+    seats: Annotated[list[SeatDoc], Meta(min_length=1, max_length=16)]
+    dealer: Count
+    point_value: Amount
+    commission_pct: Amount
+    carry: Annotated[JsonObject, Meta(description="What the game carries from the table's previous hand "
+                                                  "(Kitti: the pot).")] | UnsetType = UNSET
+    hand_no: Annotated[int, Meta(ge=0, description="The hand's number within its table, from 0.")] | UnsetType = UNSET
+
+
+class RulesetDoc(Doc):
+    format: Literal["tiplu.ruleset/1"]
+    preset: Literal["marriage/nepal", "marriage/classic", "kitti", "rummy13"]
+    game: Literal["marriage", "kitti", "rummy13"]
+    settings: JsonObject
+
+
+class SignedStatementDoc(Doc):
+    statement: Annotated[JsonObject, Meta(extra_json_schema={"required": ["type", "kind", "hand_id"]})]
+    key: Hex64
+    sig: Annotated[str, Meta(pattern="^[0-9a-f]{128}$")]
+
+    def __post_init__(self) -> None:
+        for name in ("type", "kind", "hand_id"):
+            if name not in self.statement:
+                raise ValueError(f"a statement needs {name!r}")
+
+
+class FairnessDoc(Doc):
+    protocol: Literal["v1"]
+    ruleset_hash: Hex64
+    server_commitment: Hex64
+    seat_commitments: list[Hex64]
+    player_seeds: list[Annotated[str, Meta(pattern="^([0-9a-f]{2}){16,64}$")]]
+    server_seed: Hex64 | None | UnsetType = UNSET
+    statements: list[SignedStatementDoc] | UnsetType = UNSET
+    log_proofs: Annotated[list[Annotated[str, Meta(max_length=MAX_LOG_PROOF_CHARS,
+                                                   pattern="^c2sp\\.org/tlog-proof@v1\n")]],
+                          Meta(description="tiplu.hand/2: one C2SP tlog-proof (c2sp.org/tlog-proof@v1) per "
+                                           "statement, same order, all under one checkpoint")] | UnsetType = UNSET
+
+
+class MoveDoc(Doc):
+    """A move's common fields; the rest is the game engine's move JSON (kept as read)."""
+
+    seat: Count
+    type: Annotated[str, Meta(max_length=32)]
+    time: Annotated[str, Meta(max_length=40)] | UnsetType = UNSET
+    auto: bool | UnsetType = UNSET
+
+
+class PayoutsDoc(Doc):
+    nets: list[Amount]
+    commission: Amount
+    gross: list[Amount] | UnsetType = UNSET
+    pot_delta: Amount | UnsetType = UNSET
+
+
+class OutcomeDoc(Doc):
+    points: list[int] | UnsetType = UNSET
+    net_points: list[int] | UnsetType = UNSET
+    winner: int | None | UnsetType = UNSET
+    breakdown: list[Any] | UnsetType = UNSET
+    pot_delta_points: int | UnsetType = UNSET
+    detail: JsonObject | UnsetType = UNSET
+    payouts: PayoutsDoc | UnsetType = UNSET
+
+
+_convert = msgspec.convert
+MoveJson = Annotated[JsonObject, Meta(extra_json_schema=msgspec.json.schema(MoveDoc)["$defs"]["MoveDoc"])]
+
+
+class HandRecordDoc(Doc):
+    """``tiplu.hand/2`` (and ``/1``) -- one hand as an operator publishes it."""
+
+    format: Literal["tiplu.hand/2", "tiplu.hand/1"]
+    hand_id: Annotated[str, Meta(min_length=1, max_length=MAX_HAND_ID)]
+    table: TableDoc
+    ruleset: RulesetDoc
+    fairness: FairnessDoc
+    moves: Annotated[list[MoveJson], Meta(max_length=MAX_MOVES)]
+    outcome: OutcomeDoc | None | UnsetType = UNSET
+
+    def __post_init__(self) -> None:
+        for i, move in enumerate(self.moves):  # kept whole (the engine's JSON); its common fields checked
+            try:
+                _convert(move, MoveDoc)
+            except msgspec.ValidationError as exc:
+                raise ValueError(f"moves[{i}]: {exc}") from None
+
+
+def record_json(doc: HandRecordDoc) -> dict[str, Any]:
+    """The JSON value of a record written through the model, checked against it (a value
+    the schema refuses is a :class:`MalformedError` naming its location)."""
+    data = msgspec.to_builtins(doc)
+    try:
+        _convert(data, HandRecordDoc)
+    except msgspec.ValidationError as exc:
+        raise MalformedError(f"the record does not fit its schema: {exc}") from None
+    return data
+
+
+def check_shape(data: Any) -> bool:
+    """Whether ``data`` has the record's shape (:class:`HandRecordDoc`, which is
+    ``docs/hand-record.schema.json``): a yes/no answer for plain JSON values (dicts, lists,
+    strings, numbers, booleans, ``None``).  A rejected record's violation and location are
+    then found by :func:`audit.schema.schema_errors`."""
+    try:
+        _convert(data, HandRecordDoc)
+    except (msgspec.ValidationError, UnicodeEncodeError, RecursionError):
+        return False  # UnicodeEncodeError: a lone surrogate, which msgspec will not hold
+    return True
 
 
 _SIGNED_APART = ("server_seed", "statements", "log_proofs")
@@ -258,19 +427,22 @@ def record_core(record: Mapping[str, Any]) -> dict[str, Any]:
     return core
 
 
-def record_hash(record: Mapping[str, Any]) -> str:
+def record_hash(record: Mapping[str, Any], *, plain: bool = False) -> str:
     """``canonical_hash(record_core(record))`` -- what the ``record`` statement signs -- without
     the deep copy: the core shares every value with ``record`` but a filtered ``fairness``.
 
     A record as JSON loads it (plain dicts, lists, strings, integers) hashes the same either
     way.  Anything else -- a key that is not a string, a float, a non-dict container --
     takes the general path through :func:`record_core`, so the answer (or the error) is
-    always exactly that of ``canonical_hash(record_core(record))``.
+    always exactly that of ``canonical_hash(record_core(record))``.  ``plain``: the caller
+    knows ``record`` is :data:`~replay.canonical.PLAIN_JSON`, so the core is not walked again.
     """
     fairness = record.get("fairness") if type(record) is dict else None
     if type(fairness) is dict:
         core = dict(record)
         core["fairness"] = {k: v for k, v in fairness.items() if k not in _SIGNED_APART}
+        if plain:
+            return hashlib.sha256(plain_canonical_json(core)).hexdigest()
         try:
             return canonical_hash(core)
         except MalformedError:

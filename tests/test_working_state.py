@@ -155,3 +155,39 @@ def test_a_replay_without_a_visitor_uses_the_working_state(monkeypatch):
     assert not replay_record(record).faults and made == [1]
     replay_record(record, visit=lambda *a: None)
     assert made == [1]
+
+
+def test_a_working_copy_holds_every_field_of_the_frozen_state():
+    """WorkingRound and WorkingSeat copy the frozen fields by position: every field, each
+    set to a value of its own, comes back from ``freeze`` in its place."""
+    from dataclasses import fields
+
+    from replay.cards import STANDARD
+    from replay.marriage.state import FinishRecord, SeatState
+
+    seat_values = {f.name: (STANDARD[i],) if f.name == "hand" else ((STANDARD[i],),)
+                   if f.type.startswith("tuple") else True for i, f in enumerate(fields(SeatState))}
+    seat = SeatState(**seat_values)
+    round_values = {}
+    for i, f in enumerate(fields(RoundState)):
+        if f.name == "seats":
+            round_values[f.name] = (seat, SeatState(hand=()))
+        elif f.name in ("stock", "discards"):
+            round_values[f.name] = (STANDARD[i],)
+        elif f.name in ("tiplu", "taken", "drawn"):
+            round_values[f.name] = STANDARD[i]
+        elif f.name == "finish":
+            round_values[f.name] = FinishRecord((), STANDARD[51], True)
+        elif f.type.startswith("bool"):
+            round_values[f.name] = True
+        elif f.type.startswith("str"):
+            round_values[f.name] = f"value-{i}"
+        else:
+            round_values[f.name] = 100 + i
+    state = RoundState(**round_values)
+    work = WorkingRound(state)
+    assert work.freeze() == state
+    assert all(getattr(work, name) == value for name, value in round_values.items() if name != "seats")
+    thawed = work.thaw(0)
+    assert all(getattr(thawed, name) == value for name, value in seat_values.items())
+    assert work.freeze() == state and work.freeze().randomness == round_values["randomness"]

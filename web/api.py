@@ -19,6 +19,7 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 
 from audit.errors import NotFoundError
+from audit.ledger import queries
 from audit.ledger.lifecycle import HandState
 
 from . import data
@@ -64,7 +65,7 @@ def list_hands():
     table_id = request.args.get("table_id")
     limit = int_arg("limit", 50, lo=1, hi=MAX_PAGE)
     offset = int_arg("offset", 0)
-    page, total = data.page_hands(ledger, table_id=table_id, preset=preset, state=state, limit=limit, offset=offset)
+    page, total = queries.hand_page(ledger, table_id=table_id, preset=preset, state=state, limit=limit, offset=offset)
     more = offset + limit < total
     return jsonify({"hands": [data.hand_json(v) for v in page], "total": total, "offset": offset,
                     "limit": limit, "next_offset": offset + limit if more else None})
@@ -122,14 +123,12 @@ def get_log_proofs(hand_id: str):
     leaf hash and its inclusion proof at the checkpoint's size.  A verifier recomputes each
     leaf hash from the statement it holds; the served ``leaf_hash`` only helps find the proof.
     """
-    from audit.tlog.store import TransparencyLog
-
     from .log_api import checkpoint_json, current_checkpoint
 
     ledger = get_ledger()
     view = ledger.get_hand(hand_id)
     statements = list(ledger.statements(view.id))  # before the checkpoint: it covers them all
-    log = TransparencyLog(ledger.db, migrate=False)
+    log = queries.transparency_log(ledger)
     cp = current_checkpoint(log)
     proofs = []
     for n, s in enumerate(statements, start=1):
@@ -143,7 +142,7 @@ def get_log_proofs(hand_id: str):
 @bp.get("/tables")
 def list_tables():
     ledger = get_ledger()
-    return jsonify({"tables": [ledger.table(t).to_json() for t in data.list_table_ids(ledger)]})
+    return jsonify({"tables": [t.to_json() for t in queries.tables(ledger)]})
 
 
 @bp.get("/tables/<table_id>")
@@ -154,9 +153,7 @@ def get_table(table_id: str):
 
 @bp.get("/operators")
 def list_operators():
-    ledger = get_ledger()
-    names = [r[0] for r in ledger.db.execute("SELECT name FROM operators ORDER BY rowid")]
-    return jsonify({"operators": [_operator_json(ledger.operator(n)) for n in names]})
+    return jsonify({"operators": [_operator_json(op) for op in queries.operators(get_ledger())]})
 
 
 def _operator_json(op: Any) -> dict[str, Any]:

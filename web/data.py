@@ -1,14 +1,14 @@
 """What the pages and the JSON API show, computed once here from the ledger.
 
-Everything public goes through the ledger's public views (:mod:`audit.ledger.views`) and
-:func:`audit.publish.published_record`: a hand's server seed appears only once it is
+Everything public goes through the ledger's public views (:mod:`audit.ledger.views`, the
+listings of :mod:`audit.ledger.queries`) and :func:`audit.publish.published_record`: a hand's server seed appears only once it is
 revealed (or the hand is cancelled).  Cards are computed only for revealed hands -- before
 the reveal nobody outside the operator may see them.
 
 * :func:`hand_json` -- one hand's public view plus links.
 * :func:`record_of` -- the published record (``None`` before the hand is finished).
-* :func:`verdict_of` -- :func:`audit.verify.audit_record` of the published record, cached
-  per record hash (auditing is deterministic, and a record changes only by being revealed).
+* :func:`verdict_of` -- :func:`audit.hand_verdict.published_verdict` of the published record,
+  cached per record hash (auditing is deterministic, and a record changes only by being revealed).
 * :func:`table_money` -- a table's HT balances and commission from the *recomputed*
   settlements of the hands that pass the audit, the rejected hands apart with what the
   operator claimed for them, and the pot (:class:`audit.report.AuditReport`).
@@ -24,15 +24,13 @@ from typing import Any, Iterator
 from flask import current_app
 
 from audit.errors import NotFoundError
-from audit.ledger.lifecycle import hand_state
+from audit.hand_verdict import published_verdict
+from audit.ledger import queries
 from audit.publish import get_published, is_published, published_record
-from audit.logcheck import LedgerLog
 from audit.tlog.checkpoint import DEFAULT_ORIGIN
-from audit.trust import TrustAnchor
 from audit.report import AuditReport
-from audit.verify import Verdict, audit_record
+from audit.verify import Verdict
 from replay.canonical import canonical_hash
-from replay.faults import Fault, Reason
 from replay.fairness import hand_randomness
 from replay.describe import describe_move
 from replay.registry import game_for
@@ -101,11 +99,7 @@ def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str, log: An
         if hit is not None:
             cache.move_to_end(key)
             return hit
-    verdict = audit_record(record, trust=TrustAnchor(public_key, "ledger"), log=log)
-    claimed = record.get("hand_id") if isinstance(record, dict) else None
-    if claimed != hand_id:
-        wrong = Fault(Reason.STATEMENT_MISMATCH, f"the record published as hand {hand_id!r} is about hand {claimed!r}")
-        verdict = Verdict(verdict.hand_id, verdict.preset, (wrong,) + verdict.faults, verdict.table_id, verdict.replay)
+    verdict = published_verdict(record, hand_id=hand_id, public_key=public_key, log=log)
     with _lock:
         cache[key] = verdict
         while len(cache) > VERDICT_CACHE_SIZE:
@@ -116,43 +110,7 @@ def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str, log: An
 def verdict_for(ledger: Any, view: Any, record: dict[str, Any]) -> Verdict:
     """:func:`verdict_of` for a hand of the ledger (its operator's registered key)."""
     return verdict_of(record, public_key=ledger.public_key(view.operator), hand_id=view.id,
-                      log=LedgerLog(ledger.db))
-
-
-def list_table_ids(ledger: Any) -> list[str]:
-    return [r[0] for r in ledger.db.execute("SELECT id FROM ledger_tables ORDER BY rowid")]
-
-
-def counts_by_game(ledger: Any) -> dict[str, dict[str, int]]:
-    """Hands per preset and state (``{"kitti": {"revealed": 12, ...}}``); one light query per hand."""
-    out: dict[str, dict[str, int]] = {}
-    for hid, preset in ledger.db.execute("SELECT id, preset FROM hands ORDER BY rowid").fetchall():
-        state = hand_state(ledger.db, hid).value
-        per = out.setdefault(preset, {})
-        per[state] = per.get(state, 0) + 1
-    return dict(sorted(out.items()))
-
-
-def page_hands(ledger: Any, *, table_id: str | None = None, preset: str | None = None, state: str | None = None,
-               limit: int = 50, offset: int = 0) -> tuple[list[Any], int]:
-    """One page of hands, newest first, and the total matching: ``(views, total)``.
-
-    Table and preset filter in SQL; a state filter needs each hand's derived state (one
-    light query per candidate hand).  Only the page's hands are loaded in full."""
-    sql, args = "SELECT id FROM hands", []
-    where = []
-    if table_id is not None:
-        where.append("table_id = ?")
-        args.append(table_id)
-    if preset is not None:
-        where.append("preset = ?")
-        args.append(preset)
-    if where:
-        sql += " WHERE " + " AND ".join(where)
-    ids = [r[0] for r in ledger.db.execute(sql + " ORDER BY rowid DESC", args).fetchall()]
-    if state is not None:
-        ids = [h for h in ids if hand_state(ledger.db, h).value == state]
-    return [ledger.get_hand(h) for h in ids[offset:offset + limit]], len(ids)
+                      log=queries.ledger_log(ledger))
 
 
 def iter_table_records(ledger: Any, table_id: str) -> Iterator[tuple[Any, dict[str, Any] | None]]:

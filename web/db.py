@@ -30,4 +30,8 @@ def close_ledger(exc: BaseException | None = None) -> None:
 
 
 def init_app(app: Flask) -> None:
+    """Close the request's ledger on teardown (registered once per app)."""
+    if app.extensions.setdefault("tiplu_db", False):
+        return
+    app.extensions["tiplu_db"] = True
     app.teardown_appcontext(close_ledger)

@@ -2,8 +2,10 @@
 
     {"error": {"status": 404, "code": "not_found", "message": "no hand 'x'"}}
 
-HTTP errors keep their status; Tiplu's typed errors map to 4xx (:data:`STATUS_OF`); an
-unexpected error is a 500 with a generic message -- never a traceback, never a secret.
+HTTP errors keep their status; Tiplu's typed errors map to 4xx (:data:`STATUS_OF`; stored
+data that contradicts itself is a 500 ``integrity``); an unexpected error is a 500 with a
+generic message -- never a traceback, never a secret.  Every blueprint, the log API's
+too, answers through this one handler.
 Pages (non-API paths) get the same information as a small HTML page.
 """
 from __future__ import annotations
@@ -13,7 +15,8 @@ import logging
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from audit.errors import AuthError, LedgerStateError, NotALedgerError, NotFoundError, SignatureError
+from audit.errors import (AuthError, LedgerIntegrityError, LedgerStateError, NotALedgerError, NotFoundError,
+                          SignatureError)
 from replay.errors import CommitmentMismatchError, IllegalMoveError, MalformedError, RulesetError, TipluError
 
 log = logging.getLogger("tiplu.web")
@@ -23,6 +26,7 @@ STATUS_OF: list[tuple[type[BaseException], int, str]] = [
     (NotALedgerError, 503, "no_ledger"),  # the server's TIPLU_DB is missing or not a ledger
     (AuthError, 401, "unauthorized"),
     (NotFoundError, 404, "not_found"),
+    (LedgerIntegrityError, 500, "integrity"),  # stored data that contradicts itself (e.g. the log's tree)
     (LedgerStateError, 409, "conflict"),
     (CommitmentMismatchError, 422, "commitment_mismatch"),
     (SignatureError, 422, "bad_signature"),
@@ -75,6 +79,12 @@ def classify(exc: BaseException) -> tuple[int, str, str]:
 
 
 def init_app(app: Flask) -> None:
+    """Answer every error of ``app`` in the one shape (once per app: a blueprint's own
+    ``init_app`` may call this too)."""
+    if app.extensions.setdefault("tiplu_errors", False):
+        return
+    app.extensions["tiplu_errors"] = True
+
     @app.errorhandler(Exception)
     def handle(exc: Exception) -> Response:
         status, code, message = classify(exc)

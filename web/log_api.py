@@ -2,8 +2,8 @@
 
 Configuration (the flaskr way: the app factory sets these, ``init_app(app)`` registers):
 
-* ``app.config["TIPLU_DB"]`` -- path of the ledger's SQLite file.  Each request opens one
-  :class:`sqlite_utils.Database` in ``flask.g`` and closes it on teardown.
+* ``app.config["TIPLU_DB"]`` -- path of the ledger's SQLite file.  A request reads the log
+  through the request's one ledger (:func:`web.db.get_ledger`, closed on teardown).
 * ``app.config["TIPLU_CHECKPOINT_SIGNER"]`` -- a callable ``signer(log) -> Checkpoint``
   that signs and stores a checkpoint of the log's current head, normally
   :class:`audit.tlog.checkpoint.CheckpointSigner`; if it has ``public_hex`` the
@@ -25,27 +25,25 @@ Routes (all GET, all JSON; sizes and indexes are decimal integers):
   (``size`` defaults to the current size).
 * ``/proof/consistency?first=&second=`` -> ``{"first", "second", "path": [hex]}``.
 
-Errors use the project's one shape, ``{"error": {"status", "code", "message"}}``: 400
-``bad_request`` for a malformed or impossible parameter, 404 ``not_found`` for an index or
-size the log does not have, 503 ``no_signer`` when no signer is configured, 500
-``integrity`` when the stored tree contradicts itself.
+Errors are the app's one shape (:mod:`web.errors`), ``{"error": {"status", "code",
+"message"}}``: 400 ``bad_request`` for a malformed or impossible parameter, 404
+``not_found`` for an index or size the log does not have, 503 ``no_signer`` when no signer
+is configured, 503 ``no_ledger`` when ``TIPLU_DB`` is not a ledger, 500 ``integrity`` when
+the stored tree contradicts itself.
 """
 from __future__ import annotations
 
 import json
-import pathlib
-import sqlite3
 from typing import Any
 
-import sqlite_utils
-from flask import Blueprint, Flask, current_app, g, jsonify, request
+from flask import Blueprint, Flask, current_app, g, jsonify
 
-from audit.errors import LedgerIntegrityError, NotFoundError, ProofError
+from audit.ledger import queries
 from audit.tlog.checkpoint import Checkpoint, parse_checkpoint
 from audit.tlog.store import TransparencyLog
-from replay.errors import TipluError
 
-from . import errors
+from . import db, errors
+from .errors import ApiError
 from .params import query_int
 
 MAX_PAGE = 256
@@ -53,62 +51,19 @@ MAX_PAGE = 256
 bp = Blueprint("tiplu_log", __name__, url_prefix="/api/v1/log")
 
 
-class ApiError(errors.ApiError, TipluError):
-    """An error answered as ``{"error": {"status", "code", "message"}}``.
-
-    Also a :class:`web.errors.ApiError`, so the app's error handler answers it with its own
-    status and code when it is raised outside this blueprint (``current_checkpoint`` is
-    called by ``/api/v1/hands/<id>/log-proofs`` too).
-    """
-
-
-def error_response(status: int, code: str, message: str):
-    return jsonify({"error": {"status": status, "code": code, "message": message}}), status
-
-
-@bp.errorhandler(errors.ApiError)
-def _api_error(exc: errors.ApiError):
-    return error_response(exc.status, exc.code, exc.message)
-
-
-@bp.errorhandler(NotFoundError)
-def _not_found(exc: NotFoundError):
-    return error_response(404, "not_found", str(exc))
-
-
-@bp.errorhandler(ProofError)
-def _bad_proof_request(exc: ProofError):
-    return error_response(400, "bad_request", str(exc))
-
-
-@bp.errorhandler(LedgerIntegrityError)
-def _integrity(exc: LedgerIntegrityError):
-    return error_response(500, "integrity", str(exc))
-
-
 def init_app(app: Flask) -> None:
+    """Mount the log API, with what it stands on: the one error shape (:mod:`web.errors`)
+    and the request's ledger (:mod:`web.db`) -- both registered once per app."""
+    errors.init_app(app)
+    db.init_app(app)
     app.register_blueprint(bp)
 
 
 def get_log() -> TransparencyLog:
-    """The request's :class:`TransparencyLog` over ``TIPLU_DB`` (opened once per request)."""
+    """The request's :class:`TransparencyLog`: the log of the request's one ledger connection."""
     if "tiplu_log" not in g:
-        path = current_app.config["TIPLU_DB"]
-        try:  # mode=rw: a missing file is an error, never created by a read
-            conn = sqlite3.connect(pathlib.Path(path).resolve().as_uri() + "?mode=rw", uri=True)
-        except sqlite3.OperationalError:
-            raise ApiError(503, "no_ledger", "this server's ledger is not available") from None
-        g.tiplu_log_db = sqlite_utils.Database(conn)
-        g.tiplu_log = TransparencyLog(g.tiplu_log_db)
+        g.tiplu_log = queries.transparency_log(db.get_ledger())
     return g.tiplu_log
-
-
-@bp.teardown_app_request
-def _close_db(exc: BaseException | None) -> None:
-    g.pop("tiplu_log", None)
-    db = g.pop("tiplu_log_db", None)
-    if db is not None:
-        db.close()
 
 
 def _int_arg(name: str, default: int | None = None) -> int:

@@ -21,6 +21,7 @@ from flask import (Blueprint, Response, abort, current_app, g, make_response, re
                    send_from_directory)
 
 from audit.errors import NotFoundError
+from audit.ledger import queries
 from audit.publish import get_published_text
 from audit.signing import key_id, verify_statement
 from replay.canonical import canonical_json
@@ -101,27 +102,22 @@ def _globals(state: Any) -> None:
     state.app.jinja_env.globals.update(is_card=is_card, is_cards=is_cards, is_groups=is_groups, key_id=key_id)
 
 
-def _checkpoint(ledger: Any) -> dict[str, Any] | None:
-    """The transparency log's latest checkpoint, when the log exists in this ledger file."""
-    try:
-        from audit.tlog.checkpoint import parse_checkpoint
-    except ImportError:  # the log is not part of this install
-        return None
-    if not ledger.db["tlog_checkpoints"].exists():
+def _checkpoint(ledger: Any) -> dict[str, Any]:
+    """The transparency log's latest checkpoint (``size`` None while there is none)."""
+    from audit.tlog.checkpoint import parse_checkpoint
+
+    text = queries.latest_checkpoint(ledger)
+    if text is None:
         return {"size": None}
-    row = ledger.db.execute("SELECT text FROM tlog_checkpoints ORDER BY id DESC LIMIT 1").fetchone()
-    if row is None:
-        return {"size": None}
-    cp = parse_checkpoint(row[0])
+    cp = parse_checkpoint(text)
     return {"size": cp.size, "root": cp.root.hex(), "time": cp.time, "origin": cp.origin, "text": cp.text}
 
 
 @bp.get("/")
 def home():
     ledger = get_ledger()
-    names = [r[0] for r in ledger.db.execute("SELECT name FROM operators ORDER BY rowid")]
-    operators = [ledger.operator(n) for n in names]
-    views, total = data.page_hands(ledger, limit=LATEST)
+    operators = queries.operators(ledger)
+    views, total = queries.hand_page(ledger, limit=LATEST)
     latest = []
     for view in views:
         verdict = None
@@ -129,8 +125,8 @@ def home():
             record = data.record_of(ledger, view.id)
             verdict = data.verdict_for(ledger, view, record).to_json() if record is not None else None
         latest.append({"view": view, "verdict": verdict})
-    tables = [ledger.table(t) for t in data.list_table_ids(ledger)]
-    return render_template("home.html", operators=operators, counts=data.counts_by_game(ledger), latest=latest,
+    tables = queries.tables(ledger)
+    return render_template("home.html", operators=operators, counts=queries.hand_counts(ledger), latest=latest,
                            tables=tables, total=total, checkpoint=_checkpoint(ledger))
 
 

@@ -141,42 +141,45 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
                                      param_hint="--state")
         if trust is None:
             trust = saved.anchor()
-        if workers > 1 or dask_address:
-            raise MalformedError("--state runs in one process for now")
     policy = WitnessPolicy.of(witness_keys, quorum) if witness_keys or quorum else None
 
     grace = DEFAULT_GRACE if grace_text is None else parse_grace(grace_text)
     now = utc_now() if now_text is None else parse_time(now_text)
     if now is None:
         raise MalformedError("--now is an ISO-8601 time with its zone, e.g. 2026-12-01T20:00:00Z")
+    from replay.faults import Fault, Reason
+
+    from ..verify import Verdict
+
     show = _progress_printer(sys.stderr.isatty() if progress is None else progress, source)
-    log = None
+    log, log_failures = _whole_log(source, trust)
+    source_cp = None
+    if saved is not None:
+        state, source_cp = _state_check(source, saved, trust, log)
     if workers > 1 or dask_address:
         from ..parallel import audit_parallel
-        if trust is not None and trust.origin or check_signatures:
-            raise MalformedError("--trust with an origin and --check-signatures run in one process for now")
-        report = audit_parallel(source, workers=workers, dask_address=dask_address,
-                                public_key=trust.public_key if trust else None,
+
+        report = audit_parallel(source, workers=workers, dask_address=dask_address, trust=trust,
+                                check_signatures=check_signatures, log=log, state=state,
                                 strict=strict, progress=show, read_in_workers=read_in_workers, now=now, grace=grace,
                                 witnesses=policy)
     else:
-        log = _whole_log(source)
-        source_cp = None
-        if saved is not None:
-            state, source_cp = _state_check(source, saved, trust)
         report = audit_items(iter_source(source, now=now, grace=grace), strict=strict,
                              progress=show, witnesses=policy, trust=trust, check_signatures=check_signatures,
                              log=log, state=state)
+    for where, fault in log_failures:
+        report.add(where, Verdict(None, None, (fault,)))
+    if state is not None:
         if source_cp is not None:
             message = state.check(source_cp)
             if message is not None:
-                from replay.faults import Fault, Reason
-
-                from ..verify import Verdict
                 report.add(f"{source} (its log checkpoint)",
                            Verdict(None, None, (Fault(Reason.LOG_INCONSISTENT, message),)))
-        if state is not None and not state.contradicted and state.best is not None \
-                and state.best is not saved.checkpoint:
+        for message in state.forks():
+            state.contradicted = True
+            report.add(f"{source} (the checkpoints it carries)",
+                       Verdict(None, None, (Fault(Reason.LOG_INCONSISTENT, message),)))
+        if not state.contradicted and state.best is not None and state.best is not saved.checkpoint:
             saved.save(state.best, trust.public_key if trust is not None and trust.basis != "record" else None)
     if show:
         show.close()
@@ -191,6 +194,8 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
                              and state.best is not saved.checkpoint}
         if policy is not None:
             data["witness_policy"] = policy.to_json()
+        if source.startswith(("http://", "https://")):
+            data["log"] = _log_json(log, log_failures)
         click.echo(json.dumps(data, indent=2, sort_keys=True))
     else:
         click.echo(f"trusted: {trust.describe()}" if trust is not None else
@@ -200,71 +205,96 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
             click.echo(f"witnesses required: {policy.describe()}")
         if state is not None:
             click.echo(state.describe())
+        if source.startswith(("http://", "https://")):
+            click.echo(_log_line(log, log_failures))
         print_summary(report)
     if not report.ok:
         sys.exit(1)
 
 
-def _state_check(source: str, saved, trust):
+def _state_check(source: str, saved, trust, log=None):
     """A :class:`StateCheck` against ``saved``, with the source's consistency proofs (a ledger
-    or URL), and the source's own current checkpoint verified under the trusted key (or None)."""
+    or URL), and the source's own current checkpoint verified under the trusted key (or None):
+    for a URL, the one its served log was checked against (:class:`RemoteLog`) when it has one."""
     from pathlib import Path
 
     from ..sources import DB_SUFFIXES
-    from ..auditstate import StateCheck
-    from ..logcheck import verified_checkpoint
+    from ..auditstate import SourceProofs, StateCheck
+    from ..logcheck import RemoteLog, verified_checkpoint
 
     proof, text = None, None
     if source.startswith(("http://", "https://")):
         from ..tlog.monitor import LogClient
 
-        client = LogClient(source)
-        proof = client.consistency_proof
-        body = client.checkpoint()
-        text = body.get("checkpoint") if isinstance(body, dict) else None
+        proof = SourceProofs("url", source)
+        if isinstance(log, RemoteLog) and log.checkpoint is not None:
+            text = log.checkpoint.text
+        else:
+            body = LogClient(source).checkpoint()
+            text = body.get("checkpoint") if isinstance(body, dict) else None
     elif source != "-" and Path(source).suffix in DB_SUFFIXES:
         from ..ledger.store import open_readonly
         from ..tlog.store import TransparencyLog
 
-        tlog = TransparencyLog(open_readonly(source), migrate=False)
-        proof = tlog.consistency_proof
-        text = tlog.latest_checkpoint()
-
-    def consistency(first: int, second: int):
-        try:
-            return proof(first, second)
-        except Exception:  # noqa: BLE001 - the source cannot prove these sizes: unchecked
-            return None
+        proof = SourceProofs("db", source)
+        text = TransparencyLog(open_readonly(source), migrate=False).latest_checkpoint()
 
     source_cp = None
     if isinstance(text, str) and trust is not None:
         source_cp = verified_checkpoint(text, trust.public_key, trust.origin)
-    return StateCheck(saved.checkpoint, consistency if proof else None), source_cp
+    return StateCheck(saved.checkpoint, proof), source_cp
 
 
-def _whole_log(source: str):
-    """The operator's whole log when the source holds it (a ledger file), else ``None``."""
+def _whole_log(source: str, trust=None):
+    """The operator's whole log when the source holds it (a ledger file, an operator's URL),
+    else ``None``; and the audit's failures if a URL's served log is not the log its signed
+    checkpoint fixes (that log is then not used: the records are judged on their own)."""
     from pathlib import Path
 
     from ..sources import DB_SUFFIXES
 
     if source.startswith(("http://", "https://")):
         from ..errors import TipluError
-        from ..logcheck import RemoteLog
+        from ..logcheck import LogMismatch, RemoteLog
         from ..tlog.monitor import LogClient
 
-        log = RemoteLog(LogClient(source))
+        log = RemoteLog(LogClient(source), public_key=trust.public_key if trust is not None else None,
+                        origin=trust.origin if trust is not None else None)
         try:
-            log.size()
+            return log.open(), []
+        except LogMismatch as exc:
+            return None, [(f"{source} (its served log)", exc.fault)]
         except (TipluError, KeyError, TypeError, ValueError):
-            return None  # an operator that serves no log: its records are audited offline
-        return log
+            return None, []  # an operator that serves no log: its records are audited offline
     if source == "-" or Path(source).suffix not in DB_SUFFIXES:
-        return None
+        return None, []
     from ..ledger.store import open_readonly  # refuses a missing or foreign file; never writes
     from ..logcheck import LedgerLog
 
-    return LedgerLog(open_readonly(source))
+    return LedgerLog(open_readonly(source), path=source), []
+
+
+_ANCHORS = {"pinned": "its checkpoint signed by the trusted key",
+            "operator": "its checkpoint signed by the key it publishes itself -- NOT a trust anchor "
+                        "(pin the operator's key with --public-key or --trust)",
+            "none": "its checkpoint's root, unsigned (no key pinned or published) -- NOT a trust anchor"}
+
+
+def _log_json(log, failures) -> dict:
+    """What a URL audit checked of the operator's served log (``--json``'s ``log``)."""
+    if log is None:
+        return {"checked": False, "size": None, "root": None, "anchor": None,
+                "problem": failures[0][1].reason.value if failures else "no log served"}
+    cp = log.checkpoint
+    return {"checked": True, "size": cp.size, "root": cp.root.hex(), "anchor": log.anchor, "problem": None}
+
+
+def _log_line(log, failures) -> str:
+    if log is None:
+        return ("log: the operator's served log is NOT the log it signs: records judged on their own evidence"
+                if failures else "log: the operator serves no log: records judged on their own evidence")
+    return (f"log: the operator's {log.checkpoint.size} served entries are the tree of "
+            f"{_ANCHORS[log.anchor]}; each record is judged against it")
 
 
 @main.command("replay")

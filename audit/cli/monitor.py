@@ -62,16 +62,22 @@ def run_once(client: LogClient, state_path: Path, *, url: str, public_key: str |
     return True
 
 
-def against_the_log(hook: AuditHook, client: LogClient) -> AuditHook:
+def against_the_log(hook: AuditHook, client: LogClient, public_key: str | None = None,
+                    origin: str | None = None) -> AuditHook:
     """The default audit hook, judging each record against the operator's whole served log
     (fetched once for this round): a re-logged forgery is then ``log_duplicate`` and a record
-    proved in a private log ``log_inconsistent`` / ``not_in_log``, as in a ledger audit."""
+    proved in a private log ``log_inconsistent`` / ``not_in_log``, as in a ledger audit.
+
+    The served entries are first checked against the operator's checkpoint signed by
+    ``public_key`` (the pinned key or the one the state holds; on first use, the key the
+    operator publishes): served entries that are not that tree fail every audit of the
+    round (``AUDIT_FAILED: ... log_inconsistent``) instead of judging records against them."""
     from audit.logcheck import RemoteLog
 
-    log = RemoteLog(client)
+    log = RemoteLog(client, public_key=public_key, origin=origin)
 
     def audit(record):
-        return hook(record, log=log)
+        return hook(record, log=log.open())
     return audit
 
 
@@ -128,7 +134,8 @@ def monitor_command(url: str, state_path: Path, public_key: str | None, once: bo
     while True:
         round_hook = hook
         if hook is not None and audit_hook == DEFAULT_AUDIT_HOOK:
-            round_hook = against_the_log(hook, client)
+            known = MonitorState.load(state_path, url=url)
+            round_hook = against_the_log(hook, client, public_key or known.public_key, known.origin)
             if witnesses and quorum:
                 round_hook = records_need_witnesses(round_hook, witnesses, quorum)
         if not run_once(client, state_path, url=url, public_key=public_key, hook=round_hook, compare_paths=compare_paths,

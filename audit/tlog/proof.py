@@ -26,6 +26,7 @@ and folds the leaf hash up the path (:func:`~audit.tlog.merkle.verify_inclusion`
 from __future__ import annotations
 
 import base64
+import binascii
 import re
 from dataclasses import dataclass
 from typing import Sequence
@@ -38,6 +39,10 @@ from .note import b64decode_strict
 HEADER = "c2sp.org/tlog-proof@v1"
 MAX_PROOF_CHARS = 8192  # a 64-hash path (2**64 leaves) and a 4096-character checkpoint fit
 _INDEX_RE = re.compile(r"index (0|[1-9][0-9]{0,19})")
+#: one canonical standard-base64 32-byte hash (44 characters, the last data character's two
+#: unused bits zero), per line: what :func:`b64decode_strict` accepts of length 32, exactly
+_HASH_LINES_RE = re.compile(r"(?:[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=\n)*")
+_a2b = binascii.a2b_base64
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +103,15 @@ def parse_tlog_proof(text: str) -> TlogProof:
     if not m:
         raise MalformedError("the index line is 'index <decimal, no leading zeros>'", location=f"line {at + 1}")
     index = int(m.group(1))
+    hashes = lines[at + 1:]
+    if len(hashes) <= 64 and _HASH_LINES_RE.fullmatch("\n".join(hashes) + "\n" if hashes else ""):
+        # every line is a canonical 32-byte hash: decode them at once (the loop below words
+        # the error of any other input, in the same order of checks)
+        if not checkpoint.endswith("\n"):
+            raise MalformedError("the checkpoint ends with a newline")
+        return TlogProof(index, tuple(map(_a2b, hashes)), checkpoint, extra)
     path = []
-    for n, line in enumerate(lines[at + 1:], start=at + 2):
+    for n, line in enumerate(hashes, start=at + 2):
         h = b64decode_strict(line, f"inclusion hash on line {n}")
         if len(h) != merkle.HASH_SIZE:
             raise MalformedError("an inclusion hash is 32 bytes", location=f"line {n}")

@@ -12,6 +12,7 @@ A table carries its pot from hand to hand (``table.carry`` = ``{"pot_before": po
 from types import MappingProxyType
 
 from ..game import DealLayout, Game
+from .describe import describe
 from .engine import KittiEngine
 from .eval_requests import evaluate
 from .moves import parse_move, parse_move_text
@@ -20,4 +21,4 @@ from .view import view
 GAME = Game(name="kitti", engine=KittiEngine, parse_move_json=parse_move,
             parse_move_text=parse_move_text, view=view,
             deal_layout=DealLayout(),    # K-1: nothing is turned up
-            eval_handlers=evaluate, carry=MappingProxyType({"pot_before": 0}))
+            eval_handlers=evaluate, describe_move=describe, carry=MappingProxyType({"pot_before": 0}))

@@ -12,13 +12,14 @@ Modules, lowest first:
   score items).
 * :mod:`.payments` -- turning maal points into per-seat payments and nets.
 * :mod:`.eval_requests` -- ``tiplu eval marriage``: the answers to its JSON requests.
-* ``engine`` / ``moves`` / ``state`` / ``shows`` -- the round engine (see
-  docs/marriage.md, section Engine); :mod:`.view` -- a round as people see it.
+* ``engine`` / ``turns`` / ``outcome`` / ``moves`` / ``state`` / ``shows`` -- the round
+  engine (see docs/marriage.md, section Engine); :mod:`.view` -- a round as people see it.
 
 The scoring modules above never import the engine, so they stay usable on their own.
 This package exports the game as one object, :data:`GAME` (:class:`replay.game.Game`).
 """
 from ..game import DealLayout, Game
+from .describe import describe
 from .engine import MarriageEngine
 from .eval_requests import evaluate
 from .moves import parse_move, parse_move_text
@@ -27,4 +28,4 @@ from .view import view
 GAME = Game(name="marriage", engine=MarriageEngine, parse_move_json=parse_move,
             parse_move_text=parse_move_text, view=view,
             deal_layout=DealLayout(turned_up=True),    # MN-3, MC-13
-            eval_handlers=evaluate)
+            eval_handlers=evaluate, describe_move=describe)

@@ -40,6 +40,11 @@ def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=_CODE))
 
 
+def insert_card(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    """``hand`` with ``card`` added: ``sort_cards(hand + (card,))``."""
+    return tuple(sorted(hand + (card,), key=_CODE))
+
+
 def remove_cards(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...] | None:
     """``hand`` less ``cards`` (as multisets), or ``None`` if the hand lacks one of them."""
     rest = list(hand)
@@ -169,6 +174,7 @@ _SEAT_FIELDS = tuple(f.name for f in fields(SeatState))
 _ROUND_FIELDS = tuple(f.name for f in fields(RoundState))
 _seat_values = attrgetter(*_SEAT_FIELDS)
 _round_values = attrgetter(*_ROUND_FIELDS)
+_SEATS_AT = _ROUND_FIELDS.index("seats")
 
 
 class WorkingSeat:
@@ -177,8 +183,9 @@ class WorkingSeat:
     __slots__ = _SEAT_FIELDS
 
     def __init__(self, seat: SeatState) -> None:
-        for name, value in zip(_SEAT_FIELDS, _seat_values(seat)):
-            setattr(self, name, value)
+        # the fields of SeatState, in order (one unpacking: a replay copies seats often)
+        (self.hand, self.tunnelas_at_deal, self.shown, self.dublee, self.has_shown, self.sees_maal,
+         self.has_drawn) = _seat_values(seat)
 
     table = SeatState.table
 
@@ -189,45 +196,43 @@ class WorkingSeat:
 class WorkingRound:
     """A round's state confined to one replay: the engine changes it in place.
 
-    :meth:`MarriageEngine.apply <replay.marriage.engine.MarriageEngine.apply>` copies a
-    frozen :class:`RoundState` (and the seat that moved) for every move.  A replay that
-    only needs the final state -- an audit -- gets one of these from
-    :meth:`~replay.marriage.engine.MarriageEngine.working` instead: ``apply`` then sets the
-    fields of this one object and returns it, with the very same checks and results.  It
-    never leaves the replay: :meth:`freeze` turns it back into a :class:`RoundState`, and
-    the values it holds (hands, stock, discards, shown sets) are the same immutable tuples a
-    frozen state holds.  Every handler raises before it changes anything, so a move that is
-    refused leaves the working state as it was (report mode goes on from it).
+    :meth:`MarriageEngine.apply <replay.marriage.engine.MarriageEngine.apply>` works on
+    one of these: a replay that only needs the final state -- an audit -- gets one from
+    :meth:`~replay.marriage.engine.MarriageEngine.working` and every move changes it in
+    place; a frozen :class:`RoundState` given to ``apply`` is copied into one, and the
+    result frozen again.  It never leaves the replay: :meth:`freeze` turns it back into a
+    :class:`RoundState`, and the values it holds (hands, stock, discards, shown sets) are
+    the same immutable tuples a frozen state holds.  A seat stays the frozen
+    :class:`SeatState` until a move changes it (:meth:`thaw`).  Every handler raises
+    before it changes anything, so a move that is refused leaves the working state as it
+    was (report mode goes on from it).
     """
 
     __slots__ = _ROUND_FIELDS
 
     def __init__(self, state: RoundState) -> None:
-        for name, value in zip(_ROUND_FIELDS, _round_values(state)):
-            setattr(self, name, value)
-        self.seats = [WorkingSeat(seat) for seat in state.seats]
+        # the fields of RoundState, in order (one unpacking: ``apply`` copies frozen states)
+        (self.n_seats, self.dealer, seats, self.stock, self.discards, self.turn_seat, self.phase,
+         self.tiplu, self.tiplu_under_stock, self.taken, self.drawn, self.auto_turn, self.shown_this_turn,
+         self.must_finish, self.turns, self.reshuffles, self.winner, self.finish, self.void_reason,
+         self.moves, self.randomness) = _round_values(state)
+        self.seats = list(seats)
 
     is_over = RoundState.is_over
     to_move = RoundState.to_move
 
-    def seat(self, i: int) -> WorkingSeat:
+    def seat(self, i: int) -> "SeatState | WorkingSeat":
         return self.seats[i]
 
-    def with_seat(self, i: int, **changes: Any) -> list[WorkingSeat]:
-        """Change seat ``i`` in place; the (same) list of seats."""
+    def thaw(self, i: int) -> WorkingSeat:
+        """Seat ``i``, as a :class:`WorkingSeat` a move may change in place."""
         seat = self.seats[i]
-        for name, value in changes.items():
-            setattr(seat, name, value)
-        return self.seats
-
-    def update(self, **changes: Any) -> "WorkingRound":
-        """Set ``changes`` in place; this same object."""
-        for name, value in changes.items():
-            setattr(self, name, value)
-        return self
+        if type(seat) is not WorkingSeat:
+            seat = self.seats[i] = WorkingSeat(seat)
+        return seat
 
     def freeze(self) -> RoundState:
         """The frozen :class:`RoundState` with these values."""
         values = list(_round_values(self))
-        values[_ROUND_FIELDS.index("seats")] = tuple(seat.freeze() for seat in self.seats)
+        values[_SEATS_AT] = tuple(s.freeze() if type(s) is WorkingSeat else s for s in self.seats)
         return RoundState(*values)

@@ -13,6 +13,7 @@ the engine and the ``tiplu eval rummy13`` operations (its bot is the simulator's
 This package exports the game as one object, :data:`GAME` (:class:`replay.game.Game`).
 """
 from ..game import DealLayout, Game
+from .describe import describe
 from .engine import RummyEngine
 from .eval_requests import evaluate
 from .moves import parse_move, parse_move_text
@@ -21,4 +22,4 @@ from .view import view
 GAME = Game(name="rummy13", engine=RummyEngine, parse_move_json=parse_move,
             parse_move_text=parse_move_text, view=view,
             deal_layout=DealLayout(indicator=True, turned_up=True),    # R-5, D-19
-            eval_handlers=evaluate)
+            eval_handlers=evaluate, describe_move=describe)

@@ -7,6 +7,7 @@ from pathlib import Path
 import flask
 import sqlite_utils
 
+from audit.ledger import Ledger
 from audit.signing import SigningKey
 from audit.tlog.checkpoint import CheckpointSigner
 from audit.tlog.store import TransparencyLog
@@ -35,21 +36,19 @@ def statement(i: int, *, kind: str = "deal", hand_id: str | None = None, note: s
 
 
 def make_log(path: Path, statements: list[dict]) -> Path:
-    """A ledger file whose transparency log holds ``statements`` in order."""
-    db = sqlite_utils.Database(path)
-    log = TransparencyLog(db)
-    with db.atomic():
-        for s in statements:
-            log.append_statement(s)
-    db.close()
+    """A ledger file whose transparency log holds ``statements`` in order (the log API reads
+    a ledger: the site opens ``TIPLU_DB`` as one)."""
+    Ledger(path, create=True).close()
+    append(path, statements)
     return path
 
 
 def append(path: Path, statements: list[dict]) -> None:
     db = sqlite_utils.Database(path)
-    log = TransparencyLog(db)
-    for s in statements:
-        log.append_statement(s)
+    log = TransparencyLog(db, migrate=False)
+    with db.atomic():
+        for s in statements:
+            log.append_statement(s)
     db.close()
 
 

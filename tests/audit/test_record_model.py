@@ -1,0 +1,193 @@
+"""The record model (replay.records.HandRecordDoc) is the documented schema, and round-trips.
+
+* The model's JSON Schema (msgspec generates it) and ``docs/hand-record.schema.json`` say
+  the same thing, keyword for keyword, once written alike (``$ref`` inlined, annotations
+  dropped, ``const`` as a one-value ``enum``, "or null" in one spelling): change one
+  without the other and this test fails.
+* The two copies of the documented schema are one file (docs' is a link to the package's).
+* On JSON data the model's yes/no equals jsonschema's (it is never laxer; it is stricter
+  only where jsonschema counts ``1.0`` as an integer, or for integers past 64 bits).
+* Every fixture record reads into the model and writes back to the same JSON.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from audit.schema import _validator, validate_record
+from replay.canonical import PLAIN_JSON, json_kind
+from replay.errors import MalformedError
+from replay.records import HandRecordDoc, check_shape, record_json
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+DOCS_SCHEMA = ROOT / "docs" / "hand-record.schema.json"
+PACKAGE_SCHEMA = ROOT / "audit" / "schemas" / "hand-record.schema.json"
+ANNOTATIONS = {"title", "description", "$schema", "$id", "examples", "default"}
+
+
+def normal(schema, defs=None):
+    """A schema written one way: what both spellings of the same constraint become."""
+    if isinstance(schema, list):
+        return [normal(s, defs) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    defs = schema.get("$defs", defs)
+    if "$ref" in schema:
+        target = defs[schema["$ref"].rsplit("/", 1)[1]]
+        return normal({**target, **{k: v for k, v in schema.items() if k != "$ref"}}, defs)
+    out = {k: normal(v, defs) for k, v in schema.items() if k not in ANNOTATIONS and k != "$defs"}
+    if "properties" in out:
+        out["properties"] = {k: normal(v, defs) for k, v in schema["properties"].items()}
+    if "const" in out:
+        out["enum"] = [out.pop("const")]
+    if "enum" in out:
+        out["enum"] = sorted(out["enum"])
+    if "required" in out:
+        out["required"] = sorted(out["required"])
+        if not out["required"]:
+            del out["required"]  # requiring nothing is saying nothing
+    for key in ("anyOf", "oneOf"):  # X or null, however spelled
+        alts = out.get(key)
+        if isinstance(alts, list) and len(alts) == 2 and {"type": "null"} in alts:
+            other = next(a for a in alts if a != {"type": "null"})
+            del out[key]
+            out = {**other, **out, "nullable": True}
+    if isinstance(out.get("type"), list) and "null" in out["type"]:
+        kinds = [t for t in out["type"] if t != "null"]
+        out["type"] = kinds[0] if len(kinds) == 1 else kinds
+        out["nullable"] = True
+    return out
+
+
+def test_the_model_and_the_documented_schema_say_the_same():
+    ours = normal(msgspec.json.schema(HandRecordDoc))
+    documented = normal(json.loads(DOCS_SCHEMA.read_text(encoding="utf-8")))
+    assert ours == documented
+
+
+def test_the_normalisation_would_see_a_difference():
+    documented = json.loads(DOCS_SCHEMA.read_text(encoding="utf-8"))
+    changed = copy.deepcopy(documented)
+    changed["properties"]["table"]["properties"]["seats"]["maxItems"] = 17
+    assert normal(changed) != normal(documented)
+    changed = copy.deepcopy(documented)
+    changed["properties"]["moves"]["items"]["required"] = ["seat"]
+    assert normal(changed) != normal(msgspec.json.schema(HandRecordDoc))
+
+
+def test_the_schema_is_one_file():
+    assert DOCS_SCHEMA.is_symlink() and DOCS_SCHEMA.resolve() == PACKAGE_SCHEMA.resolve()
+
+
+def _records():
+    for path in sorted((ROOT / "fixtures" / "records").rglob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and "fairness" in data:
+            yield path, data
+
+
+def test_every_fixture_record_round_trips_through_the_model():
+    n = 0
+    for path, data in _records():
+        doc = msgspec.convert(data, HandRecordDoc)
+        assert msgspec.to_builtins(doc) == data, path
+        assert record_json(doc) == data
+        assert msgspec.json.decode(msgspec.json.encode(doc), type=HandRecordDoc) == doc
+        n += 1
+    assert n >= 40
+
+
+def test_simulated_records_round_trip(kitti_archive):
+    for rec, _ in kitti_archive[2]:
+        assert check_shape(rec) and _validator().is_valid(rec)
+        assert msgspec.to_builtins(msgspec.convert(rec, HandRecordDoc)) == rec
+
+
+def test_writing_a_value_the_schema_refuses_is_a_typed_error():
+    _, data = next(_records())
+    doc = msgspec.convert(data, HandRecordDoc)
+    doc.table.seats[0].player = "x" * 129
+    with pytest.raises(MalformedError, match=r"\$\.table\.seats\[0\]\.player"):
+        record_json(doc)
+    with pytest.raises(TypeError):
+        type(doc.table)(**{**msgspec.structs.asdict(doc.table), "nickname": "no such field"})
+
+
+# -- the model's yes/no against jsonschema, on mutations of a real record -------------------
+
+JSON_LEAVES = st.one_of(st.none(), st.booleans(), st.integers(-3, 2**40), st.floats(allow_nan=False),
+                        st.text(max_size=70), st.sampled_from(["v1", "kitti", "0.25", "a" * 64, "tiplu.hand/1",
+                                                               "c2sp.org/tlog-proof@v1\nx", "f" * 128]))
+JSON = st.recursive(JSON_LEAVES, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                         st.dictionaries(st.text(max_size=8), inner, max_size=3)),
+                    max_leaves=6)
+
+
+def _paths(value, path=()):
+    yield path
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, path + (i,))
+
+
+def _mutate(record, path, new, delete):
+    rec = copy.deepcopy(record)
+    if not path:
+        return new
+    parent = rec
+    for p in path[:-1]:
+        parent = parent[p]
+    if delete and isinstance(parent, dict):
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = new
+    return rec
+
+
+def _big_ints(value) -> bool:
+    return any(isinstance(v, int) and not -2**63 <= v < 2**64 for v in _leaves(value))
+
+
+def _leaves(value):
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _leaves(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _leaves(v)
+    else:
+        yield value
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), new=JSON, delete=st.booleans())
+def test_the_model_agrees_with_jsonschema_on_mutations(kitti_archive, data, new, delete):
+    record = kitti_archive[2][0][0]
+    path = data.draw(st.sampled_from(list(_paths(record))))
+    bad = _mutate(record, path, new, delete)
+    valid = _validator().is_valid(bad)
+    if check_shape(bad):
+        assert valid  # never laxer
+    elif valid:  # stricter only where jsonschema reads 1.0 as an integer, or past 64 bits
+        assert json_kind(bad) != PLAIN_JSON or _big_ints(bad)
+    if not valid:  # the message comes from jsonschema, with its location
+        with pytest.raises(MalformedError) as info:
+            validate_record(bad)
+        assert info.value.location.startswith("$")
+
+
+def test_python_values_that_are_not_json_go_to_jsonschema(kitti_archive):
+    record = copy.deepcopy(kitti_archive[2][0][0])
+    record["table"]["seats"] = tuple(record["table"]["seats"])  # msgspec alone would read it as an array
+    assert check_shape(record)
+    with pytest.raises(MalformedError) as info:
+        validate_record(record)
+    assert info.value.location == "$.table.seats"
