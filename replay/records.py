@@ -61,7 +61,7 @@ MAX_HAND_ID = 128
 
 
 def _need(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    if not isinstance(obj, Mapping):
+    if type(obj) is not dict and not isinstance(obj, Mapping):
         raise MalformedError("expected an object", location=where)
     if key not in obj:
         raise MalformedError(f"missing field {key!r}", location=where)
@@ -233,10 +233,12 @@ def _ruleset_of(text: bytes) -> Ruleset:
     return Ruleset.from_json(json.loads(text))
 
 
-def _ruleset(data: Any) -> Ruleset:
+def _ruleset(data: Any, plain: bool = False) -> Ruleset:
     """:meth:`Ruleset.from_json`; a plain-JSON ruleset (a record's, nearly always one of a
     few) is read once per process and kept under its canonical JSON: a :class:`Ruleset` is
-    an immutable value of exactly that JSON."""
+    an immutable value of exactly that JSON.  ``plain``: the whole record is known plain."""
+    if plain:
+        return _ruleset_of(plain_canonical_json(data))
     if json_kind(data) == PLAIN_JSON:
         return _ruleset_of(canonical_json(data))
     return Ruleset.from_json(data)
@@ -258,7 +260,7 @@ def parse_record(data: Any, *, plain: bool = False) -> HandRecord:
     hand_id = parse_hand_id(data.get("hand_id"))
     table = _parse_table(data.get("table"))
     try:
-        ruleset = _ruleset(data.get("ruleset"))
+        ruleset = _ruleset(data.get("ruleset"), plain)
     except RulesetError as exc:
         raise MalformedError(str(exc), location="ruleset") from None
     fairness = _parse_fairness(data.get("fairness"), table.n_seats, v2=fmt == RECORD_FORMAT)

@@ -114,7 +114,7 @@ def test_every_fixture_record_statement_and_leaf():
             assert canonical_json(core) == reference(core) == plain_canonical_json(core), path
             for signed in data["fairness"].get("statements", []):
                 entry = {"statement": signed["statement"], "key": signed["key"], "sig": signed["sig"]}
-                assert leaf_entry(signed) == reference(entry), path
+                assert leaf_entry(signed) == leaf_entry(signed, plain=True) == reference(entry), path
                 assert canonical_json(signed["statement"]) == reference(signed["statement"])
     assert seen >= 40  # every golden and corrupted record of every preset
 
