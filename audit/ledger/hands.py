@@ -9,6 +9,13 @@ step's row, or raises a typed error and changes nothing -- and
 :meth:`~HandLifecycle.operator_deal`, the cards for the operator's game server.
 :class:`HandLifecycle` is a base of :class:`~audit.ledger.Ledger`, never used alone: it
 uses the ledger's connection, clock, signer and secret store (:mod:`.ledger`).
+
+A verb checks its arguments first, then -- under the write lock (``BEGIN IMMEDIATE``) -- the
+hand's state, then asks the clock and the key, so a refused call raises the same error as it
+always did and the state is read once.  :meth:`~HandLifecycle.commit` and
+:meth:`~HandLifecycle.finish` also check the state before they take the lock: the first
+stores the server seed before its statement, the second runs the record validator (a replay)
+that must not hold the lock.
 """
 from __future__ import annotations
 
@@ -165,11 +172,10 @@ class HandLifecycle:
         hand_id, operator, n, _, ruleset = self._hand_row(hand_id)
         seat, player = self._seat_of(hand_id, n, seat)
         commitment = parse_digest(commitment, what="seat seed commitment").hex()
-        require(self.db, hand_id, "seed_commit")
-        time = self._time(now)
-        key = self._signer(operator)
-        with self._write() as db:
+        with self._write() as db:  # state, clock, key: checked once, under the write lock
             require(db, hand_id, "seed_commit")
+            time = self._time(now)
+            key = self._signer(operator)
             if db.execute("SELECT 1 FROM seat_commitments WHERE hand_id = ? AND seat = ?", [hand_id, seat]).fetchone():
                 raise LedgerStateError(f"seat {seat} of hand {hand_id!r} has already committed its seed")
             # the receipt binds what the player was shown: the server's commitment and the rules
@@ -185,11 +191,10 @@ class HandLifecycle:
         hand_id, operator, n, _, _ = self._hand_row(hand_id)
         seat, player = self._seat_of(hand_id, n, seat)
         seed_b = seed_bytes(seed, parse_player_seed)
-        require(self.db, hand_id, "seed_reveal")
-        time = self._time(now)
-        key = self._signer(operator)
-        with self._write() as db:
+        with self._write() as db:  # state, clock, key: checked once, under the write lock
             require(db, hand_id, "seed_reveal")
+            time = self._time(now)
+            key = self._signer(operator)
             if db.execute("SELECT 1 FROM seat_reveals WHERE hand_id = ? AND seat = ?", [hand_id, seat]).fetchone():
                 raise LedgerStateError(f"seat {seat} of hand {hand_id!r} has already revealed its seed")
             commitment = db.execute("SELECT commitment FROM seat_commitments WHERE hand_id = ? AND seat = ?",
@@ -204,11 +209,10 @@ class HandLifecycle:
     def deal(self, hand_id: str, *, now: datetime | None = None) -> dict[str, Any]:
         """Close the inputs of the shuffle: every seed is in; signed ``deal`` (no cards in it)."""
         hand_id, operator, n, dealer, ruleset = self._hand_row(hand_id)
-        require(self.db, hand_id, "deal")
-        time = self._time(now)
-        key = self._signer(operator)
-        with self._write() as db:
+        with self._write() as db:  # state, clock, key: checked once, under the write lock
             require(db, hand_id, "deal")
+            time = self._time(now)
+            key = self._signer(operator)
             seeds = [r[0] for r in db.execute("SELECT seed FROM seat_reveals WHERE hand_id = ? ORDER BY seat", [hand_id])]
             seq, signed = append_statement(db, key, "deal", hand_id, {
                 "ruleset_hash": ruleset.hash, "server_seed_commitment": self._commitment(hand_id),
@@ -255,11 +259,10 @@ class HandLifecycle:
     def reveal(self, hand_id: str, *, now: datetime | None = None) -> dict[str, Any]:
         """Publish the server seed, checked against its commitment (R-22)."""
         hand_id, operator, _, _, _ = self._hand_row(hand_id)
-        require(self.db, hand_id, "reveal")
-        time = self._time(now)
-        key = self._signer(operator)
-        with self._write() as db:
+        with self._write() as db:  # state, clock, key: checked once, under the write lock
             require(db, hand_id, "reveal")
+            time = self._time(now)
+            key = self._signer(operator)
             seed = self._server_seed(hand_id)
             commitment = self._commitment(hand_id)
             verify_server_seed(seed, commitment)
@@ -279,11 +282,10 @@ class HandLifecycle:
         hand_id, operator, n, _, _ = self._hand_row(hand_id)
         if not isinstance(reason, str) or len(reason) > 200:
             raise MalformedError("a cancel reason is a short text (at most 200 characters)")
-        require(self.db, hand_id, "cancel")
-        time = self._time(now)
-        key = self._signer(operator)
-        with self._write() as db:
+        with self._write() as db:  # state, clock, key: checked once, under the write lock
             require(db, hand_id, "cancel")
+            time = self._time(now)
+            key = self._signer(operator)
             revealed = {r[0] for r in db.execute("SELECT seat FROM seat_reveals WHERE hand_id = ?", [hand_id])}
             missing = [s for s in range(n) if s not in revealed]
             commitment = self._commitment(hand_id)
