@@ -7,13 +7,16 @@
 
 Figures, each with a baseline measured in the same run:
 
-* **per preset** (single process): simulated hands of each preset that has an engine,
-  audited with :func:`audit.verify.audit_record` (after one untimed warm-up audit; the
-  best of three full passes); baseline: the bare Ed25519 verification of the same signed
-  statements (the floor no auditor can go under without skipping a signature), also the
-  best of three.  ``--stages`` adds the microseconds per record of each stage.  The
-  issue's aim per core: >= 1,000 Marriage rounds and >= 3,000 Rummy or Kitti deals per
-  second.
+* **per preset** (single process, CPU seconds of this process: per core): simulated hands
+  of each preset that has an engine, cached as JSON lines, each line audited with
+  :func:`audit.verify.audit_record` as ``tiplu audit FILE`` does by default (after one
+  untimed warm-up audit; the best of three rounds, every round verifying each checkpoint
+  afresh); baseline: ``json.loads`` + SHA-256 of the same lines (issue 18's floor),
+  measured in each round just before the audit.  Also with ``--check-signatures``,
+  against the bare Ed25519 verification of the same signed statements.
+  ``--stages`` adds the microseconds per record of each stage.  The issues' aims per
+  core: Kitti >= 1,200 (issue 15) and >= 3,000 within 5x the floor, Rummy >= 3,000 within
+  5x, Marriage >= 1,000 within 15x (issue 18).
 * **throughput**: an archive of ``--records`` real, clean Kitti records -- the ``--base``
   records the simulator played, repeated (passes over the same records: every copy is a
   full audit) -- through ``tiplu audit`` in one process, ``--workers N``, and a Dask
