@@ -46,7 +46,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from .canonical import PLAIN_JSON, canonical_hash, canonical_json, json_kind, plain_canonical_json
+from .canonical import JSON_WITH_FLOATS, PLAIN_JSON, canonical_hash, canonical_json, json_kind, plain_canonical_json
 from .errors import MalformedError, RulesetError
 from .fairness import parse_digest, parse_player_seed, parse_server_seed
 from .registry import game_names
@@ -207,6 +207,32 @@ def _parse_fairness(f: Any, n_seats: int, *, v2: bool) -> Fairness:
 
 
 _decode = msgspec.json.Decoder().decode
+
+
+class _Float(Exception):
+    pass
+
+
+def _no_float(text: str) -> Any:
+    raise _Float
+
+
+_decode_plain = msgspec.json.Decoder(float_hook=_no_float).decode
+
+
+def load_json_kind(text: str | bytes) -> tuple[Any, int]:
+    """:func:`load_json` and the value's :func:`~replay.canonical.json_kind`, known from
+    the decoding (no walk of the value): what msgspec reads with no non-integer number is
+    :data:`~replay.canonical.PLAIN_JSON`."""
+    try:
+        try:
+            return _decode_plain(text), PLAIN_JSON
+        except _Float:
+            return _decode(text), JSON_WITH_FLOATS
+    except (msgspec.DecodeError, RecursionError, UnicodeEncodeError):
+        pass  # json.loads decides (and words the error), as in load_json
+    value = load_json(text)
+    return value, json_kind(value)
 
 
 def load_json(text: str | bytes) -> Any:
