@@ -24,7 +24,7 @@ from typing import Any, Iterable
 
 from ..cards import Card
 from ..fairness import HandRandomness
-from ..immutable import replace
+from ..dataclass_replace import replace
 
 DRAW = "draw"
 PLAY = "play"
@@ -104,7 +104,7 @@ class FinishRecord:
 @dataclass(frozen=True, slots=True)
 class RoundState:
     """Everything about a round in progress or over.  Never mutated: the engine returns a
-    new value for every move (:func:`replay.immutable.replace`)."""
+    new value for every move (:func:`replay.dataclass_replace.replace`)."""
 
     n_seats: int
     dealer: int
