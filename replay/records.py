@@ -49,7 +49,8 @@ from msgspec import UNSET, Meta, UnsetType
 from .canonical import JSON_WITH_FLOATS, PLAIN_JSON, canonical_hash, canonical_json, json_kind, plain_canonical_json
 from .errors import MalformedError, RulesetError
 from .fairness import parse_digest, parse_player_seed, parse_server_seed
-from .rulesets import Ruleset
+from .registry import game_names
+from .rulesets import PRESETS, Ruleset
 from .settlement import parse_amount
 
 RECORD_FORMAT = "tiplu.hand/2"  # what Tiplu writes
@@ -314,6 +315,11 @@ Amount = Annotated[str, Meta(pattern=_AMOUNT)]
 Count = Annotated[int, Meta(ge=0)]
 Name = Annotated[str, Meta(max_length=128)]
 JsonObject = dict[str, Any]
+# the built-in presets and games, from the registry (replay/<game>/presets/) when this module
+# loads: a new game's folder changes the model, and tests/audit/test_record_model.py fails
+# until the documented schema says so too
+PresetName = Literal[PRESETS]  # type: ignore[valid-type]
+GameName = Literal[game_names()]  # type: ignore[valid-type]
 
 
 class Doc(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -341,8 +347,8 @@ class TableDoc(Doc):
 
 class RulesetDoc(Doc):
     format: Literal["tiplu.ruleset/1"]
-    preset: Literal["marriage/nepal", "marriage/classic", "kitti", "rummy13"]
-    game: Literal["marriage", "kitti", "rummy13"]
+    preset: PresetName
+    game: GameName
     settings: JsonObject
 
 

@@ -210,3 +210,19 @@ def test_no_second_map_keyed_by_game_outside_the_registry():
                     if len(keys & names) >= 2:
                         found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert found == []
+
+
+def test_the_record_model_and_schema_name_the_registrys_presets_and_games():
+    # the record's ruleset.preset / ruleset.game enums are the registry's, not a list of
+    # their own: the model takes them from the registry, and the documented schema (checked
+    # against the model by tests/audit/test_record_model.py) says the same
+    from typing import get_args
+
+    from replay.records import GameName, PresetName
+
+    assert get_args(PresetName) == presets() == PRESETS and get_args(GameName) == game_names()
+    schema = json.loads((ROOT / "docs" / "hand-record.schema.json").read_text(encoding="utf-8"))
+    ruleset = schema["properties"]["ruleset"]
+    ruleset = schema.get("$defs", {}).get(ruleset.get("$ref", "").rsplit("/", 1)[-1], ruleset)
+    assert ruleset["properties"]["preset"]["enum"] == list(PRESETS)
+    assert ruleset["properties"]["game"]["enum"] == list(game_names())
