@@ -144,6 +144,11 @@ def parse_cards(texts: Sequence[str] | str) -> tuple[Card, ...]:
     return tuple(map(parse_card, texts))
 
 
+def card_texts(cards: Iterable[Card]) -> list[str]:
+    """Each card's text (``[str(c) for c in cards]``), read from the table at once."""
+    return [_TEXTS[c.code] for c in cards]
+
+
 def format_cards(cards: Iterable[Card]) -> str:
     """Cards as one space-separated string (``parse_cards`` reads it back)."""
     return " ".join(str(c) for c in cards)

@@ -33,3 +33,8 @@ def test_bad_cards_are_typed_errors(bad):
 def test_bad_code(code):
     with pytest.raises(CardParseError):
         Card(code)
+
+
+def test_card_texts_are_the_cards_strs():
+    from replay.cards import ALL_CARDS, card_texts
+    assert card_texts(ALL_CARDS) == [str(c) for c in ALL_CARDS] and card_texts(()) == []
