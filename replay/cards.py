@@ -135,8 +135,8 @@ def parse_card(text: str) -> Card:
     raise CardParseError(f"not a card: {text!r} (expected e.g. 7H, TS, JK, MC)")
 
 
-def parse_card_list(texts: Iterable[str]) -> tuple[Card, ...]:
-    """``parse_card`` of each text, in order: one table look-up per card, and only for a
+def parse_card_list(texts: Sequence[str]) -> tuple[Card, ...]:
+    """``parse_card`` of each text of a list, in order: one table look-up per card, and only for a
     text that is not a card the slow path that names it (:class:`CardParseError`)."""
     try:
         return tuple(map(_BY_TEXT.__getitem__, texts))
