@@ -108,11 +108,11 @@ def _pool(hand: Sequence[Card], table: Sequence[Card], tunnelas: Sequence[Sequen
     A tunnela at the deal uses all three copies of its card; if ``table`` already holds
     them it is part of ``table``, if it holds none they are added.
     """
+    codes = [c.code for c in hand]
+    codes += [c.code for c in table]
     pool = [0] * len(ALL_CARDS)
-    for c in hand:
-        pool[c.code] += 1
-    for c in table:
-        pool[c.code] += 1
+    for code in codes:
+        pool[code] += 1
     tunnela_codes: list[int] = []
     if tunnelas:
         on_table = [0] * len(ALL_CARDS)
@@ -129,12 +129,20 @@ def _pool(hand: Sequence[Card], table: Sequence[Card], tunnelas: Sequence[Sequen
                 pool[code] = 3
             elif on_table[code] < 3:
                 raise MalformedError(f"tunnela {t[0]} laid at the deal but not all three on the table")
-    present = sorted({c.code for c in hand} | {c.code for c in table} | set(tunnela_codes))
+    present = sorted(set(codes).union(tunnela_codes))
     limits = _limits(ruleset)
     for code in present:
         if pool[code] > limits[code]:
             raise MalformedError(f"{pool[code]} copies of {ALL_CARDS[code]}, but the shoe holds {limits[code]}")
     return pool, tuple(sorted(tunnela_codes)), present
+
+
+@lru_cache(maxsize=None)
+def _marriage_codes(tiplu_code: int) -> tuple[int, int, int]:
+    """The codes of the tiplu, the poplu and the jhiplu of a standard tiplu (MN-27, MC-25)."""
+    tiplu = ALL_CARDS[tiplu_code]
+    return (tiplu_code, card_of(poplu_rank(tiplu.rank), tiplu.suit).code,
+            card_of(jhiplu_rank(tiplu.rank), tiplu.suit).code)
 
 
 @lru_cache(maxsize=256)
@@ -191,8 +199,7 @@ def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
     trio: tuple[int, int, int] | None = None
     max_marriages = 0
     if known is not None and known.is_standard:
-        trio = (known.code, card_of(poplu_rank(known.rank), known.suit).code,
-                card_of(jhiplu_rank(known.rank), known.suit).code)
+        trio = _marriage_codes(known.code)
         max_marriages = min(pool[c] for c in trio)
     marriage_values = tuple(table_values["marriage"])
 
