@@ -224,6 +224,7 @@ class LedgerLog:
         self._log = TransparencyLog(db, migrate=False)
         self._size = size
         self._roots: dict[int, bytes] = {}
+        self._leaves: dict[int, bytes] = {}
         self.path = path
 
     def size(self) -> int:
@@ -236,19 +237,31 @@ class LedgerLog:
             self._roots[size] = self._log.root(size)
         return self._roots[size]
 
+    #: leaves read ahead on a miss: a record's statements are neighbours in the log
+    READ_AHEAD = 32
+
     def leaf_hash(self, index: int) -> bytes | None:
         if not 0 <= index < self.size():
             return None
-        row = self._db.execute("SELECT leaf_hash FROM tlog_leaves WHERE idx = ?", (index,)).fetchone()
-        return None if row is None else bytes(row[0])
+        hit = self._leaves.get(index)
+        if hit is None:
+            if len(self._leaves) > 4096:
+                self._leaves.clear()
+            end = min(index + self.READ_AHEAD, self.size())
+            self._leaves.update((i, bytes(h)) for i, h in self._db.execute(
+                "SELECT idx, leaf_hash FROM tlog_leaves WHERE idx >= ? AND idx < ?", (index, end)))
+            hit = self._leaves.get(index)
+        return hit
 
     def hand_slots(self, hand_id: str) -> Iterable[tuple[int, tuple[str | None, int | None]]]:
-        import json
-
+        # the slot (:func:`_slot`) read by SQLite's JSON functions, not by parsing each statement:
+        # a kind only when it is text, a seat only when it is a JSON integer of a seat kind
         size = self.size()
-        for seq, text in self._db.execute("SELECT seq, statement FROM statements WHERE hand_id = ? AND seq <= ?",
-                                          [hand_id, size]):
-            yield seq - 1, _slot(json.loads(text))
+        for seq, kind, seat in self._db.execute(
+                "SELECT seq, CASE json_type(statement, '$.kind') WHEN 'text' THEN json_extract(statement, '$.kind') END,"
+                " CASE json_type(statement, '$.seat') WHEN 'integer' THEN json_extract(statement, '$.seat') END"
+                " FROM statements WHERE hand_id = ? AND seq <= ?", [hand_id, size]):
+            yield seq - 1, (kind, seat if kind in ("seat-receipt", "seat-reveal") else None)
 
     def ref(self) -> "LedgerLogRef | None":
         """What a worker process needs to open this very view (``None`` without a path)."""
