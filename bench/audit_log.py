@@ -70,20 +70,26 @@ def run(records: int, workers: int, *, dask: bool = True, log=print) -> dict:
     db = str(ledger_archive(records, log=log))
     out: dict = {"records": records, "workers": workers, "source": "ledger, whole-log checks"}
     reports: list[str] = []
+    cpu_s: list[float] = []
 
     def single() -> float:
-        t = time.perf_counter()
+        t, me = time.perf_counter(), _cpu_self()
         rep = audit_items(iter_source(db), log=LedgerLog(open_readonly(db), path=db))
         reports.append(json.dumps(rep.to_json(), sort_keys=True))
         out["clean"] = rep.total - rep.failed
+        cpu_s.append(_cpu_self() - me)
         return time.perf_counter() - t
 
     def parallel(name: str, call) -> None:
-        t, me = time.perf_counter(), _cpu_self()
+        t, me, kids = time.perf_counter(), _cpu_self(), _cpu_kids()
         rep = call()
         wall = time.perf_counter() - t
         out[f"{name}_rate"] = records / wall
         out[f"{name}_parent_cpu_share"] = (_cpu_self() - me) / wall
+        if not name.startswith("dask"):  # local pools are reaped at once: their CPU is counted
+            spent = _cpu_self() - me + _cpu_kids() - kids
+            out[f"{name}_cores"] = spent / wall
+            out[f"{name}_per_cpu_s"] = records / spent
         out[f"{name}_identical"] = json.dumps(rep.to_json(), sort_keys=True) == reports[0]
         log(f"  {name}: {out[f'{name}_rate']:,.0f} records/s, parent CPU {out[f'{name}_parent_cpu_share']:.0%} "
             f"of wall, report {'identical' if out[f'{name}_identical'] else 'DIFFERS'}")
@@ -115,6 +121,11 @@ def run(records: int, workers: int, *, dask: bool = True, log=print) -> dict:
     log(f"  one process again: {records / after:,.0f} records/s")
     out["single"] = records / ((before + after) / 2)
     out["single_before"], out["single_after"] = records / before, records / after
+    out["single_per_cpu_s"] = 2 * records / sum(cpu_s)
+    out["single_cores"] = sum(cpu_s) / (before + after)
+    log(f"  records per CPU-second: one process {out['single_per_cpu_s']:,.0f} ({out['single_cores']:.2f} cores), "
+        + ", ".join(f"{n} {out[n + '_per_cpu_s']:,.0f} ({out[n + '_cores']:.2f} cores)"
+                    for n in ("workers", "workers_ship") if n + "_per_cpu_s" in out))
     for name in ("workers", "workers_ship", "dask", "dask_index"):
         if f"{name}_rate" in out:
             out[f"{name}_x"] = out[f"{name}_rate"] / out["single"]
