@@ -140,7 +140,7 @@ def check_log_evidence(record: HandRecord, public_key: str, *, origin: str | Non
             indices.append(None)
             continue
         try:
-            hashes[k] = leaf_hash(leaf_entry(signed))
+            hashes[k] = leaf_hash(leaf_entry(signed, plain=record.plain))
             root = root_from_inclusion_proof(hashes[k], proof.index, cp.size, proof.path)
         except (MalformedError, ProofError) as exc:
             faults.append(Fault(Reason.NOT_IN_LOG, f"{_label(f.statements, k)} is not in the log: {exc}",

@@ -19,13 +19,13 @@ Progress = Callable[[AuditReport], None]
 
 def audit_one(data, *, public_key: str | None = None, strict: bool = False,
               witnesses: WitnessPolicy | None = None, trust: TrustAnchor | None = None,
-              check_signatures: bool = False, log=None, state=None) -> Verdict:
+              check_signatures: bool = False, log=None, state=None, kind: int | None = None) -> Verdict:
     """:func:`audit_record`, but a crash of the auditor on one record becomes that record's
     ``INTERNAL_ERROR`` verdict instead of ending the run (the error type is kept, no traceback).
     With ``witnesses``, a record whose checkpoint lacks the quorum also gets ``WITNESS_QUORUM``."""
     try:
         verdict = audit_record(data, public_key=public_key, strict=strict, trust=trust,
-                               check_signatures=check_signatures, log=log)
+                               check_signatures=check_signatures, log=log, kind=kind)
         if witnesses is not None and witnesses.active and not (strict and verdict.faults):
             extra = record_witness_faults(data, witnesses)
             if extra:
@@ -79,7 +79,7 @@ def audit_items(items: Iterable[Item], *, public_key: str | None = None, strict:
         else:
             report.add(item.where, audit_one(item.data, public_key=public_key, strict=strict, witnesses=witnesses,
                                              trust=trust, check_signatures=check_signatures, log=log,
-                                             state=state))
+                                             state=state, kind=item.kind))
         if progress and n % every == 0:
             progress(report)
     if progress:

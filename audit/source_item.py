@@ -21,6 +21,7 @@ class Item:
     data: Any = None
     error: MalformedError | None = None
     status: HandStatus | None = None  # a hand with no record to audit (ledger and URL sources)
+    kind: int | None = None  # replay.canonical.json_kind(data), when the source decoded it
 
 
 __all__ = ["Item"]

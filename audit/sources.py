@@ -18,7 +18,7 @@ from typing import Any, Iterator
 from datetime import datetime, timedelta
 
 from replay.errors import MalformedError
-from replay.records import load_json
+from replay.records import load_json, load_json_kind
 
 from .coverage import DEFAULT_GRACE, ledger_statuses, utc_now
 from .source_item import Item
@@ -45,7 +45,8 @@ def iter_jsonl(stream: io.BufferedIOBase | Any, name: str, *, raw: bool = False)
             yield Item(where, data=text)
         else:
             try:
-                yield Item(where, data=load_json(text))
+                data, kind = load_json_kind(text)
+                yield Item(where, data=data, kind=kind)
             except MalformedError as exc:
                 yield Item(where, error=exc)
 
@@ -60,7 +61,8 @@ def iter_db(path: Path, *, now: datetime | None = None, grace: timedelta = DEFAU
     try:
         for hand_id, text in iter_published(ledger):
             try:
-                yield Item(f"{path}#{hand_id}", data=load_json(text))
+                data, kind = load_json_kind(text)
+                yield Item(f"{path}#{hand_id}", data=data, kind=kind)
             except MalformedError as exc:
                 yield Item(f"{path}#{hand_id}", error=exc)
     finally:

@@ -40,7 +40,7 @@ from replay.canonical import PLAIN_JSON, json_kind
 from replay.errors import CommitmentMismatchError, MalformedError
 from replay.fairness import verify_player_seed, verify_server_seed
 from replay.faults import Fault, Reason, group_faults
-from replay.records import HandRecord, load_json, parse_record
+from replay.records import HandRecord, load_json_kind, parse_record
 from replay.replayer import ReplayResult, replay_record
 
 from .logcheck import LogView, check_log_evidence
@@ -162,15 +162,18 @@ def trust_of(record: HandRecord | None, *, trust: TrustAnchor | None = None,
 
 def audit_record(data: Any, *, public_key: str | None = None, strict: bool = False,
                  trust: TrustAnchor | None = None, check_signatures: bool = False,
-                 log: LogView | None = None) -> Verdict:
-    """Audit one record (JSON text, a dict, or a parsed :class:`HandRecord`)."""
+                 log: LogView | None = None, kind: int | None = None) -> Verdict:
+    """Audit one record (JSON text, a dict, or a parsed :class:`HandRecord`).  ``kind``:
+    the dict's :func:`~replay.canonical.json_kind` when the caller knows it (a source that
+    decoded it: :func:`replay.records.load_json_kind`)."""
     try:
         if isinstance(data, HandRecord):
             record = data
         else:
             if isinstance(data, (str, bytes)):
-                data = load_json(data)
-            kind = json_kind(data)  # the one walk of the record's values
+                data, kind = load_json_kind(data)
+            elif kind is None:
+                kind = json_kind(data)  # the one walk of the record's values
             validate_record(data, kind=kind)
             record = parse_record(data, plain=kind == PLAIN_JSON)
     except MalformedError as exc:

@@ -1,16 +1,21 @@
 """Marriage round engine: bot rounds played and replayed per second, against a baseline.
 
-    python bench/marriage_rounds.py [--rounds N] [--players 4]
+    python bench/marriage_rounds.py [--rounds N] [--players 4] [--repeat 5]
 
 Baseline (same run): dealing and starting a round (``engine.start``: the v1 shuffle of
 the shoe and the deal), the least any round costs.  Then, per preset:
 
 * *played*   -- whole rounds chosen by the seeded bot (``audit.sim.bots.marriage``);
-* *replayed* -- the same rounds re-applied from their JSON move lists through a fresh
-  engine, as an audit does (parse, validate every move, score the outcome) on one working
-  state (``engine.working``); and, for comparison, with a new frozen state per move (as
-  the replay viewer does).  Best of three, interleaved.
+* *replayed* -- the same rounds re-applied from their JSON through a fresh engine, as an
+  audit does: the round's moves read from one JSON text (an audit reads each record's
+  line once), each parsed, validated and applied on one working state
+  (``engine.working``), and the outcome scored; and, for comparison, with a new frozen
+  state per move (as the replay viewer does).
 
+Times are CPU seconds of this process (``time.process_time``: the machine is shared, and
+wall-clock time measures the other processes too).  Each repetition measures the
+baseline and both replays one after the other, and its ratio is taken within it; the
+figures printed are the medians over the repetitions, with the range of the ratio.
 Ratios against the baseline are what to compare between machines.  Rounds are seeded,
 so every run measures the same games.
 """
@@ -48,36 +53,38 @@ def play(eng, r, k: int, n: int):
     return state, moves
 
 
-def replay(eng, r, moves, n: int):
-    """As an audit replays (replay.replayer without a visitor): one working state."""
+def replay(rs, r, moves_text: str, n: int):
+    """As an audit replays (replay.replayer without a visitor): a fresh engine, one
+    working state."""
+    eng = MarriageEngine(rs)
     state = eng.working(eng.start(r, dealer=first_dealer(n)))
-    for text in moves:
-        state = eng.apply(state, eng.parse_move(json.loads(text)))
+    for raw in json.loads(moves_text):
+        state = eng.apply(state, eng.parse_move(raw))
     return eng.outcome(state.freeze())
 
 
-def replay_frozen(eng, r, moves, n: int):
+def replay_frozen(rs, r, moves_text: str, n: int):
     """As the replay viewer replays (a visitor sees every state): a frozen state per move."""
+    eng = MarriageEngine(rs)
     state = eng.start(r, dealer=first_dealer(n))
-    for text in moves:
-        state = eng.apply(state, eng.parse_move(json.loads(text)))
+    for raw in json.loads(moves_text):
+        state = eng.apply(state, eng.parse_move(raw))
     return eng.outcome(state)
 
 
-def best_rate(fn, eng_of, rands, games, n: int, rounds: int = 3) -> float:
-    best = float("inf")
-    for _ in range(rounds):
-        t = time.perf_counter()
-        for r, (_, moves) in zip(rands, games):
-            fn(eng_of(), r, moves, n)
-        best = min(best, time.perf_counter() - t)
-    return len(rands) / best
+def cpu_rate(fn, items) -> float:
+    """Items per CPU-second of ``fn`` over ``items``."""
+    t = time.process_time()
+    for item in items:
+        fn(*item)
+    return len(items) / max(time.process_time() - t, 1e-9)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     n = args.players
     for preset in ("marriage/nepal", "marriage/classic"):
@@ -85,29 +92,33 @@ def main() -> None:
         eng = MarriageEngine(rs)
         rands = [randomness(rs, k, n) for k in range(args.rounds)]
 
-        best = float("inf")
-        for _ in range(3):                      # best of three (the first warms up)
-            t = time.perf_counter()
-            for r in rands:
-                eng.start(r, dealer=first_dealer(n))
-            best = min(best, time.perf_counter() - t)
-        deals = args.rounds / best
-
-        t = time.perf_counter()
+        t = time.process_time()
         games = [play(eng, r, k, n) for k, r in enumerate(rands)]
-        played = args.rounds / (time.perf_counter() - t)
+        played = args.rounds / max(time.process_time() - t, 1e-9)
+        texts = ["[" + ",".join(moves) + "]" for _, moves in games]
 
-        replayed = frozen = 0.0
-        for _ in range(3):        # interleaved, best of three each
-            replayed = max(replayed, best_rate(replay, lambda: MarriageEngine(rs), rands, games, n, 1))
-            frozen = max(frozen, best_rate(replay_frozen, lambda: MarriageEngine(rs), rands, games, n, 1))
+        starts = [(r,) for r in rands]
+        work = [(rs, r, text, n) for r, text in zip(rands, texts)]
+        cpu_rate(lambda r: eng.start(r, dealer=first_dealer(n)), starts)     # warm up
+        deals, replayed, frozen, ratios = [], [], [], []
+        for _ in range(max(1, args.repeat)):  # interleaved: each repetition has its own baseline
+            d = cpu_rate(lambda r: eng.start(r, dealer=first_dealer(n)), starts)
+            w = cpu_rate(replay, work)
+            f = cpu_rate(replay_frozen, work)
+            deals.append(d)
+            replayed.append(w)
+            frozen.append(f)
+            ratios.append(w / d)
 
+        med = statistics.median
         finished = sum(s.winner is not None for s, _ in games)
-        turns = statistics.median(s.turns for s, _ in games)
-        print(f"{preset} ({n} players, {args.rounds} rounds): baseline deal+start {deals:,.0f}/s; "
-              f"bot rounds played {played:,.1f}/s (ratio {played / deals:.4f}); "
-              f"replayed {replayed:,.1f}/s (ratio {replayed / deals:.4f}); "
-              f"replayed with a frozen state per move {frozen:,.1f}/s; "
+        turns = med(s.turns for s, _ in games)
+        print(f"{preset} ({n} players, {args.rounds} rounds, {len(ratios)} repetitions, CPU time): "
+              f"baseline deal+start {med(deals):,.0f}/s; "
+              f"bot rounds played {played:,.1f}/s (ratio {played / med(deals):.4f}); "
+              f"replayed {med(replayed):,.1f}/s (ratio {med(ratios):.4f}, range {min(ratios):.4f}-{max(ratios):.4f}; "
+              f"{min(replayed):,.0f}-{max(replayed):,.0f}/s); "
+              f"replayed with a frozen state per move {med(frozen):,.1f}/s; "
               f"finished {finished}/{args.rounds}, median {turns:g} turns")
 
 

@@ -46,10 +46,11 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from .canonical import PLAIN_JSON, canonical_hash, canonical_json, json_kind, plain_canonical_json
+from .canonical import JSON_WITH_FLOATS, PLAIN_JSON, canonical_hash, canonical_json, json_kind, plain_canonical_json
 from .errors import MalformedError, RulesetError
 from .fairness import parse_digest, parse_player_seed, parse_server_seed
-from .rulesets import Ruleset
+from .registry import game_names
+from .rulesets import PRESETS, Ruleset
 from .settlement import parse_amount
 
 RECORD_FORMAT = "tiplu.hand/2"  # what Tiplu writes
@@ -61,7 +62,7 @@ MAX_HAND_ID = 128
 
 
 def _need(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    if not isinstance(obj, Mapping):
+    if type(obj) is not dict and not isinstance(obj, Mapping):
         raise MalformedError("expected an object", location=where)
     if key not in obj:
         raise MalformedError(f"missing field {key!r}", location=where)
@@ -208,6 +209,32 @@ def _parse_fairness(f: Any, n_seats: int, *, v2: bool) -> Fairness:
 _decode = msgspec.json.Decoder().decode
 
 
+class _Float(Exception):
+    pass
+
+
+def _no_float(text: str) -> Any:
+    raise _Float
+
+
+_decode_plain = msgspec.json.Decoder(float_hook=_no_float).decode
+
+
+def load_json_kind(text: str | bytes) -> tuple[Any, int]:
+    """:func:`load_json` and the value's :func:`~replay.canonical.json_kind`, known from
+    the decoding (no walk of the value): what msgspec reads with no non-integer number is
+    :data:`~replay.canonical.PLAIN_JSON`."""
+    try:
+        try:
+            return _decode_plain(text), PLAIN_JSON
+        except _Float:
+            return _decode(text), JSON_WITH_FLOATS
+    except (msgspec.DecodeError, RecursionError, UnicodeEncodeError):
+        pass  # json.loads decides (and words the error), as in load_json
+    value = load_json(text)
+    return value, json_kind(value)
+
+
 def load_json(text: str | bytes) -> Any:
     """JSON text to a value; :class:`MalformedError` with the line and column otherwise.
 
@@ -233,10 +260,12 @@ def _ruleset_of(text: bytes) -> Ruleset:
     return Ruleset.from_json(json.loads(text))
 
 
-def _ruleset(data: Any) -> Ruleset:
+def _ruleset(data: Any, plain: bool = False) -> Ruleset:
     """:meth:`Ruleset.from_json`; a plain-JSON ruleset (a record's, nearly always one of a
     few) is read once per process and kept under its canonical JSON: a :class:`Ruleset` is
-    an immutable value of exactly that JSON."""
+    an immutable value of exactly that JSON.  ``plain``: the whole record is known plain."""
+    if plain:
+        return _ruleset_of(plain_canonical_json(data))
     if json_kind(data) == PLAIN_JSON:
         return _ruleset_of(canonical_json(data))
     return Ruleset.from_json(data)
@@ -258,7 +287,7 @@ def parse_record(data: Any, *, plain: bool = False) -> HandRecord:
     hand_id = parse_hand_id(data.get("hand_id"))
     table = _parse_table(data.get("table"))
     try:
-        ruleset = _ruleset(data.get("ruleset"))
+        ruleset = _ruleset(data.get("ruleset"), plain)
     except RulesetError as exc:
         raise MalformedError(str(exc), location="ruleset") from None
     fairness = _parse_fairness(data.get("fairness"), table.n_seats, v2=fmt == RECORD_FORMAT)
@@ -286,6 +315,11 @@ Amount = Annotated[str, Meta(pattern=_AMOUNT)]
 Count = Annotated[int, Meta(ge=0)]
 Name = Annotated[str, Meta(max_length=128)]
 JsonObject = dict[str, Any]
+# the built-in presets and games, from the registry (replay/<game>/presets/) when this module
+# loads: a new game's folder changes the model, and tests/audit/test_record_model.py fails
+# until the documented schema says so too
+PresetName = Literal[PRESETS]  # type: ignore[valid-type]
+GameName = Literal[game_names()]  # type: ignore[valid-type]
 
 
 class Doc(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -313,8 +347,8 @@ class TableDoc(Doc):
 
 class RulesetDoc(Doc):
     format: Literal["tiplu.ruleset/1"]
-    preset: Literal["marriage/nepal", "marriage/classic", "kitti", "rummy13"]
-    game: Literal["marriage", "kitti", "rummy13"]
+    preset: PresetName
+    game: GameName
     settings: JsonObject
 
 

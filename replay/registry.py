@@ -2,18 +2,24 @@
 
 A game is one folder, ``replay/<game>/``, whose ``__init__.py`` exports one
 :class:`~replay.game.Game` as ``GAME`` (engine, move parsers, ``view``, deal layout, eval
-handlers, carry).  A preset is declared in ``replay/presets/<preset, "/" as "-">.json``,
-which names its game.  Everything that needs a game -- :func:`replay.game.engine_for`,
-:func:`replay.deal.deal`, :func:`replay.replayer.replay_record`, ``tiplu eval``, the
-renderers -- finds it here from the preset's ``game``; a game's package is imported only
-when it is first needed.
+handlers, carry) and whose ``presets/`` folder declares its presets: one JSON file per
+preset (``replay/marriage/presets/nepal.json`` declares ``"preset": "marriage/nepal"``,
+``"game": "marriage"``), and ``order.json`` -- ``{"position": 1, "presets": [...]}``, the
+folder's presets in the order tiplu lists them, and the game's place among the games.
+The registry finds the games by scanning ``replay/``'s folders for a ``presets/`` folder;
+there is no central list to edit.  Everything that needs a game --
+:func:`replay.game.engine_for`, :func:`replay.deal.deal`,
+:func:`replay.replayer.replay_record`, ``tiplu eval``, the renderers -- finds it here from
+the preset's ``game``; a game's package is imported only when it is first needed (reading
+the presets imports nothing).
 
-Adding a game: its folder, its preset files, and one line in :data:`PRESET_PACKAGES`.
-A game outside ``replay/`` (a test's toy game) is added at run time by :func:`register`.
+Adding a game: its folder.  A game outside ``replay/`` (a test's toy game) is added at run
+time by :func:`register`.
 """
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import cache
 from importlib import import_module, resources
 from typing import TYPE_CHECKING, Any, Mapping
@@ -23,13 +29,57 @@ from .errors import RulesetError
 if TYPE_CHECKING:
     from .game import Game
 
-# preset -> the package whose GAME plays it, in the order tiplu lists presets.
-PRESET_PACKAGES: dict[str, str] = {
-    "marriage/nepal": "replay.marriage",
-    "marriage/classic": "replay.marriage",
-    "kitti": "replay.kitti",
-    "rummy13": "replay.rummy",
-}
+ORDER_FILE = "order.json"   # in each game's presets/ folder
+
+
+@dataclass(frozen=True)
+class _Builtin:
+    package: str                      # "replay.marriage"
+    spec: Mapping[str, Any]           # the preset's declaration, as its file holds it
+
+
+@cache
+def _builtins() -> dict[str, _Builtin]:
+    return scan(resources.files(__package__), __package__)
+
+
+def scan(root: Any, package: str) -> dict[str, _Builtin]:
+    """Every preset declared in a ``<root>/<game>/presets/`` folder (``root`` the folder of
+    ``package``, a path or a :mod:`importlib.resources` traversable), in listing order: games
+    by ``position`` (then folder name), each game's presets in its ``order.json`` order.
+    Reads the declarations only; imports nothing.  :class:`RulesetError` if a folder's files
+    and its ``order.json`` disagree, a folder declares two games, or two files or two
+    games declare one preset."""
+    games = []
+    for folder in root.iterdir():
+        presets_dir = folder / "presets"
+        if not folder.is_dir() or not presets_dir.is_dir():
+            continue
+        where = f"{package.replace('.', '/')}/{folder.name}/presets"
+        try:
+            order = json.loads((presets_dir / ORDER_FILE).read_text(encoding="utf-8"))
+            declared = [json.loads(f.read_text(encoding="utf-8"))
+                        for f in sorted(presets_dir.iterdir(), key=lambda f: f.name)
+                        if f.name.endswith(".json") and f.name != ORDER_FILE]
+            specs = {spec["preset"]: spec for spec in declared}
+            position, listed = order["position"], order["presets"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise RulesetError(f"{where}: cannot read the presets ({exc})") from None
+        if len(specs) != len(declared):
+            raise RulesetError(f"{where}: two files declare one preset")
+        if sorted(listed) != sorted(specs):
+            raise RulesetError(f"{where}/{ORDER_FILE} lists {listed}, the folder declares {sorted(specs)}")
+        if len({s["game"] for s in specs.values()}) != 1:
+            raise RulesetError(f"{where}: one folder is one game, not {sorted({s['game'] for s in specs.values()})}")
+        games.append((position, folder.name, [(p, _Builtin(f"{package}.{folder.name}", specs[p])) for p in listed]))
+    out: dict[str, _Builtin] = {}
+    for _, _, entries in sorted(games, key=lambda g: (g[0], g[1])):
+        for preset, builtin in entries:
+            if preset in out:
+                raise RulesetError(f"preset {preset!r} is declared by two games")
+            out[preset] = builtin
+    return out
+
 
 _registered_specs: dict[str, Mapping[str, Any]] = {}   # presets added by register()
 _registered_games: dict[str, "Game"] = {}
@@ -37,29 +87,18 @@ _registered_games: dict[str, "Game"] = {}
 
 def presets() -> tuple[str, ...]:
     """Every known preset: the built-in ones in order, then any registered at run time."""
-    return tuple(PRESET_PACKAGES) + tuple(p for p in _registered_specs if p not in PRESET_PACKAGES)
+    return tuple(_builtins()) + tuple(p for p in _registered_specs if p not in _builtins())
 
 
 def is_preset(preset: Any) -> bool:
-    return isinstance(preset, str) and (preset in PRESET_PACKAGES or preset in _registered_specs)
-
-
-def preset_file(preset: str) -> str:
-    """The file name of a built-in preset's declaration in ``replay/presets/``."""
-    return preset.replace("/", "-") + ".json"
+    return isinstance(preset, str) and (preset in _builtins() or preset in _registered_specs)
 
 
 def load_preset_spec(preset: str) -> Mapping[str, Any]:
     """The declaration of a known preset (see :func:`replay.rulesets.preset_spec`)."""
     if preset in _registered_specs:
         return _registered_specs[preset]
-    return _builtin_spec(preset)
-
-
-@cache
-def _builtin_spec(preset: str) -> Mapping[str, Any]:
-    text = resources.files("replay.presets").joinpath(preset_file(preset)).read_text(encoding="utf-8")
-    return json.loads(text)
+    return _builtins()[preset].spec
 
 
 def game_for(name: str) -> "Game":
@@ -74,8 +113,9 @@ def game_for(name: str) -> "Game":
 
 @cache
 def _builtin_game(name: str) -> "Game | None":
-    for preset, package in PRESET_PACKAGES.items():
-        if _builtin_spec(preset)["game"] == name:
+    for builtin in _builtins().values():
+        if builtin.spec["game"] == name:
+            package = builtin.package
             game = import_module(package).GAME
             if game.name != name:
                 raise RulesetError(f"{package}.GAME is game {game.name!r}, not {name!r}")
@@ -91,7 +131,7 @@ def game_names() -> tuple[str, ...]:
 
 def register(game: "Game", presets: Mapping[str, Mapping[str, Any]]) -> None:
     """Add a game from outside ``replay/`` and its presets (each preset's declaration, as a
-    ``replay/presets`` file would hold it).  :class:`RulesetError` if a name is taken or a
+    ``replay/<game>/presets`` file would hold it).  :class:`RulesetError` if a name is taken or a
     declaration names another game."""
     if game.name in _registered_games or game.name in _builtin_names():
         raise RulesetError(f"game {game.name!r} is already registered")
@@ -113,4 +153,4 @@ def unregister(name: str) -> None:
 
 
 def _builtin_names() -> set[str]:
-    return {_builtin_spec(p)["game"] for p in PRESET_PACKAGES}
+    return {b.spec["game"] for b in _builtins().values()}

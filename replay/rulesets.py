@@ -1,9 +1,9 @@
 """Rulesets as data (D-1).
 
-A preset is a JSON file in ``replay/presets/`` (listed in :mod:`replay.registry`, the one
-registry of games and their presets): every setting is declared there once, with
-its default, its rule ID and a sentence of documentation (``docs/rulesets.md`` is made
-from those files and a test checks that it is current).  A *resolved* ruleset is the
+A preset is a JSON file in its game's folder, ``replay/<game>/presets/`` (found by
+:mod:`replay.registry`, the one registry of games and their presets): every setting is
+declared there once, with its default, its rule ID and a sentence of documentation
+(``docs/rulesets.md`` is made from those files and a test checks that it is current).  A *resolved* ruleset is the
 preset's defaults with a table's overrides applied; its canonical JSON hash is bound into
 the hand's commitment, so rules cannot change after the deal.
 
@@ -24,7 +24,7 @@ from .errors import RulesetError
 from .registry import is_preset, load_preset_spec, presets
 
 RULESET_FORMAT = "tiplu.ruleset/1"
-PRESETS: tuple[str, ...] = presets()  # the built-in presets (replay.registry.PRESET_PACKAGES)
+PRESETS: tuple[str, ...] = presets()  # the built-in presets, in listing order (replay.registry)
 MAX_SAFE_INTEGER = 2**53 - 1  # the in-browser verifier reads settings with JSON.parse
 
 

@@ -18,7 +18,8 @@ from hypothesis import given, settings, strategies as st
 from audit.tlog.store import leaf_entry
 from replay.canonical import canonical_json, plain_canonical_json
 from replay.errors import MalformedError
-from replay.records import load_json, record_core
+from replay.canonical import json_kind
+from replay.records import load_json, load_json_kind, record_core
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -114,7 +115,7 @@ def test_every_fixture_record_statement_and_leaf():
             assert canonical_json(core) == reference(core) == plain_canonical_json(core), path
             for signed in data["fairness"].get("statements", []):
                 entry = {"statement": signed["statement"], "key": signed["key"], "sig": signed["sig"]}
-                assert leaf_entry(signed) == reference(entry), path
+                assert leaf_entry(signed) == leaf_entry(signed, plain=True) == reference(entry), path
                 assert canonical_json(signed["statement"]) == reference(signed["statement"])
     assert seen >= 40  # every golden and corrupted record of every preset
 
@@ -160,3 +161,22 @@ def test_load_json_refuses_what_json_refuses(text):
         assert f"not JSON: {exc.msg}" in str(info.value) and info.value.location == f"line {exc.lineno} column {exc.colno}"
     except UnicodeDecodeError:
         assert "UnicodeDecodeError" in str(info.value)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(VALUES, st.lists(st.floats(allow_nan=False)), st.dictionaries(TEXT, st.floats(), max_size=2)))
+def test_load_json_kind_is_the_walk_of_what_load_json_reads(value):
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return
+    for t in (text, json.dumps(value)):
+        data, kind = load_json_kind(t)
+        assert repr(data) == repr(load_json(t))
+        assert kind == json_kind(data)
+
+
+@pytest.mark.parametrize("text", ["NaN", "[1.5]", "[1, 2]", '"\\ud800"', "1e400", b"\xef\xbb\xbf[0.5]"])
+def test_load_json_kind_edges(text):
+    data, kind = load_json_kind(text)
+    assert repr(data) == repr(json.loads(text)) and kind == json_kind(data)

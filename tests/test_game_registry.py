@@ -165,6 +165,27 @@ def test_a_toy_game_registered_from_its_own_folder_deals_replays_views_and_evalu
     assert describe_move(engine, move, ["a", "b", "c", "d"]) == str(move)
 
 
+def test_a_game_folder_with_presets_is_found_without_a_list_to_edit(tmp_path):
+    # the registry finds replay/'s games by scanning for <game>/presets/; the same scan of
+    # tests/ finds the toy game's folder, and reading it imports nothing
+    import sys
+
+    from replay import registry
+
+    assert list(registry.scan(ROOT / "replay", "replay")) == list(PRESETS)
+    sys.modules.pop("tests.toy_game", None)
+    found = registry.scan(ROOT / "tests", "tests")
+    assert list(found) == ["toy"] and found["toy"].package == "tests.toy_game"
+    assert found["toy"].spec["game"] == "toy" and "tests.toy_game" not in sys.modules
+    # a preset file order.json does not list is refused, not silently skipped
+    bad = tmp_path / "pkg" / "toy" / "presets"
+    bad.mkdir(parents=True)
+    (bad / "toy.json").write_text((ROOT / "tests/toy_game/presets/toy.json").read_text())
+    (bad / "order.json").write_text('{"position": 1, "presets": []}')
+    with pytest.raises(RulesetError, match="order.json lists"):
+        registry.scan(tmp_path / "pkg", "pkg")
+
+
 def test_a_toy_game_outside_the_registry_is_unknown():
     with pytest.raises(RulesetError, match="unknown preset 'toy'"):
         resolve("toy")
@@ -189,3 +210,19 @@ def test_no_second_map_keyed_by_game_outside_the_registry():
                     if len(keys & names) >= 2:
                         found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert found == []
+
+
+def test_the_record_model_and_schema_name_the_registrys_presets_and_games():
+    # the record's ruleset.preset / ruleset.game enums are the registry's, not a list of
+    # their own: the model takes them from the registry, and the documented schema (checked
+    # against the model by tests/audit/test_record_model.py) says the same
+    from typing import get_args
+
+    from replay.records import GameName, PresetName
+
+    assert get_args(PresetName) == presets() == PRESETS and get_args(GameName) == game_names()
+    schema = json.loads((ROOT / "docs" / "hand-record.schema.json").read_text(encoding="utf-8"))
+    ruleset = schema["properties"]["ruleset"]
+    ruleset = schema.get("$defs", {}).get(ruleset.get("$ref", "").rsplit("/", 1)[-1], ruleset)
+    assert ruleset["properties"]["preset"]["enum"] == list(PRESETS)
+    assert ruleset["properties"]["game"]["enum"] == list(game_names())

@@ -13,7 +13,7 @@ top, inside a function, under ``if TYPE_CHECKING`` -- is resolved to a module na
 An import is against the order when it reaches a layer above the module's own:
 :data:`LAYERS` ranks the packages, and ``audit.cli`` -- the command line, a shell over the
 audit -- ranks above the rest of ``audit``.  The pure library also stays pure: nothing
-under ``replay/`` imports a web framework, a database or a random source (:data:`IMPURE`).
+under ``replay/`` imports a web framework, a database, a random source or a clock (:data:`IMPURE`).
 The checker itself is tested on synthetic sources that break each rule once per kind of
 import, so a checker that saw nothing would fail too.
 """
@@ -28,8 +28,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 #: first-party packages, lowest layer first; a module may import only its own rank or lower.
 LAYERS: dict[str, int] = {"replay": 0, "audit": 1, "audit.cli": 2, "web": 3}
 
-#: what the pure library never imports (no web framework, no database, no random source).
-IMPURE = ("flask", "werkzeug", "click", "sqlite3", "sqlite_utils", "requests", "random")
+#: what the pure library never imports: no web framework, no command line, no database, no
+#: network, no random source, no clock.
+IMPURE = ("flask", "werkzeug", "click", "sqlite3", "sqlite_utils", "requests", "random", "secrets", "time",
+          "datetime")
 
 #: modules that only the named modules may import: the command line is a shell, and the web
 #: app reads key files through the trust layer (audit/keys.py), not through the CLI.
@@ -201,6 +203,7 @@ UPWARD = {
     "a page uses the CLI's helpers": ("web.pages", "from audit.cli._ledger_common import emit\n"),
     "impure replay": ("replay.shuffle", "import random\n"),
     "impure replay, from": ("replay.records", "from sqlite_utils import Database\n"),
+    "a clock in replay": ("replay.settlement", "def now():\n    from datetime import datetime\n    return datetime.now()\n"),
 }
 
 

@@ -1,5 +1,5 @@
 """The generated files of the in-browser verifier are current, and the preset data the
-browser resolves rulesets from is exactly replay/presets/*.json (no browser needed)."""
+browser resolves rulesets from is exactly replay/<game>/presets/*.json (no browser needed)."""
 import json
 import pathlib
 import re

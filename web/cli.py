@@ -76,16 +76,15 @@ def serve(db: str, host: str, port: int, debug: bool) -> None:
 def demo_app(db: Path):
     """The website over the demo archive, its log checkpoints signed by the demo operator."""
     from audit.cli.demo import DEMO_ORIGIN
-    from audit.ledger import Ledger
+    from audit.ledger import Ledger, queries
     from audit.sim.archive import OPERATOR
     from audit.tlog.checkpoint import CheckpointSigner
-    from audit.tlog.store import TransparencyLog
 
     from . import create_app
 
     with Ledger(str(db)) as ledger:
         signer = CheckpointSigner(ledger.signing_key(OPERATOR), DEMO_ORIGIN)
-        cp = signer(TransparencyLog(ledger.db))
+        cp = signer(queries.transparency_log(ledger))
     click.echo(f"Signed a log checkpoint: {cp.size} statements, root {cp.root_hex[:16]}...")
     return create_app({"TIPLU_DB": str(db.resolve()), "TIPLU_CHECKPOINT_SIGNER": signer, "TIPLU_LOG_ORIGIN": DEMO_ORIGIN})
 

@@ -9,6 +9,13 @@ step's row, or raises a typed error and changes nothing -- and
 :meth:`~HandLifecycle.operator_deal`, the cards for the operator's game server.
 :class:`HandLifecycle` is a base of :class:`~audit.ledger.Ledger`, never used alone: it
 uses the ledger's connection, clock, signer and secret store (:mod:`.ledger`).
+
+A verb checks its arguments first, then -- under the write lock (``BEGIN IMMEDIATE``) -- the
+hand's state, then asks the clock and the key, so a refused call raises the same error as it
+always did and the state is read once.  :meth:`~HandLifecycle.commit` and
+:meth:`~HandLifecycle.finish` also check the state before they take the lock: the first
+stores the server seed before its statement, the second runs the record validator (a replay)
+that must not hold the lock.
 """
 from __future__ import annotations
 
@@ -39,6 +46,8 @@ if TYPE_CHECKING:
     from .secret_store import SecretStore
 
 RecordValidator = Callable[[dict, "views.HandView"], None]
+#: how many hands' fixed facts one ledger object keeps (:meth:`HandLifecycle._hand_row`)
+_KEPT_HANDS = 4096
 
 
 @functools.lru_cache(maxsize=256)
@@ -55,6 +64,7 @@ class HandLifecycle:
 
     # provided by Ledger
     db: Database
+    _hands_kept: dict[str, tuple[tuple[str, str, int, int, Ruleset], list[str] | None]]
     _secrets_path: str
     _legacy: list[str]
     _validate_record: RecordValidator | None
@@ -66,20 +76,37 @@ class HandLifecycle:
         def _secrets(self) -> SecretStore: ...
 
     def _hand_row(self, hand_id: object) -> tuple[str, str, int, int, Ruleset]:
+        """A hand's fixed facts: id, operator, seat count, dealer, ruleset.  The ``hands`` row
+        is append-only, so a committed row read once is kept (per ledger object, at most
+        :data:`_KEPT_HANDS` hands); a hand not found, or read inside a caller's open
+        transaction (which may yet roll back), is asked again next time."""
         hand_id = check_id(hand_id, what="hand id")
+        kept = self._hands_kept.get(hand_id)
+        if kept is not None:
+            return kept[0]
         row = self.db.execute("SELECT id, operator, n_seats, dealer, ruleset FROM hands WHERE id = ?",
                               [hand_id]).fetchone()
         if row is None:
             raise NotFoundError(f"no hand {hand_id!r}")
-        return row[0], row[1], row[2], row[3], _ruleset(row[4])
+        facts = row[0], row[1], row[2], row[3], _ruleset(row[4])
+        if not self.db.conn.in_transaction:
+            if len(self._hands_kept) >= _KEPT_HANDS:
+                self._hands_kept.clear()
+            self._hands_kept[hand_id] = (facts, None)
+        return facts
 
     def _seat_of(self, hand_id: str, n_seats: int, seat: object) -> tuple[int, str]:
         seat = check_seat(seat)
         if not 0 <= seat < n_seats:
             raise NotFoundError(f"hand {hand_id!r} has no seat {seat} (seats 0..{n_seats - 1})")
-        player = self.db.execute("SELECT player FROM hand_seats WHERE hand_id = ? AND seat = ?",
-                                 [hand_id, seat]).fetchone()[0]
-        return seat, player
+        kept = self._hands_kept.get(hand_id)
+        players = kept[1] if kept is not None else None
+        if players is None:  # the seats are append-only rows too, written with the hand
+            players = [r[0] for r in self.db.execute("SELECT player FROM hand_seats WHERE hand_id = ? ORDER BY seat",
+                                                     [hand_id])]
+            if kept is not None and len(players) == n_seats:
+                self._hands_kept[hand_id] = (kept[0], players)
+        return seat, players[seat]
 
     def _commitment(self, hand_id: str) -> str | None:
         row = self.db.execute("SELECT commitment FROM hand_commitments WHERE hand_id = ?", [hand_id]).fetchone()
@@ -165,11 +192,10 @@ class HandLifecycle:
         hand_id, operator, n, _, ruleset = self._hand_row(hand_id)
         seat, player = self._seat_of(hand_id, n, seat)
         commitment = parse_digest(commitment, what="seat seed commitment").hex()
-        require(self.db, hand_id, "seed_commit")
-        time = self._time(now)
-        key = self._signer(operator)
-        with self._write() as db:
+        with self._write() as db:  # state, clock, key: checked once, under the write lock
             require(db, hand_id, "seed_commit")
+            time = self._time(now)
+            key = self._signer(operator)
             if db.execute("SELECT 1 FROM seat_commitments WHERE hand_id = ? AND seat = ?", [hand_id, seat]).fetchone():
                 raise LedgerStateError(f"seat {seat} of hand {hand_id!r} has already committed its seed")
             # the receipt binds what the player was shown: the server's commitment and the rules
@@ -185,11 +211,10 @@ class HandLifecycle:
         hand_id, operator, n, _, _ = self._hand_row(hand_id)
         seat, player = self._seat_of(hand_id, n, seat)
         seed_b = seed_bytes(seed, parse_player_seed)
-        require(self.db, hand_id, "seed_reveal")
-        time = self._time(now)
-        key = self._signer(operator)
-        with self._write() as db:
+        with self._write() as db:  # state, clock, key: checked once, under the write lock
             require(db, hand_id, "seed_reveal")
+            time = self._time(now)
+            key = self._signer(operator)
             if db.execute("SELECT 1 FROM seat_reveals WHERE hand_id = ? AND seat = ?", [hand_id, seat]).fetchone():
                 raise LedgerStateError(f"seat {seat} of hand {hand_id!r} has already revealed its seed")
             commitment = db.execute("SELECT commitment FROM seat_commitments WHERE hand_id = ? AND seat = ?",
@@ -204,11 +229,10 @@ class HandLifecycle:
     def deal(self, hand_id: str, *, now: datetime | None = None) -> dict[str, Any]:
         """Close the inputs of the shuffle: every seed is in; signed ``deal`` (no cards in it)."""
         hand_id, operator, n, dealer, ruleset = self._hand_row(hand_id)
-        require(self.db, hand_id, "deal")
-        time = self._time(now)
-        key = self._signer(operator)
-        with self._write() as db:
+        with self._write() as db:  # state, clock, key: checked once, under the write lock
             require(db, hand_id, "deal")
+            time = self._time(now)
+            key = self._signer(operator)
             seeds = [r[0] for r in db.execute("SELECT seed FROM seat_reveals WHERE hand_id = ? ORDER BY seat", [hand_id])]
             seq, signed = append_statement(db, key, "deal", hand_id, {
                 "ruleset_hash": ruleset.hash, "server_seed_commitment": self._commitment(hand_id),
@@ -255,11 +279,10 @@ class HandLifecycle:
     def reveal(self, hand_id: str, *, now: datetime | None = None) -> dict[str, Any]:
         """Publish the server seed, checked against its commitment (R-22)."""
         hand_id, operator, _, _, _ = self._hand_row(hand_id)
-        require(self.db, hand_id, "reveal")
-        time = self._time(now)
-        key = self._signer(operator)
-        with self._write() as db:
+        with self._write() as db:  # state, clock, key: checked once, under the write lock
             require(db, hand_id, "reveal")
+            time = self._time(now)
+            key = self._signer(operator)
             seed = self._server_seed(hand_id)
             commitment = self._commitment(hand_id)
             verify_server_seed(seed, commitment)
@@ -279,11 +302,10 @@ class HandLifecycle:
         hand_id, operator, n, _, _ = self._hand_row(hand_id)
         if not isinstance(reason, str) or len(reason) > 200:
             raise MalformedError("a cancel reason is a short text (at most 200 characters)")
-        require(self.db, hand_id, "cancel")
-        time = self._time(now)
-        key = self._signer(operator)
-        with self._write() as db:
+        with self._write() as db:  # state, clock, key: checked once, under the write lock
             require(db, hand_id, "cancel")
+            time = self._time(now)
+            key = self._signer(operator)
             revealed = {r[0] for r in db.execute("SELECT seat FROM seat_reveals WHERE hand_id = ?", [hand_id])}
             missing = [s for s in range(n) if s not in revealed]
             commitment = self._commitment(hand_id)

@@ -34,7 +34,7 @@ from typing import Any, Callable, Mapping
 import sqlite_utils
 
 from audit.errors import LedgerIntegrityError, NotFoundError, ProofError
-from replay.canonical import canonical_json
+from replay.canonical import canonical_json, plain_canonical_json
 from replay.errors import MalformedError
 
 from . import merkle
@@ -53,10 +53,14 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
-def leaf_entry(signed: Mapping[str, Any]) -> bytes:
-    """The entry bytes of a signed statement: canonical JSON of ``{"statement", "key", "sig"}``."""
+def leaf_entry(signed: Mapping[str, Any], *, plain: bool = False) -> bytes:
+    """The entry bytes of a signed statement: canonical JSON of ``{"statement", "key", "sig"}``.
+
+    ``plain``: the statement is part of a record known plain JSON
+    (:attr:`replay.records.HandRecord.plain`), so its values are not walked again."""
     try:
-        return canonical_json({"statement": signed["statement"], "key": signed["key"], "sig": signed["sig"]})
+        entry = {"statement": signed["statement"], "key": signed["key"], "sig": signed["sig"]}
+        return plain_canonical_json(entry) if plain else canonical_json(entry)
     except (KeyError, TypeError):
         raise MalformedError("a signed statement needs 'statement', 'key' and 'sig'") from None
 
@@ -130,6 +134,13 @@ class TransparencyLog:
             raise TypeError("a log entry is bytes (see leaf_entry)")
         with self._unit():
             return self._append(bytes(entry))
+
+    def append_in_transaction(self, entry: bytes) -> int:
+        """:meth:`append` for a caller whose open transaction rolls back as a whole on any
+        error (the ledger's :func:`~audit.ledger.store.atomic`): no savepoint of its own."""
+        if not self._conn.in_transaction:
+            raise RuntimeError("append_in_transaction needs an open transaction")
+        return self._append(bytes(entry))
 
     def _unit(self):
         """``db.atomic()``, but inside an open transaction a savepoint with a fixed name.

@@ -32,7 +32,7 @@ from ..deal import deal as deal_shoe
 from ..errors import IllegalMoveError, RulesetError
 from ..fairness import HandRandomness
 from ..game import Outcome
-from ..immutable import replace
+from ..dataclass_replace import replace
 from ..rulesets import Ruleset, allowed_players
 from .arrangement import Sets, check_arrangement, count_pairs, four_of_a_kind, splits
 from .moves import Arrange, Fold, Move, hand_json, parse_move, sets_json

@@ -92,38 +92,66 @@ def _item_name(base: str, k: int) -> str:
     return base if k == 1 else f"{base} x{k}"
 
 
+@lru_cache(maxsize=64)
+def _limits(ruleset: Ruleset) -> tuple[int, ...]:
+    """How many copies of each card code the ruleset's shoe holds (a ruleset is an
+    immutable value, equal rulesets hash alike)."""
+    shoe = ruleset["shoe"]
+    return (shoe["decks"],) * 52 + (shoe["jokers"], shoe["masters"])
+
+
 def _pool(hand: Sequence[Card], table: Sequence[Card], tunnelas: Sequence[Sequence[Card]],
-          ruleset: Ruleset) -> tuple[list[int], tuple[int, ...]]:
-    """Counts by card code of the counted cards, and the codes of the tunnelas at the deal.
+          ruleset: Ruleset) -> tuple[list[int], tuple[int, ...], list[int]]:
+    """Counts by card code of the counted cards, the codes of the tunnelas at the deal, and
+    the codes counted at least once (in code order).
 
     A tunnela at the deal uses all three copies of its card; if ``table`` already holds
     them it is part of ``table``, if it holds none they are added.
     """
+    codes = [c.code for c in hand]
+    codes += [c.code for c in table]
     pool = [0] * len(ALL_CARDS)
-    on_table = [0] * len(ALL_CARDS)
-    for c in hand:
-        pool[c.code] += 1
-    for c in table:
-        pool[c.code] += 1
-        on_table[c.code] += 1
+    for code in codes:
+        pool[code] += 1
     tunnela_codes: list[int] = []
-    for t in tunnelas:
-        if len(t) != 3 or not (t[0] == t[1] == t[2]) or t[0].is_master:
-            raise MalformedError(f"a tunnela laid at the deal is three identical cards, not {' '.join(map(str, t))}")
-        code = t[0].code
-        if code in tunnela_codes:
-            raise MalformedError(f"tunnela {t[0]} listed twice")
-        tunnela_codes.append(code)
-        if pool[code] == 0:
-            pool[code] = 3
-        elif on_table[code] < 3:
-            raise MalformedError(f"tunnela {t[0]} laid at the deal but not all three on the table")
-    shoe = ruleset["shoe"]
-    limits = (shoe["decks"],) * 52 + (shoe["jokers"], shoe["masters"])
-    for code, n in enumerate(pool):
-        if n > limits[code]:
-            raise MalformedError(f"{n} copies of {ALL_CARDS[code]}, but the shoe holds {limits[code]}")
-    return pool, tuple(sorted(tunnela_codes))
+    if tunnelas:
+        on_table = [0] * len(ALL_CARDS)
+        for c in table:
+            on_table[c.code] += 1
+        for t in tunnelas:
+            if len(t) != 3 or not (t[0] == t[1] == t[2]) or t[0].is_master:
+                raise MalformedError(f"a tunnela laid at the deal is three identical cards, not {' '.join(map(str, t))}")
+            code = t[0].code
+            if code in tunnela_codes:
+                raise MalformedError(f"tunnela {t[0]} listed twice")
+            tunnela_codes.append(code)
+            if pool[code] == 0:
+                pool[code] = 3
+            elif on_table[code] < 3:
+                raise MalformedError(f"tunnela {t[0]} laid at the deal but not all three on the table")
+    present = sorted(set(codes).union(tunnela_codes))
+    limits = _limits(ruleset)
+    for code in present:
+        if pool[code] > limits[code]:
+            raise MalformedError(f"{pool[code]} copies of {ALL_CARDS[code]}, but the shoe holds {limits[code]}")
+    return pool, tuple(sorted(tunnela_codes)), present
+
+
+@lru_cache(maxsize=None)
+def _marriage_codes(tiplu_code: int) -> tuple[int, int, int]:
+    """The codes of the tiplu, the poplu and the jhiplu of a standard tiplu (MN-27, MC-25)."""
+    tiplu = ALL_CARDS[tiplu_code]
+    return (tiplu_code, card_of(poplu_rank(tiplu.rank), tiplu.suit).code,
+            card_of(jhiplu_rank(tiplu.rank), tiplu.suit).code)
+
+
+@lru_cache(maxsize=256)
+def _role_values(ruleset: Ruleset, role: Role) -> tuple[int, ...]:
+    """The maal table's values of ``k`` identical cards of ``role``."""
+    table_values = ruleset["maal_table"]
+    if role.value not in table_values:
+        raise MalformedError(f"{ruleset.preset} has no {role.value} in its maal table")
+    return tuple(table_values[role.value])
 
 
 def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
@@ -136,7 +164,8 @@ def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
     ``tiplu``: the tiplu of the round, ``None`` if nobody showed; ``seen``: whether this
     player saw it.
     """
-    pool, tunnela_codes = _pool(tuple(hand), tuple(table), tuple(tuple(t) for t in tunnelas_at_deal), ruleset)
+    pool, tunnela_codes, present = _pool(tuple(hand), tuple(table), tuple(tuple(t) for t in tunnelas_at_deal),
+                                         ruleset)
     nepal = is_nepal(ruleset)
     if not seen and not nepal:
         return Maal(0)  # classic: only a player who has seen scores (MC-25, MC-27)
@@ -146,16 +175,12 @@ def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
         copies = shoe["decks"] if tiplu.is_standard else shoe["jokers"] if tiplu.is_joker else shoe["masters"]
         if pool[tiplu.code] > copies - 1:  # the tiplu itself is out of play (D-5)
             raise MalformedError(f"at most {copies - 1} copies of the tiplu {tiplu} can be held")
-    table_values: Mapping[str, Any] = ruleset["maal_table"]
     roles = role_table(known, ruleset)
-    held = [code for code, n in enumerate(pool) if n and roles[code] is not Role.NONE]
-
-    def values_of(role: Role) -> tuple[int, ...]:
-        if role.value not in table_values:
-            raise MalformedError(f"{ruleset.preset} has no {role.value} in its maal table")
-        return tuple(table_values[role.value])
-
-    values = {code: values_of(roles[code]) for code in held}
+    held = [code for code in present if roles[code] is not Role.NONE]
+    if not held and not tunnela_codes:
+        return Maal(0)  # nothing that scores: no item, whatever the table
+    table_values: Mapping[str, Any] = ruleset["maal_table"]
+    values = {code: _role_values(ruleset, roles[code]) for code in held}
     # Candidate items that compete for cards: tunnelas at the deal, marriages.
     tunnela_items: list[tuple[int, int, str]] = []
     if known is not None:  # seen (MN-22, MC-27), whatever card the tiplu is
@@ -174,8 +199,7 @@ def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
     trio: tuple[int, int, int] | None = None
     max_marriages = 0
     if known is not None and known.is_standard:
-        trio = (known.code, card_of(poplu_rank(known.rank), known.suit).code,
-                card_of(jhiplu_rank(known.rank), known.suit).code)
+        trio = _marriage_codes(known.code)
         max_marriages = min(pool[c] for c in trio)
     marriage_values = tuple(table_values["marriage"])
 

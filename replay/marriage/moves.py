@@ -209,9 +209,25 @@ _KEYS = {
 _ALLOWED = {kind: frozenset(keys | {"type", "seat", "auto"}) for kind, keys in _KEYS.items()}
 
 
+#: parsed draws and discards by their fields (seat, card code or None, auto[, source]): a
+#: move is an immutable value, and these two are nearly every move of a round, so each is
+#: made once; bounded, since a record may name any seat.
+_MADE: dict[tuple[Any, ...], Move] = {}
+_MADE_LIMIT = 4096
+
+
+def _made(key: tuple[Any, ...], make: Any, *args: Any) -> Move:
+    move = _MADE.get(key)
+    if move is None:
+        move = make(*args)
+        if len(_MADE) < _MADE_LIMIT:
+            _MADE[key] = move
+    return move
+
+
 def parse_move(data: Mapping[str, Any]) -> Move:
     """A move from its JSON form; :class:`MalformedError` if it does not parse."""
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise MalformedError("a move must be a JSON object")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _KEYS:
@@ -220,25 +236,26 @@ def parse_move(data: Mapping[str, Any]) -> Move:
         extra = sorted(set(data) - _ALLOWED[kind])
         raise MalformedError(f"a {kind} move has no field {extra[0]!r}", location=extra[0])
     seat = _field(data, "seat")
-    if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
+    if type(seat) is not int and (not isinstance(seat, int) or isinstance(seat, bool)) or seat < 0:
         raise MalformedError("seat must be a non-negative integer", location="seat")
     auto = data.get("auto", False)
     if not isinstance(auto, bool):
         raise MalformedError("auto must be true or false", location="auto")
+    if kind == "discard":
+        card = _card(_field(data, "card"), "card")
+        return _made((seat, card.code, auto), Discard, seat, card, auto)
+    if kind == "draw":
+        source = _field(data, "source")
+        if not isinstance(source, str) or source not in SOURCES:
+            raise MalformedError(f"source must be one of {SOURCES}", location="source")
+        card = _card(data["card"], "card") if data.get("card") is not None else None
+        return _made((seat, None if card is None else card.code, auto, source), Draw, seat, source, card, auto)
     if kind == "tunnela":
         return TunnelaShow(seat, _group(_field(data, "cards"), "cards"), auto)
     if kind == "dealt_show":
         return DealtShow(seat, _groups(_field(data, "sets"), "sets"), auto)
     if kind == "show":
         return Show(seat, _groups(_field(data, "sets"), "sets"), auto)
-    if kind == "draw":
-        source = _field(data, "source")
-        if not isinstance(source, str) or source not in SOURCES:
-            raise MalformedError(f"source must be one of {SOURCES}", location="source")
-        card = _card(data["card"], "card") if data.get("card") is not None else None
-        return Draw(seat, source, card, auto)
-    if kind == "discard":
-        return Discard(seat, _card(_field(data, "card"), "card"), auto)
     return Finish(seat, _groups(_field(data, "groups"), "groups"), _card(_field(data, "discard"), "discard"), auto)
 
 

@@ -17,13 +17,14 @@ Terms (the rule files' words):
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any, Iterable
 
 from ..cards import Card
 from ..fairness import HandRandomness
-from ..immutable import replace
+from ..dataclass_replace import replace
 
 DRAW = "draw"
 PLAY = "play"
@@ -41,21 +42,27 @@ def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
 
 
 def insert_card(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
-    """``hand`` with ``card`` added: ``sort_cards(hand + (card,))``."""
-    return tuple(sorted(hand + (card,), key=_CODE))
+    """``hand`` with ``card`` added: ``sort_cards(hand + (card,))``, by bisection when
+    ``hand`` is sorted already (as the engine keeps every hand)."""
+    codes = [c.code for c in hand]
+    if codes != sorted(codes):
+        return sort_cards(hand + (card,))
+    i = bisect_right(codes, card.code)
+    return hand[:i] + (card,) + hand[i:]
 
 
 def remove_cards(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...] | None:
-    """``hand`` less ``cards`` (as multisets), or ``None`` if the hand lacks one of them."""
+    """``hand`` less ``cards`` (as multisets), sorted, or ``None`` if the hand lacks one of them."""
     rest = list(hand)
     codes = [c.code for c in rest]     # found by code: int comparisons, not Card.__eq__ calls
+    ordered = codes == sorted(codes)   # then what is left is sorted too
     for card in cards:
         try:
             i = codes.index(card.code)
         except ValueError:
             return None
         del rest[i], codes[i]
-    return sort_cards(rest)
+    return tuple(rest) if ordered else sort_cards(rest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +104,7 @@ class FinishRecord:
 @dataclass(frozen=True, slots=True)
 class RoundState:
     """Everything about a round in progress or over.  Never mutated: the engine returns a
-    new value for every move (:func:`replay.immutable.replace`)."""
+    new value for every move (:func:`replay.dataclass_replace.replace`)."""
 
     n_seats: int
     dealer: int

@@ -33,7 +33,7 @@ from ..deal import left_of
 from ..errors import DeckMismatchError, IllegalMoveError, RulesetError
 from ..fairness import HandRandomness
 from ..game import Outcome
-from ..immutable import replace
+from ..dataclass_replace import replace
 from ..rulesets import Ruleset, allowed_players
 from .declare import check_declaration
 from .groups import is_joker, wild_rank_of

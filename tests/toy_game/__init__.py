@@ -1,8 +1,10 @@
-"""A toy fourth game, "high card", as one folder: this package's GAME and toy.json (its
-preset) are all of it.  Each seat gets one card and a card is turned up (the deal layout);
-in turn from the dealer's left each seat shows; the highest rank wins (Ace high, the
-first seat to show it on a tie) and every other seat pays it one point.
-tests/test_game_registry.py registers it and plays it through the house."""
+"""A toy fourth game, "high card", as one folder laid out as a game in ``replay/`` is: this
+package's GAME and presets/ (toy.json, its preset, and order.json) are all of it.  Each
+seat gets one card and a card is turned up (the deal layout); in turn from the dealer's
+left each seat shows; the highest rank wins (Ace high, the first seat to show it on a
+tie) and every other seat pays it one point.
+tests/test_game_registry.py finds it as the registry finds replay/'s games, registers it
+and plays it through the house."""
 from __future__ import annotations
 
 import json
@@ -16,7 +18,7 @@ from replay.errors import IllegalMoveError, MalformedError, RulesetError
 from replay.game import DealLayout, Game, Outcome, View, cards_text
 from replay.rulesets import Ruleset
 
-PRESET = json.loads((Path(__file__).parent / "toy.json").read_text())
+PRESET = json.loads((Path(__file__).parent / "presets" / "toy.json").read_text())
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,3 +84,21 @@ def test_a_request_opens_the_ledger_once(make_app, site, monkeypatch):
         opened.clear()
         assert client.get(route).status_code == 200, route
         assert len(opened) == 1, route
+
+
+def test_the_web_layer_writes_no_sql_and_opens_no_database():
+    # the ledger reads the site needs are audit/ledger/queries.py; the connection is web/db.py's Ledger
+    import ast
+    import pathlib
+
+    sql = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "CREATE ", "PRAGMA ")
+    found = []
+    for path in sorted((pathlib.Path(__file__).resolve().parents[2] / "web").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and node.value.lstrip().upper().startswith(sql):
+                found.append(f"{path.name}:{node.lineno}")
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            found += [f"{path.name}:{node.lineno} imports {n}" for n in names if n.split(".")[0] in ("sqlite3", "sqlite_utils")]
+    assert found == []

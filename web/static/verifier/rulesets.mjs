@@ -3,7 +3,7 @@
  * overrides applied and validated.  The resolved ruleset's canonical JSON hash is bound
  * into the hand's key material, so a deal recomputed under other rules comes out different.
  *
- * The preset declarations come from presets.mjs, generated from replay/presets/*.json by
+ * The preset declarations come from presets.mjs, generated from replay/<game>/presets/*.json by
  * tools/build_offline_verifier.py (a test checks that it is current).
  */
 import { VerifyError } from "./errors.mjs";

@@ -1,4 +1,4 @@
-"""replay.immutable.replace behaves as dataclasses.replace."""
+"""replay.dataclass_replace.replace behaves as dataclasses.replace."""
 from __future__ import annotations
 
 import dataclasses
@@ -7,7 +7,7 @@ from dataclasses import InitVar, dataclass, field
 import pytest
 from hypothesis import given, strategies as st
 
-from replay.immutable import _layout, replace
+from replay.dataclass_replace import _layout, replace
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,7 @@
 """Rulesets as data (replay/rulesets.py, replay/canonical.py): D-1."""
 import hashlib
 import json
+import pathlib
 
 import pytest
 from hypothesis import given, strategies as st
@@ -9,7 +10,8 @@ from replay.canonical import canonical_hash, canonical_json
 from replay.errors import MalformedError, RulesetError
 from replay.rulesets import PRESETS, Ruleset, allowed_players, preset_spec, resolve
 
-from fairness_vectors_data import VECTORS
+VECTORS_FILE = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "vectors" / "v1.json"
+VECTORS = json.loads(VECTORS_FILE.read_text())["vectors"]
 
 
 @pytest.mark.parametrize("preset,overrides", [

@@ -9,7 +9,7 @@ import pytest
 
 from replay.rulesets import PRESETS, preset_spec
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 RULE_ID = re.compile(r"(MN|MC|K|R|D)-\d+")
 SHARED_RULES = ROOT.parent / "shared" / "rules"
 
