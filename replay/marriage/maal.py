@@ -36,10 +36,10 @@ from functools import lru_cache
 from itertools import product
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..cards import ALL_CARDS, Card, card_of
+from ..cards import ALL_CARDS, Card, card_of, card_texts
 from ..errors import MalformedError
 from ..rulesets import Ruleset
-from .jokers import Role, is_nepal, jhiplu_rank, poplu_rank, role_table
+from .jokers import Role, is_nepal, jhiplu_rank, joker_table, poplu_rank, role_table
 
 __all__ = ["Item", "Maal", "count_maal", "best_groups"]
 
@@ -57,7 +57,7 @@ class Item:
     points: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"item": self.item, "cards": [str(c) for c in self.cards], "points": self.points}
+        return {"item": self.item, "cards": card_texts(self.cards), "points": self.points}
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +154,9 @@ def _role_values(ruleset: Ruleset, role: Role) -> tuple[int, ...]:
     return tuple(table_values[role.value])
 
 
+_ROLE_NAME = {role: role.value for role in Role}
+
+
 def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
                tunnelas_at_deal: Iterable[Sequence[Card]] = (), tiplu: Card | None, seen: bool,
                ruleset: Ruleset) -> Maal:
@@ -176,7 +179,8 @@ def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
         if pool[tiplu.code] > copies - 1:  # the tiplu itself is out of play (D-5)
             raise MalformedError(f"at most {copies - 1} copies of the tiplu {tiplu} can be held")
     roles = role_table(known, ruleset)
-    held = [code for code in present if roles[code] is not Role.NONE]
+    scoring = joker_table(known, ruleset)   # a card with a role (every joker) may score
+    held = [code for code in present if scoring[code]]
     if not held and not tunnela_codes:
         return Maal(0)  # nothing that scores: no item, whatever the table
     table_values: Mapping[str, Any] = ruleset["maal_table"]
@@ -233,7 +237,7 @@ def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
     for code in held:
         n = counts[code] - (m if m and code in trio else 0)
         if n > 0:
-            name = roles[code].value
+            name = _ROLE_NAME[roles[code]]
             items += [Item(_item_name(name, k), (ALL_CARDS[code],) * k, values[code][k - 1])
                       for k in best_groups(values[code], n)[1]]
     items = sorted((i for i in items if i.points),

@@ -138,7 +138,7 @@ class Turns:
             if not state.stock:
                 raise IllegalMoveError("the stock is empty", rule="D-6")
             card = state.stock[0]
-            if move.card is not None and move.card != card:
+            if move.card is not None and move.card.code != card.code:   # by code: int comparison
                 raise DeckMismatchError(f"the record lists {move.card} for a stock draw the deck makes {card}",
                                         rule="D-3")
             state.stock = state.stock[1:]
