@@ -31,6 +31,7 @@ The result depends only on the multiset of cards, never on their order.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
@@ -108,11 +109,11 @@ def _pool(hand: Sequence[Card], table: Sequence[Card], tunnelas: Sequence[Sequen
     A tunnela at the deal uses all three copies of its card; if ``table`` already holds
     them it is part of ``table``, if it holds none they are added.
     """
-    codes = [c.code for c in hand]
-    codes += [c.code for c in table]
+    held = Counter([c.code for c in hand])
+    held.update([c.code for c in table])
     pool = [0] * len(ALL_CARDS)
-    for code in codes:
-        pool[code] += 1
+    for code, n in held.items():
+        pool[code] = n
     tunnela_codes: list[int] = []
     if tunnelas:
         on_table = [0] * len(ALL_CARDS)
@@ -129,7 +130,7 @@ def _pool(hand: Sequence[Card], table: Sequence[Card], tunnelas: Sequence[Sequen
                 pool[code] = 3
             elif on_table[code] < 3:
                 raise MalformedError(f"tunnela {t[0]} laid at the deal but not all three on the table")
-    present = sorted(set(codes).union(tunnela_codes))
+    present = sorted(held.keys() | set(tunnela_codes)) if tunnela_codes else sorted(held)
     limits = _limits(ruleset)
     for code in present:
         if pool[code] > limits[code]:
