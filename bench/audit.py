@@ -7,13 +7,16 @@
 
 Figures, each with a baseline measured in the same run:
 
-* **per preset** (single process): simulated hands of each preset that has an engine,
-  audited with :func:`audit.verify.audit_record` (after one untimed warm-up audit; the
-  best of three full passes); baseline: the bare Ed25519 verification of the same signed
-  statements (the floor no auditor can go under without skipping a signature), also the
-  best of three.  ``--stages`` adds the microseconds per record of each stage.  The
-  issue's aim per core: >= 1,000 Marriage rounds and >= 3,000 Rummy or Kitti deals per
-  second.
+* **per preset** (single process, CPU seconds of this process: per core): simulated hands
+  of each preset that has an engine, cached as JSON lines, each line audited with
+  :func:`audit.verify.audit_record` as ``tiplu audit FILE`` does by default (after one
+  untimed warm-up audit; the best of three rounds, every round verifying each checkpoint
+  afresh); baseline: ``json.loads`` + SHA-256 of the same lines (issue 18's floor),
+  measured in each round just before the audit.  Also with ``--check-signatures``,
+  against the bare Ed25519 verification of the same signed statements.
+  ``--stages`` adds the microseconds per record of each stage.  The issues' aims per
+  core: Kitti >= 1,200 (issue 15) and >= 3,000 within 5x the floor, Rummy >= 3,000 within
+  5x, Marriage >= 1,000 within 15x (issue 18).
 * **throughput**: an archive of ``--records`` real, clean Kitti records -- the ``--base``
   records the simulator played, repeated (passes over the same records: every copy is a
   full audit) -- through ``tiplu audit`` in one process, ``--workers N``, and a Dask
@@ -100,6 +103,33 @@ def parse_hash_floor(lines: list[bytes]) -> float:
     return clock() - t
 
 
+def log_floor(records: list[dict]) -> float:
+    """Seconds of the least work the log evidence needs per record, and nothing else: one
+    Ed25519 verification of its checkpoint, and for each statement the SHA-256 of its leaf
+    and of each node up its inclusion path (entries and paths prepared beforehand)."""
+    import hashlib
+
+    from audit.tlog.checkpoint import verify_checkpoint
+    from audit.tlog.proof import parse_tlog_proof
+    from audit.tlog.store import leaf_entry
+
+    work = []
+    for r in records:
+        proofs = [parse_tlog_proof(t) for t in r["fairness"].get("log_proofs", [])]
+        if proofs:
+            work.append((proofs[0].checkpoint_text, r["table"]["public_key"],
+                         [(b"\x00" + leaf_entry(s), p.path) for s, p in zip(r["fairness"]["statements"], proofs)]))
+    sha256 = hashlib.sha256
+    t = clock()
+    for text, key, leaves in work:
+        verify_checkpoint(text, key)
+        for entry, path in leaves:
+            h = sha256(entry).digest()
+            for p in path:
+                h = sha256(b"\x01" + p + h).digest()
+    return clock() - t
+
+
 def preset_records(preset: str, players: int, hands: int) -> list[dict]:
     """``hands`` simulated records of ``preset`` (cached as JSON lines beside the archives)."""
     path = cache_dir() / f"preset-{preset.replace('/', '-')}-{players}x{hands}.jsonl"
@@ -120,7 +150,7 @@ SUBSTAGES = {"statements": ("record_hash",), "log": ("checkpoint", "proofs", "le
 
 def stages(records: list[dict], reps: int = 3) -> dict[str, float]:
     """Microseconds per record in each stage of the default :func:`audit.verify.audit_record`
-    (best of ``reps``), in its order: ``load_json`` of the line, ``validate_record``,
+    (best of ``reps``), in its order: ``load_json_kind`` of the line, ``validate_record``,
     ``parse_record``, the seed and ruleset commitments, ``check_statements`` without
     signatures (of which ``record_hash``), the report-mode ``replay_record``,
     ``compare_outcome``, ``check_log_evidence`` (of which ``checkpoint``: its Ed25519, uncached;
@@ -138,13 +168,13 @@ def stages(records: list[dict], reps: int = 3) -> dict[str, float]:
     from audit.verify import Verdict, compare_outcome
     from audit import logcheck
     from replay.fairness import verify_player_seed, verify_server_seed
-    from replay.canonical import PLAIN_JSON, json_kind
-    from replay.records import load_json, parse_record
+    from replay.canonical import PLAIN_JSON
+    from replay.records import load_json_kind, parse_record
     from replay.replayer import replay_record
 
     texts = [json.dumps(r, sort_keys=True, separators=(",", ":")) for r in records]
-    datas = [load_json(t) for t in texts]
-    parsed = [parse_record(d, plain=json_kind(d) == PLAIN_JSON) for d in datas]
+    loaded = [load_json_kind(t) for t in texts]
+    parsed = [parse_record(d, plain=k == PLAIN_JSON) for d, k in loaded]
     results = [replay_record(p, strict=False) for p in parsed]
     keys = [p.table.public_key for p in parsed]
     proofs = [[parse_tlog_proof(t) for t in p.fairness.log_proofs] for p in parsed]
@@ -165,9 +195,9 @@ def stages(records: list[dict], reps: int = 3) -> dict[str, float]:
         return min(_timed(run) for _ in range(reps)) / len(records) * 1e6
 
     return {
-        "load": best(lambda: [load_json(t) for t in texts]),
-        "schema": best(lambda: [validate_record(d, kind=json_kind(d)) for d in datas]),
-        "parse": best(lambda: [parse_record(d, plain=json_kind(d) == PLAIN_JSON) for d in datas]),
+        "load": best(lambda: [load_json_kind(t) for t in texts]),
+        "schema": best(lambda: [validate_record(d, kind=k) for d, k in loaded]),
+        "parse": best(lambda: [parse_record(d, plain=k == PLAIN_JSON) for d, k in loaded]),
         "seeds": best(lambda: [seeds(p) for p in parsed]),
         "statements": best(lambda: [check_statements(p, check_signatures=False) for p in parsed]),
         "record_hash": best(lambda: [p.record_hash for p in parsed]),
@@ -233,11 +263,13 @@ def per_preset(hands: int, log=print, *, with_stages: bool = False) -> list[dict
             [audit_record(line, check_signatures=True) for line in lines]
             signed_secs = min(signed_secs, clock() - t)
         floor = min(ed25519_floor(records) for _ in range(3))
+        lfloor = min(log_floor(records) for _ in range(3))
         cp_floor = min(checkpoint_floor(records) for _ in range(3))
         rate = len(records) / secs
         rows.append({"preset": preset, "available": True, "records": len(records), "simulated_per_s": n / sim,
                      "clean": sum(v.ok for v in verdicts), "rate": rate, "floor_rate": len(records) / floor,
                      "parse_floor_rate": len(records) / parse_floor,
+                     "log_floor_rate": len(records) / lfloor,
                      "statements": sum(len(r["fairness"]["statements"]) for r in records) / len(records),
                      "aim": AIMS[preset],
                      # the default audit's Ed25519: one checkpoint verification per record

@@ -33,9 +33,10 @@ counts two equal ranks in one sequence.  Card codes are read through
 """
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Collection, Sequence
 
-from .cards import RANK_OF, SUIT_OF, Card
+from .cards import RANK_OF, RANKS, SUIT_OF, SUITS, Card, card_of
 
 __all__ = [
     "ACE_HIGH", "MAX_RUN", "fits_run", "is_run", "wraps", "can_complete_run", "RUNS_OF_THREE",
@@ -95,10 +96,30 @@ def can_complete_run(r1: int, r2: int) -> bool:
     return (r1, r2) in _COMPLETES
 
 
+# The commonest questions -- three cards, or two and a joker -- answered by look-up: the
+# sets of card codes that are the answer (a card held twice makes a smaller set, never
+# one of these).  tests/test_melds.py checks them against the general functions below.
+def _codes(*cards: Card) -> frozenset[int]:
+    return frozenset(c.code for c in cards)
+
+
+_PURE_SEQUENCES_OF_THREE = frozenset(
+    _codes(*(card_of(r, s) for r in window)) for s in SUITS for window in RUNS_OF_THREE)
+_SETS_OF_THREE = frozenset(
+    _codes(*(card_of(r, s) for s in suits)) for r in RANKS for suits in combinations(SUITS, 3))
+_SETS_OF_TWO = frozenset(
+    _codes(*(card_of(r, s) for s in suits)) for r in RANKS for suits in combinations(SUITS, 2))
+_SEQUENCES_OF_THREE_LESS_ONE = frozenset(
+    _codes(card_of(r1, s), card_of(r2, s)) for s in SUITS for r1, r2 in combinations(RANKS, 2)
+    if fits_run((r1, r2), 3))
+
+
 def is_pure_sequence(cards: Sequence[Card]) -> bool:
     """Standard cards, each as itself, of one suit at consecutive positions (MN-8, MC-5,
     D-21)."""
     codes = [c.code for c in cards]
+    if len(codes) == 3:
+        return frozenset(codes) in _PURE_SEQUENCES_OF_THREE
     if not codes or max(codes) >= 52 or len({SUIT_OF[x] for x in codes}) != 1:
         return False
     return is_run([RANK_OF[x] for x in codes])
@@ -109,6 +130,8 @@ def can_fill_sequence(naturals: Sequence[Card], length: int) -> bool:
     standing in for the rest, make a sequence of ``length`` cards (MN-10, MC-6, D-21).
     No naturals at all: jokers alone stand for any consecutive cards."""
     codes = [c.code for c in naturals]
+    if len(codes) == 2 and length == 3:
+        return frozenset(codes) in _SEQUENCES_OF_THREE_LESS_ONE
     if not codes:
         return length <= MAX_RUN
     if max(codes) >= 52 or len({SUIT_OF[x] for x in codes}) != 1:
@@ -120,6 +143,10 @@ def is_set(cards: Sequence[Card]) -> bool:
     """Standard cards of one rank, each of a different suit (MN-11, MC-7, R-11, D-21);
     how many a set holds is each game's rule."""
     codes = [c.code for c in cards]
+    if len(codes) == 3:
+        return frozenset(codes) in _SETS_OF_THREE
+    if len(codes) == 2:
+        return frozenset(codes) in _SETS_OF_TWO
     if not codes or max(codes) >= 52 or len({RANK_OF[x] for x in codes}) != 1:
         return False
     return len({SUIT_OF[x] for x in codes}) == len(codes)

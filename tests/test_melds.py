@@ -82,3 +82,28 @@ def test_card_tables_agree_with_the_enums():
     for code in (52, 53):
         assert Card(code).rank is None and Card(code).suit is None
         assert RANK_OF[code] == 0 and SUIT_OF[code] == -1
+
+
+def test_the_look_ups_for_two_and_three_cards_agree_with_the_rule():  # rules MN-8, MN-10, MN-11, MC-5..MC-8, D-21
+    """Three cards (and two with a joker) are answered from tables: every pair and triple
+    of codes, duplicates included, gets the answer the general definitions give."""
+    from replay.cards import ALL_CARDS
+
+    def general(cards, length=None):
+        codes = [c.code for c in cards]
+        std = all(x < 52 for x in codes)
+        one_suit = std and len({SUIT_OF[x] for x in codes}) == 1
+        ranks = [RANK_OF[x] for x in codes]
+        pure = one_suit and oracle_fits(ranks, len(codes)) and len(codes) >= 3
+        fill = one_suit and oracle_fits(ranks, length or 3)
+        a_set = std and len(set(ranks)) == 1 and len({SUIT_OF[x] for x in codes}) == len(codes)
+        return pure, fill, a_set
+
+    for n in (2, 3):
+        for cards in combinations_with_replacement(ALL_CARDS, n):
+            pure, fill, a_set = general(cards)
+            assert is_set(cards) == a_set, cards
+            if n == 3:
+                assert is_pure_sequence(cards) == pure, cards
+            else:
+                assert can_fill_sequence(cards, 3) == fill, cards

@@ -46,6 +46,8 @@ if TYPE_CHECKING:
     from .secret_store import SecretStore
 
 RecordValidator = Callable[[dict, "views.HandView"], None]
+#: how many hands' fixed facts one ledger object keeps (:meth:`HandLifecycle._hand_row`)
+_KEPT_HANDS = 4096
 
 
 @functools.lru_cache(maxsize=256)
@@ -62,6 +64,7 @@ class HandLifecycle:
 
     # provided by Ledger
     db: Database
+    _hands_kept: dict[str, tuple[tuple[str, str, int, int, Ruleset], list[str] | None]]
     _secrets_path: str
     _legacy: list[str]
     _validate_record: RecordValidator | None
@@ -73,20 +76,37 @@ class HandLifecycle:
         def _secrets(self) -> SecretStore: ...
 
     def _hand_row(self, hand_id: object) -> tuple[str, str, int, int, Ruleset]:
+        """A hand's fixed facts: id, operator, seat count, dealer, ruleset.  The ``hands`` row
+        is append-only, so a committed row read once is kept (per ledger object, at most
+        :data:`_KEPT_HANDS` hands); a hand not found, or read inside a caller's open
+        transaction (which may yet roll back), is asked again next time."""
         hand_id = check_id(hand_id, what="hand id")
+        kept = self._hands_kept.get(hand_id)
+        if kept is not None:
+            return kept[0]
         row = self.db.execute("SELECT id, operator, n_seats, dealer, ruleset FROM hands WHERE id = ?",
                               [hand_id]).fetchone()
         if row is None:
             raise NotFoundError(f"no hand {hand_id!r}")
-        return row[0], row[1], row[2], row[3], _ruleset(row[4])
+        facts = row[0], row[1], row[2], row[3], _ruleset(row[4])
+        if not self.db.conn.in_transaction:
+            if len(self._hands_kept) >= _KEPT_HANDS:
+                self._hands_kept.clear()
+            self._hands_kept[hand_id] = (facts, None)
+        return facts
 
     def _seat_of(self, hand_id: str, n_seats: int, seat: object) -> tuple[int, str]:
         seat = check_seat(seat)
         if not 0 <= seat < n_seats:
             raise NotFoundError(f"hand {hand_id!r} has no seat {seat} (seats 0..{n_seats - 1})")
-        player = self.db.execute("SELECT player FROM hand_seats WHERE hand_id = ? AND seat = ?",
-                                 [hand_id, seat]).fetchone()[0]
-        return seat, player
+        kept = self._hands_kept.get(hand_id)
+        players = kept[1] if kept is not None else None
+        if players is None:  # the seats are append-only rows too, written with the hand
+            players = [r[0] for r in self.db.execute("SELECT player FROM hand_seats WHERE hand_id = ? ORDER BY seat",
+                                                     [hand_id])]
+            if kept is not None and len(players) == n_seats:
+                self._hands_kept[hand_id] = (kept[0], players)
+        return seat, players[seat]
 
     def _commitment(self, hand_id: str) -> str | None:
         row = self.db.execute("SELECT commitment FROM hand_commitments WHERE hand_id = ?", [hand_id]).fetchone()
@@ -116,7 +136,8 @@ class HandLifecycle:
             check_player_name(p)
         if len(set(players)) != len(players):
             raise MalformedError("player names at one hand must be distinct")
-        ruleset = Ruleset.from_json(table.ruleset)
+        ruleset_text = canonical_json(table.ruleset).decode()  # as the hand's row will hold it
+        ruleset = _ruleset(ruleset_text)
         n = len(players)
         if n not in allowed_players(ruleset) or n > table.seats:
             raise MalformedError(f"table {table.id!r} ({table.preset}, {table.seats} seats) cannot seat {n} players")
@@ -131,7 +152,7 @@ class HandLifecycle:
             db.execute("INSERT INTO hands (id, table_id, operator, preset, ruleset, ruleset_hash, n_seats, dealer,"
                        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        [hand_id, table.id, table.operator, table.preset,
-                        canonical_json(table.ruleset).decode(), table.ruleset_hash, n, dealer, time])
+                        ruleset_text, table.ruleset_hash, n, dealer, time])
             for seat, player in enumerate(players):
                 db.execute("INSERT INTO hand_seats (hand_id, seat, player) VALUES (?, ?, ?)", [hand_id, seat, player])
             _, signed = append_statement(db, key, "hand", hand_id, {

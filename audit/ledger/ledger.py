@@ -66,6 +66,7 @@ class Ledger(HandLifecycle):
         self._clock = clock
         self._keys = {k.public_hex: k for k in keys}
         self._signers: dict[str, SigningKey] = {}  # operator -> its key, once found (:meth:`_signer`)
+        self._hands_kept = {}  # hand id -> its fixed facts and players (:meth:`.hands.HandLifecycle._hand_row`)
         self._validate_record = validate_record
 
     def __repr__(self) -> str:

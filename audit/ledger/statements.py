@@ -71,7 +71,7 @@ def append_statement(db: Database, key: SigningKey, kind: str, hand_id: str,
     )
     seq = int(cur.lastrowid)
     entry = leaf_entry_of(text, signed["key"], signed["sig"])
-    index = TransparencyLog(db, migrate=False).append(entry)  # same transaction
+    index = TransparencyLog(db, migrate=False).append_in_transaction(entry)  # all or nothing with the row
     if index != seq - 1:
         raise LedgerIntegrityError(f"statement {seq} would be log leaf {index}: the log and the ledger disagree")
     return seq, signed

@@ -135,6 +135,13 @@ class TransparencyLog:
         with self._unit():
             return self._append(bytes(entry))
 
+    def append_in_transaction(self, entry: bytes) -> int:
+        """:meth:`append` for a caller whose open transaction rolls back as a whole on any
+        error (the ledger's :func:`~audit.ledger.store.atomic`): no savepoint of its own."""
+        if not self._conn.in_transaction:
+            raise RuntimeError("append_in_transaction needs an open transaction")
+        return self._append(bytes(entry))
+
     def _unit(self):
         """``db.atomic()``, but inside an open transaction a savepoint with a fixed name.
 

@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from ..cards import Card
+from ..cards import ALL_CARDS, Card
 from ..errors import IllegalMoveError
 from ..rulesets import Ruleset
 from .combos import check_finish_set, classify
@@ -181,12 +181,12 @@ def check_finish(groups: Sequence[Sequence[Card]], discard: Card, hand: Iterable
     """
     hand = tuple(hand)
     groups = tuple(tuple(g) for g in groups)
-    used = Counter(c for g in groups for c in g)
-    used[discard] += 1
-    rest = Counter(hand)
+    used = Counter([c.code for g in groups for c in g])     # by code: int hashing, not Card's
+    used[discard.code] += 1
+    rest = Counter([c.code for c in hand])
     rest.subtract(used)
     if any(n < 0 for n in rest.values()):
-        missing = sorted(c for c, n in rest.items() if n < 0)
+        missing = [ALL_CARDS[code] for code in sorted(code for code, n in rest.items() if n < 0)]
         raise IllegalMoveError(f"the finish uses cards not in hand: {' '.join(map(str, missing))}",
                                rule=_dublee_rule(ruleset) if dublee else "D-7")
     if dublee:

@@ -173,3 +173,23 @@ def test_the_operators_key_is_read_from_the_secret_store_once_per_ledger(tmp_pat
     assert ledger.get_hand("h2").state.value == "revealed"
     assert len(reads) == 1  # 26 statements, one read
     assert all(st.verify(ledger.public_key("acme")) for st in ledger.statements())
+
+
+def test_a_hands_fixed_facts_are_read_once_and_never_from_a_rolled_back_write(tmp_path):
+    from audit.errors import NotFoundError
+    from ledger_testkit import advance, new_ledger
+
+    ledger = new_ledger(str(tmp_path / "tiplu.db"))
+    reads = []
+    ledger.db.conn.set_trace_callback(lambda sql: reads.append(sql) if "dealer, ruleset FROM hands" in sql
+                                      or "FROM hand_seats" in sql else None)
+    advance(ledger, "h1", "reveal")  # 13 statements
+    assert len(reads) == 2  # the hand's row and its players, once each (they were read 12 and 8 times)
+    with pytest.raises(RuntimeError):  # a caller's transaction that creates a hand, reads it, rolls back
+        with atomic(ledger.db):
+            ledger.new_hand("t1", ["a", "b", "c", "d"], hand_id="gone")
+            ledger.get_hand("gone")
+            ledger.cancel("gone")
+            raise RuntimeError("the caller gives up")
+    with pytest.raises(NotFoundError):
+        ledger.commit("gone")

@@ -100,6 +100,21 @@ def test_append_joins_the_callers_transaction(db):
     log.check()
 
 
+def test_append_in_transaction_commits_and_rolls_back_with_the_caller(db):
+    log = filled(db, 2)
+    with pytest.raises(RuntimeError, match="open transaction"):
+        log.append_in_transaction(b"entry 2")  # alone it would commit nothing atomically
+    with pytest.raises(RuntimeError, match="ledger fails"):
+        with db.atomic():
+            assert log.append_in_transaction(b"entry 2") == 2
+            raise RuntimeError("ledger fails after the append")
+    assert log.size() == 2 and db.execute("SELECT count(*) FROM tlog_nodes").fetchone()[0] == 1
+    with db.atomic():
+        assert log.append_in_transaction(b"entry 2") == 2
+    assert log.size() == 3
+    log.check()
+
+
 def test_migrations_are_named_recorded_and_idempotent(db):
     TransparencyLog(db, clock=clock)
     rows = list(db["migrations"].rows)
