@@ -209,6 +209,16 @@ def _against_log(record: HandRecord, cp: Checkpoint, indices: Sequence[int | Non
     return faults
 
 
+#: each logged statement's slot (:func:`_slot`), read by SQLite's JSON functions instead of
+#: parsing every statement: its kind only when that is text, its seat only when that is a JSON
+#: integer (and, by the callers, only for a seat kind) -- exactly the types ``_slot`` keeps
+_SLOTS = ("SELECT seq, hand_id,"
+          " CASE json_type(statement, '$.kind') WHEN 'text' THEN json_extract(statement, '$.kind') END,"
+          " CASE json_type(statement, '$.seat') WHEN 'integer' THEN json_extract(statement, '$.seat') END"
+          " FROM statements")
+_SEAT_KINDS = ("seat-receipt", "seat-reveal")
+
+
 class LedgerLog:
     """:class:`LogView` over a ledger's database (its transparency log and statements).
 
@@ -224,6 +234,7 @@ class LedgerLog:
         self._log = TransparencyLog(db, migrate=False)
         self._size = size
         self._roots: dict[int, bytes] = {}
+        self._leaves: dict[int, bytes] = {}
         self.path = path
 
     def size(self) -> int:
@@ -236,19 +247,25 @@ class LedgerLog:
             self._roots[size] = self._log.root(size)
         return self._roots[size]
 
+    #: leaves read ahead on a miss: a record's statements are neighbours in the log
+    READ_AHEAD = 32
+
     def leaf_hash(self, index: int) -> bytes | None:
         if not 0 <= index < self.size():
             return None
-        row = self._db.execute("SELECT leaf_hash FROM tlog_leaves WHERE idx = ?", (index,)).fetchone()
-        return None if row is None else bytes(row[0])
+        hit = self._leaves.get(index)
+        if hit is None:
+            if len(self._leaves) > 4096:
+                self._leaves.clear()
+            end = min(index + self.READ_AHEAD, self.size())
+            self._leaves.update((i, bytes(h)) for i, h in self._db.execute(
+                "SELECT idx, leaf_hash FROM tlog_leaves WHERE idx >= ? AND idx < ?", (index, end)))
+            hit = self._leaves.get(index)
+        return hit
 
     def hand_slots(self, hand_id: str) -> Iterable[tuple[int, tuple[str | None, int | None]]]:
-        import json
-
-        size = self.size()
-        for seq, text in self._db.execute("SELECT seq, statement FROM statements WHERE hand_id = ? AND seq <= ?",
-                                          [hand_id, size]):
-            yield seq - 1, _slot(json.loads(text))
+        for seq, _, kind, seat in self._db.execute(_SLOTS + " WHERE hand_id = ? AND seq <= ?", [hand_id, self.size()]):
+            yield seq - 1, (kind, seat if kind in _SEAT_KINDS else None)
 
     def ref(self) -> "LedgerLogRef | None":
         """What a worker process needs to open this very view (``None`` without a path)."""
@@ -256,15 +273,12 @@ class LedgerLog:
 
     def index(self) -> "LogIndex":
         """The whole view as a :class:`LogIndex` (for workers that cannot read the file)."""
-        import json
-
         size = self.size()
         hashes = b"".join(bytes(h) for (h,) in self._db.execute(
             "SELECT leaf_hash FROM tlog_leaves WHERE idx < ? ORDER BY idx", [size]))
         slots: dict[Any, list[tuple[int, tuple[str | None, int | None]]]] = {}
-        for seq, hand_id, text in self._db.execute(
-                "SELECT seq, hand_id, statement FROM statements WHERE seq <= ? ORDER BY seq", [size]):
-            slots.setdefault(hand_id, []).append((seq - 1, _slot(json.loads(text))))
+        for seq, hand_id, kind, seat in self._db.execute(_SLOTS + " WHERE seq <= ? ORDER BY seq", [size]):
+            slots.setdefault(hand_id, []).append((seq - 1, (kind, seat if kind in _SEAT_KINDS else None)))
         return LogIndex(hashes, slots)
 
 

@@ -187,7 +187,7 @@ def _parse_fairness(f: Any, n_seats: int, *, v2: bool) -> Fairness:
     if len(seat_commits) != n_seats or len(seeds) != n_seats:
         raise MalformedError(f"one seat commitment and one seed per seat ({n_seats})", location=w)
     statements = f.get("statements", [])
-    if not isinstance(statements, list) or not all(isinstance(s, Mapping) for s in statements):
+    if not isinstance(statements, list) or not all(type(s) is dict or isinstance(s, Mapping) for s in statements):
         raise MalformedError("statements must be a list of signed statements", location=f"{w}.statements")
     proofs = None
     if v2:
@@ -295,7 +295,7 @@ def parse_record(data: Any, *, plain: bool = False) -> HandRecord:
     if len(moves) > MAX_MOVES:
         raise MalformedError(f"at most {MAX_MOVES} moves", location="moves")
     for i, m in enumerate(moves):
-        if not isinstance(m, Mapping):
+        if type(m) is not dict and not isinstance(m, Mapping):
             raise MalformedError("a move must be an object", location=f"moves[{i}]")
     outcome = data.get("outcome")
     if outcome is not None and not isinstance(outcome, Mapping):
@@ -404,6 +404,7 @@ class OutcomeDoc(Doc):
 
 
 _convert = msgspec.convert
+_MOVES = list[MoveDoc]
 MoveJson = Annotated[JsonObject, Meta(extra_json_schema=msgspec.json.schema(MoveDoc)["$defs"]["MoveDoc"])]
 
 
@@ -419,11 +420,10 @@ class HandRecordDoc(Doc):
     outcome: OutcomeDoc | None | UnsetType = UNSET
 
     def __post_init__(self) -> None:
-        for i, move in enumerate(self.moves):  # kept whole (the engine's JSON); its common fields checked
-            try:
-                _convert(move, MoveDoc)
-            except msgspec.ValidationError as exc:
-                raise ValueError(f"moves[{i}]: {exc}") from None
+        try:  # each move is kept whole (the engine's JSON); its common fields are checked here
+            _convert(self.moves, _MOVES)
+        except msgspec.ValidationError as exc:
+            raise ValueError(f"moves: {exc}") from None
 
 
 def record_json(doc: HandRecordDoc) -> dict[str, Any]:

@@ -325,3 +325,35 @@ def test_monitor_reports_a_served_log_that_is_not_the_signed_log(rewritten, tmp_
     failed = [line for line in res.stderr.splitlines() if "AUDIT_FAILED" in line]
     assert failed and all("log_inconsistent" in line and "not the log it signs" in line for line in failed), \
         res.stderr
+
+
+def test_the_views_a_worker_gets_are_the_ledger_s_log_exactly(tmp_path):
+    """LedgerLog (SQL JSON functions), its LogIndex (what a worker that cannot read the file
+    gets) and a RemoteLog-style parse of each statement give the same slots, leaves and roots
+    -- also for a statement whose seat is not a JSON integer or whose kind is not text."""
+    import pickle
+
+    from audit.ledger.store import open_readonly
+    from audit.logcheck import LedgerLog, _slot
+
+    path = tmp_path / "v.db"
+    _ledger(path)
+    con = sqlite3.connect(path)
+    for st in ({"hand_id": HID, "kind": "seat-reveal", "seat": True}, {"hand_id": HID, "kind": "seat-receipt", "seat": 1.0},
+               {"hand_id": HID, "kind": 5, "seat": 1}, {"hand_id": HID, "kind": "seat-reveal", "seat": "1"}):
+        con.execute("INSERT INTO statements (hand_id, kind, statement, key, sig, created_at) VALUES (?, 'x', ?, '', '', '')",
+                    [HID, json.dumps(st)])
+    con.commit()
+    size = con.execute("SELECT max(seq) FROM statements").fetchone()[0]
+    view = LedgerLog(open_readonly(path), size=size)
+    index = pickle.loads(pickle.dumps(view.index()))
+    for (hid,) in con.execute("SELECT DISTINCT hand_id FROM statements"):
+        parsed = [(seq - 1, _slot(json.loads(t))) for seq, t in
+                  con.execute("SELECT seq, statement FROM statements WHERE hand_id = ?", [hid])]
+        assert list(view.hand_slots(hid)) == list(index.hand_slots(hid)) == parsed
+    assert [s for _, s in view.hand_slots(HID)][-4:] == [("seat-reveal", None), ("seat-receipt", None),
+                                                          (None, None), ("seat-reveal", None)]
+    leaves = view.size() - 4  # the extra statements have no leaves
+    assert index.size() == leaves and all(index.leaf_hash(i) == view.leaf_hash(i) for i in range(leaves))
+    assert index.root(leaves) == view.root(leaves) and index.leaf_hash(leaves) is None
+    con.close()
