@@ -226,3 +226,21 @@ def test_the_record_model_and_schema_name_the_registrys_presets_and_games():
     ruleset = schema.get("$defs", {}).get(ruleset.get("$ref", "").rsplit("/", 1)[-1], ruleset)
     assert ruleset["properties"]["preset"]["enum"] == list(PRESETS)
     assert ruleset["properties"]["game"]["enum"] == list(game_names())
+
+
+@pytest.fixture
+def eval_command_imported():
+    import audit.cli.evaluate  # noqa: F401 - before the toy game registers
+
+
+def test_tiplu_eval_takes_its_games_from_the_registry_when_it_runs(eval_command_imported, toy):
+    # the command's game list is the registry's at run time: the toy game, registered after
+    # audit.cli.evaluate was imported, is accepted; an unknown game is a usage error
+    from click.testing import CliRunner
+
+    from audit.cli import main
+
+    res = CliRunner().invoke(main, ["eval", "toy"], input='{"op": "value", "card": "KS"}\n')
+    assert (res.exit_code, res.output) == (0, '{"value":13}\n')
+    res = CliRunner().invoke(main, ["eval", "chess"], input="")
+    assert res.exit_code == 2 and "'chess' is not one of 'kitti', 'marriage', 'rummy13', 'toy'" in res.output
