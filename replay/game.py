@@ -181,7 +181,11 @@ class Game:
     ``eval_handlers`` -- ``tiplu eval <name>``'s answer to one JSON request (raises a
     :class:`~replay.errors.TipluError` for bad input); ``carry`` -- what a table's first
     hand carries (``table.carry``), whose keys are the only ones a record may carry;
-    ``describe_move`` -- a move in words for people (``None``: its notation).
+    ``carry_after`` -- ``(carry, outcome) -> carry``, what the next hand carries (see
+    :meth:`next_carry`); ``describe_move`` -- a move in words for people (``None``: its
+    notation); ``jokers_of_hand`` -- ``(ruleset, deal, outcome) -> is_joker``, which cards
+    were jokers in a played hand, for the deal statistics (``None``: a game without jokers,
+    or the function returns ``None`` when the hand fixed no jokers).
     """
 
     name: str
@@ -192,7 +196,15 @@ class Game:
     deal_layout: DealLayout
     eval_handlers: Callable[[dict], dict]
     carry: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    carry_after: Callable[[Mapping[str, Any], Outcome], Mapping[str, Any]] | None = None
     describe_move: Callable[[Move, Sequence[str]], str] | None = None
+    jokers_of_hand: Callable[["Ruleset", Any, Outcome], Callable[[Any], bool] | None] | None = None
+
+    def next_carry(self, carry: Mapping[str, Any], outcome: Outcome) -> dict[str, Any]:
+        """What the table's next hand carries (its ``table.carry``) after a hand that
+        carried ``carry`` ended in ``outcome`` (D-14); ``{}`` for a game that carries
+        nothing."""
+        return dict(self.carry_after(carry, outcome)) if self.carry_after is not None else {}
 
     def table_options(self, carry: Mapping[str, Any]) -> dict[str, Any]:
         """The carry as the engine's ``start`` options; :class:`CarryError` for a key this
