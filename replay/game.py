@@ -122,7 +122,8 @@ class View:
     ``closed_pile`` top first), single cards (``tiplu``, ``indicator``), the wild rank
     (``wild_rank``, ``"A"`` ... ``"K"``) and ``shown`` (per seat, the groups it laid);
     ``text`` -- the parts the text form shows (``"hands"`` and names in ``table``): the
-    game decides what ``tiplu replay`` prints.
+    game decides what ``tiplu replay`` prints; ``oldest_first`` -- the piles in ``table``
+    listed oldest first, whose top is their last card (every other pile's is its first).
 
     :meth:`to_json` is what the website's viewer draws; :meth:`text_json` and
     :meth:`lines` are ``tiplu replay``'s ``--json`` state and its text.
@@ -131,6 +132,7 @@ class View:
     hands: tuple[tuple[str, ...], ...]
     table: Mapping[str, Any] = field(default_factory=dict)
     text: tuple[str, ...] = ("hands",)
+    oldest_first: tuple[str, ...] = ("discards", "open_pile")
 
     def to_json(self) -> dict[str, Any]:
         """``{"hands": [...], **table}``."""
@@ -144,12 +146,13 @@ class View:
 
     def lines(self) -> list[str]:
         """The text form: ``seat i: cards`` per hand shown, then each part -- a list of more
-        than 12 cards as its size and first card, anything else written out."""
+        than 12 cards as its size and its top card (the last of an ``oldest_first`` pile,
+        else the first), anything else written out."""
         shown = self.text_json()
         out = [f"seat {i}: {' '.join(h)}" for i, h in enumerate(shown.pop("hands"))]
         for k, v in shown.items():
             if isinstance(v, list) and len(v) > 12 and all(isinstance(c, str) for c in v):
-                out.append(f"{k}: {len(v)} cards, top {v[0] if v else '-'}")
+                out.append(f"{k}: {len(v)} cards, top {v[-1] if k in self.oldest_first else v[0]}")
             else:
                 out.append(f"{k}: {v if not isinstance(v, list) else ' '.join(map(str, v))}")
         return out

@@ -259,3 +259,24 @@ def test_the_game_says_what_the_next_hand_carries():
     for path in ("audit/sim/tables.py", "audit/report.py", "audit/stats.py"):
         text = (ROOT / path).read_text(encoding="utf-8")
         assert "pot_before" not in text and "getattr(engine" not in text, path
+
+
+def test_tiplu_replays_text_shows_every_seats_hand_for_every_game():
+    # README: `tiplu replay` shows "every seat's hand and the piles" -- Marriage's too
+    for preset in PRESETS:
+        rec = parse_record(GOLDEN[preset])
+        game = game_for(rec.ruleset.game)
+        lines = []
+        replay_record(rec, visit=lambda i, m, state: lines.append(game.view(state).lines()))
+        assert [line.split(":")[0] for line in lines[0][:rec.table.n_seats]] == [
+            f"seat {i}" for i in range(rec.table.n_seats)], preset
+
+
+def test_a_long_pile_names_its_real_top():
+    # discards and open_pile are oldest first: the top is the last card; stock and
+    # closed_pile are top first
+    pile = [f"{r}S" for r in "A23456789TJQK"]
+    view = View(hands=(), table={"stock": pile, "discards": pile, "open_pile": pile, "closed_pile": pile},
+                text=("stock", "discards", "open_pile", "closed_pile"))
+    assert view.lines() == ["stock: 13 cards, top AS", "discards: 13 cards, top KS",
+                            "open_pile: 13 cards, top KS", "closed_pile: 13 cards, top AS"]
