@@ -19,7 +19,7 @@ from ..rulesets import Ruleset
 from . import combos, finish as finishing, jokers
 from .moves import DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show, TunnelaShow
 from .state import (DRAW, OVER, PLAY, VOID_STOCK, VOID_TURN_CAP, FinishRecord, WorkingRound, WorkingSeat,
-                    SeatState, insert_card, remove_cards)
+                    SeatState, remove_cards)
 
 __all__ = ["Turns", "SHOW_SETS", "SHOW_DUBLEES"]
 
@@ -161,7 +161,7 @@ class Turns:
         else:
             raise IllegalMoveError(f"unknown draw source {move.source!r}", rule="MC-14")
         state.must_finish = taken is not None and me.dublee and me.sees_maal   # MC-19
-        me.hand = insert_card(me.hand, card)
+        me.set_hand(me.hand_with(card))
         me.has_drawn = True
         state.phase = PLAY
         state.taken = taken
@@ -237,14 +237,14 @@ class Turns:
         if state.taken is not None and move.card == state.taken:
             raise IllegalMoveError(f"{move.card} was just taken from the discards and may not be "
                                    "discarded this turn", rule="MC-14")
-        hand = remove_cards(me.hand, [move.card])
+        hand = me.hand_without(move.card)
         if hand is None:
             raise IllegalMoveError(f"seat {move.seat} does not hold {move.card}", rule="MC-14")
         if self._step is None:   # left_of raises for the direction
             nxt = left_of(move.seat, state.n_seats, direction=self.direction)
         else:
             nxt = (move.seat + self._step) % state.n_seats   # D-4, as left_of
-        me.hand = hand
+        me.set_hand(hand)
         me.sees_maal = me.sees_maal or state.shown_this_turn   # MN-17: seen after the discard that follows the show
         state.discards = state.discards + (move.card,)
         state.taken = state.drawn = None
