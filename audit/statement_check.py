@@ -62,14 +62,22 @@ def _expectations(record: HandRecord) -> dict[str, dict[str, Any]]:
 
 
 def _equal(a: Any, b: Any) -> bool:
+    """Whether a statement's ``a`` says the record's ``b`` (a string ``b`` is lower-cased
+    already, by :func:`_lowered`)."""
     if isinstance(b, Decimal):
         try:
             return Decimal(str(a)) == b
         except (InvalidOperation, ValueError):
             return False
-    if isinstance(b, str):
-        return isinstance(a, str) and _same(a, b)
+    if type(b) is str:
+        return isinstance(a, str) and hmac.compare_digest(a.lower(), b)
     return a == b
+
+
+def _lowered(expect: dict[str, dict[str, Any]]) -> dict[str, tuple[tuple[str, Any], ...]]:
+    """The expectations with every string lower-cased once (``_same`` lower-cases both sides)."""
+    return {kind: tuple((name, str(v).lower() if isinstance(v, str) else v) for name, v in fields.items())
+            for kind, fields in expect.items()}
 
 
 #: a statement field that differs from the record because a seed of the record was changed
@@ -93,7 +101,7 @@ def _statement_of(signed: Any, key: str, *, check_signature: bool) -> dict[str, 
         return verify_statement(signed, key)
     if not isinstance(signed, Mapping) or not isinstance(signed.get("statement"), Mapping):
         raise MalformedError("a signed statement needs 'statement', 'key' and 'sig'")
-    if not _same(signed.get("key"), key):
+    if not hmac.compare_digest(str(signed.get("key")).lower(), key):  # here ``key`` is lower-cased by the caller
         raise SignatureError("statement is signed by another key than the trusted operator key")
     return signed["statement"]
 
@@ -109,14 +117,15 @@ def check_statements(record: HandRecord, *, public_key: str | None = None,
     if other_key:  # then every statement fails under the trusted key: consequences of this
         faults.append(Fault(Reason.SIGNATURE, "the record names another operator key than the one audited against"))
     f = record.fairness
-    expect = _expectations(record)
+    expect = _lowered(_expectations(record))
+    key_l = str(key).lower()
     seen: dict[str, int] = {}
     committed: set[int] = set()
     revealed: set[int] = set()
     phase, last_time = -1, ""
     for number, signed in enumerate(f.statements, start=1):
         try:
-            st = _statement_of(signed, key, check_signature=check_signatures)
+            st = _statement_of(signed, key if check_signatures else key_l, check_signature=check_signatures)
         except (SignatureError, MalformedError) as exc:
             kind, seat = _unverified_kind(signed)
             faults.append(Fault(Reason.SIGNATURE, f"{statement_label(number, kind)}: {exc}", statement=number,
@@ -137,7 +146,7 @@ def check_statements(record: HandRecord, *, public_key: str | None = None,
         if st.get("hand_id") != record.hand_id:
             faults.append(Fault(Reason.STATEMENT_MISMATCH, f"{name_of} is about another hand", statement=number))
         seen[kind] = seen.get(kind, 0) + 1
-        for name, value in expect.get(kind, {}).items():
+        for name, value in expect.get(kind, ()):
             if value is None or not _equal(st.get(name), value):
                 faults.append(Fault(Reason.STATEMENT_MISMATCH,
                                     f"{name_of}: the signed {kind} statement's {name} differs from the record",

@@ -116,8 +116,8 @@ def main() -> None:
         print(f"{preset} ({n} players, {args.rounds} rounds, {len(ratios)} repetitions, CPU time): "
               f"baseline deal+start {med(deals):,.0f}/s; "
               f"bot rounds played {played:,.1f}/s (ratio {played / med(deals):.4f}); "
-              f"replayed {med(replayed):,.1f}/s (ratio {med(ratios):.4f}, range {min(ratios):.4f}-{max(ratios):.4f}; "
-              f"{min(replayed):,.0f}-{max(replayed):,.0f}/s); "
+              f"replayed {med(replayed):,.1f}/s (ratio {med(ratios):.4f}); "
+              f"ratio range {min(ratios):.4f}-{max(ratios):.4f} ({min(replayed):,.0f}-{max(replayed):,.0f}/s); "
               f"replayed with a frozen state per move {med(frozen):,.1f}/s; "
               f"finished {finished}/{args.rounds}, median {turns:g} turns")
 

@@ -135,13 +135,27 @@ def parse_card(text: str) -> Card:
     raise CardParseError(f"not a card: {text!r} (expected e.g. 7H, TS, JK, MC)")
 
 
+def parse_card_list(texts: Sequence[str]) -> tuple[Card, ...]:
+    """``parse_card`` of each text of a list, in order: one table look-up per card, and only for a
+    text that is not a card the slow path that names it (:class:`CardParseError`)."""
+    try:
+        return tuple(map(_BY_TEXT.__getitem__, texts))
+    except (KeyError, TypeError):
+        return tuple(map(parse_card, texts))
+
+
 def parse_cards(texts: Sequence[str] | str) -> tuple[Card, ...]:
     """Parse a list or tuple of cards, or one string of cards separated by spaces."""
     if isinstance(texts, str):
         texts = texts.split()
     elif not isinstance(texts, (list, tuple)):
         raise CardParseError(f"expected a list of cards, got {type(texts).__name__}")
-    return tuple(map(parse_card, texts))
+    return parse_card_list(texts)
+
+
+def card_texts(cards: Iterable[Card]) -> list[str]:
+    """Each card's text (``[str(c) for c in cards]``), read from the table at once."""
+    return [_TEXTS[c.code] for c in cards]
 
 
 def format_cards(cards: Iterable[Card]) -> str:

@@ -48,6 +48,7 @@ from msgspec import UNSET, Meta, UnsetType
 
 from .canonical import JSON_WITH_FLOATS, PLAIN_JSON, canonical_hash, canonical_json, json_kind, plain_canonical_json
 from .errors import MalformedError, RulesetError
+from .jsontext import decode_json
 from .fairness import parse_digest, parse_player_seed, parse_server_seed
 from .registry import game_names
 from .rulesets import PRESETS, Ruleset
@@ -187,7 +188,7 @@ def _parse_fairness(f: Any, n_seats: int, *, v2: bool) -> Fairness:
     if len(seat_commits) != n_seats or len(seeds) != n_seats:
         raise MalformedError(f"one seat commitment and one seed per seat ({n_seats})", location=w)
     statements = f.get("statements", [])
-    if not isinstance(statements, list) or not all(isinstance(s, Mapping) for s in statements):
+    if not isinstance(statements, list) or not all(type(s) is dict or isinstance(s, Mapping) for s in statements):
         raise MalformedError("statements must be a list of signed statements", location=f"{w}.statements")
     proofs = None
     if v2:
@@ -244,11 +245,7 @@ def load_json(text: str | bytes) -> Any:
     (``NaN``, ``Infinity``, lone surrogates, UTF-16/32 or BOM-prefixed bytes) --
     goes to :func:`json.loads`, which decides and words the error as before."""
     try:
-        return _decode(text)
-    except (msgspec.DecodeError, RecursionError, UnicodeEncodeError):
-        pass  # UnicodeEncodeError: a str holding a lone surrogate, which json.loads reads
-    try:
-        return json.loads(text)
+        return decode_json(text)
     except json.JSONDecodeError as exc:
         raise MalformedError(f"not JSON: {exc.msg}", location=f"line {exc.lineno} column {exc.colno}") from None
     except (UnicodeDecodeError, RecursionError) as exc:
@@ -295,7 +292,7 @@ def parse_record(data: Any, *, plain: bool = False) -> HandRecord:
     if len(moves) > MAX_MOVES:
         raise MalformedError(f"at most {MAX_MOVES} moves", location="moves")
     for i, m in enumerate(moves):
-        if not isinstance(m, Mapping):
+        if type(m) is not dict and not isinstance(m, Mapping):
             raise MalformedError("a move must be an object", location=f"moves[{i}]")
     outcome = data.get("outcome")
     if outcome is not None and not isinstance(outcome, Mapping):
@@ -404,6 +401,7 @@ class OutcomeDoc(Doc):
 
 
 _convert = msgspec.convert
+_MOVES = list[MoveDoc]
 MoveJson = Annotated[JsonObject, Meta(extra_json_schema=msgspec.json.schema(MoveDoc)["$defs"]["MoveDoc"])]
 
 
@@ -419,11 +417,10 @@ class HandRecordDoc(Doc):
     outcome: OutcomeDoc | None | UnsetType = UNSET
 
     def __post_init__(self) -> None:
-        for i, move in enumerate(self.moves):  # kept whole (the engine's JSON); its common fields checked
-            try:
-                _convert(move, MoveDoc)
-            except msgspec.ValidationError as exc:
-                raise ValueError(f"moves[{i}]: {exc}") from None
+        try:  # each move is kept whole (the engine's JSON); its common fields are checked here
+            _convert(self.moves, _MOVES)
+        except msgspec.ValidationError as exc:
+            raise ValueError(f"moves: {exc}") from None
 
 
 def record_json(doc: HandRecordDoc) -> dict[str, Any]:

@@ -33,3 +33,30 @@ def test_bad_cards_are_typed_errors(bad):
 def test_bad_code(code):
     with pytest.raises(CardParseError):
         Card(code)
+
+
+def test_card_texts_are_the_cards_strs():
+    from replay.cards import ALL_CARDS, card_texts
+    assert card_texts(ALL_CARDS) == [str(c) for c in ALL_CARDS] and card_texts(()) == []
+
+
+def test_parse_card_list_is_parse_card_of_each():
+    import pytest
+
+    from replay.cards import ALL_CARDS, parse_card_list
+    from replay.errors import CardParseError
+    texts = [str(c) for c in ALL_CARDS] + ["10H", "TH"]
+    assert parse_card_list(texts) == tuple(parse_card(t) for t in texts)
+    for bad in (["7H", "7X"], ["7H", 7], ["7H", ["7H"]], ["7h"], [None]):
+        with pytest.raises(CardParseError) as exc:
+            parse_card_list(bad)
+        assert str(exc.value) == _error_of(bad)
+
+
+def _error_of(texts):
+    from replay.errors import CardParseError
+    for t in texts:
+        try:
+            parse_card(t)
+        except CardParseError as exc:
+            return str(exc)

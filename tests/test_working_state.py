@@ -191,3 +191,23 @@ def test_a_working_copy_holds_every_field_of_the_frozen_state():
     thawed = work.thaw(0)
     assert all(getattr(thawed, name) == value for name, value in seat_values.items())
     assert work.freeze() == state and work.freeze().randomness == round_values["randomness"]
+
+
+def test_a_working_seat_adds_and_removes_cards_as_the_hand_functions_do():
+    """WorkingSeat.hand_with / hand_without (bisection in a sorted hand) give what
+    insert_card / remove_cards give, for sorted and unsorted hands alike."""
+    import random
+
+    from replay.cards import ALL_CARDS
+    from replay.marriage.state import SeatState, WorkingSeat, insert_card, remove_cards, sort_cards
+
+    rng = random.Random(5)
+    for _ in range(3000):
+        hand = tuple(rng.choices(ALL_CARDS, k=rng.randint(0, 22)))
+        if rng.random() < 0.7:
+            hand = sort_cards(hand)
+        seat = WorkingSeat(SeatState(hand=hand))
+        card = rng.choice(ALL_CARDS if rng.random() < 0.5 or not hand else hand)
+        assert seat.hand_with(card) == insert_card(hand, card)
+        assert seat.hand_without(card) == remove_cards(hand, [card])
+        assert seat.freeze() == SeatState(hand=hand)

@@ -1,7 +1,8 @@
 """``tiplu eval GAME``: JSON lines in, JSON lines out, one answer per line, in order.
 
 Each game's operations are its ``GAME.eval_handlers`` (``replay/<game>/eval_requests.py``:
-``evaluate(request) -> dict``), found through :mod:`replay.registry`.
+``evaluate(request) -> dict``), found through :mod:`replay.registry`; GAME is any game the
+registry knows when the command runs.
 A line that fails gets ``{"error": "..."}`` on its own output line; the rest go on.  The
 exit status is 1 if any line failed, else 0.
 
@@ -18,6 +19,7 @@ from typing import Any, Callable
 import click
 
 from replay.errors import TipluError
+from replay.jsontext import decode_json
 from replay.registry import game_for, game_names
 
 from . import main
@@ -42,7 +44,7 @@ _dumps = _compact_encoder()
 
 def _answer(evaluate: Callable[[dict], dict], line: str) -> dict[str, Any]:
     try:
-        request = json.loads(line)
+        request = decode_json(line)
     except json.JSONDecodeError as exc:
         return {"error": f"not JSON: {exc.msg} at column {exc.colno}"}
     if not isinstance(request, dict):
@@ -86,8 +88,24 @@ def answer_lines(game: str, lines: list[bytes]) -> tuple[bytes, bool]:
     return ("\n".join(out) + "\n").encode("utf-8") if out else b"", failed
 
 
+class GameChoice(click.Choice):
+    """The games the registry knows when the command runs (not when this module was
+    imported), a game registered at run time included."""
+
+    def __init__(self) -> None:
+        super().__init__((), case_sensitive=True)
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        return tuple(sorted(game_names()))
+
+    @choices.setter
+    def choices(self, _value: object) -> None:   # click.Choice.__init__ sets it; the registry decides
+        pass
+
+
 @main.command("eval")
-@click.argument("game", type=click.Choice(sorted(game_names())))
+@click.argument("game", type=GameChoice())
 @click.argument("input", type=click.File("rb"), default="-")
 def eval_command(game: str, input) -> None:
     """Evaluate JSON-lines requests for GAME (see the README, "tiplu eval")."""

@@ -136,7 +136,8 @@ class HandLifecycle:
             check_player_name(p)
         if len(set(players)) != len(players):
             raise MalformedError("player names at one hand must be distinct")
-        ruleset = Ruleset.from_json(table.ruleset)
+        ruleset_text = canonical_json(table.ruleset).decode()  # as the hand's row will hold it
+        ruleset = _ruleset(ruleset_text)
         n = len(players)
         if n not in allowed_players(ruleset) or n > table.seats:
             raise MalformedError(f"table {table.id!r} ({table.preset}, {table.seats} seats) cannot seat {n} players")
@@ -151,7 +152,7 @@ class HandLifecycle:
             db.execute("INSERT INTO hands (id, table_id, operator, preset, ruleset, ruleset_hash, n_seats, dealer,"
                        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        [hand_id, table.id, table.operator, table.preset,
-                        canonical_json(table.ruleset).decode(), table.ruleset_hash, n, dealer, time])
+                        ruleset_text, table.ruleset_hash, n, dealer, time])
             for seat, player in enumerate(players):
                 db.execute("INSERT INTO hand_seats (hand_id, seat, player) VALUES (?, ?, ?)", [hand_id, seat, player])
             _, signed = append_statement(db, key, "hand", hand_id, {

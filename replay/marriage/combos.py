@@ -44,7 +44,7 @@ from ..cards import Card
 from ..errors import IllegalMoveError, MalformedError
 from ..melds import can_fill_sequence, is_pure_sequence, is_set, wraps
 from ..rulesets import Ruleset
-from .jokers import Role, is_joker, is_nepal, role_table
+from .jokers import is_joker, is_nepal, joker_table
 
 __all__ = [
     "Kind", "classify", "kind_word", "check_show_set",
@@ -112,8 +112,8 @@ def classify(cards: Sequence[Card], *, tiplu: Card | None, ruleset: Ruleset) -> 
     natural = _natural_kind(a, b, c)
     if natural is not None:
         return natural
-    roles = role_table(tiplu, ruleset)      # is_joker: the card has a role
-    wild = [roles[x.code] is not Role.NONE for x in cards]
+    jokers = joker_table(tiplu, ruleset)
+    wild = [jokers[x.code] for x in cards]
     found: Kind | None = None
     for i in range(3):
         if wild[i]:

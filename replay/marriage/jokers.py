@@ -35,7 +35,7 @@ from functools import lru_cache
 from ..cards import ALL_CARDS, Card, Rank, Suit
 from ..rulesets import Ruleset
 
-__all__ = ["Role", "role_of", "role_table", "is_joker", "is_nepal", "poplu_rank", "jhiplu_rank", "roles_of"]
+__all__ = ["Role", "role_of", "role_table", "joker_table", "is_joker", "is_nepal", "poplu_rank", "jhiplu_rank", "roles_of"]
 
 
 class Role(StrEnum):
@@ -108,6 +108,16 @@ def role_of(card: Card, tiplu: Card | None, ruleset: Ruleset) -> Role:
     return _role_table(None if tiplu is None else tiplu.code, is_nepal(ruleset))[card.code]
 
 
+@lru_cache(maxsize=None)
+def _joker_table(tiplu_code: int | None, nepal: bool) -> tuple[bool, ...]:
+    return tuple(role is not Role.NONE for role in _role_table(tiplu_code, nepal))
+
+
+def joker_table(tiplu: Card | None, ruleset: Ruleset) -> tuple[bool, ...]:
+    """Whether each card code is a joker (:func:`is_joker`), indexed by code."""
+    return _joker_table(None if tiplu is None else tiplu.code, is_nepal(ruleset))
+
+
 def is_joker(card: Card, tiplu: Card | None, ruleset: Ruleset) -> bool:
     """Whether ``card`` may stand in for another card (MN-32, MN-26, MC-3, MN-28).
 
@@ -115,7 +125,7 @@ def is_joker(card: Card, tiplu: Card | None, ruleset: Ruleset) -> bool:
     (tiplu, poplu, jhiplu, alter, man, putali, master) are all jokers, and so are those of
     ``classic`` (tiplu, poplu, jhiplu, ordinary joker).
     """
-    return role_of(card, tiplu, ruleset) is not Role.NONE
+    return _joker_table(None if tiplu is None else tiplu.code, is_nepal(ruleset))[card.code]
 
 
 def roles_of(cards, tiplu: Card | None, ruleset: Ruleset) -> tuple[Role, ...]:

@@ -31,15 +31,16 @@ The result depends only on the multiset of cards, never on their order.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..cards import ALL_CARDS, Card, card_of
+from ..cards import ALL_CARDS, Card, card_of, card_texts
 from ..errors import MalformedError
 from ..rulesets import Ruleset
-from .jokers import Role, is_nepal, jhiplu_rank, poplu_rank, role_table
+from .jokers import Role, is_nepal, jhiplu_rank, joker_table, poplu_rank, role_table
 
 __all__ = ["Item", "Maal", "count_maal", "best_groups"]
 
@@ -57,7 +58,7 @@ class Item:
     points: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"item": self.item, "cards": [str(c) for c in self.cards], "points": self.points}
+        return {"item": self.item, "cards": card_texts(self.cards), "points": self.points}
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,11 +109,11 @@ def _pool(hand: Sequence[Card], table: Sequence[Card], tunnelas: Sequence[Sequen
     A tunnela at the deal uses all three copies of its card; if ``table`` already holds
     them it is part of ``table``, if it holds none they are added.
     """
-    codes = [c.code for c in hand]
-    codes += [c.code for c in table]
+    held = Counter([c.code for c in hand])
+    held.update([c.code for c in table])
     pool = [0] * len(ALL_CARDS)
-    for code in codes:
-        pool[code] += 1
+    for code, n in held.items():
+        pool[code] = n
     tunnela_codes: list[int] = []
     if tunnelas:
         on_table = [0] * len(ALL_CARDS)
@@ -129,7 +130,7 @@ def _pool(hand: Sequence[Card], table: Sequence[Card], tunnelas: Sequence[Sequen
                 pool[code] = 3
             elif on_table[code] < 3:
                 raise MalformedError(f"tunnela {t[0]} laid at the deal but not all three on the table")
-    present = sorted(set(codes).union(tunnela_codes))
+    present = sorted(held.keys() | set(tunnela_codes)) if tunnela_codes else sorted(held)
     limits = _limits(ruleset)
     for code in present:
         if pool[code] > limits[code]:
@@ -154,6 +155,9 @@ def _role_values(ruleset: Ruleset, role: Role) -> tuple[int, ...]:
     return tuple(table_values[role.value])
 
 
+_ROLE_NAME = {role: role.value for role in Role}
+
+
 def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
                tunnelas_at_deal: Iterable[Sequence[Card]] = (), tiplu: Card | None, seen: bool,
                ruleset: Ruleset) -> Maal:
@@ -176,7 +180,8 @@ def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
         if pool[tiplu.code] > copies - 1:  # the tiplu itself is out of play (D-5)
             raise MalformedError(f"at most {copies - 1} copies of the tiplu {tiplu} can be held")
     roles = role_table(known, ruleset)
-    held = [code for code in present if roles[code] is not Role.NONE]
+    scoring = joker_table(known, ruleset)   # a card with a role (every joker) may score
+    held = [code for code in present if scoring[code]]
     if not held and not tunnela_codes:
         return Maal(0)  # nothing that scores: no item, whatever the table
     table_values: Mapping[str, Any] = ruleset["maal_table"]
@@ -233,7 +238,7 @@ def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
     for code in held:
         n = counts[code] - (m if m and code in trio else 0)
         if n > 0:
-            name = roles[code].value
+            name = _ROLE_NAME[roles[code]]
             items += [Item(_item_name(name, k), (ALL_CARDS[code],) * k, values[code][k - 1])
                       for k in best_groups(values[code], n)[1]]
     items = sorted((i for i in items if i.points),

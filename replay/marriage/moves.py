@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Union
 
-from ..cards import Card, parse_card
+from ..cards import Card, parse_card, parse_card_list
 from ..errors import MalformedError
 
 STOCK = "stock"
@@ -189,7 +189,7 @@ def _group(value: Any, where: str) -> Group:
     if not isinstance(value, list):
         raise MalformedError("expected a list of cards", location=where)
     try:
-        return tuple(map(parse_card, value))
+        return parse_card_list(value)
     except MalformedError:     # find the bad card again, to name where it is
         return tuple(_card(v, f"{where}/{i}") for i, v in enumerate(value))
 

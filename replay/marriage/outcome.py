@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..cards import Card
+from ..cards import Card, card_texts
 from ..game import Outcome
 from ..rulesets import Ruleset
 from . import maal, payments
@@ -35,16 +35,16 @@ def round_outcome(state: RoundState, ruleset: Ruleset) -> Outcome:
         breakdown.append({
             "maal": _items_json(m.items), "points": m.points, "seen": s.has_shown,
             "dublee": s.dublee,
-            "tunnelas_at_deal": [[str(c) for c in g] for g in s.tunnelas_at_deal],
-            "shown": [[str(c) for c in g] for g in s.shown],
-            "hand": [str(c) for c in s.hand],
+            "tunnelas_at_deal": [card_texts(g) for g in s.tunnelas_at_deal],
+            "shown": [card_texts(g) for g in s.shown],
+            "hand": card_texts(s.hand),
         })
     detail: dict[str, Any] = {
         "tiplu": str(state.tiplu) if state.tiplu else None, "turns": state.turns,
         "reshuffles": state.reshuffles, "void_reason": state.void_reason, "dealer": state.dealer,
     }
     if state.finish is not None:
-        detail["finish"] = {"groups": [[str(c) for c in g] for g in state.finish.groups],
+        detail["finish"] = {"groups": [card_texts(g) for g in state.finish.groups],
                             "discard": str(state.finish.discard), "dublee": state.finish.dublee}
     return Outcome(points=scores, net_points=tuple(nets), winner=state.winner,
                    breakdown=tuple(breakdown), detail=detail)

@@ -17,7 +17,7 @@ Terms (the rule files' words):
 """
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any, Iterable
@@ -185,14 +185,44 @@ _SEATS_AT = _ROUND_FIELDS.index("seats")
 
 
 class WorkingSeat:
-    """One seat of a :class:`WorkingRound`: the fields of :class:`SeatState`, changed in place."""
+    """One seat of a :class:`WorkingRound`: the fields of :class:`SeatState`, changed in place.
 
-    __slots__ = _SEAT_FIELDS
+    ``ordered`` says the hand is sorted by code (as the engine keeps every hand; checked
+    once when the seat is copied), so :meth:`hand_with` and :meth:`hand_without` find a
+    card's place by bisection."""
+
+    __slots__ = _SEAT_FIELDS + ("ordered",)
 
     def __init__(self, seat: SeatState) -> None:
         # the fields of SeatState, in order (one unpacking: a replay copies seats often)
         (self.hand, self.tunnelas_at_deal, self.shown, self.dublee, self.has_shown, self.sees_maal,
          self.has_drawn) = _seat_values(seat)
+        codes = [c.code for c in self.hand]
+        self.ordered = codes == sorted(codes)
+
+    def hand_with(self, card: Card) -> tuple[Card, ...]:
+        """The hand with ``card`` added (:func:`insert_card`)."""
+        hand = self.hand
+        if not self.ordered:
+            return insert_card(hand, card)
+        i = bisect_right(hand, card.code, key=_CODE)
+        return hand[:i] + (card,) + hand[i:]
+
+    def hand_without(self, card: Card) -> tuple[Card, ...] | None:
+        """The hand less one ``card``, or ``None`` if it lacks it (:func:`remove_cards`)."""
+        hand = self.hand
+        if not self.ordered:
+            return remove_cards(hand, (card,))
+        code = card.code
+        i = bisect_left(hand, code, key=_CODE)
+        if i == len(hand) or hand[i].code != code:
+            return None
+        return hand[:i] + hand[i + 1:]
+
+    def set_hand(self, hand: tuple[Card, ...]) -> None:
+        """Set a sorted hand (what the two methods above and the module's functions give)."""
+        self.hand = hand
+        self.ordered = True
 
     table = SeatState.table
 

@@ -19,7 +19,7 @@ from ..rulesets import Ruleset
 from . import combos, finish as finishing, jokers
 from .moves import DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show, TunnelaShow
 from .state import (DRAW, OVER, PLAY, VOID_STOCK, VOID_TURN_CAP, FinishRecord, WorkingRound, WorkingSeat,
-                    SeatState, insert_card, remove_cards)
+                    SeatState, remove_cards)
 
 __all__ = ["Turns", "SHOW_SETS", "SHOW_DUBLEES"]
 
@@ -35,6 +35,9 @@ class Turns:
         self.nepal = jokers.is_nepal(ruleset)                       # whose rule IDs errors cite
         self.tiplu_out_of_play = ruleset["tiplu_placement"] == "out_of_play"   # D-5
         self.direction = ruleset["direction"]
+        # the seat on the left, without left_of's check of the direction (start made it)
+        d = self.direction
+        self._step = 1 if d == "clockwise" else -1 if d == "anticlockwise" else None
         self.seven_dublees = bool(ruleset["seven_dublees"])
         self.sees_at_show = ruleset["see_maal"] == "immediately"    # MN-17
         self.joker_pickup_after_seeing = ruleset["joker_pickup_after_seeing"]
@@ -138,7 +141,7 @@ class Turns:
             if not state.stock:
                 raise IllegalMoveError("the stock is empty", rule="D-6")
             card = state.stock[0]
-            if move.card is not None and move.card != card:
+            if move.card is not None and move.card.code != card.code:   # by code: int comparison
                 raise DeckMismatchError(f"the record lists {move.card} for a stock draw the deck makes {card}",
                                         rule="D-3")
             state.stock = state.stock[1:]
@@ -158,7 +161,7 @@ class Turns:
         else:
             raise IllegalMoveError(f"unknown draw source {move.source!r}", rule="MC-14")
         state.must_finish = taken is not None and me.dublee and me.sees_maal   # MC-19
-        me.hand = insert_card(me.hand, card)
+        me.set_hand(me.hand_with(card))
         me.has_drawn = True
         state.phase = PLAY
         state.taken = taken
@@ -234,17 +237,21 @@ class Turns:
         if state.taken is not None and move.card == state.taken:
             raise IllegalMoveError(f"{move.card} was just taken from the discards and may not be "
                                    "discarded this turn", rule="MC-14")
-        hand = remove_cards(me.hand, [move.card])
+        hand = me.hand_without(move.card)
         if hand is None:
             raise IllegalMoveError(f"seat {move.seat} does not hold {move.card}", rule="MC-14")
-        me.hand = hand
+        if self._step is None:   # left_of raises for the direction
+            nxt = left_of(move.seat, state.n_seats, direction=self.direction)
+        else:
+            nxt = (move.seat + self._step) % state.n_seats   # D-4, as left_of
+        me.set_hand(hand)
         me.sees_maal = me.sees_maal or state.shown_this_turn   # MN-17: seen after the discard that follows the show
         state.discards = state.discards + (move.card,)
         state.taken = state.drawn = None
         state.shown_this_turn = state.auto_turn = False
         state.turns += 1
         state.phase = DRAW
-        state.turn_seat = left_of(move.seat, state.n_seats, direction=self.direction)
+        state.turn_seat = nxt
         # the end of the turn
         if state.turns >= self.turn_cap:
             state.phase = OVER                      # D-10

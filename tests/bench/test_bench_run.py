@@ -29,5 +29,7 @@ def test_bench_run_quick_prints_one_table(tmp_path):
     assert any("kitti with --check-signatures" in line and "bare Ed25519" in line for line in audit)
     assert any("--workers 2" in line and "REPORT DIFFERS" not in line for line in audit)
     assert any("peak RSS" in line for line in audit)
+    # the ledger row of issue 18: appends against bare inserts, with its aim and round-by-round range
+    assert any(line.startswith("ledger") and "aim x0.5; rounds x" in line for line in lines)
     for line in lines[3:]:  # every row has a figure or says why not
         assert "not available" in line or any(ch.isdigit() for ch in line) or "skipped" in line
