@@ -13,8 +13,9 @@ Per table, from the *recomputed* settlements of the hands that **pass** the audi
 player's HT balance and the house's commission.  A hand the audit rejects adds no money:
 it is listed apart (:attr:`TableLedger.rejected`) with its reason and what the operator
 *claimed* for it (its published nets and commission, never recomputed).  For games that
-carry a pot (Kitti), each hand's carried pot must be the previous hand's pot plus its
-replayed change (``CARRY_MISMATCH`` otherwise).
+carry a pot (Kitti), each hand's carry must be what the previous hand left: its carry
+moved on by its replayed outcome, as the game says (``Game.next_carry``;
+``CARRY_MISMATCH`` otherwise).
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from decimal import Decimal
 from typing import Any
 
 from replay.faults import Fault, Reason
+from replay.registry import game_for
 from replay.settlement import format_amount
 
 from .coverage import HandStatus
@@ -56,7 +58,9 @@ class TableLedger:
     passed: int = 0  # the hands whose money is in the balances
     unreconciled: int = 0  # the rejected hands (a record that fails, or a hand stalled or unpublished)
     rejected: list[dict[str, Any]] = field(default_factory=list)  # {hand_id, where, reason, claimed}
-    pots: dict[int, tuple[int, int]] = field(default_factory=dict)  # hand_no -> (pot in, pot out)
+    # hand_no -> (carry in, carry out): the hand's table.carry and what its game says the
+    # next hand carries (Kitti: its pot); only for games that carry something
+    carries: dict[int, tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=dict)
     numbers: Counter = field(default_factory=Counter)  # hand_no -> how many records claim it
 
     def merge(self, other: "TableLedger") -> None:
@@ -68,7 +72,7 @@ class TableLedger:
         self.unreconciled += other.unreconciled
         self.rejected.extend(other.rejected)
         del self.rejected[MAX_LISTED_FAILURES:]
-        self.pots.update(other.pots)
+        self.carries.update(other.carries)
         self.numbers.update(other.numbers)
 
     def to_json(self) -> dict[str, Any]:
@@ -80,11 +84,20 @@ class TableLedger:
 
     def carry_faults(self) -> list[str]:
         out = [f"hand number {n} is claimed by {c} records" for n, c in sorted(self.numbers.items()) if c > 1]
-        nos = sorted(self.pots)
+        nos = sorted(self.carries)
         for a, b in zip(nos, nos[1:]):
-            if b == a + 1 and self.pots[a][1] != self.pots[b][0]:
-                out.append(f"hand {b} starts with pot {self.pots[b][0]}, but hand {a} left {self.pots[a][1]}")
+            if b == a + 1 and self.carries[a][1] != self.carries[b][0]:
+                out.append(f"hand {b} starts with pot {_carry_text(self.carries[b][0])}, "
+                           f"but hand {a} left {_carry_text(self.carries[a][1])}")
         return out
+
+
+def _carry_text(carry: Mapping[str, Any]) -> str:
+    """A carry in a fault's words: its value when it carries one thing (Kitti's pot, ``5``),
+    else its keys and values."""
+    if len(carry) == 1:
+        return str(next(iter(carry.values())))
+    return ", ".join(f"{k} {v}" for k, v in sorted(carry.items()))
 
 
 @dataclass
@@ -136,8 +149,8 @@ class AuditReport:
         hand_no = record.table.hand_no
         if hand_no is not None:
             t.numbers[hand_no] += 1
-        if "pot_before" in carry and hand_no is not None:
-            t.pots[hand_no] = (carry["pot_before"], carry["pot_before"] + replay.outcome.pot_delta_points)
+        if carry and hand_no is not None:
+            t.carries[hand_no] = (dict(carry), game_for(record.ruleset.game).next_carry(carry, replay.outcome))
 
     def add_status(self, where: str, status: HandStatus) -> None:
         """A hand with no published record: a failure (stalled, unpublished) or listed apart."""

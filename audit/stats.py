@@ -51,7 +51,7 @@ from replay.cards import Card
 from replay.deal import seat_order
 from replay.fairness import hand_randomness
 from replay.faults import Reason
-from replay.game import engine_for
+from replay.registry import game_for
 from replay.shoes import canonical_shoe
 
 from .chisquare import chi2_ppf, chi2_sf
@@ -103,8 +103,8 @@ def hand_facts(verdict: Any) -> HandFacts | None:
 def deal_facts(ruleset: Any, deal: Any, *, dealer: int, outcome: Any = None) -> HandFacts:
     """The facts of one deal (a :class:`replay.deal.Deal`) and, if known, its outcome."""
     n = len(deal.hands)
-    joker_rule = getattr(engine_for(ruleset), "jokers_of_hand", None)
-    is_joker: Callable[[Card], bool] | None = joker_rule(deal, outcome) if joker_rule and outcome else None
+    joker_rule = game_for(ruleset.game).jokers_of_hand
+    is_joker: Callable[[Card], bool] | None = joker_rule(ruleset, deal, outcome) if joker_rule and outcome else None
     jokers = tuple(sum(1 for c in h if is_joker(c)) for h in deal.hands) if is_joker else None
     winner = outcome.winner if outcome is not None else None
     position = None

@@ -122,7 +122,8 @@ class View:
     ``closed_pile`` top first), single cards (``tiplu``, ``indicator``), the wild rank
     (``wild_rank``, ``"A"`` ... ``"K"``) and ``shown`` (per seat, the groups it laid);
     ``text`` -- the parts the text form shows (``"hands"`` and names in ``table``): the
-    game decides what ``tiplu replay`` prints.
+    game decides what ``tiplu replay`` prints; ``oldest_first`` -- the piles in ``table``
+    listed oldest first, whose top is their last card (every other pile's is its first).
 
     :meth:`to_json` is what the website's viewer draws; :meth:`text_json` and
     :meth:`lines` are ``tiplu replay``'s ``--json`` state and its text.
@@ -131,6 +132,7 @@ class View:
     hands: tuple[tuple[str, ...], ...]
     table: Mapping[str, Any] = field(default_factory=dict)
     text: tuple[str, ...] = ("hands",)
+    oldest_first: tuple[str, ...] = ("discards", "open_pile")
 
     def to_json(self) -> dict[str, Any]:
         """``{"hands": [...], **table}``."""
@@ -144,12 +146,13 @@ class View:
 
     def lines(self) -> list[str]:
         """The text form: ``seat i: cards`` per hand shown, then each part -- a list of more
-        than 12 cards as its size and first card, anything else written out."""
+        than 12 cards as its size and its top card (the last of an ``oldest_first`` pile,
+        else the first), anything else written out."""
         shown = self.text_json()
         out = [f"seat {i}: {' '.join(h)}" for i, h in enumerate(shown.pop("hands"))]
         for k, v in shown.items():
             if isinstance(v, list) and len(v) > 12 and all(isinstance(c, str) for c in v):
-                out.append(f"{k}: {len(v)} cards, top {v[0] if v else '-'}")
+                out.append(f"{k}: {len(v)} cards, top {v[-1] if k in self.oldest_first else v[0]}")
             else:
                 out.append(f"{k}: {v if not isinstance(v, list) else ' '.join(map(str, v))}")
         return out
@@ -181,7 +184,11 @@ class Game:
     ``eval_handlers`` -- ``tiplu eval <name>``'s answer to one JSON request (raises a
     :class:`~replay.errors.TipluError` for bad input); ``carry`` -- what a table's first
     hand carries (``table.carry``), whose keys are the only ones a record may carry;
-    ``describe_move`` -- a move in words for people (``None``: its notation).
+    ``carry_after`` -- ``(carry, outcome) -> carry``, what the next hand carries (see
+    :meth:`next_carry`); ``describe_move`` -- a move in words for people (``None``: its
+    notation); ``jokers_of_hand`` -- ``(ruleset, deal, outcome) -> is_joker``, which cards
+    were jokers in a played hand, for the deal statistics (``None``: a game without jokers,
+    or the function returns ``None`` when the hand fixed no jokers).
     """
 
     name: str
@@ -192,7 +199,15 @@ class Game:
     deal_layout: DealLayout
     eval_handlers: Callable[[dict], dict]
     carry: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    carry_after: Callable[[Mapping[str, Any], Outcome], Mapping[str, Any]] | None = None
     describe_move: Callable[[Move, Sequence[str]], str] | None = None
+    jokers_of_hand: Callable[["Ruleset", Any, Outcome], Callable[[Any], bool] | None] | None = None
+
+    def next_carry(self, carry: Mapping[str, Any], outcome: Outcome) -> dict[str, Any]:
+        """What the table's next hand carries (its ``table.carry``) after a hand that
+        carried ``carry`` ended in ``outcome`` (D-14); ``{}`` for a game that carries
+        nothing."""
+        return dict(self.carry_after(carry, outcome)) if self.carry_after is not None else {}
 
     def table_options(self, carry: Mapping[str, Any]) -> dict[str, Any]:
         """The carry as the engine's ``start`` options; :class:`CarryError` for a key this

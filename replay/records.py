@@ -48,6 +48,7 @@ from msgspec import UNSET, Meta, UnsetType
 
 from .canonical import JSON_WITH_FLOATS, PLAIN_JSON, canonical_hash, canonical_json, json_kind, plain_canonical_json
 from .errors import MalformedError, RulesetError
+from .jsontext import decode_json
 from .fairness import parse_digest, parse_player_seed, parse_server_seed
 from .registry import game_names
 from .rulesets import PRESETS, Ruleset
@@ -244,11 +245,7 @@ def load_json(text: str | bytes) -> Any:
     (``NaN``, ``Infinity``, lone surrogates, UTF-16/32 or BOM-prefixed bytes) --
     goes to :func:`json.loads`, which decides and words the error as before."""
     try:
-        return _decode(text)
-    except (msgspec.DecodeError, RecursionError, UnicodeEncodeError):
-        pass  # UnicodeEncodeError: a str holding a lone surrogate, which json.loads reads
-    try:
-        return json.loads(text)
+        return decode_json(text)
     except json.JSONDecodeError as exc:
         raise MalformedError(f"not JSON: {exc.msg}", location=f"line {exc.lineno} column {exc.colno}") from None
     except (UnicodeDecodeError, RecursionError) as exc:

@@ -244,3 +244,39 @@ def test_tiplu_eval_takes_its_games_from_the_registry_when_it_runs(eval_command_
     assert (res.exit_code, res.output) == (0, '{"value":13}\n')
     res = CliRunner().invoke(main, ["eval", "chess"], input="")
     assert res.exit_code == 2 and "'chess' is not one of 'kitti', 'marriage', 'rummy13', 'toy'" in res.output
+
+
+def test_the_game_says_what_the_next_hand_carries():
+    # rule D-14: Kitti's pot moves on by the hand's pot change; a game that carries nothing
+    # carries nothing.  The simulator's tables and the audit report's carry check ask the
+    # game (Game.next_carry), and the deal statistics ask it which cards were jokers
+    # (Game.jokers_of_hand): none of them knows a carry key or probes an engine.
+    from replay.game import Outcome
+
+    out = Outcome((1, 0), (-2, -1), None, pot_delta_points=3)
+    assert game_for("kitti").next_carry({"pot_before": 4}, out) == {"pot_before": 7}
+    assert game_for("rummy13").next_carry({}, out) == game_for("marriage").next_carry({}, out) == {}
+    for path in ("audit/sim/tables.py", "audit/report.py", "audit/stats.py"):
+        text = (ROOT / path).read_text(encoding="utf-8")
+        assert "pot_before" not in text and "getattr(engine" not in text, path
+
+
+def test_tiplu_replays_text_shows_every_seats_hand_for_every_game():
+    # README: `tiplu replay` shows "every seat's hand and the piles" -- Marriage's too
+    for preset in PRESETS:
+        rec = parse_record(GOLDEN[preset])
+        game = game_for(rec.ruleset.game)
+        lines = []
+        replay_record(rec, visit=lambda i, m, state: lines.append(game.view(state).lines()))
+        assert [line.split(":")[0] for line in lines[0][:rec.table.n_seats]] == [
+            f"seat {i}" for i in range(rec.table.n_seats)], preset
+
+
+def test_a_long_pile_names_its_real_top():
+    # discards and open_pile are oldest first: the top is the last card; stock and
+    # closed_pile are top first
+    pile = [f"{r}S" for r in "A23456789TJQK"]
+    view = View(hands=(), table={"stock": pile, "discards": pile, "open_pile": pile, "closed_pile": pile},
+                text=("stock", "discards", "open_pile", "closed_pile"))
+    assert view.lines() == ["stock: 13 cards, top AS", "discards: 13 cards, top KS",
+                            "open_pile: 13 cards, top KS", "closed_pile: 13 cards, top AS"]

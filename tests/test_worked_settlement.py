@@ -126,3 +126,26 @@ def test_the_winners_pairwise_payments_add_up_too():
     assert sum(x["points"] for x in win["pairwise"]) == -win["net_points"]
     for r in pts["rows"]:
         assert sum(x["points"] for x in r["pairwise"]) == -r["net_points"]
+
+
+def _golden_worked(name="marriage-nepal/golden-0.json"):
+    v = audit_record((DIR / name).read_text())
+    return v.replay.worked, list(v.replay.record.table.players)
+
+
+def test_the_pairwise_total_says_pays_or_gets_in_text_and_on_the_page():
+    # rule MC-30: golden-0's winner bikash nets +28 and asha -5; the total of each seat's
+    # pairwise payments reads "gets 28" / "pays 5", never "= -28" for a gain
+    import jinja2
+
+    from audit.cli.audit import worked_lines
+
+    worked, players = _golden_worked()
+    nets = {players[r["seat"]]: r["pairwise_net"] for r in worked["points"]["rows"]}
+    assert nets["bikash"] == 28 and nets["asha"] == -5
+    text = "\n".join(worked_lines(worked, players))
+    assert "= gets 28" in text and "= pays 5" in text and "= -28" not in text and "= 5\n" not in text
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(DIR.parents[1] / "web" / "templates")))
+    html = env.get_template("_worked.html").render(
+        worked=worked, players=players, vj=None, ruleset_terms={"seen": 3, "unseen": 10, "dublee": 5})
+    assert "= gets 28</span>" in html and "= pays 5</span>" in html and "= -28" not in html

@@ -145,8 +145,8 @@ def table_money(ledger: Any, table_id: str) -> dict[str, Any]:
     ledger_t = report.tables.get(table_id)
     balances = {p: format_amount(v) for p, v in sorted((ledger_t.balances if ledger_t else {}).items())}
     pot = None
-    if ledger_t and ledger_t.pots:
-        pot = ledger_t.pots[max(ledger_t.pots)][1]
+    if ledger_t and ledger_t.carries:   # the carry the table's last audited hand left
+        pot = ledger_t.carries[max(ledger_t.carries)][1].get("pot_before")
     return {
         "table": table.to_json(),
         "hands": hands,

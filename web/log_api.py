@@ -3,7 +3,7 @@
 Configuration (the flaskr way: the app factory sets these, ``init_app(app)`` registers):
 
 * ``app.config["TIPLU_DB"]`` -- path of the ledger's SQLite file.  A request reads the log
-  through the request's one ledger (:func:`web.db.get_ledger`, closed on teardown).
+  through the request's one ledger (:func:`web.db.get_ledger`, given back on teardown).
 * ``app.config["TIPLU_CHECKPOINT_SIGNER"]`` -- a callable ``signer(log) -> Checkpoint``
   that signs and stores a checkpoint of the log's current head, normally
   :class:`audit.tlog.checkpoint.CheckpointSigner`; if it has ``public_hex`` the

@@ -341,6 +341,11 @@ def replay_command(record, as_json: bool) -> None:
         sys.exit(1)
 
 
+def _pays_or_gets(net: int) -> str:
+    """A seat's pairwise total in words: ``pays 5`` (net -5), ``gets 28`` (net +28)."""
+    return f"gets {net}" if net > 0 else f"pays {-net}"
+
+
 def worked_lines(worked: dict, players: list[str]) -> list[str]:
     """The settlement worked (:mod:`replay.worked`) as text lines for ``tiplu replay``."""
     pts, out = worked["points"], []
@@ -359,7 +364,7 @@ def worked_lines(worked: dict, players: list[str]) -> list[str]:
         if "pairwise" in r:
             pair = ("   pairwise: " + ", ".join(f"gets w {-x['points']} from {name(x['to'])}" if x.get("w") and x["points"] < 0
                                             else f"{'w ' if x.get('w') else ''}{x['points']} → {name(x['to'])}"
-                                            for x in r["pairwise"]) + f" = {-r['pairwise_net']}")
+                                            for x in r["pairwise"]) + f" = {_pays_or_gets(r['pairwise_net'])}")
         out.append(f"  {name(r['seat'])}: {r['sum']}{pair}")
     out.append(f"money (D-2): {worked['money']['point_value']} HT a point, {worked['money']['commission_pct']}% "
                "commission on each gain")

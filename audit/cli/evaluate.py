@@ -19,6 +19,7 @@ from typing import Any, Callable
 import click
 
 from replay.errors import TipluError
+from replay.jsontext import decode_json
 from replay.registry import game_for, game_names
 
 from . import main
@@ -43,7 +44,7 @@ _dumps = _compact_encoder()
 
 def _answer(evaluate: Callable[[dict], dict], line: str) -> dict[str, Any]:
     try:
-        request = json.loads(line)
+        request = decode_json(line)
     except json.JSONDecodeError as exc:
         return {"error": f"not JSON: {exc.msg} at column {exc.colno}"}
     if not isinstance(request, dict):

@@ -8,6 +8,8 @@ here holds a secret.
 """
 from __future__ import annotations
 
+import pathlib
+import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from .lifecycle import hand_state
@@ -16,6 +18,32 @@ if TYPE_CHECKING:
     from ..tlog.store import TransparencyLog
     from .ledger import Ledger
     from .views import HandView, OperatorView, TableView
+
+
+def open_shared(path: "str | pathlib.Path", *, secrets_path: "str | pathlib.Path | None" = None) -> "Ledger":
+    """``Ledger(path, secrets_path=...)`` -- the same checks, the same refusals -- over a
+    connection that may pass from one thread to the next (never used by two at once), so a
+    server can keep an opened ledger between requests instead of opening one per request
+    (``web/db.py``).  The secret store's connection is already made that way."""
+    from ..errors import NotALedgerError
+    from . import Ledger
+    from .store import check_ledger_file, is_memory_path
+
+    if is_memory_path(path):
+        raise NotALedgerError("an in-memory ledger is new on every open: it cannot be shared")
+    check_ledger_file(path, create=False)
+    conn = sqlite3.connect(str(path), check_same_thread=False)
+    try:
+        return Ledger(conn, secrets_path=secrets_path)
+    except BaseException:
+        conn.close()
+        raise
+
+
+def reusable(ledger: "Ledger") -> bool:
+    """Whether a request's ledger may serve the next request as it is: no transaction left
+    open on its connection."""
+    return not ledger.db.conn.in_transaction
 
 
 def operators(ledger: "Ledger") -> "list[OperatorView]":

@@ -79,7 +79,8 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
                      point_value=point_value, commission_pct=commission_pct, now=start)
     names = [PLAYERS[i % len(PLAYERS)] + ("" if i < len(PLAYERS) else str(i)) for i in range(players)]
     run = TableRun(table_id, preset)
-    carry: dict[str, Any] = dict(game_for(ruleset.game).carry)  # what the first hand carries
+    game = game_for(ruleset.game)
+    carry: dict[str, Any] = dict(game.carry)  # what the first hand carries
     pv, pct = parse_amount(point_value, what="point_value"), parse_amount(commission_pct, what="commission_pct")
     direction = ruleset.settings.get("direction", "clockwise")
     dealer = players - 1  # MN-6: the last seat deals first; the deal then moves one seat on
@@ -135,8 +136,7 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
         run.hands += 1
         run.turns.append(played.turns)
         run.finished += played.outcome.winner is not None
-        if "pot_before" in carry:
-            carry = {"pot_before": carry["pot_before"] + played.outcome.pot_delta_points}
+        carry = game.next_carry(carry, played.outcome)
         dealer = left_of(dealer, players, direction=direction)
         clock = clock + timedelta(minutes=5)
     return run

@@ -18,7 +18,12 @@ from .eval_requests import evaluate
 from .moves import parse_move, parse_move_text
 from .view import view
 
+def carry_after(carry, outcome):
+    """D-14: the pot the next deal starts with is this deal's pot plus its change."""
+    return {"pot_before": carry["pot_before"] + outcome.pot_delta_points}
+
+
 GAME = Game(name="kitti", engine=KittiEngine, parse_move_json=parse_move,
             parse_move_text=parse_move_text, view=view,
             deal_layout=DealLayout(),    # K-1: nothing is turned up
-            eval_handlers=evaluate, describe_move=describe, carry=MappingProxyType({"pot_before": 0}))
+            eval_handlers=evaluate, describe_move=describe, carry=MappingProxyType({"pot_before": 0}), carry_after=carry_after)

@@ -23,7 +23,7 @@ from functools import cache
 from itertools import combinations
 from typing import Sequence
 
-from ..cards import Card, Rank
+from ..cards import JOKER_CODE, Card, Rank
 from ..errors import IllegalMoveError, MalformedError
 from .ranking import SetRanker
 
@@ -139,15 +139,18 @@ def check_arrangement(sets: Sequence[Sequence[Card]], ranker: SetRanker, *,
     flat = [c for s in sets for c in s]
     if any(not isinstance(c, Card) or not c.is_standard for c in flat):
         raise IllegalMoveError("only the 52 standard cards are in play (D-12)", rule="K-2")
-    seen: set[Card] = set()
+    exact = all(type(c) is Card for c in flat) and (hand is None or all(type(c) is Card for c in hand))
+    # exact Cards are equal when their codes are: compare the codes (no dataclass hash per card)
+    seen: set = set()
     for c in flat:
-        if c in seen:
+        k = c.code if exact else c
+        if k in seen:
             raise IllegalMoveError(f"card {c} is used twice", rule="K-2")
-        seen.add(c)
+        seen.add(k)
     if hand is not None:
-        held = set(hand)
+        held = {c.code for c in hand} if exact else set(hand)
         for c in flat:
-            if c not in held:
+            if (c.code if exact else c) not in held:
                 raise IllegalMoveError(f"card {c} is not in the player's hand", rule="K-2")
     keys = [ranker.key(s[0].code, s[1].code, s[2].code) for s in sets]
     if not keys[0] >= keys[1] >= keys[2]:
@@ -157,8 +160,12 @@ def check_arrangement(sets: Sequence[Sequence[Card]], ranker: SetRanker, *,
 
 def four_of_a_kind(cards: Sequence[Card]) -> int | None:
     """The highest rank held four times (Ace = 14, so four aces are highest), or None (K-20)."""
-    counts = Counter(c.code % 13 + 1 for c in cards if c.is_standard)
-    quads = [14 if r == Rank.A else r for r, n in counts.items() if n == 4]
+    counts = [0] * 14
+    for c in cards:
+        code = c.code
+        if code < JOKER_CODE:  # c.is_standard
+            counts[code % 13 + 1] += 1
+    quads = [14 if r == Rank.A else r for r in range(1, 14) if counts[r] == 4]
     return max(quads) if quads else None
 
 

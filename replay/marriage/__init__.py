@@ -18,14 +18,27 @@ Modules, lowest first:
 The scoring modules above never import the engine, so they stay usable on their own.
 This package exports the game as one object, :data:`GAME` (:class:`replay.game.Game`).
 """
+from ..cards import parse_card
 from ..game import DealLayout, Game
+from . import jokers
 from .describe import describe
 from .engine import MarriageEngine
 from .eval_requests import evaluate
 from .moves import parse_move, parse_move_text
 from .view import view
 
+def jokers_of_hand(ruleset, deal, outcome):
+    """Which cards were jokers in a replayed hand (for the deal statistics): every card
+    with a role under the hand's tiplu (MN-32, MC-3; putali and master in nepal), or
+    ``None`` when no tiplu was drawn (nobody showed, D-5)."""
+    text = outcome.detail.get("tiplu") if outcome is not None else None
+    if not text:
+        return None
+    table = jokers.role_table(parse_card(text), ruleset)
+    return lambda card: table[card.code] is not jokers.Role.NONE
+
+
 GAME = Game(name="marriage", engine=MarriageEngine, parse_move_json=parse_move,
             parse_move_text=parse_move_text, view=view,
             deal_layout=DealLayout(turned_up=True),    # MN-3, MC-13
-            eval_handlers=evaluate, describe_move=describe)
+            eval_handlers=evaluate, describe_move=describe, jokers_of_hand=jokers_of_hand)

@@ -25,15 +25,15 @@ A round, in short (docs/marriage.md, "Engine", has the long form):
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from ..cards import Card, parse_card
+from ..cards import Card
 from ..deal import left_of
 from ..errors import IllegalMoveError, RulesetError
 from ..fairness import HandRandomness
 from ..game import Outcome
 from ..rulesets import Ruleset
-from . import finish as finishing, jokers
+from . import finish as finishing
 from .moves import DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show, TunnelaShow, parse_move
 from .outcome import round_outcome
 from .shows import find_dublees, find_pure_sets
@@ -184,16 +184,6 @@ class MarriageEngine:
 
     def _discard_pickup_error(self, state: RoundState, me: SeatState, card: Card) -> IllegalMoveError | None:
         return self._turns.pickup_error(state, me, card)
-
-    def jokers_of_hand(self, deal: Any, outcome: Outcome) -> "Callable[[Card], bool] | None":
-        """Which cards were jokers in a replayed hand (for the deal statistics): every card
-        with a role under the hand's tiplu (MN-32, MC-3; putali and master in nepal), or
-        ``None`` when no tiplu was drawn (nobody showed, D-5)."""
-        text = outcome.detail.get("tiplu") if outcome is not None else None
-        if not text:
-            return None
-        table = jokers.role_table(parse_card(text), self.ruleset)
-        return lambda card: table[card.code] is not jokers.Role.NONE
 
     # --- the end ------------------------------------------------------------------------
 

@@ -2,7 +2,8 @@
 
 ``hands`` -- each seat's hand; ``table`` -- the tiplu once turned up, the sets each seat
 has laid (tunnelas at the deal first) when any has, the stock (top first) and the discard
-pile (oldest first).  The text (``tiplu replay``) shows the stock and the discards.
+pile (oldest first).  The text (``tiplu replay``) shows every seat's hand, the stock and
+the discards.
 """
 from __future__ import annotations
 
@@ -22,4 +23,4 @@ def view(state: RoundState) -> View:
         table["shown"] = shown
     table["stock"] = list(cards_text(state.stock))
     table["discards"] = list(cards_text(state.discards))
-    return View(hands, table, text=("stock", "discards"))
+    return View(hands, table, text=("hands", "stock", "discards"))

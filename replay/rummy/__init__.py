@@ -16,10 +16,18 @@ from ..game import DealLayout, Game
 from .describe import describe
 from .engine import RummyEngine
 from .eval_requests import evaluate
+from .groups import is_joker, wild_rank_of
 from .moves import parse_move, parse_move_text
 from .view import view
+
+def jokers_of_hand(ruleset, deal, outcome):
+    """Which cards were jokers in a hand (for the deal statistics): the printed jokers and
+    every card of the indicator's rank (R-5)."""
+    wild = wild_rank_of(deal.indicator)
+    return lambda card: is_joker(card, wild)
+
 
 GAME = Game(name="rummy13", engine=RummyEngine, parse_move_json=parse_move,
             parse_move_text=parse_move_text, view=view,
             deal_layout=DealLayout(indicator=True, turned_up=True),    # R-5, D-19
-            eval_handlers=evaluate, describe_move=describe)
+            eval_handlers=evaluate, describe_move=describe, jokers_of_hand=jokers_of_hand)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..cards import Card
 from ..deal import left_of
@@ -291,12 +291,6 @@ class RummyEngine:
         while state.status[seat] != PLAYING:
             seat = left_of(seat, n)
         return replace(state, turn=seat, phase=PICK, picked=None, picked_auto=False, turns=state.turns + 1)
-
-    def jokers_of_hand(self, deal: Any, outcome: Outcome) -> Callable[[Card], bool]:
-        """Which cards were jokers in a hand (for the deal statistics): the printed jokers
-        and every card of the indicator's rank (R-5)."""
-        wild = wild_rank_of(deal.indicator)
-        return lambda card: is_joker(card, wild)
 
     # ------------------------------------------------------------------ outcome
     def describe(self, move: Any, players: Sequence[str]) -> str:

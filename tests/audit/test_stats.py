@@ -194,18 +194,20 @@ def test_the_permutation_correction_is_exact():
     assert statistics.mean(stats) == pytest.approx(4.0, abs=1e-12)
 
 
-def test_which_cards_each_engine_calls_jokers():  # rules MN-32, MC-3, R-5
+def test_which_cards_each_game_calls_jokers():  # rules MN-32, MC-3, R-5
     from replay.cards import parse_card
-    from replay.game import Outcome, engine_for
+    from replay.game import Outcome
+    from replay.registry import game_for
 
     cards = ["7H", "8H", "6H", "7S", "JK", "MC", "2C"]
     tiplu = Outcome((0,), (0,), None, detail={"tiplu": "7H"})
-    nepal = engine_for(resolve("marriage/nepal")).jokers_of_hand(None, tiplu)
+    nepal = game_for("marriage").jokers_of_hand(resolve("marriage/nepal"), None, tiplu)
     assert [c for c in cards if nepal(parse_card(c))] == ["7H", "8H", "6H", "7S", "JK", "MC"]
-    assert engine_for(resolve("marriage/nepal")).jokers_of_hand(None, Outcome((0,), (0,), None)) is None  # no tiplu
+    assert game_for("marriage").jokers_of_hand(resolve("marriage/nepal"), None, Outcome((0,), (0,), None)) is None  # no tiplu
+    assert game_for("kitti").jokers_of_hand is None   # K-1: no jokers, so no joker chart
     rs = resolve("rummy13")
     deal = hand_randomness(bytes(32), "h", rs, [bytes(16)] * 4).deal(0)
-    rummy = engine_for(rs).jokers_of_hand(deal, None)
+    rummy = game_for("rummy13").jokers_of_hand(rs, deal, None)
     assert rummy(parse_card("JK"))
     if str(deal.indicator) != "JK":   # a printed-joker indicator makes no rank wild
         rank = str(deal.indicator)[0]

@@ -230,6 +230,7 @@ PUBLIC_COMPARISONS = {
     ("replay/faults.py", "fault.statement == root.statement"): "statement numbers (1, 2, ...) of two faults",
     ("audit/tlog/cosignature.py", "vkey.sig_type != TYPE_COSIGNATURE_ED25519"): "signed-note key type byte (public)",
     ("audit/auditstate.py", "seen != cp.root"): "public tree roots of two signed checkpoints, auditor side",
+    ("audit/auditstate.py", "self.stored.root != cp.root"): "public tree roots of two signed checkpoints, auditor side",
     ("audit/tlog/note.py", "vkey.sig_type != TYPE_ED25519"): "signed-note key type byte (public)",
     ("audit/tlog/note.py", "vtype != sig_type"): "signed-note key type byte (public)",
 }

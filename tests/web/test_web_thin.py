@@ -64,7 +64,7 @@ def test_a_log_that_contradicts_itself_is_the_same_500_everywhere(make_app, site
     assert r.get_json()["error"] == {"status": 500, "code": "integrity", "message": "the stored tree contradicts itself"}
 
 
-def test_a_request_opens_the_ledger_once(make_app, site, monkeypatch):
+def test_a_request_opens_the_ledger_at_most_once_and_the_next_reuses_it(make_app, site, monkeypatch):
     from audit import ledger as ledger_pkg
 
     opened = []
@@ -77,13 +77,15 @@ def test_a_request_opens_the_ledger_once(make_app, site, monkeypatch):
     monkeypatch.setattr(ledger_pkg, "Ledger", Counting)
     from audit.signing import SigningKey
 
-    client = make_app(site.db_path, TIPLU_CHECKPOINT_SIGNER=CheckpointSigner(SigningKey.from_hex(KEY_HEX),
-                                                                             "t.example/log")).test_client()
     for route in (f"/api/v1/hands/{site.hands['revealed0']}/log-proofs", "/api/v1/log/checkpoint",
                   "/api/v1/log/entries?start=0", f"/hands/{site.hands['revealed0']}", "/"):
+        client = make_app(site.db_path, TIPLU_CHECKPOINT_SIGNER=CheckpointSigner(SigningKey.from_hex(KEY_HEX),
+                                                                                 "t.example/log")).test_client()
         opened.clear()
         assert client.get(route).status_code == 200, route
-        assert len(opened) == 1, route
+        assert len(opened) == 1, route      # one ledger for the whole request
+        assert client.get(route).status_code == 200, route
+        assert len(opened) == 1, route      # and the next request is served by the same, already open
 
 
 def test_the_web_layer_writes_no_sql_and_opens_no_database():
