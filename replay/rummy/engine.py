@@ -28,7 +28,6 @@ a refused move leaves the state as it was; on a frozen state ``apply`` works on 
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, Mapping, Sequence
 
 from ..cards import Card
@@ -253,9 +252,10 @@ class RummyEngine:
         i = _index(hand, move.finish_card)
         if i < 0:
             raise IllegalMoveError(f"seat {seat} does not hold the finish card {move.finish_card}", rule="R-7")
-        rest = Counter(hand[:i] + hand[i + 1:])
-        shown = Counter(c for g in move.groups for c in g)
-        if shown != rest:
+        rest = [c.code for c in hand]
+        del rest[i]
+        rest.sort()
+        if sorted([c.code for g in move.groups for c in g]) != rest:  # the same cards, as many times
             raise IllegalMoveError("a declaration shows exactly the 13 cards held besides the finish card",
                                    rule="R-7")
         verdict = check_declaration(move.groups, w.wild, hand_size=self.ruleset["hand_size"])
