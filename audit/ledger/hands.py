@@ -39,7 +39,7 @@ from ..errors import LedgerIntegrityError, LedgerStateError, NotFoundError
 from ..signing import SigningKey
 from . import views
 from .inputs import check_id, check_player_name, check_seat, seed_bytes
-from .lifecycle import HandState, require
+from .lifecycle import HandState, require, require_step
 from .statements import append_statement
 
 if TYPE_CHECKING:
@@ -112,9 +112,11 @@ class HandLifecycle:
         row = self.db.execute("SELECT commitment FROM hand_commitments WHERE hand_id = ?", [hand_id]).fetchone()
         return row[0] if row else None
 
-    def _server_seed(self, hand_id: str) -> bytes:
-        """The private server seed (operator-side only; never part of a public read)."""
-        commitment = self._commitment(hand_id)
+    def _server_seed(self, hand_id: str, commitment: str | None | bool = False) -> bytes:
+        """The private server seed (operator-side only; never part of a public read).
+        ``commitment``: the hand's, when the caller has already read it."""
+        if commitment is False:
+            commitment = self._commitment(hand_id)
         seed = self._secrets().server_seed(commitment) if commitment is not None else None
         if seed is None and "server_seeds" in self._legacy:
             row = self.db.execute("SELECT seed FROM server_seeds WHERE hand_id = ?", [hand_id]).fetchone()
@@ -194,17 +196,17 @@ class HandLifecycle:
         seat, player = self._seat_of(hand_id, n, seat)
         commitment = parse_digest(commitment, what="seat seed commitment").hex()
         with self._write() as db:  # state, clock, key: checked once, under the write lock
-            require(db, hand_id, "seed_commit")
+            step = require_step(db, hand_id, "seed_commit", seat)
             time = self._time(now)
             key = self._signer(operator)
-            if db.execute("SELECT 1 FROM seat_commitments WHERE hand_id = ? AND seat = ?", [hand_id, seat]).fetchone():
+            if step.seat_commitment is not None:
                 raise LedgerStateError(f"seat {seat} of hand {hand_id!r} has already committed its seed")
             # the receipt binds what the player was shown: the server's commitment and the rules
             seq, signed = append_statement(db, key, "seat-receipt", hand_id, {
                 "seat": seat, "player": player, "commitment": commitment,
-                "server_seed_commitment": self._commitment(hand_id), "ruleset_hash": ruleset.hash}, time)
-            db.execute("INSERT INTO seat_commitments (hand_id, seat, commitment, seq) VALUES (?, ?, ?, ?)",
-                       [hand_id, seat, commitment, seq])
+                "server_seed_commitment": step.commitment, "ruleset_hash": ruleset.hash}, time)
+            db.conn.execute("INSERT INTO seat_commitments (hand_id, seat, commitment, seq) VALUES (?, ?, ?, ?)",
+                            (hand_id, seat, commitment, seq))
         return signed
 
     def seed_reveal(self, hand_id: str, seat: int, seed: bytes | str, *, now: datetime | None = None) -> dict[str, Any]:
@@ -213,30 +215,31 @@ class HandLifecycle:
         seat, player = self._seat_of(hand_id, n, seat)
         seed_b = seed_bytes(seed, parse_player_seed)
         with self._write() as db:  # state, clock, key: checked once, under the write lock
-            require(db, hand_id, "seed_reveal")
+            step = require_step(db, hand_id, "seed_reveal", seat)
             time = self._time(now)
             key = self._signer(operator)
-            if db.execute("SELECT 1 FROM seat_reveals WHERE hand_id = ? AND seat = ?", [hand_id, seat]).fetchone():
+            if step.seat_revealed:
                 raise LedgerStateError(f"seat {seat} of hand {hand_id!r} has already revealed its seed")
-            commitment = db.execute("SELECT commitment FROM seat_commitments WHERE hand_id = ? AND seat = ?",
-                                    [hand_id, seat]).fetchone()[0]
+            commitment = step.seat_commitment  # every seat has committed (the state says so)
+            if commitment is None:  # pragma: no cover - a file edited behind the triggers
+                raise LedgerIntegrityError(f"seat {seat} of hand {hand_id!r} has no seed commitment")
             verify_player_seed(hand_id, seat, seed_b, commitment)
             seq, signed = append_statement(db, key, "seat-reveal", hand_id, {
                 "seat": seat, "player": player, "seed": seed_b.hex(), "commitment": commitment}, time)
-            db.execute("INSERT INTO seat_reveals (hand_id, seat, seed, seq) VALUES (?, ?, ?, ?)",
-                       [hand_id, seat, seed_b.hex(), seq])
+            db.conn.execute("INSERT INTO seat_reveals (hand_id, seat, seed, seq) VALUES (?, ?, ?, ?)",
+                            (hand_id, seat, seed_b.hex(), seq))
         return signed
 
     def deal(self, hand_id: str, *, now: datetime | None = None) -> dict[str, Any]:
         """Close the inputs of the shuffle: every seed is in; signed ``deal`` (no cards in it)."""
         hand_id, operator, n, dealer, ruleset = self._hand_row(hand_id)
         with self._write() as db:  # state, clock, key: checked once, under the write lock
-            require(db, hand_id, "deal")
+            step = require_step(db, hand_id, "deal")
             time = self._time(now)
             key = self._signer(operator)
             seeds = [r[0] for r in db.execute("SELECT seed FROM seat_reveals WHERE hand_id = ? ORDER BY seat", [hand_id])]
             seq, signed = append_statement(db, key, "deal", hand_id, {
-                "ruleset_hash": ruleset.hash, "server_seed_commitment": self._commitment(hand_id),
+                "ruleset_hash": ruleset.hash, "server_seed_commitment": step.commitment,
                 "dealer": dealer, "player_seeds": seeds}, time)
             db.execute("INSERT INTO hand_deals (hand_id, seq) VALUES (?, ?)", [hand_id, seq])
         return signed
@@ -281,11 +284,10 @@ class HandLifecycle:
         """Publish the server seed, checked against its commitment (R-22)."""
         hand_id, operator, _, _, _ = self._hand_row(hand_id)
         with self._write() as db:  # state, clock, key: checked once, under the write lock
-            require(db, hand_id, "reveal")
+            commitment = require_step(db, hand_id, "reveal").commitment
             time = self._time(now)
             key = self._signer(operator)
-            seed = self._server_seed(hand_id)
-            commitment = self._commitment(hand_id)
+            seed = self._server_seed(hand_id, commitment)
             verify_server_seed(seed, commitment)
             seq, signed = append_statement(db, key, "reveal", hand_id, {
                 "server_seed": seed.hex(), "server_seed_commitment": commitment}, time)
@@ -304,15 +306,14 @@ class HandLifecycle:
         if not isinstance(reason, str) or len(reason) > 200:
             raise MalformedError("a cancel reason is a short text (at most 200 characters)")
         with self._write() as db:  # state, clock, key: checked once, under the write lock
-            require(db, hand_id, "cancel")
+            commitment = require_step(db, hand_id, "cancel").commitment
             time = self._time(now)
             key = self._signer(operator)
             revealed = {r[0] for r in db.execute("SELECT seat FROM seat_reveals WHERE hand_id = ?", [hand_id])}
             missing = [s for s in range(n) if s not in revealed]
-            commitment = self._commitment(hand_id)
             seed_hex = None
             if commitment is not None:
-                seed = self._server_seed(hand_id)
+                seed = self._server_seed(hand_id, commitment)
                 verify_server_seed(seed, commitment)
                 seed_hex = seed.hex()
             seq, signed = append_statement(db, key, "cancel", hand_id, {

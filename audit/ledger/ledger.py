@@ -13,7 +13,6 @@ ledger's ``clock`` is asked, and without a clock the real UTC time is used.
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import pathlib
 import sqlite3
@@ -40,6 +39,10 @@ from .statements import StoredStatement, format_time, iter_statements
 from .store import atomic
 
 Clock = Callable[[], datetime]
+
+
+def _refused(exc: sqlite3.IntegrityError) -> LedgerStateError:
+    return LedgerStateError(f"the ledger refused the write: {exc}")
 
 
 class Ledger(HandLifecycle):
@@ -124,13 +127,10 @@ class Ledger(HandLifecycle):
             now = self._clock() if self._clock is not None else datetime.now(timezone.utc)
         return format_time(now)
 
-    @contextlib.contextmanager
-    def _write(self) -> Iterator[Database]:
-        try:
-            with atomic(self.db) as db:
-                yield db
-        except sqlite3.IntegrityError as exc:  # a race lost to another writer, or a tampered file
-            raise LedgerStateError(f"the ledger refused the write: {exc}") from None
+    def _write(self) -> atomic:
+        """One transaction for a verb; an :class:`sqlite3.IntegrityError` (a race lost to
+        another writer, or a tampered file) becomes a :class:`LedgerStateError`."""
+        return atomic(self.db, _refused)
 
     def signing_key(self, operator: str) -> SigningKey:
         """The operator's signing key (kept outside or stored in the ledger), for operator-side

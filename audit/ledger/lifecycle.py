@@ -20,6 +20,7 @@ which append-only rows exist; it is never stored as a mutable column.
 from __future__ import annotations
 
 from enum import Enum
+from typing import NamedTuple
 
 from sqlite_utils import Database
 
@@ -61,25 +62,26 @@ _WHY = {
     "cancel": "a hand can be cancelled only before the deal, while a seat has not revealed",
 }
 
-_STATE_SQL = """
-SELECT h.n_seats,
+_STATE_COLUMNS = """h.n_seats,
   EXISTS(SELECT 1 FROM hand_cancels WHERE hand_id = h.id),
   EXISTS(SELECT 1 FROM hand_reveals WHERE hand_id = h.id),
   EXISTS(SELECT 1 FROM hand_records WHERE hand_id = h.id),
   EXISTS(SELECT 1 FROM hand_deals WHERE hand_id = h.id),
   (SELECT count(*) FROM seat_reveals WHERE hand_id = h.id),
   (SELECT count(*) FROM seat_commitments WHERE hand_id = h.id),
-  EXISTS(SELECT 1 FROM hand_commitments WHERE hand_id = h.id)
-FROM hands h WHERE h.id = ?
-"""
+  EXISTS(SELECT 1 FROM hand_commitments WHERE hand_id = h.id)"""
+_STATE_SQL = f"SELECT {_STATE_COLUMNS} FROM hands h WHERE h.id = ?"
+#: the state and, in the same read, what a verb needs next: the server commitment, and one
+#: seat's commitment and whether it has revealed (``seat`` -1 for a verb of no seat)
+_STEP_SQL = (f"SELECT {_STATE_COLUMNS},"
+             " (SELECT commitment FROM hand_commitments WHERE hand_id = h.id),"
+             " (SELECT commitment FROM seat_commitments WHERE hand_id = h.id AND seat = ?2),"
+             " EXISTS(SELECT 1 FROM seat_reveals WHERE hand_id = h.id AND seat = ?2)"
+             " FROM hands h WHERE h.id = ?1")
 
 
-def hand_state(db: Database, hand_id: str) -> HandState:
-    """The hand's current state (NotFoundError for an unknown hand)."""
-    row = db.execute(_STATE_SQL, [hand_id]).fetchone()
-    if row is None:
-        raise NotFoundError(f"no hand {hand_id!r}")
-    n, cancelled, revealed, finished, dealt, n_rev, n_com, committed = row
+def _state_of(row: tuple) -> HandState:
+    n, cancelled, revealed, finished, dealt, n_rev, n_com, committed = row[:8]
     if cancelled:
         return HandState.CANCELLED
     if revealed:
@@ -97,10 +99,44 @@ def hand_state(db: Database, hand_id: str) -> HandState:
     return HandState.CREATED
 
 
+def hand_state(db: Database, hand_id: str) -> HandState:
+    """The hand's current state (NotFoundError for an unknown hand)."""
+    row = db.execute(_STATE_SQL, [hand_id]).fetchone()
+    if row is None:
+        raise NotFoundError(f"no hand {hand_id!r}")
+    return _state_of(row)
+
+
+class Step(NamedTuple):
+    """What :func:`require_step` read: the state, the server seed's commitment (``None``
+    before the commit), and for a seat verb that seat's seed commitment and whether the
+    seat has revealed."""
+
+    state: HandState
+    commitment: str | None
+    seat_commitment: str | None
+    seat_revealed: bool
+
+
+def require_step(db: Database, hand_id: str, verb: str, seat: int = -1) -> Step:
+    """:func:`require`, and in the same single read the rows the verb needs next (:class:`Step`)."""
+    row = db.conn.execute(_STEP_SQL, (hand_id, seat)).fetchone()
+    if row is None:
+        raise NotFoundError(f"no hand {hand_id!r}")
+    state = _state_of(row)
+    if state not in ALLOWED[verb]:
+        raise _refused(hand_id, verb, state)
+    return Step(state, row[8], row[9], bool(row[10]))
+
+
+def _refused(hand_id: str, verb: str, state: HandState) -> LedgerStateError:
+    return LedgerStateError(f"hand {hand_id!r} is {state.value}: cannot {verb.replace('_', '-')} "
+                            f"({_WHY[verb]})")
+
+
 def require(db: Database, hand_id: str, verb: str) -> HandState:
     """The hand's state, or LedgerStateError when ``verb`` is not allowed in it."""
     state = hand_state(db, hand_id)
     if state not in ALLOWED[verb]:
-        raise LedgerStateError(f"hand {hand_id!r} is {state.value}: cannot {verb.replace('_', '-')} "
-                               f"({_WHY[verb]})")
+        raise _refused(hand_id, verb, state)
     return state

@@ -21,7 +21,7 @@ from replay.errors import MalformedError
 
 from ..errors import LedgerIntegrityError
 from ..signing import STATEMENT_TYPE, SigningKey, verify_statement
-from ..tlog.store import TransparencyLog, leaf_entry_of
+from ..tlog.store import TransparencyLog, leaf_entry_of_hex
 
 KINDS = ("hand", "commitment", "seat-receipt", "seat-reveal", "deal", "record", "reveal", "cancel")
 
@@ -55,22 +55,22 @@ class StoredStatement:
         return verify_statement(self.signed, public_key_hex)
 
 
+_INSERT = "INSERT INTO statements (hand_id, kind, statement, key, sig, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+
+
 def append_statement(db: Database, key: SigningKey, kind: str, hand_id: str,
                      fields: Mapping[str, Any], time: str) -> tuple[int, dict[str, Any]]:
     """Sign and append one statement (call inside :func:`.store.atomic`); ``(seq, signed)``.
 
     The statement's canonical JSON is made once: it is what is signed, the row's text and
-    the inside of its log leaf (:func:`~audit.tlog.store.leaf_entry_of`)."""
+    the inside of its log leaf (:func:`~audit.tlog.store.leaf_entry_of_hex`)."""
     assert kind in KINDS, kind
     stmt = {**fields, "type": STATEMENT_TYPE, "kind": kind, "hand_id": hand_id, "time": time}
     text = canonical_json(stmt)
     signed = {"statement": stmt, "key": key.public_hex, "sig": key.sign_bytes(text)}
-    cur = db.execute(
-        "INSERT INTO statements (hand_id, kind, statement, key, sig, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-        [hand_id, kind, text.decode("utf-8"), signed["key"], signed["sig"], time],
-    )
-    seq = int(cur.lastrowid)
-    entry = leaf_entry_of(text, signed["key"], signed["sig"])
+    cur = db.conn.execute(_INSERT, (hand_id, kind, text.decode("utf-8"), signed["key"], signed["sig"], time))
+    seq = cur.lastrowid
+    entry = leaf_entry_of_hex(text, signed["key"], signed["sig"])
     index = TransparencyLog(db, migrate=False).append_in_transaction(entry)  # all or nothing with the row
     if index != seq - 1:
         raise LedgerIntegrityError(f"statement {seq} would be log leaf {index}: the log and the ledger disagree")

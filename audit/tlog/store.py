@@ -28,6 +28,7 @@ neither does; called outside any transaction, it commits on its own.  Writers mu
 from __future__ import annotations
 
 import hmac
+import re
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping
 
@@ -73,6 +74,18 @@ def leaf_entry_of(statement_json: bytes, key: str, sig: str) -> bytes:
     ``statement``) with ``,`` and ``:`` and each value in its own canonical form, so the
     entry is those three parts joined (``tests/tlog`` checks it against :func:`leaf_entry`)."""
     return b'{"key":' + canonical_json(key) + b',"sig":' + canonical_json(sig) + b',"statement":' + statement_json + b"}"
+
+
+def leaf_entry_of_hex(statement_json: bytes, key: str, sig: str) -> bytes:
+    """:func:`leaf_entry_of` for a ``key`` and ``sig`` in hex (as every signer here makes
+    them): a hex string's canonical JSON is itself in quotes, so nothing is serialised.
+    Anything but lower- or upper-case hex digits goes the general way."""
+    if _HEX.fullmatch(key) is None or _HEX.fullmatch(sig) is None:
+        return leaf_entry_of(statement_json, key, sig)
+    return b'{"key":"' + key.encode() + b'","sig":"' + sig.encode() + b'","statement":' + statement_json + b"}"
+
+
+_HEX = re.compile("[0-9a-fA-F]*")
 
 
 def _utc_now() -> datetime:

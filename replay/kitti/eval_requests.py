@@ -24,7 +24,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Mapping
 
-from ..cards import Card, parse_cards
+from ..cards import STANDARD, Card, parse_cards
 from ..errors import IllegalMoveError, MalformedError
 from ..fairness import hand_randomness, parse_player_seed, parse_server_seed
 from ..rulesets import Ruleset, resolve
@@ -32,7 +32,7 @@ from ..settlement import format_amount, parse_amount, settle
 from .arrangement import check_arrangement, check_hand, splits
 from .engine import KittiEngine
 from .moves import parse_sets, sets_json
-from .ranking import ranker_for
+from .ranking import SetRanker, ranker_for
 from .showdown import DealResult, settle_deal
 from .strategy import default_arrangement
 from .table import TableState
@@ -67,8 +67,35 @@ def _int(request: Mapping[str, Any], name: str, default: int) -> int:
     return v
 
 
+def _ranker(request: Mapping[str, Any]) -> SetRanker:
+    """``ranker_for(_ruleset(request))``; for the preset's own settings, one cached call."""
+    if not request.get("settings"):
+        return _resolved_ranker("{}")
+    return ranker_for(_ruleset(request))
+
+
+@lru_cache(maxsize=8)
+def _resolved_ranker(settings_json: str) -> SetRanker:
+    return ranker_for(_resolved(settings_json))
+
+
+#: the code of each standard card's own text (``str(card)``); any other text takes parse_cards
+_CODE_OF_TEXT = {str(c): c.code for c in STANDARD}
+_code_of_text = _CODE_OF_TEXT.__getitem__
+
+
 def op_rank(request: Mapping[str, Any]) -> dict[str, Any]:
-    return ranker_for(_ruleset(request)).rank(_cards(request)).to_json()
+    rk = _ranker(request)
+    cards = request.get("cards")
+    if type(cards) is list:   # the common case, three distinct cards' texts: their codes at once
+        try:
+            a, b, c = map(_code_of_text, cards)
+        except (KeyError, TypeError, ValueError):
+            pass              # not that: parse_cards and check_set say what is wrong
+        else:
+            if a != b and b != c and a != c:
+                return rk.rank_of_key(rk.table[a * 2704 + b * 52 + c]).to_json()
+    return rk.rank(_cards(request)).to_json()
 
 
 def op_splits(request: Mapping[str, Any]) -> dict[str, Any]:

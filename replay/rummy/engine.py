@@ -21,11 +21,13 @@ One deal, from the shuffle to the count:
   but one player have left, the last player left wins (D-21).
 
 The state is an immutable :class:`RummyState`; :meth:`RummyEngine.apply` returns a new one.
+A replay that needs only where the deal ends plays on one :class:`WorkingRummy`
+(:meth:`RummyEngine.working`), which ``apply`` changes in place (:mod:`replay.rummy.state`).
+Every move handler here changes a working state, and raises before it changes anything, so
+a refused move leaves the state as it was; on a frozen state ``apply`` works on a copy.
 """
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ..cards import Card
@@ -33,57 +35,27 @@ from ..deal import left_of
 from ..errors import DeckMismatchError, IllegalMoveError, RulesetError
 from ..fairness import HandRandomness
 from ..game import Outcome
-from ..dataclass_replace import replace
 from ..rulesets import Ruleset, allowed_players
 from .declare import check_declaration
 from .groups import is_joker, wild_rank_of
 from .moves import Declare, Discard, Drop, Move, Pick, parse_move
 from .solver import solve
+from .state import PLAYING, RummyState, WorkingRummy
 
-PLAYING = "playing"
+__all__ = ["RummyEngine", "RummyState", "WorkingRummy"]
 # How a seat's deal ended (the breakdown's "left").
 DECLARED, COUNTED, LAST_LEFT = "declared", "counted", "last_left"
 FIRST_DROP, MIDDLE_DROP, WRONG, TIMEOUT_DROP = "first_drop", "middle_drop", "wrong_declaration", "timeout_drop"
 PICK, DISCARD, TIMEOUT, OVER = "pick", "discard", "timeout_drop", "over"
 
 
-@dataclass(frozen=True)
-class RummyState:
-    """Everything about a deal in progress.  ``open_pile`` is oldest first (top last);
-    ``closed`` is top first.  ``phase``: ``pick``, ``discard`` (the seat has picked),
-    ``timeout_drop`` (the table must drop the seat, D-23) or ``over``."""
-
-    randomness: HandRandomness
-    dealer: int
-    indicator: Card
-    wild: int | None
-    hands: tuple[tuple[Card, ...], ...]
-    closed: tuple[Card, ...]
-    open_pile: tuple[Card, ...]
-    turn: int
-    phase: str = PICK
-    picked: Card | None = None
-    picked_auto: bool = False
-    has_picked: tuple[bool, ...] = ()
-    missed: tuple[int, ...] = ()
-    status: tuple[str, ...] = ()
-    shown: tuple[Any, ...] = ()
-    finish: tuple[Card | None, ...] = ()
-    reshuffles: int = 0
-    turns: int = 0
-    winner: int | None = None
-
-    @property
-    def n_seats(self) -> int:
-        return len(self.hands)
-
-    def active(self) -> list[int]:
-        """Seats still playing."""
-        return [s for s, st in enumerate(self.status) if st == PLAYING]
-
-
-def _put(t: tuple, i: int, v: Any) -> tuple:
-    return t[:i] + (v,) + t[i + 1:]
+def _index(hand: list[Card], card: Card) -> int:
+    """Where ``card`` first sits in ``hand``, or -1 (compared by code: no ``__eq__`` call per card)."""
+    code = card.code
+    for i, c in enumerate(hand):
+        if c.code == code:
+            return i
+    return -1
 
 
 def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
@@ -113,6 +85,11 @@ class RummyEngine:
             open_pile=(d.turned_up,), turn=left_of(dealer, n),
             has_picked=(False,) * n, missed=(0,) * n, status=(PLAYING,) * n,
             shown=(None,) * n, finish=(None,) * n)
+
+    def working(self, state: RummyState) -> WorkingRummy:
+        """A working copy of ``state`` that :meth:`apply` changes in place (and returns), for
+        a replay that needs only where the deal ends (:class:`WorkingRummy`)."""
+        return WorkingRummy(state)
 
     def to_move(self, state: RummyState) -> int | None:
         return None if state.phase == OVER else state.turn
@@ -162,42 +139,52 @@ class RummyEngine:
                 out.append(Declare(seat, finish, sol.groups))
         return out
 
-    def apply(self, state: RummyState, move: Move) -> RummyState:
-        if state.phase == OVER:
+    def apply(self, state: RummyState | WorkingRummy, move: Move) -> RummyState | WorkingRummy:
+        """The state after ``move``: a new frozen state, or ``state`` itself changed in place
+        when it is a :class:`WorkingRummy`.  A refused move raises and changes nothing."""
+        if type(state) is WorkingRummy:
+            self._apply(state, move)
+            return state
+        w = WorkingRummy(state)
+        self._apply(w, move)
+        return w.freeze()
+
+    def _apply(self, w: WorkingRummy, move: Move) -> None:
+        if w.phase == OVER:
             raise IllegalMoveError("the deal is over", rule="R-7")
         if not isinstance(move, (Pick, Discard, Declare, Drop)):
             raise IllegalMoveError(f"not a rummy move: {move!r}")
-        if move.seat != state.turn:
-            raise IllegalMoveError(f"it is seat {state.turn}'s turn, not seat {move.seat}'s", rule="R-6")
-        if state.phase == TIMEOUT:
+        if move.seat != w.turn:
+            raise IllegalMoveError(f"it is seat {w.turn}'s turn, not seat {move.seat}'s", rule="R-6")
+        if w.phase == TIMEOUT:
             if not (isinstance(move, Drop) and move.auto):
                 raise IllegalMoveError(
                     f"seat {move.seat} missed {self.ruleset['max_missed_turns']} turns in a row: "
                     "the table drops it", rule="D-23")
-            return self._leave(state, move.seat, TIMEOUT_DROP)
+            return self._leave(w, move.seat, TIMEOUT_DROP)
         if isinstance(move, Pick):
-            return self._pick(state, move)
+            return self._pick(w, move)
         if isinstance(move, Drop):
             if move.auto:
                 raise IllegalMoveError("the table drops a chair only after missed turns", rule="D-23")
-            if state.phase != PICK:
+            if w.phase != PICK:
                 raise IllegalMoveError("a player drops at the start of a turn, before picking", rule="R-17")
-            how = MIDDLE_DROP if state.has_picked[move.seat] else FIRST_DROP
-            return self._leave(state, move.seat, how)
-        if state.phase != DISCARD:
+            how = MIDDLE_DROP if w.has_picked[move.seat] else FIRST_DROP
+            return self._leave(w, move.seat, how)
+        if w.phase != DISCARD:
             raise IllegalMoveError("pick a card first", rule="R-6")
         if isinstance(move, Discard):
-            return self._discard(state, move)
-        return self._declare(state, move)
+            return self._discard(w, move)
+        return self._declare(w, move)
 
     # ------------------------------------------------------------------ moves
-    def can_pick_open(self, state: RummyState) -> bool:
+    def can_pick_open(self, state: RummyState | WorkingRummy) -> bool:
         """Whether the open pile's top card may be picked now (D-24)."""
         if not state.open_pile:
             return False
         return self.ruleset["joker_pickup"] or not is_joker(state.open_pile[-1], state.wild)
 
-    def auto_pick(self, state: RummyState) -> Pick | None:
+    def auto_pick(self, state: RummyState | WorkingRummy) -> Pick | None:
         """The pick the table plays for a chair whose clock ran out (D-23)."""
         if state.closed:
             return Pick(state.turn, "closed", auto=True)
@@ -205,92 +192,107 @@ class RummyEngine:
             return Pick(state.turn, "open", state.open_pile[-1], auto=True)
         return None
 
-    def _pick(self, state: RummyState, move: Pick) -> RummyState:
-        if state.phase != PICK:
+    def _pick(self, w: WorkingRummy, move: Pick) -> None:
+        if w.phase != PICK:
             raise IllegalMoveError("one pick per turn; now discard or declare", rule="R-6")
         if move.auto:
-            expected = self.auto_pick(state)
+            expected = self.auto_pick(w)
             if expected is None or move.source != expected.source:
                 raise IllegalMoveError("a timed-out turn picks from the closed pile", rule="D-23")
-        if move.source == "closed":
-            if not state.closed:
+        closed = move.source == "closed"
+        if closed:
+            if not w.closed:
                 raise IllegalMoveError("the closed pile is empty", rule="D-20")
-            card, closed, open_pile = state.closed[0], state.closed[1:], state.open_pile
+            card = w.closed[0]
         else:
-            if not state.open_pile:
+            if not w.open_pile:
                 raise IllegalMoveError("the open pile is empty", rule="R-6")
-            card = state.open_pile[-1]
-            if not self.can_pick_open(state):
+            card = w.open_pile[-1]
+            if not self.can_pick_open(w):
                 raise IllegalMoveError(f"{card} is a joker and this table forbids picking "
                                        "jokers from the open pile", rule="D-24")
-            closed, open_pile = state.closed, state.open_pile[:-1]
         if move.card is not None and move.card != card:
-            if move.source == "closed":  # the deck decides a closed pick (D-3)
+            if closed:  # the deck decides a closed pick (D-3)
                 raise DeckMismatchError(f"the record lists {move.card} for a closed pick the deck makes {card}",
                                         rule="D-3")
             raise IllegalMoveError(f"the {move.source} pile's top card is {card}, not {move.card}", rule="R-6")
+        if closed:
+            del w.closed[0]
+        else:
+            w.open_pile.pop()
         seat = move.seat
-        return replace(state, hands=_put(state.hands, seat, state.hands[seat] + (card,)),
-                       closed=closed, open_pile=open_pile, phase=DISCARD, picked=card,
-                       picked_auto=move.auto, has_picked=_put(state.has_picked, seat, True))
+        w.hands[seat].append(card)
+        w.phase, w.picked, w.picked_auto = DISCARD, card, move.auto
+        w.has_picked[seat] = True
 
-    def _discard(self, state: RummyState, move: Discard) -> RummyState:
+    def _discard(self, w: WorkingRummy, move: Discard) -> None:
         seat = move.seat
-        hand = state.hands[seat]
-        if move.card not in hand:
+        hand = w.hands[seat]
+        i = _index(hand, move.card)
+        if i < 0:
             raise IllegalMoveError(f"seat {seat} does not hold {move.card}", rule="R-6")
-        if move.auto and move.card != state.picked:
+        if move.auto and move.card != w.picked:
             raise IllegalMoveError("a timed-out turn discards the card it picked", rule="D-23")
-        if state.picked_auto and not move.auto:
+        if w.picked_auto and not move.auto:
             raise IllegalMoveError("a turn picked automatically is discarded automatically", rule="D-23")
-        missed = state.missed[seat] + 1 if move.auto else 0
-        nxt = replace(state, hands=_put(state.hands, seat, _remove(hand, move.card)),
-                      open_pile=state.open_pile + (move.card,), missed=_put(state.missed, seat, missed))
+        missed = w.missed[seat] + 1 if move.auto else 0
+        del hand[i]
+        w.open_pile.append(move.card)
+        w.missed[seat] = missed
         if move.auto and missed >= self.ruleset["max_missed_turns"]:
-            nxt = self._refill(nxt)
-            return replace(nxt, phase=TIMEOUT, picked=None, picked_auto=False, turns=nxt.turns + 1)
-        return self._end_turn(nxt)
+            self._refill(w)
+            w.phase, w.picked, w.picked_auto = TIMEOUT, None, False
+            w.turns += 1
+            return
+        self._end_turn(w)
 
-    def _declare(self, state: RummyState, move: Declare) -> RummyState:
+    def _declare(self, w: WorkingRummy, move: Declare) -> None:
         seat = move.seat
-        hand = state.hands[seat]
-        if move.finish_card not in hand:
+        hand = w.hands[seat]
+        i = _index(hand, move.finish_card)
+        if i < 0:
             raise IllegalMoveError(f"seat {seat} does not hold the finish card {move.finish_card}", rule="R-7")
-        rest = Counter(_remove(hand, move.finish_card))
-        shown = Counter(c for g in move.groups for c in g)
-        if shown != rest:
+        rest = [c.code for c in hand]
+        del rest[i]
+        rest.sort()
+        if sorted([c.code for g in move.groups for c in g]) != rest:  # the same cards, as many times
             raise IllegalMoveError("a declaration shows exactly the 13 cards held besides the finish card",
                                    rule="R-7")
-        verdict = check_declaration(move.groups, state.wild, hand_size=self.ruleset["hand_size"])
-        nxt = replace(state, shown=_put(state.shown, seat, move.groups),
-                      finish=_put(state.finish, seat, move.finish_card))
+        verdict = check_declaration(move.groups, w.wild, hand_size=self.ruleset["hand_size"])
+        w.shown[seat] = move.groups
+        w.finish[seat] = move.finish_card
         if verdict.valid:
-            return replace(nxt, status=_put(nxt.status, seat, DECLARED), winner=seat, phase=OVER,
-                           picked=None, picked_auto=False, turns=nxt.turns + 1)
-        return self._leave(nxt, seat, WRONG)
+            w.status[seat] = DECLARED
+            w.winner, w.phase, w.picked, w.picked_auto = seat, OVER, None, False
+            w.turns += 1
+            return
+        self._leave(w, seat, WRONG)
 
-    def _leave(self, state: RummyState, seat: int, how: str) -> RummyState:
-        nxt = replace(state, status=_put(state.status, seat, how))
-        left = nxt.active()
+    def _leave(self, w: WorkingRummy, seat: int, how: str) -> None:
+        w.status[seat] = how
+        left = w.active()
         if len(left) == 1:
-            return replace(nxt, winner=left[0], phase=OVER, picked=None, picked_auto=False)
-        return self._end_turn(nxt)
+            w.winner, w.phase, w.picked, w.picked_auto = left[0], OVER, None, False
+            return
+        self._end_turn(w)
 
-    def _refill(self, state: RummyState) -> RummyState:
+    def _refill(self, w: WorkingRummy) -> None:
         """D-20: an empty closed pile is refilled from the open pile but its top card."""
-        if state.closed or len(state.open_pile) < 2:
-            return state
-        k = state.reshuffles + 1
-        closed = tuple(state.randomness.reshuffle(k, state.open_pile[:-1]))
-        return replace(state, closed=closed, open_pile=state.open_pile[-1:], reshuffles=k)
+        if w.closed or len(w.open_pile) < 2:
+            return
+        k = w.reshuffles + 1
+        w.closed = list(w.randomness.reshuffle(k, tuple(w.open_pile[:-1])))
+        w.open_pile = w.open_pile[-1:]
+        w.reshuffles = k
 
-    def _end_turn(self, state: RummyState) -> RummyState:
-        state = self._refill(state)
-        n = state.n_seats
-        seat = left_of(state.turn, n)
-        while state.status[seat] != PLAYING:
+    def _end_turn(self, w: WorkingRummy) -> None:
+        self._refill(w)
+        n = w.n_seats
+        seat = left_of(w.turn, n)
+        while w.status[seat] != PLAYING:
             seat = left_of(seat, n)
-        return replace(state, turn=seat, phase=PICK, picked=None, picked_auto=False, turns=state.turns + 1)
+        w.turn, w.phase, w.picked, w.picked_auto = seat, PICK, None, False
+        w.turns += 1
 
     # ------------------------------------------------------------------ outcome
     def describe(self, move: Any, players: Sequence[str]) -> str:

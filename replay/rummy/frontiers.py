@@ -14,7 +14,7 @@ __all__ = ["clear_caches", "point_values", "nonpure_frontier", "pure_runs", "has
 
 # (counts15, jcap, high) -> tuple of (k, runs, value, runs_plan)
 _NONP: dict = {}
-# (counts15, wild, own_wild, jcap, high) -> (frontier, best_pure)
+# (counts15, wild, own_wild, jcap, high) -> (frontier, best_pure, best value per joker budget)
 _SUIT: dict = {}
 _CACHE_LIMIT = 400_000
 
@@ -137,7 +137,8 @@ def has_pure_run(c: tuple, wild: int | None, own_wild: bool) -> bool:
 
 
 def suit_frontier(c: tuple, wild: int | None, own_wild: bool, jcap: int, vals: tuple):
-    """``((k, (runs, pure), value, (pure_run, runs_plan)), ...)`` and the best pure run value."""
+    """``((k, (runs, pure), value, (pure_run, runs_plan)), ...)``, the best pure run value,
+    and for each joker budget 0 .. ``jcap`` the most the frontier covers within it."""
     key = (c, wild, own_wild, jcap, vals[1])
     hit = _SUIT.get(key)
     if hit is not None:
@@ -163,7 +164,8 @@ def suit_frontier(c: tuple, wild: int | None, own_wild: bool, jcap: int, vals: t
             old = best.get(nkey)
             if old is None or nv > old[0]:
                 best[nkey] = (nv, ((lo, hi, nat, uses_w), plan))
-    out = (_pareto(best), best_pure)
+    front = _pareto(best)
+    out = (front, best_pure, tuple(max(e[2] for e in front if e[0] <= cap) for cap in range(jcap + 1)))
     if len(_SUIT) > _CACHE_LIMIT:
         _SUIT.clear()
     _SUIT[key] = out

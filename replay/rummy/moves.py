@@ -123,35 +123,64 @@ def _auto(data: Mapping[str, Any]) -> bool:
 #: The fields each move type may carry besides "type" and "seat".
 _FIELDS = {"pick": {"source", "card", "auto"}, "discard": {"card", "auto"},
            "declare": {"finish_card", "groups"}, "drop": {"auto"}}
+#: ... and with them: the keys a move of each type may have
+_KEYS = {kind: frozenset(fields | {"type", "seat"}) for kind, fields in _FIELDS.items()}
+#: Parsed picks, discards and drops by their checked fields (type, seat, source, card text,
+#: auto): frozen values, so one may stand for every move with the same fields.  Bounded.
+_PARSED: dict[tuple, Move] = {}
+_PARSED_LIMIT = 4096
 
 
 def parse_move(data: Mapping[str, Any]) -> Move:
     """A move from its JSON form; :class:`MalformedError` if it does not parse."""
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise MalformedError("a move must be a JSON object")
     kind = data.get("type")
-    seat = _seat(data)
-    if not isinstance(kind, str) or kind not in _FIELDS:
+    seat = data.get("seat")
+    if type(seat) is not int or seat < 0:
+        seat = _seat(data)
+    keys = _KEYS.get(kind) if isinstance(kind, str) else None
+    if keys is None:
         raise MalformedError(f"unknown move type {kind!r}", location="type")
-    extra = set(data) - _FIELDS[kind] - {"type", "seat"}
-    if extra:
+    if not data.keys() <= keys:
+        extra = set(data) - keys
         raise MalformedError(f"unexpected fields {sorted(extra)} in a {kind} move")
-    if kind == "pick":
-        source = data.get("source", "closed")
-        if not isinstance(source, str) or source not in SOURCES:
-            raise MalformedError("source must be 'closed' or 'open'", location="source")
-        card = parse_card(data["card"]) if data.get("card") is not None else None
-        return Pick(seat, source, card, _auto(data))
-    if kind == "discard":
-        if "card" not in data:
-            raise MalformedError("a discard needs a 'card'", location="card")
-        return Discard(seat, parse_card(data["card"]), _auto(data))
     if kind == "declare":
         groups = data.get("groups")
         if "finish_card" not in data or not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
             raise MalformedError("a declare needs 'finish_card' and 'groups' (a list of lists of cards)")
         return Declare(seat, parse_card(data["finish_card"]), tuple(parse_cards(g) for g in groups))
-    return Drop(seat, _auto(data))
+    # checked in this order (the first fault is the one reported): source, card, auto
+    if kind == "pick":
+        source = data.get("source", "closed")
+        if not isinstance(source, str) or source not in SOURCES:
+            raise MalformedError("source must be 'closed' or 'open'", location="source")
+        text = data.get("card")
+        card = parse_card(text) if text is not None else None
+    elif kind == "discard":
+        if "card" not in data:
+            raise MalformedError("a discard needs a 'card'", location="card")
+        text = data["card"]
+        source, card = None, parse_card(text)
+    else:
+        source = text = card = None
+    auto = data.get("auto", False)
+    if type(auto) is not bool:
+        auto = _auto(data)
+    key = (kind, seat, source, text, auto)   # text: a card's text (it parsed) or None
+    hit = _PARSED.get(key)
+    if hit is not None:
+        return hit
+    if kind == "pick":
+        move: Move = Pick(seat, source, card, auto)
+    elif kind == "discard":
+        move = Discard(seat, card, auto)
+    else:
+        move = Drop(seat, auto)
+    if len(_PARSED) >= _PARSED_LIMIT:
+        _PARSED.clear()
+    _PARSED[key] = move
+    return move
 
 
 def parse_move_text(text: str) -> Move:

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from replay.cards import STANDARD, parse_cards
 from replay.errors import MalformedError
-from replay.kitti.ranking import SetClass, ranker
+from replay.kitti.ranking import SPECIAL_235, SetClass, classify, pack, ranker
 from replay.kitti.eval_requests import evaluate
 
 AKQ = ranker("akq-high")
@@ -43,6 +43,30 @@ def test_class_frequencies_over_the_whole_pack():
                      for a, b, c in combinations(range(52), 3))
     assert counts == {"trail": 52, "pure_sequence": 48, "sequence": 720, "colour": 1096,
                       "pair": 3744, "high_card": 16440}
+
+
+@pytest.mark.parametrize("order", ["akq-high", "a23-high"])
+@pytest.mark.parametrize("two_three_five", [False, True])
+def test_every_entry_of_the_rank_table_is_its_definition(order, two_three_five):
+    # rules K-9 ... K-16, K-22: the table is put together from rows of keys (ranking.py's
+    # _build); each of its 52**3 entries must be the classification of its own three cards
+    # (the 2-3-5 of K-22 only in three suits, when on), and 0 for a triple repeating a card
+    table = ranker(order, two_three_five).table
+    assert len(table) == 52 ** 3
+    for a in range(52):
+        for b in range(52):
+            for c in range(52):
+                got = table[a * 2704 + b * 52 + c]
+                if a == b or b == c or a == c:
+                    assert got == 0
+                    continue
+                ranks = sorted((a % 13, b % 13, c % 13))
+                suits = {a // 13, b // 13, c // 13}
+                if two_three_five and ranks == [1, 2, 4] and len(suits) == 3:
+                    assert got == pack([SPECIAL_235, 0, 0, 0])
+                else:
+                    _, strength = classify([r + 1 for r in ranks], len(suits) == 1, sequence_order=order)
+                    assert got == pack(strength), (a, b, c)
 
 
 def test_number_of_distinct_strengths():
@@ -188,3 +212,36 @@ def test_suits_never_break_a_tie(cards, suit_map):
     for r in (AKQ, A23, ranker("akq-high", True)):
         assert r.key_of(renamed) == r.key_of(cards)
         assert all(r.key_of(p) == r.key_of(cards) for p in permutations(cards))
+
+
+@pytest.mark.parametrize("settings_", [None, {"two_three_five": True}, {"sequence_order": "a23-high"}])
+def test_op_rank_answers_every_set_as_the_checked_ranker(settings_):
+    # rules K-9 ... K-16, K-22: op rank reads three cards' codes at once; every set (and
+    # its reversed order) must get the ranker's own answer for the parsed cards
+    from replay.kitti.eval_requests import _ruleset
+    from replay.kitti.ranking import ranker_for
+    base = {"op": "rank"} if settings_ is None else {"op": "rank", "settings": settings_}
+    r = ranker_for(_ruleset(base))
+    for a, b, c in combinations(STANDARD, 3):
+        texts = [str(a), str(b), str(c)]
+        want = r.rank((a, b, c)).to_json()
+        assert evaluate({**base, "cards": texts}) == want
+        assert evaluate({**base, "cards": texts[::-1]}) == want
+
+
+@pytest.mark.parametrize("cards", [["AS", "AS", "KD"], ["AS", "KD"], ["AS", "KD", "QC", "JH"], ["JK", "AS", "KD"],
+                                   ["10S", "JS", "QS"], ["AS", "KD", 7], "AS KD QC", ("AS", "KD", "QC"), ["as", "KD", "QC"],
+                                   [], None, 3])
+def test_op_rank_answers_odd_cards_as_the_checked_path(cards):
+    # D-12, K-9: anything but three distinct cards' own texts goes the checked way: the same
+    # answer, or the same error, as parse_cards and SetRanker.rank give
+    from replay.kitti.eval_requests import _cards
+    try:
+        want = ("ok", AKQ.rank(_cards({"cards": cards})).to_json())
+    except Exception as exc:  # noqa: BLE001 - the error is the answer here
+        want = ("error", type(exc), str(exc))
+    try:
+        got = ("ok", evaluate({"op": "rank", "cards": cards}))
+    except Exception as exc:  # noqa: BLE001
+        got = ("error", type(exc), str(exc))
+    assert got == want

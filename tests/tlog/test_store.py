@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from audit.errors import LedgerIntegrityError, NotFoundError, ProofError
 from audit.signing import SigningKey
 from audit.tlog import merkle
-from audit.tlog.store import TransparencyLog, leaf_entry, leaf_entry_of
+from audit.tlog.store import TransparencyLog, leaf_entry, leaf_entry_of, leaf_entry_of_hex
 from replay.canonical import canonical_json
 from replay.errors import MalformedError
 
@@ -156,3 +156,14 @@ def test_leaf_entry_of_is_leaf_entry_without_a_second_serialisation(statement, k
     """The ledger builds each leaf from the statement's canonical JSON it already signed."""
     signed = {"statement": statement, "key": key, "sig": sig}
     assert leaf_entry_of(canonical_json(statement), key, sig) == leaf_entry(signed)
+
+
+@settings(max_examples=300, deadline=None)
+@given(statement=st.dictionaries(text, json_values, max_size=8),
+       key=st.one_of(st.text(alphabet="0123456789abcdefABCDEF", max_size=64), text),
+       sig=st.one_of(st.text(alphabet="0123456789abcdef", min_size=128, max_size=128), text))
+def test_leaf_entry_of_hex_is_leaf_entry_for_any_key_and_sig(statement, key, sig):
+    """The append path's fast join of hex strings gives the same bytes, and anything that is
+    not hex (quotes, backslashes, control characters) goes the general way."""
+    signed = {"statement": statement, "key": key, "sig": sig}
+    assert leaf_entry_of_hex(canonical_json(statement), key, sig) == leaf_entry(signed)
