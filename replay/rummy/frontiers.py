@@ -16,6 +16,8 @@ __all__ = ["clear_caches", "point_values", "nonpure_frontier", "pure_runs", "has
 _NONP: dict = {}
 # (counts15, wild, own_wild, jcap, high) -> (frontier, best_pure, best value per joker budget)
 _SUIT: dict = {}
+# (counts15, wild, own_wild) -> whether the suit holds a pure run at all
+_PURE: dict = {}
 _CACHE_LIMIT = 400_000
 
 
@@ -23,6 +25,7 @@ def clear_caches() -> None:
     """Forget the memoised suit frontiers (for benchmarks that want a cold start)."""
     _NONP.clear()
     _SUIT.clear()
+    _PURE.clear()
 
 
 def point_values(high: int) -> tuple[int, ...]:
@@ -125,15 +128,23 @@ def pure_runs(c: tuple, wild: int | None, own_wild: bool):
 
 def has_pure_run(c: tuple, wild: int | None, own_wild: bool) -> bool:
     """Quick test: three consecutive positions held naturally (or by the own wild card)."""
-    run = 0
-    for q in range(1, 15):
-        if c[1 if q == 14 else q] or (own_wild and (q == wild or (q == 14 and wild == 1))):
-            run += 1
-            if run == 3:
-                return True
-        else:
-            run = 0
-    return False
+    key = (c, wild, own_wild)
+    hit = _PURE.get(key)
+    if hit is None:
+        hit = False
+        run = 0
+        for q in range(1, 15):
+            if c[1 if q == 14 else q] or (own_wild and (q == wild or (q == 14 and wild == 1))):
+                run += 1
+                if run == 3:
+                    hit = True
+                    break
+            else:
+                run = 0
+        if len(_PURE) > _CACHE_LIMIT:
+            _PURE.clear()
+        _PURE[key] = hit
+    return hit
 
 
 def suit_frontier(c: tuple, wild: int | None, own_wild: bool, jcap: int, vals: tuple):
