@@ -158,6 +158,11 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
         if plans is not None:
             rank_opts.append((r, plans))
     n_ranks = len(rank_opts)
+    # later[i]: the most points the sets of ranks i, i+1 ... could lay (for the bound in rec)
+    later = [0] * (n_ranks + 1)
+    for i in range(n_ranks - 1, -1, -1):
+        r, plans = rank_opts[i]
+        later[i] = later[i + 1] + vals[r] * max(p[2] for p in plans)
 
     best_cover = -1
     best_plan = None
@@ -198,6 +203,12 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
             return  # nothing left to gain
         if i == n_ranks:
             evaluate_sets(jokers_left, sv, fronts)
+            return
+        # Bound: the sets still to choose lay at most later[i] points, and take naturals from
+        # the suits, whose frontiers then cover no more (fewer naturals, no more jokers) --
+        # so no leaf below can pass evaluate_sets' own bound.
+        if (sv + later[i] + fronts[0][2][jokers_left] + fronts[1][2][jokers_left] + fronts[2][2][jokers_left]
+                + fronts[3][2][jokers_left]) <= best_cover:
             return
         r, opts = rank_opts[i]
         for sets, need, laid, per_suit in opts:
