@@ -31,10 +31,10 @@ The result depends only on the multiset of cards, never on their order.
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
+from operator import itemgetter
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..cards import ALL_CARDS, Card, card_of, card_texts
@@ -93,27 +93,104 @@ def _item_name(base: str, k: int) -> str:
     return base if k == 1 else f"{base} x{k}"
 
 
+class _Rules:
+    """What one ruleset's maal table and shoe say, read once per ruleset (a ruleset is an
+    immutable value, equal rulesets hash alike): the copies of each card code the shoe
+    holds, and a :class:`_Scorer` per tiplu as a player knows it (at most 55)."""
+
+    __slots__ = ("ruleset", "nepal", "limits", "decks", "jokers", "masters", "table_values",
+                 "marriage_values", "scorers")
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        shoe = ruleset["shoe"]
+        self.ruleset = ruleset
+        self.nepal = is_nepal(ruleset)
+        self.decks, self.jokers, self.masters = shoe["decks"], shoe["jokers"], shoe["masters"]
+        self.limits = (self.decks,) * 52 + (self.jokers, self.masters)
+        self.table_values: Mapping[str, Any] = ruleset["maal_table"]
+        self.marriage_values = tuple(self.table_values["marriage"])
+        self.scorers: dict[int | None, _Scorer] = {}
+
+    def scorer(self, known: Card | None) -> "_Scorer":
+        code = None if known is None else known.code
+        scorer = self.scorers.get(code)
+        if scorer is None:
+            scorer = self.scorers[code] = _Scorer(self, code)
+        return scorer
+
+
 @lru_cache(maxsize=64)
-def _limits(ruleset: Ruleset) -> tuple[int, ...]:
-    """How many copies of each card code the ruleset's shoe holds (a ruleset is an
-    immutable value, equal rulesets hash alike)."""
-    shoe = ruleset["shoe"]
-    return (shoe["decks"],) * 52 + (shoe["jokers"], shoe["masters"])
+def _rules(ruleset: Ruleset) -> _Rules:
+    return _Rules(ruleset)
+
+
+def _sort_key(item: Item, roles: Sequence[Role]) -> tuple[Any, ...]:
+    """The order items are listed in: tunnelas and marriages first, then by role, name and
+    cards (a card's order is its code's)."""
+    return (not item.item.startswith(("marriage", "putali tunnela", "tunnela")), _ROLE_ORDER[roles[item.cards[0].code]],
+            item.item, tuple(c.code for c in item.cards))
+
+
+class _Scorer:
+    """What scores under one tiplu as a player knows it (``None``: putali and master only),
+    as tables made once: the codes that may score, and for each and each number ``n`` of
+    its copies the points of the best split (:func:`best_groups`) and the items it lists
+    (each with its sort key); the same for ``m`` marriages."""
+
+    __slots__ = ("roles", "codes", "missing", "values", "best", "items", "trio", "marriage_best",
+                 "marriage_items")
+
+    def __init__(self, rules: _Rules, known_code: int | None) -> None:
+        known = None if known_code is None else ALL_CARDS[known_code]
+        ruleset = rules.ruleset
+        roles = self.roles = role_table(known, ruleset)
+        scoring = joker_table(known, ruleset)   # a card with a role (every joker) may score
+        self.codes = tuple(code for code in range(len(ALL_CARDS)) if scoring[code])
+        self.missing: dict[int, Role] = {}      # a role the maal table lacks: an error if held
+        self.values: dict[int, tuple[int, ...]] = {}
+        self.best: dict[int, tuple[int, ...]] = {}
+        self.items: dict[int, tuple[tuple[tuple[Any, ...], Item], ...]] = {}
+        for code in self.codes:
+            role = roles[code]
+            if role.value not in rules.table_values:
+                self.missing[code] = role
+                continue
+            values = self.values[code] = tuple(rules.table_values[role.value])
+            splits = [best_groups(values, n) for n in range(rules.limits[code] + 1)]
+            self.best[code] = tuple(pts for pts, _ in splits)
+            made = []
+            for _, sizes in splits:
+                kind = [Item(_item_name(role.value, k), (ALL_CARDS[code],) * k, values[k - 1]) for k in sizes]
+                made.append(tuple((_sort_key(i, roles), i) for i in kind if i.points))
+            self.items[code] = tuple(made)
+        self.trio: tuple[int, int, int] | None = None
+        self.marriage_best: tuple[int, ...] = (0,)
+        self.marriage_items: tuple[tuple[tuple[tuple[Any, ...], Item], ...], ...] = ((),)
+        if known is not None and known.is_standard:
+            trio = self.trio = _marriage_codes(known.code)
+            values = rules.marriage_values
+            splits = [best_groups(values, m) for m in range(min(rules.limits[c] for c in trio) + 1)]
+            self.marriage_best = tuple(pts if m else 0 for m, (pts, _) in enumerate(splits))
+            cards = tuple(ALL_CARDS[c] for c in trio)
+            made = [()]
+            for _, sizes in splits[1:]:
+                kind = [Item(_item_name("marriage", k), cards * k, values[k - 1]) for k in sizes]
+                made.append(tuple((_sort_key(i, roles), i) for i in kind if i.points))
+            self.marriage_items = tuple(made)
 
 
 def _pool(hand: Sequence[Card], table: Sequence[Card], tunnelas: Sequence[Sequence[Card]],
-          ruleset: Ruleset) -> tuple[list[int], tuple[int, ...], list[int]]:
-    """Counts by card code of the counted cards, the codes of the tunnelas at the deal, and
-    the codes counted at least once (in code order).
+          rules: _Rules) -> tuple[list[int], tuple[int, ...]]:
+    """Counts by card code of the counted cards and the codes of the tunnelas at the deal.
 
     A tunnela at the deal uses all three copies of its card; if ``table`` already holds
     them it is part of ``table``, if it holds none they are added.
     """
-    held = Counter([c.code for c in hand])
-    held.update([c.code for c in table])
     pool = [0] * len(ALL_CARDS)
-    for code, n in held.items():
-        pool[code] = n
+    for c in hand:
+        pool[c.code] += 1
+    for c in table:
+        pool[c.code] += 1
     tunnela_codes: list[int] = []
     if tunnelas:
         on_table = [0] * len(ALL_CARDS)
@@ -130,12 +207,11 @@ def _pool(hand: Sequence[Card], table: Sequence[Card], tunnelas: Sequence[Sequen
                 pool[code] = 3
             elif on_table[code] < 3:
                 raise MalformedError(f"tunnela {t[0]} laid at the deal but not all three on the table")
-    present = sorted(held.keys() | set(tunnela_codes)) if tunnela_codes else sorted(held)
-    limits = _limits(ruleset)
-    for code in present:
-        if pool[code] > limits[code]:
-            raise MalformedError(f"{pool[code]} copies of {ALL_CARDS[code]}, but the shoe holds {limits[code]}")
-    return pool, tuple(sorted(tunnela_codes)), present
+    if max(pool[:52]) > rules.decks or pool[52] > rules.jokers or pool[53] > rules.masters:
+        limits = rules.limits
+        code = next(code for code, n in enumerate(pool) if n > limits[code])   # the first, in code order
+        raise MalformedError(f"{pool[code]} copies of {ALL_CARDS[code]}, but the shoe holds {limits[code]}")
+    return pool, tuple(sorted(tunnela_codes))
 
 
 @lru_cache(maxsize=None)
@@ -146,16 +222,7 @@ def _marriage_codes(tiplu_code: int) -> tuple[int, int, int]:
             card_of(jhiplu_rank(tiplu.rank), tiplu.suit).code)
 
 
-@lru_cache(maxsize=256)
-def _role_values(ruleset: Ruleset, role: Role) -> tuple[int, ...]:
-    """The maal table's values of ``k`` identical cards of ``role``."""
-    table_values = ruleset["maal_table"]
-    if role.value not in table_values:
-        raise MalformedError(f"{ruleset.preset} has no {role.value} in its maal table")
-    return tuple(table_values[role.value])
-
-
-_ROLE_NAME = {role: role.value for role in Role}
+_FIRST = itemgetter(0)
 
 
 def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
@@ -168,46 +235,51 @@ def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
     ``tiplu``: the tiplu of the round, ``None`` if nobody showed; ``seen``: whether this
     player saw it.
     """
-    pool, tunnela_codes, present = _pool(tuple(hand), tuple(table), tuple(tuple(t) for t in tunnelas_at_deal),
-                                         ruleset)
-    nepal = is_nepal(ruleset)
+    rules = _rules(ruleset)
+    pool, tunnela_codes = _pool(hand, tuple(table), tuple(tuple(t) for t in tunnelas_at_deal), rules)
+    nepal = rules.nepal
     if not seen and not nepal:
-        return Maal(0)  # classic: only a player who has seen scores (MC-25, MC-27)
+        return _NOTHING  # classic: only a player who has seen scores (MC-25, MC-27)
     known = tiplu if seen else None  # unseen nepal: putali and master only (MN-34, MN-28)
     if tiplu is not None:
-        shoe = ruleset["shoe"]
-        copies = shoe["decks"] if tiplu.is_standard else shoe["jokers"] if tiplu.is_joker else shoe["masters"]
+        copies = rules.limits[tiplu.code]
         if pool[tiplu.code] > copies - 1:  # the tiplu itself is out of play (D-5)
             raise MalformedError(f"at most {copies - 1} copies of the tiplu {tiplu} can be held")
-    roles = role_table(known, ruleset)
-    scoring = joker_table(known, ruleset)   # a card with a role (every joker) may score
-    held = [code for code in present if scoring[code]]
+    scorer = rules.scorer(known)
+    held = [code for code in scorer.codes if pool[code]]
     if not held and not tunnela_codes:
-        return Maal(0)  # nothing that scores: no item, whatever the table
-    table_values: Mapping[str, Any] = ruleset["maal_table"]
-    values = {code: _role_values(ruleset, roles[code]) for code in held}
+        return _NOTHING  # nothing that scores: no item, whatever the table
+    if scorer.missing:
+        for code in held:
+            if code in scorer.missing:
+                raise MalformedError(f"{ruleset.preset} has no {scorer.missing[code].value} in its maal table")
+    best = scorer.best
+    trio = scorer.trio
+    max_marriages = min(pool[c] for c in trio) if trio is not None else 0
+    if not tunnela_codes or known is None:   # no tunnela item competes for cards: the usual case
+        m_best, total_best = 0, None
+        for m in range(max_marriages + 1):
+            total = scorer.marriage_best[m]
+            for code in held:
+                total += best[code][pool[code] - m if m and code in trio else pool[code]]
+            if total_best is None or total > total_best:
+                total_best, m_best = total, m
+        return _maal(scorer, held, (), m_best, pool, total_best)
+    roles, table_values, values = scorer.roles, rules.table_values, scorer.values
     # Candidate items that compete for cards: tunnelas at the deal, marriages.
     tunnela_items: list[tuple[int, int, str]] = []
-    if known is not None:  # seen (MN-22, MC-27), whatever card the tiplu is
-        for code in tunnela_codes:
-            role = roles[code]
-            if nepal:
-                if role is Role.PUTALI:
-                    tunnela_items.append((code, table_values["putali_tunnela_at_deal"], "putali tunnela at deal"))
-                else:
-                    own = best_groups(values[code], 3)[0] if role is not Role.NONE else 0
-                    tunnela_items.append((code, own + table_values["tunnela_at_deal_bonus"], "tunnela at deal"))
+    for code in tunnela_codes:   # seen (MN-22, MC-27), whatever card the tiplu is
+        role = roles[code]
+        if nepal:
+            if role is Role.PUTALI:
+                tunnela_items.append((code, table_values["putali_tunnela_at_deal"], "putali tunnela at deal"))
             else:
-                key = "ordinary" if role is Role.NONE else role.value
-                if key in table_values["tunnela_at_deal"]:
-                    tunnela_items.append((code, table_values["tunnela_at_deal"][key], "tunnela at deal"))
-    trio: tuple[int, int, int] | None = None
-    max_marriages = 0
-    if known is not None and known.is_standard:
-        trio = _marriage_codes(known.code)
-        max_marriages = min(pool[c] for c in trio)
-    marriage_values = tuple(table_values["marriage"])
-
+                own = best_groups(values[code], 3)[0] if role is not Role.NONE else 0
+                tunnela_items.append((code, own + table_values["tunnela_at_deal_bonus"], "tunnela at deal"))
+        else:
+            key = "ordinary" if role is Role.NONE else role.value
+            if key in table_values["tunnela_at_deal"]:
+                tunnela_items.append((code, table_values["tunnela_at_deal"][key], "tunnela at deal"))
     best_points: int | None = None
     best_plan: tuple = ()
     for chosen in product((False, True), repeat=len(tunnela_items)):
@@ -222,26 +294,35 @@ def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
         for m in range(max_marriages + 1):
             if m and any(counts[c] < m for c in trio):
                 break
-            total = base + (best_groups(marriage_values, m)[0] if m else 0)
+            total = base + scorer.marriage_best[m]
             for code in held:
                 n = counts[code] - (m if m and code in trio else 0)
                 if n > 0:
-                    total += best_groups(values[code], n)[0]
+                    total += best[code][n]
             if best_points is None or total > best_points:
-                best_points, best_plan = total, (tuple(taken), m, tuple(counts))
+                best_points, best_plan = total, (tuple(taken), m, counts)
     taken, m, counts = best_plan
-    items = [Item(name, (ALL_CARDS[code],) * 3, value) for code, value, name in taken]
+    return _maal(scorer, held, taken, m, counts, best_points)
+
+
+_NOTHING = Maal(0)
+
+
+def _maal(scorer: _Scorer, held: list[int], taken: Sequence[tuple[int, int, str]], m: int, counts: list[int],
+          points: int | None) -> Maal:
+    """The :class:`Maal` of one plan: the tunnela items taken, ``m`` marriages, and the best
+    split of what is left of each held code, items in their listing order."""
+    keyed = [(_sort_key(i, scorer.roles), i) for i in (Item(name, (ALL_CARDS[code],) * 3, value)
+                                                     for code, value, name in taken) if i.points]
     if m:
-        cards = tuple(ALL_CARDS[c] for c in trio)
-        items += [Item(_item_name("marriage", k), cards * k, marriage_values[k - 1])
-                  for k in best_groups(marriage_values, m)[1]]
+        keyed += scorer.marriage_items[m]
+    trio, items = scorer.trio, scorer.items
     for code in held:
         n = counts[code] - (m if m and code in trio else 0)
         if n > 0:
-            name = _ROLE_NAME[roles[code]]
-            items += [Item(_item_name(name, k), (ALL_CARDS[code],) * k, values[code][k - 1])
-                      for k in best_groups(values[code], n)[1]]
-    items = sorted((i for i in items if i.points),
-                   key=lambda i: (not i.item.startswith(("marriage", "putali tunnela", "tunnela")),
-                                  _ROLE_ORDER[roles[i.cards[0].code]], i.item, i.cards))
-    return Maal(best_points or 0, tuple(items))
+            keyed += items[code][n]
+    if not keyed:
+        return Maal(points or 0)
+    if len(keyed) > 1:
+        keyed.sort(key=_FIRST)
+    return Maal(points or 0, tuple(i for _, i in keyed))

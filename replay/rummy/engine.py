@@ -28,10 +28,9 @@ a refused move leaves the state as it was; on a frozen state ``apply`` works on 
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, Mapping, Sequence
 
-from ..cards import Card
+from ..cards import Card, card_texts
 from ..deal import left_of
 from ..errors import DeckMismatchError, IllegalMoveError, RulesetError
 from ..fairness import HandRandomness
@@ -253,9 +252,10 @@ class RummyEngine:
         i = _index(hand, move.finish_card)
         if i < 0:
             raise IllegalMoveError(f"seat {seat} does not hold the finish card {move.finish_card}", rule="R-7")
-        rest = Counter(hand[:i] + hand[i + 1:])
-        shown = Counter(c for g in move.groups for c in g)
-        if shown != rest:
+        rest = [c.code for c in hand]
+        del rest[i]
+        rest.sort()
+        if sorted([c.code for g in move.groups for c in g]) != rest:  # the same cards, as many times
             raise IllegalMoveError("a declaration shows exactly the 13 cards held besides the finish card",
                                    rule="R-7")
         verdict = check_declaration(move.groups, w.wild, hand_size=self.ruleset["hand_size"])
@@ -314,25 +314,25 @@ class RummyEngine:
         points, breakdown = [], []
         for seat, how in enumerate(state.status):
             hand = state.hands[seat]
-            item: dict[str, Any] = {"seat": seat, "hand": [str(c) for c in hand]}
+            item: dict[str, Any] = {"seat": seat, "hand": card_texts(hand)}
             if seat == state.winner:
                 how = DECLARED if how == DECLARED else LAST_LEFT
                 pts = 0
                 if state.shown[seat] is not None:
-                    item["groups"] = [[str(c) for c in g] for g in state.shown[seat]]
+                    item["groups"] = [card_texts(g) for g in state.shown[seat]]
                     item["finish_card"] = str(state.finish[seat])
                 item["counted"] = []
             elif how == PLAYING:
                 how = COUNTED
                 sol = solve(hand, state.wild, high=rs["high_card_points"])
                 pts = sol.points
-                item["groups"] = [[str(c) for c in g] for g in sol.groups]
-                item["counted"] = [str(c) for c in sol.loose] if sol.case != "no_pure" else item["hand"]
+                item["groups"] = [card_texts(g) for g in sol.groups]
+                item["counted"] = card_texts(sol.loose) if sol.case != "no_pure" else item["hand"]
                 item["case"] = sol.case
             else:
                 pts = fixed[how]
                 if how == WRONG:
-                    item["groups"] = [[str(c) for c in g] for g in state.shown[seat]]
+                    item["groups"] = [card_texts(g) for g in state.shown[seat]]
                     item["finish_card"] = str(state.finish[seat])
             item["left"] = how
             item["points"] = pts

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..cards import JOKER_CODE, RANK_OF, SUIT_OF, Card, card_of
+from ..cards import JOKER_CODE, RANK_OF, STANDARD, SUIT_OF, Card, card_of
 from .frontiers import pure_runs
-from .groups import is_joker
 
 __all__ = ["plan_cards", "pure_only_cards", "sorted_cards"]
 
@@ -89,17 +88,23 @@ def plan_cards(plan, counts, own_w, printed, wild):
 
 
 def _loose_naturals(counts, groups, wild) -> tuple[Card, ...]:
+    """The naturals (counted by suit and rank in ``counts``) no group holds, in code order."""
     remaining = [list(c) for c in counts]
     for g in groups:
         for card in g:
-            if card.code < JOKER_CODE and not is_joker(card, wild):
-                remaining[SUIT_OF[card.code]][RANK_OF[card.code]] -= 1
-    out = []
+            code = card.code
+            if code < JOKER_CODE and RANK_OF[code] != wild:
+                remaining[SUIT_OF[code]][RANK_OF[code]] -= 1
+    out: list[Card] = []
     for s in range(4):
+        row = remaining[s]
         for r in range(1, 14):
-            out.extend([card_of(r, s)] * remaining[s][r])
-    assert all(x >= 0 for row in remaining for x in row[1:14])
-    return sorted_cards(out)
+            n = row[r]
+            if n:
+                if n < 0:
+                    raise AssertionError("a group holds a card the hand does not")  # pragma: no cover
+                out.extend([STANDARD[13 * s + r - 1]] * n)  # suit by suit, rank by rank: code order
+    return tuple(out)
 
 
 def pure_only_cards(base, has_w, own_w, cards, wild, vals, best_pure):

@@ -95,7 +95,7 @@ def classify_group(cards: Sequence[Card], wild: int | None) -> GroupKind:
     n = len(cards)
     if n < 3:
         raise InvalidGroupError(f"a group needs at least 3 cards, got {n}", rule="D-21")
-    if any(not (c.is_standard or c.is_joker) for c in cards):
+    if any(c.code > JOKER_CODE for c in cards):  # neither standard nor the printed joker
         raise MalformedHandError("the master card is not a rummy card")
     if is_pure_sequence(cards):  # wild-rank cards as themselves
         return GroupKind.PURE_SEQUENCE
