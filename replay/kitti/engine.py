@@ -212,7 +212,10 @@ class KittiEngine:
         spoken = state.spoken
         arranged = [spoken[i].sets if isinstance(spoken.get(i), Arrange) else None for i in range(state.n_seats)]
         folded = [isinstance(spoken.get(i), Fold) for i in range(state.n_seats)]
-        return settle_deal(self.ruleset, hands=state.hands, arranged=arranged, folded=folded,
+        # K-20 and K-21 are properties of the dealt hands, found at the deal (``four``, ``void``):
+        # settle_deal needs the hands only when one of them holds
+        hands = state.hands if state.four or state.void else (None,) * state.n_seats
+        return settle_deal(self.ruleset, hands=hands, arranged=arranged, folded=folded,
                            pot_before=state.pot_before, dealer=state.dealer,
                            deals=1 + state.redeals, ranker=self.ranker)
 
