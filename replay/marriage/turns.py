@@ -162,7 +162,7 @@ class Turns:
             if not state.discards:
                 raise IllegalMoveError("there is no discard to take", rule="MC-14")
             card = state.discards[-1]
-            if move.card is not None and move.card != card:
+            if move.card is not None and move.card.code != card.code:
                 raise IllegalMoveError(f"only the latest discard ({card}) may be taken, not {move.card}",
                                        rule="MC-14")
             err = self.pickup_error(state, me, card)
@@ -256,7 +256,7 @@ class Turns:
         if state.must_finish:
             raise IllegalMoveError("a dublee player who took a discard must finish with it", rule="MC-19")
         card = move.card
-        if state.taken is not None and card == state.taken:
+        if state.taken is not None and card.code == state.taken.code:
             raise IllegalMoveError(f"{card} was just taken from the discards and may not be "
                                    "discarded this turn", rule="MC-14")
         hand = me.hand
