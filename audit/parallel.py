@@ -95,20 +95,23 @@ def _wire(item: Item) -> Wire | StatusWire:
 
 
 def plan_partitions(source: str, chunk_size: int = CHUNK_SIZE, *, read_in_workers: bool = True,
-                    now: datetime | None = None, grace: timedelta = DEFAULT_GRACE) -> Iterator[Partition]:
+                    now: datetime | None = None, grace: timedelta = DEFAULT_GRACE,
+                    taper: int = 0) -> Iterator[Partition]:
     """The partitions of ``source``: splits the workers read, when it is a local archive and
-    ``read_in_workers``; else the records themselves, streamed by the parent.  A ledger's
+    ``read_in_workers`` (the last ones smaller, for ``taper`` workers: :func:`audit.splits.plan`);
+    else the records themselves, streamed by the parent.  A ledger's
     hands without a published record (:mod:`audit.coverage`) come last, as the single
     process reads them: the parent looks them up (one query) and ships their statuses."""
     now = now or utc_now()
     if read_in_workers and splittable(source):
-        return _split_partitions(source, chunk_size, now, grace)
+        return _split_partitions(source, chunk_size, now, grace, taper)
     return partitions(iter_source(source, raw=True, now=now, grace=grace), chunk_size)
 
 
-def _split_partitions(source: str, chunk_size: int, now: datetime, grace: timedelta) -> Iterator[Partition]:
+def _split_partitions(source: str, chunk_size: int, now: datetime, grace: timedelta,
+                      taper: int = 0) -> Iterator[Partition]:
     n = 0
-    for n, split in enumerate(plan(source, chunk_size), 1):
+    for n, split in enumerate(plan(source, chunk_size, taper=taper), 1):
         yield Partition(n - 1, split)
     if split_kind(source) == "db":
         for k, part in enumerate(partitions(db_statuses(source, now=now, grace=grace), chunk_size)):
@@ -253,11 +256,9 @@ def audit_partitions_local(parts: Iterable[Partition], *, workers: int, public_k
                            max_in_flight: int | None = None, mp_context: Any = None,
                            task: Callable[..., AuditReport] = audit_partition, log: Any = None,
                            checks: _Checks = _Checks()) -> AuditReport:
-    """Audit partitions on a pool of ``workers`` local processes (``spawn`` by default);
-    ``log`` (a shippable view: :func:`shippable_log`) is given to each worker process once."""
-    import multiprocessing
-
-    ctx = mp_context or multiprocessing.get_context("spawn")
+    """Audit partitions on a pool of ``workers`` local processes (:func:`start_context` by
+    default); ``log`` (a shippable view: :func:`shippable_log`) is given to each worker process once."""
+    ctx = mp_context or start_context()
     limit = max_in_flight or 2 * workers
     merger = _InOrder(progress, checks.state)
     source = iter(parts)
@@ -294,6 +295,27 @@ def audit_partitions_local(parts: Iterable[Partition], *, workers: int, public_k
     finally:
         pool.shutdown(cancel_futures=True)
     return merger.report
+
+
+def start_context() -> Any:
+    """How local workers start.  ``fork`` when it is safe -- on Linux, from a parent with no
+    thread but its own: the workers begin with every module the parent has imported (the
+    audit's import is ~0.5 CPU-second a process, most of a short run's fixed cost; measured
+    in ``docs/scale.md``).  Otherwise a ``forkserver`` that imports this module once and
+    forks the workers from it, or, where neither exists, ``spawn``.  A worker only reads
+    its split (or the items it is sent) and returns a plain value, whichever way it starts."""
+    import multiprocessing
+    import sys
+    import threading
+
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and sys.platform.startswith("linux") and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload([__name__])
+        return ctx
+    return multiprocessing.get_context("spawn")
 
 
 def _retry_alone(part: Partition, ctx: Any, task: Callable[..., AuditReport], public_key: str | None,
@@ -349,7 +371,7 @@ def audit_partitions_dask(parts: Iterable[Partition], client: Any, *, public_key
     ``log`` (a shippable view) is broadcast to the workers once."""
     from distributed import as_completed
 
-    limit = max_in_flight or 2 * max(1, len(client.scheduler_info().get("workers", {})))
+    limit = max_in_flight or 2 * dask_workers(client)
     merger = _InOrder(progress, checks.state)
     source = iter(parts)
     owner: dict[str, Partition] = {}
@@ -377,6 +399,11 @@ def audit_partitions_dask(parts: Iterable[Partition], client: Any, *, public_key
         while len(owner) < limit and len(merger.waiting) < limit and (nxt := next(source, None)) is not None:
             pending.add(submit(nxt))
     return merger.report
+
+
+def dask_workers(client: Any) -> int:
+    """How many workers the cluster has now (at least 1)."""
+    return max(1, len(client.scheduler_info().get("workers", {})))
 
 
 def shippable_log(log: Any, *, reads_files: bool) -> Any:
@@ -414,10 +441,11 @@ def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = 
         read_in_workers = local_workers
     shipped = shippable_log(log, reads_files=read_in_workers or local_workers)
     checks = _Checks(state, trust, check_signatures)
-    parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace)
     if dask_address:
         client = dask_client(dask_address)
         try:
+            parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace,
+                                    taper=dask_workers(client))
             return audit_partitions_dask(parts, client, public_key=public_key, strict=strict, witnesses=witnesses,
                                          progress=progress, max_in_flight=max_in_flight, log=shipped,
                                          checks=checks)
@@ -426,5 +454,7 @@ def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = 
             client.close()
             if cluster is not None:
                 cluster.close()
+    parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace,
+                            taper=workers)
     return audit_partitions_local(parts, workers=workers, public_key=public_key, strict=strict, witnesses=witnesses,
                                   progress=progress, max_in_flight=max_in_flight, log=shipped, checks=checks)

@@ -59,30 +59,50 @@ def splittable(source: str) -> bool:
     return path.is_file() and (path.suffix in DB_SUFFIXES or path.suffix != ".json")
 
 
-def plan(source: str, lines: int) -> Iterator[Split]:
-    """The splits of ``source``, ``lines`` records each (the last may be shorter), lazily."""
+def plan(source: str, lines: int, *, taper: int = 0) -> Iterator[Split]:
+    """The splits of ``source``, ``lines`` records each (the last may be shorter), lazily.
+
+    ``taper`` (the number of workers, 0 for none) shrinks the last splits: once fewer than
+    ``2 * taper * lines`` records remain, each split is a ``2 * taper``-th of what is left
+    (but at least :func:`smallest` records), so the workers finish together instead of one
+    auditing a whole last split while the others wait (:func:`next_size`)."""
     if lines < 1:
         raise ValueError("partition size must be at least 1")
     path = Path(source)
     if not path.is_file():
         raise MalformedError(f"no such file: {source}")
     if path.suffix in DB_SUFFIXES:
-        return _plan_db(path, str(path), lines)
-    return _plan_jsonl(path, str(path), lines)
+        return _plan_db(path, str(path), lines, taper)
+    return _plan_jsonl(path, str(path), lines, taper)
 
 
-def _plan_jsonl(path: Path, name: str, lines: int) -> Iterator[Split]:
+def smallest(lines: int) -> int:
+    """The fewest records a tapered split holds: a tenth of a full one."""
+    return max(1, lines // 10)
+
+
+def next_size(lines: int, taper: int, remaining: float) -> int:
+    """How many records the next split holds, with about ``remaining`` left to plan."""
+    if taper < 1:
+        return lines
+    return max(smallest(lines), min(lines, -int(-remaining // (2 * taper))))
+
+
+def _plan_jsonl(path: Path, name: str, lines: int, taper: int = 0) -> Iterator[Split]:
     full = str(path.resolve())
-    start, first_line, counted, offset = 0, 1, 0, 0
+    size = path.stat().st_size if taper else 0
+    start, first_line, counted, offset, want = 0, 1, 0, 0, lines
     with path.open("rb") as fh:
         while block := fh.read(BLOCK):
             i = 0
-            while block.count(b"\n", i) >= lines - counted:
-                for _ in range(lines - counted):
+            while block.count(b"\n", i) >= want - counted:
+                for _ in range(want - counted):
                     i = block.index(b"\n", i) + 1
                 end = offset + i
                 yield Split("jsonl", full, name, start, end, first_line)
-                start, first_line, counted = end, first_line + lines, 0
+                start, first_line, counted = end, first_line + want, 0
+                if taper:  # the lines left, estimated from the bytes per line so far; never growing
+                    want = min(want, next_size(lines, taper, (size - end) * (first_line - 1) / end))
             counted += block.count(b"\n", i)
             offset += len(block)
     if offset > start:
@@ -113,22 +133,24 @@ def connect_ro(path: str) -> sqlite3.Connection:
     return sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
 
 
-def _plan_db(path: Path, name: str, lines: int) -> Iterator[Split]:
+def _plan_db(path: Path, name: str, lines: int, taper: int = 0) -> Iterator[Split]:
     full = str(path.resolve())
     try:
         conn = connect_ro(full)
+        remaining = conn.execute("SELECT COUNT(*) FROM published_records").fetchone()[0] if taper else 0
         rows = conn.execute("SELECT rowid FROM published_records ORDER BY rowid")
     except sqlite3.Error as exc:
         raise MalformedError(f"{name} is not a readable Tiplu ledger: {exc}") from None
     try:
         first = last = None
-        count = 0
+        count, want = 0, next_size(lines, taper, remaining)
         for (rowid,) in rows:
             first = rowid if first is None else first
             last, count = rowid, count + 1
-            if count == lines:
+            if count == want:
                 yield Split("db", full, name, first, last)
-                first, count = None, 0
+                first, count, remaining = None, 0, remaining - want
+                want = next_size(lines, taper, remaining)
         if first is not None:
             yield Split("db", full, name, first, last)
     finally:

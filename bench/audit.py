@@ -388,7 +388,7 @@ def throughput(records: int, base: int, workers: int, *, dask: bool = True, log=
             return _bracket(out, before, run_single(), records, log)
         try:
             t, c = time.perf_counter(), cpu()
-            rep = audit_partitions_dask(plan_partitions(path), client)  # as `tiplu audit --dask local:N`
+            rep = audit_partitions_dask(plan_partitions(path, taper=workers), client)  # as `tiplu audit --dask local:N`
             wall = time.perf_counter() - t
             out["dask_rate"] = records / wall
             out["dask_identical"] = json.dumps(rep.to_json(), sort_keys=True) == expect

@@ -104,12 +104,12 @@ def run(records: int, workers: int, *, dask: bool = True, log=print) -> dict:
         try:
             def on_dask():
                 view = LedgerLog(open_readonly(db), path=db)
-                return audit_partitions_dask(plan_partitions(db), client, log=shippable_log(view, reads_files=True),
+                return audit_partitions_dask(plan_partitions(db, taper=workers), client, log=shippable_log(view, reads_files=True),
                                              checks=_Checks())
 
             def on_dask_index():  # the workers get every leaf hash from the parent (a LogIndex broadcast)
                 view = LedgerLog(open_readonly(db), path=db)
-                return audit_partitions_dask(plan_partitions(db, read_in_workers=False), client,
+                return audit_partitions_dask(plan_partitions(db, read_in_workers=False, taper=workers), client,
                                              log=shippable_log(view, reads_files=False), checks=_Checks())
             parallel("dask", on_dask)
             parallel("dask_index", on_dask_index)

@@ -86,13 +86,6 @@ class DealResult:
         }
 
 
-def _show_order(first: int, order: Sequence[int], active: Sequence[int]) -> list[int]:
-    """``active`` seats in speaking order, rotated so that ``first`` shows first (K-17)."""
-    ring = [s for s in order if s in active]
-    i = ring.index(first)
-    return ring[i:] + ring[:i]
-
-
 def settle_deal(ruleset: Ruleset, *, hands: Sequence[Sequence[Card] | None],
                 arranged: Sequence[Sets | None], folded: Sequence[bool], pot_before: int,
                 dealer: int = 0, deals: int = 1, ranker: SetRanker | None = None) -> DealResult:
@@ -105,20 +98,20 @@ def settle_deal(ruleset: Ruleset, *, hands: Sequence[Sequence[Card] | None],
     n = len(arranged)
     rk = ranker or ranker_for(ruleset)
     stake = int(ruleset["stake"])
-    paid = tuple(stake * deals for _ in range(n))
+    paid = (stake * deals,) * n
     pot = pot_before + sum(paid)
-    zero = tuple(0 for _ in range(n))
+    zero = (0,) * n
 
     def finish(reason: str, winner: int | None, *, rounds_won=zero, salami=zero, rounds=(),
                four=None, four_pairs=(), keys=()) -> DealResult:
         taken = pot if winner is not None else 0
-        nets = tuple(-paid[i] + salami[i] + (taken if i == winner else 0) for i in range(n))
+        nets = tuple([-paid[i] + salami[i] + (taken if i == winner else 0) for i in range(n)])
         return DealResult(reason, winner, tuple(rounds_won), nets, pot_before, pot - taken, paid,
                           tuple(salami), tuple(rounds), four, tuple(four_pairs), tuple(keys))
 
     # K-20 / D-17: four of a kind wins at once.
     quads = [(four_of_a_kind(h), i) for i, h in enumerate(hands) if h is not None]
-    quads = [(r, i) for r, i in quads if r is not None]
+    quads = [(r, i) for r, i in quads if r is not None] if quads else quads
     if quads:
         rank, seat = max(quads)
         return finish("four_of_a_kind", seat, four={"seat": seat, "rank": rank})
@@ -133,19 +126,22 @@ def settle_deal(ruleset: Ruleset, *, hands: Sequence[Sequence[Card] | None],
     if not active:  # D-15, D-14
         return finish("all_folded", None)
     keys: list[tuple[int, ...] | None] = [None] * n
+    table = rk.table
     for i in active:
         sets = arranged[i]
         if sets is None:
             raise MalformedError(f"seat {i} neither folded nor arranged (K-2)")
-        keys[i] = tuple(rk.key(s[0].code, s[1].code, s[2].code) for s in sets)
+        keys[i] = tuple([table[s[0].code * 2704 + s[1].code * 52 + s[2].code] for s in sets])
     order = speaking_order(dealer, n)
     won = [0] * n
     round_winners: list[int | None] = []
     rounds = []
-    first = next(s for s in order if s in active)  # round 1 is shown in speaking order
+    ring = [s for s in order if s in active]  # the active seats in speaking order (K-17)
+    first = ring[0]  # round 1 is shown in speaking order
     for r in range(ROUNDS):
-        shown = _show_order(first, order, active)
-        best = max(keys[i][r] for i in active)  # type: ignore[index]
+        at = ring.index(first)
+        shown = ring[at:] + ring[:at]  # rotated so that ``first`` shows first
+        best = max([keys[i][r] for i in active])  # type: ignore[index]
         top = [i for i in shown if keys[i][r] == best]  # type: ignore[index]
         winner = top[0] if len(top) == 1 else None  # K-18: a tie counts for no one
         if winner is not None:
@@ -173,7 +169,7 @@ def _pot_winner(win_rule: str, round_winners: Sequence[int | None]) -> int | Non
             if a is not None and a == b:
                 return a
         return None
-    for seat in set(w for w in round_winners if w is not None):
-        if sum(1 for w in round_winners if w == seat) >= 2:
+    for seat in set(round_winners) - {None}:
+        if round_winners.count(seat) >= 2:
             return seat
     return None

@@ -180,3 +180,34 @@ def test_partition_values_are_plain_and_picklable(archive):
     assert isinstance(part, Partition)
     report = audit_partition(part.items)
     assert report_bytes(pickle.loads(pickle.dumps(report))) == report_bytes(report)
+
+
+def test_workers_fork_from_a_single_threaded_parent_else_from_a_preloaded_forkserver(monkeypatch):
+    # fork copies a parent's locks as they are: only safe when no other thread could hold one
+    import sys
+    import threading
+
+    from audit.parallel import start_context
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("fork is used on Linux only")
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    assert start_context().get_start_method() == "fork"
+    monkeypatch.setattr(threading, "active_count", lambda: 3)  # e.g. a Dask client's threads
+    ctx = start_context()
+    assert ctx.get_start_method() == "forkserver"
+    from multiprocessing import forkserver
+
+    assert "audit.parallel" in forkserver._forkserver._preload_modules  # imported once, in the server
+
+
+@pytest.mark.parametrize("method", ["fork", "forkserver", "spawn"])
+def test_every_start_method_gives_the_single_process_report(archive, method):
+    import multiprocessing
+
+    from audit.parallel import plan_partitions
+
+    path, _ = archive
+    got = audit_partitions_local(plan_partitions(str(path), CHUNK, taper=2), workers=2,
+                                 mp_context=multiprocessing.get_context(method))
+    assert report_bytes(got) == report_bytes(audit_source(str(path)))

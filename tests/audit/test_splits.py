@@ -37,22 +37,46 @@ LINE = st.one_of(
 
 
 @settings(max_examples=150, deadline=None)
-@given(lines=st.lists(LINE, max_size=25), trailing=st.booleans(), per=st.integers(1, 6), block=st.integers(1, 40))
-def test_splits_read_exactly_what_the_single_process_reads(tmp_path_factory, lines, trailing, per, block):
+@given(lines=st.lists(LINE, max_size=25), trailing=st.booleans(), per=st.integers(1, 6), block=st.integers(1, 40),
+       taper=st.sampled_from([0, 0, 1, 2, 3]))
+def test_splits_read_exactly_what_the_single_process_reads(tmp_path_factory, lines, trailing, per, block, taper):
     path = tmp_path_factory.mktemp("s") / "a.jsonl"
     data = b"\n".join(lines) + (b"\n" if trailing and lines else b"")
     path.write_bytes(data)
     old = splits.BLOCK
     splits.BLOCK = block  # line ends fall on and across every block boundary
     try:
-        got = list(plan(str(path), per))
+        got = list(plan(str(path), per, taper=taper))
     finally:
         splits.BLOCK = old
-    # the byte ranges tile the file, every split but the last holds exactly `per` lines
+    # the byte ranges tile the file; without a taper every split but the last holds exactly
+    # `per` lines, with one the sizes only shrink, never below the smallest
     assert b"".join(data[s.start:s.end] for s in got) == data
-    assert all(data[s.start:s.end].count(b"\n") == per for s in got[:-1])
-    assert [s.first_line for s in got] == [1 + per * k for k in range(len(got))]
+    sizes = [data[s.start:s.end].count(b"\n") for s in got[:-1]]
+    if taper:
+        assert sizes == sorted(sizes, reverse=True) and all(splits.smallest(per) <= n <= per for n in sizes)
+    else:
+        assert sizes == [per] * len(sizes)
+    assert [s.first_line for s in got] == [1 + sum(sizes[:k]) for k in range(len(got))]
     assert [w for s in got for w in s.read()] == wires_of(path, str(path))
+
+
+def test_the_last_splits_shrink_so_the_workers_finish_together(tmp_path):
+    path = tmp_path / "a.jsonl"
+    path.write_bytes(b'{"hand_id": "x"}\n' * 6000)
+    sizes = [s.end - s.start for s in plan(str(path), 500, taper=2)]
+    per_line = len(b'{"hand_id": "x"}\n')
+    lines = [n // per_line for n in sizes]
+    assert sum(lines) == 6000 and lines[:8] == [500] * 8
+    # the tail: a quarter of what is left each time, down to a tenth of a split
+    assert lines[8:] == sorted(lines[8:], reverse=True) and lines[-2] == 50 and lines[9] < 500
+    assert [s.first_line for s in plan(str(path), 500)] == [1 + 500 * k for k in range(12)]
+
+
+def test_ledger_splits_shrink_at_the_end_too(ledger_db):
+    got = list(plan(str(ledger_db), 3, taper=1))  # 7 records: 3, then half of the 4 left, ...
+    assert [s.end - s.start + 1 for s in got] == [3, 2, 1, 1]
+    assert [w for s in got for w in s.read()] == [w for s in plan(str(ledger_db), 3) for w in s.read()]
 
 
 def test_a_line_that_is_not_utf8_costs_only_itself(tmp_path):
