@@ -28,7 +28,7 @@ a refused move leaves the state as it was; on a frozen state ``apply`` works on 
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from ..cards import Card, card_texts
 from ..deal import left_of
@@ -97,8 +97,8 @@ class RummyEngine:
     def is_over(self, state: RummyState) -> bool:
         return state.phase == OVER
 
-    def parse_move(self, data: Mapping[str, Any]) -> Move:
-        return parse_move(data)
+    #: a move from its JSON form (:func:`replay.rummy.moves.parse_move`; no engine state needed)
+    parse_move = staticmethod(parse_move)
 
     def legal_moves(self, state: RummyState) -> list[Move]:
         """Every move accepted now.  Declarations are listed only when valid (one grouping

@@ -147,6 +147,8 @@ def pure_runs(c: tuple, wild: int | None, own_wild: bool):
 
 def has_pure_run(c: tuple, wild: int | None, own_wild: bool) -> bool:
     """Quick test: three consecutive positions held naturally (or by the own wild card)."""
+    if not own_wild:
+        wild = None  # as in suit_frontier
     key = (c, wild, own_wild)
     hit = _PURE.get(key)
     if hit is None:
@@ -182,6 +184,8 @@ def _best_per_budget(front: tuple, jcap: int) -> tuple[int, ...]:
 def suit_frontier(c: tuple, wild: int | None, own_wild: bool, jcap: int, vals: tuple):
     """``((k, (runs, pure), value, (pure_run, runs_plan)), ...)``, the best pure run value,
     and for each joker budget 0 .. ``jcap`` the most the frontier covers within it."""
+    if not own_wild:
+        wild = None  # without the suit's own wild-rank card the wild rank plays no part here
     key = (c, wild, own_wild, jcap, vals[1])
     hit = _SUIT.get(key)
     if hit is not None:

@@ -193,3 +193,19 @@ def test_four_of_a_kind_by_its_definition(cards):
             counts[c.rank] = counts.get(c.rank, 0) + 1
     quads = [14 if r == 1 else int(r) for r, n in counts.items() if n == 4]
     assert four_of_a_kind(cards) == (max(quads) if quads else None)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(STANDARD), min_size=9, max_size=9, unique=True),
+       st.sampled_from([("akq-high", False), ("a23-high", False), ("akq-high", True)]))
+def test_the_default_arrangement_is_the_first_best_scored_split(cards, setting):
+    # docs/kitti.md (timeouts): the split with the highest score, then the greatest keys,
+    # then the first in the order of the splits -- as scored_splits lists them
+    from replay.kitti.strategy import default_arrangement, scored_splits, sets_of
+    r = ranker(*setting)
+    best = None
+    for score, keys, pos in scored_splits(cards, r):
+        if best is None or (score, keys) > best[:2]:
+            best = (score, keys, pos)
+    assert default_arrangement(cards, r) == sets_of(cards, best[2], r)
+    assert default_arrangement(cards[::-1], r) == sets_of(cards, best[2], r)
