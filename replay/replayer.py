@@ -10,7 +10,10 @@ the website's replay viewer use it.
 Without a visitor nobody sees the states in between, so an engine that offers
 ``working(state)`` (a mutable copy its ``apply`` changes in place, with ``freeze()`` back
 to the frozen value) is replayed on that copy: one state for the whole hand instead of a
-new frozen one per move.  The result is the same either way (tests/test_working_state.py).
+new frozen one per move.  The result is the same either way (tests/test_working_state.py).  Likewise an engine
+that offers ``parse_record_move(raw)`` reads each record move as it stands, its envelope
+field ``time`` ignored, instead of :func:`engine_move`'s copy without it (the same move,
+or the same error).
 """
 from __future__ import annotations
 
@@ -76,10 +79,11 @@ def replay_record(record: HandRecord, *, strict: bool = True, visit: Visitor | N
     working = getattr(engine, "working", None) if visit is None else None
     if working is not None:
         state = working(state)
+    parse = getattr(engine, "parse_record_move", None) or (lambda raw: engine_move(engine, raw))
     applied = 0
     for i, raw in enumerate(record.moves):
         try:
-            move = engine_move(engine, raw)
+            move = parse(raw)
             if engine.is_over(state):
                 raise IllegalMoveError("a move after the hand is over")
             state = engine.apply(state, move)

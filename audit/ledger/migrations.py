@@ -245,6 +245,15 @@ def m006_fewer_pages_per_append(db: Database) -> None:
         raise ValueError(f"migration 006 would leave rows without their parent: {problems[:5]}")
 
 
+def m007_log_nodes_in_leaf_rows(db: Database) -> None:
+    """The transparency log keeps each cached subtree in the row of the leaf that completes
+    it (``tlog-0002``, :mod:`audit.tlog.store`): an append writes one log row, not two in two
+    B-trees.  Every leaf and subtree is kept; a ledger made since 004 already has it."""
+    from ..tlog.store import TransparencyLog
+
+    TransparencyLog(db, migrate=False).migrate()
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     ("001_initial_schema", m001_initial_schema),
     ("002_append_only_triggers", m002_append_only_triggers),
@@ -252,4 +261,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     ("004_transparency_log", m004_transparency_log),
     ("005_secrets_apart", m005_secrets_apart),
     ("006_fewer_pages_per_append", m006_fewer_pages_per_append),
+    ("007_log_nodes_in_leaf_rows", m007_log_nodes_in_leaf_rows),
 )

@@ -71,7 +71,7 @@ def append_statement(db: Database, key: SigningKey, kind: str, hand_id: str,
     cur = db.conn.execute(_INSERT, (hand_id, kind, text.decode("utf-8"), signed["key"], signed["sig"], time))
     seq = cur.lastrowid
     entry = leaf_entry_of_hex(text, signed["key"], signed["sig"])
-    index = TransparencyLog(db, migrate=False).append_in_transaction(entry)  # all or nothing with the row
+    index = TransparencyLog(db, migrate=False).append_in_transaction(entry, index=seq - 1)  # all or nothing with the row
     if index != seq - 1:
         raise LedgerIntegrityError(f"statement {seq} would be log leaf {index}: the log and the ledger disagree")
     return seq, signed

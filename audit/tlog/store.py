@@ -10,14 +10,19 @@ therefore recompute the whole tree.
 **Tables** (in the ledger's database file, created by migrations named ``tlog-*`` and
 recorded in the shared ``migrations`` table in the same transaction):
 
-* ``tlog_leaves(idx INTEGER PRIMARY KEY, leaf_hash BLOB, entry BLOB)`` -- one row per leaf.
-* ``tlog_nodes(level, idx, hash)`` -- every *complete* perfect subtree of ``2**level``
-  leaves (``level >= 1``), written when its last leaf is appended.  Roots and proofs for
-  any size up to the current one are folds of O(log n) of these rows, never a rehash of
-  all leaves; an append writes on average one node row (at most ``log2 n``).
+* ``tlog_leaves(idx INTEGER PRIMARY KEY, leaf_hash BLOB, entry BLOB, nodes BLOB)`` -- one
+  row per leaf.  ``nodes`` holds every *complete* perfect subtree of ``2**level`` leaves
+  (``level >= 1``) that this leaf completes -- levels ``1..t`` for ``t`` the trailing one
+  bits of ``idx`` -- their 32-byte hashes concatenated by level, written with the leaf.
+  Roots and proofs for any size up to the current one are folds of O(log n) of these
+  hashes, never a rehash of all leaves; an append writes one row (its siblings are read
+  in the same query as the log's size).  Until ``tlog-0002`` the subtrees had a table of
+  their own, which cost an append a second B-tree page; ``tlog_nodes(level, idx, hash)`` is
+  now a view of the same rows.
 * ``tlog_checkpoints(id, size, root, time, text)`` -- every checkpoint issued.
 
-All three are append-only: triggers abort any ``UPDATE`` or ``DELETE``.
+Both tables are append-only: triggers abort any ``UPDATE`` or ``DELETE`` (the view refuses
+every write).
 
 **Transactions.**  Every write goes through ``db.atomic()`` (sqlite-utils): inside the
 caller's open transaction it is a savepoint and commits nothing -- the ledger inserts a
@@ -40,7 +45,48 @@ from replay.errors import MalformedError
 
 from . import merkle
 
-MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+#: ``tlog_nodes`` as a view of the ``nodes`` column (``tlog-0002``): one row per stored
+#: subtree, ``(level, idx, hash)`` as the table had them; it refuses writes like the table did
+_NODES_VIEW = (
+    "CREATE VIEW tlog_nodes (level, idx, hash) AS"
+    " WITH RECURSIVE lv(level) AS (SELECT 1 UNION ALL SELECT level + 1 FROM lv WHERE level < 63)"
+    " SELECT lv.level, ((l.idx + 1) >> lv.level) - 1, substr(l.nodes, 32 * lv.level - 31, 32)"
+    " FROM tlog_leaves l JOIN lv ON length(l.nodes) >= 32 * lv.level",
+    *(f"CREATE TRIGGER tlog_nodes_no_{verb.lower()} INSTEAD OF {verb} ON tlog_nodes"
+      " BEGIN SELECT RAISE(ABORT, 'tlog_nodes is append-only'); END" for verb in ("INSERT", "UPDATE", "DELETE")),
+)
+
+
+def _nodes_into_leaf_rows(conn) -> None:
+    """``tlog-0002``: each cached subtree moves into the row of the leaf that completed it.
+
+    Leaf ``i`` completes the perfect subtrees of levels ``1..t`` ending at it (``t`` = the
+    trailing one bits of ``i``); their hashes, concatenated by level, become that row's
+    ``nodes``.  An append then writes one row in one B-tree instead of a leaf row plus, on
+    average, a node row in another B-tree (a page more per statement, synced at each
+    commit).  Every node row is kept (readable as before through the ``tlog_nodes`` view);
+    a node whose leaf row is missing, or a gap in a row's levels, stops the migration and
+    its transaction rolls back."""
+    conn.execute("ALTER TABLE tlog_leaves ADD COLUMN nodes BLOB NOT NULL DEFAULT x''")
+    by_leaf: dict[int, dict[int, bytes]] = {}
+    for level, idx, h in conn.execute("SELECT level, idx, hash FROM tlog_nodes"):
+        by_leaf.setdefault(((idx + 1) << level) - 1, {})[level] = bytes(h)
+    conn.execute("DROP TRIGGER tlog_leaves_no_update")
+    for leaf, levels in sorted(by_leaf.items()):
+        if sorted(levels) != list(range(1, len(levels) + 1)) or any(len(h) != merkle.HASH_SIZE for h in levels.values()):
+            raise LedgerIntegrityError(f"transparency log subtrees ending at leaf {leaf} are incomplete")
+        cur = conn.execute("UPDATE tlog_leaves SET nodes = ? WHERE idx = ?",
+                           (b"".join(levels[lv] for lv in sorted(levels)), leaf))
+        if cur.rowcount != 1:
+            raise LedgerIntegrityError(f"transparency log subtree ending at leaf {leaf} has no leaf row")
+    conn.execute("CREATE TRIGGER tlog_leaves_no_update BEFORE UPDATE ON tlog_leaves"
+                 " BEGIN SELECT RAISE(ABORT, 'tlog_leaves is append-only'); END")
+    conn.execute("DROP TABLE tlog_nodes")  # its triggers go with it
+    for sql in _NODES_VIEW:
+        conn.execute(sql)
+
+
+MIGRATIONS: tuple[tuple[str, tuple[Any, ...]], ...] = (
     ("tlog-0001-leaves-nodes-checkpoints", (
         "CREATE TABLE tlog_leaves (idx INTEGER PRIMARY KEY, leaf_hash BLOB NOT NULL, entry BLOB NOT NULL)",
         "CREATE TABLE tlog_nodes (level INTEGER NOT NULL, idx INTEGER NOT NULL, hash BLOB NOT NULL,"
@@ -51,6 +97,7 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
           f" BEGIN SELECT RAISE(ABORT, '{table} is append-only'); END"
           for table in ("tlog_leaves", "tlog_nodes", "tlog_checkpoints") for verb in ("UPDATE", "DELETE")),
     )),
+    ("tlog-0002-nodes-in-leaf-rows", (_nodes_into_leaf_rows,)),
 )
 
 
@@ -86,6 +133,20 @@ def leaf_entry_of_hex(statement_json: bytes, key: str, sig: str) -> bytes:
 
 
 _HEX = re.compile("[0-9a-fA-F]*")
+
+
+#: the sibling-reading query of an append, by the number of siblings (:meth:`TransparencyLog._append`)
+_SIBLINGS_SQL: dict[int, str] = {}
+
+
+def _sibling_rows(index: int) -> list[int]:
+    """The rows holding the left siblings that leaf ``index`` combines with, by level."""
+    ends = []
+    level = 0
+    while (index >> level) & 1:
+        ends.append(((index >> level) << level) - 1)
+        level += 1
+    return ends
 
 
 def _utc_now() -> datetime:
@@ -134,7 +195,10 @@ class TransparencyLog:
                 if name in done:
                     continue
                 for sql in statements:
-                    conn.execute(sql)
+                    if callable(sql):
+                        sql(conn)
+                    else:
+                        conn.execute(sql)
                 conn.execute("INSERT INTO migrations (name, applied_at) VALUES (?, ?)",
                              (name, self._clock().isoformat(timespec="seconds")))
                 applied.append(name)
@@ -148,12 +212,15 @@ class TransparencyLog:
         with self._unit():
             return self._append(bytes(entry))
 
-    def append_in_transaction(self, entry: bytes) -> int:
+    def append_in_transaction(self, entry: bytes, *, index: int | None = None) -> int:
         """:meth:`append` for a caller whose open transaction rolls back as a whole on any
-        error (the ledger's :func:`~audit.ledger.store.atomic`): no savepoint of its own."""
+        error (the ledger's :func:`~audit.ledger.store.atomic`): no savepoint of its own.
+
+        ``index``: the index the caller expects the entry to get (the ledger: ``seq - 1``);
+        when the log's size is not that, nothing is appended and the size is returned."""
         if not self._conn.in_transaction:
             raise RuntimeError("append_in_transaction needs an open transaction")
-        return self._append(bytes(entry))
+        return self._append(bytes(entry), index)
 
     def _unit(self):
         """``db.atomic()``, but inside an open transaction a savepoint with a fixed name.
@@ -165,17 +232,43 @@ class TransparencyLog:
             return self.db.atomic()
         return _Savepoint(self._conn)
 
-    def _append(self, entry: bytes) -> int:
+    def _append(self, entry: bytes, expect: int | None = None) -> int:
+        """Append leaf ``n`` (the size) with the subtrees it completes, in one row.
+
+        The siblings those subtrees need are read in the same query as the size: the
+        subtree of level ``l`` left of the new leaf ends at leaf ``(n with its low l bits
+        cleared) - 1``, in that row's ``leaf_hash`` (``l = 0``) or ``nodes``."""
         conn = self._conn
-        index = self.size()
+        if expect is None:
+            index = self.size()
+        else:
+            index = expect
+        ends = _sibling_rows(index)
+        sql = _SIBLINGS_SQL.get(len(ends))
+        if sql is None:
+            sql = _SIBLINGS_SQL[len(ends)] = (
+                "SELECT max(idx), NULL, NULL FROM tlog_leaves"
+                + "".join(" UNION ALL SELECT idx, leaf_hash, nodes FROM tlog_leaves WHERE idx = ?" for _ in ends))
+        rows = conn.execute(sql, ends).fetchall()
+        size = 0 if rows[0][0] is None else rows[0][0] + 1
+        if size != index:
+            if expect is not None:
+                return size
+            raise LedgerIntegrityError(f"transparency log size changed during an append ({index} -> {size})")
+        found = {row[0]: (row[1], row[2]) for row in rows[1:]}
         right = merkle.leaf_hash(entry)
-        conn.execute("INSERT INTO tlog_leaves (idx, leaf_hash, entry) VALUES (?, ?, ?)", (index, right, entry))
-        level, i = 0, index
-        while i & 1:  # this leaf completes perfect subtrees: store each one
-            right = merkle.node_hash(self._perfect(level, i - 1), right)
-            level += 1
-            i >>= 1
-            conn.execute("INSERT INTO tlog_nodes (level, idx, hash) VALUES (?, ?, ?)", (level, i, right))
+        leaf = right
+        nodes = []
+        for level, end in enumerate(ends):
+            row = found.get(end)
+            left = None if row is None else (row[0] if level == 0 else row[1][merkle.HASH_SIZE * (level - 1):
+                                                                          merkle.HASH_SIZE * level])
+            if left is None or len(left) != merkle.HASH_SIZE:
+                raise LedgerIntegrityError(f"transparency log is missing subtree ({level}, {(index >> level) - 1})")
+            right = merkle.node_hash(bytes(left), right)
+            nodes.append(right)
+        conn.execute("INSERT INTO tlog_leaves (idx, leaf_hash, entry, nodes) VALUES (?, ?, ?, ?)",
+                     (index, leaf, entry, b"".join(nodes)))
         return index
 
     def append_statement(self, signed: Mapping[str, Any]) -> int:
@@ -194,29 +287,30 @@ class TransparencyLog:
         return 0 if row[0] is None else row[0] + 1
 
     def _perfect(self, level: int, index: int) -> bytes:
-        if level == 0:
-            row = self._conn.execute("SELECT leaf_hash FROM tlog_leaves WHERE idx = ?", (index,)).fetchone()
-        else:
-            row = self._conn.execute("SELECT hash FROM tlog_nodes WHERE level = ? AND idx = ?",
-                                     (level, index)).fetchone()
-        if row is None:
-            raise LedgerIntegrityError(f"transparency log is missing subtree ({level}, {index})")
-        return bytes(row[0])
+        return self._perfect_many({(level, index)}).get((level, index)) or self._missing(level, index)
+
+    @staticmethod
+    def _missing(level: int, index: int) -> bytes:
+        raise LedgerIntegrityError(f"transparency log is missing subtree ({level}, {index})")
 
     def _perfect_many(self, keys: set[tuple[int, int]]) -> dict[tuple[int, int], bytes]:
-        """Fetch many perfect subtrees in one query (a join on the primary keys)."""
+        """Fetch many perfect subtrees in one query per 400 rows: subtree ``(level, idx)`` is
+        in the row of its last leaf, ``((idx + 1) << level) - 1``."""
         if not keys:
             return {}
+        rows_of: dict[int, list[tuple[int, int]]] = {}
+        for level, idx in keys:
+            rows_of.setdefault(((idx + 1) << level) - 1, []).append((level, idx))
         found: dict[tuple[int, int], bytes] = {}
-        keys_list = sorted(keys)
-        for lo in range(0, len(keys_list), 400):  # stay far below SQLite's parameter limit
-            chunk = keys_list[lo:lo + 400]
-            values = ",".join("(?,?)" for _ in chunk)
-            sql = (f"WITH w(level, idx) AS (VALUES {values}) "
-                   "SELECT w.level, w.idx, n.hash FROM w JOIN tlog_nodes n ON n.level = w.level AND n.idx = w.idx "
-                   "UNION ALL SELECT 0, l.idx, l.leaf_hash FROM w JOIN tlog_leaves l ON w.level = 0 AND l.idx = w.idx")
-            params = [v for key in chunk for v in key]
-            found.update(((level, idx), bytes(h)) for level, idx, h in self._conn.execute(sql, params))
+        ends = sorted(rows_of)
+        for lo in range(0, len(ends), 400):  # stay far below SQLite's parameter limit
+            chunk = ends[lo:lo + 400]
+            sql = f"SELECT idx, leaf_hash, nodes FROM tlog_leaves WHERE idx IN ({','.join('?' * len(chunk))})"
+            for end, leaf, nodes in self._conn.execute(sql, chunk):
+                for level, idx in rows_of[end]:
+                    h = bytes(leaf) if level == 0 else bytes(nodes[merkle.HASH_SIZE * (level - 1):merkle.HASH_SIZE * level])
+                    if len(h) == merkle.HASH_SIZE:
+                        found[(level, idx)] = h
         return found
 
     def _prefetched(self, compute: Callable[[merkle.PerfectHash], Any]) -> Any:
@@ -301,19 +395,30 @@ class TransparencyLog:
         (e.g. a database edited with the triggers dropped).  O(n): for audits, not requests.
         """
         tree = merkle.MemoryTree()
-        for idx, stored, entry in self._conn.execute("SELECT idx, leaf_hash, entry FROM tlog_leaves ORDER BY idx"):
+        stored_nodes: list[tuple[int, bytes]] = []
+        for idx, stored, entry, nodes in self._conn.execute(
+                "SELECT idx, leaf_hash, entry, nodes FROM tlog_leaves ORDER BY idx"):
             if idx != tree.size:
                 raise LedgerIntegrityError(f"transparency log leaf {tree.size} is missing")
             h = merkle.leaf_hash(bytes(entry))
             if not hmac.compare_digest(h, bytes(stored)):
                 raise LedgerIntegrityError(f"leaf {idx}'s hash does not match its entry")
             tree.append_leaf_hash(h)
-        for level, idx, stored in self._conn.execute("SELECT level, idx, hash FROM tlog_nodes"):
-            if level >= len(tree.levels) or idx >= len(tree.levels[level]):
-                raise LedgerIntegrityError(f"cached subtree ({level}, {idx}) covers leaves the log does not have")
-            if not hmac.compare_digest(tree.levels[level][idx], bytes(stored)):
-                raise LedgerIntegrityError(f"cached subtree ({level}, {idx}) does not match its leaves")
-        expected = sum(len(level) for level in tree.levels[1:])
-        count = self._conn.execute("SELECT count(*) FROM tlog_nodes").fetchone()[0]
-        if count != expected:
-            raise LedgerIntegrityError(f"{expected - count} cached subtrees are missing")
+            stored_nodes.append((idx, bytes(nodes)))
+        missing = 0
+        for idx, nodes in stored_nodes:
+            levels = _trailing_ones(idx)  # the subtrees leaf idx completes: levels 1..levels
+            if len(nodes) > merkle.HASH_SIZE * levels or len(nodes) % merkle.HASH_SIZE:
+                raise LedgerIntegrityError(f"leaf {idx}'s cached subtrees cover leaves the log does not have")
+            missing += levels - len(nodes) // merkle.HASH_SIZE
+            for k in range(len(nodes) // merkle.HASH_SIZE):
+                level = k + 1
+                node = ((idx + 1) >> level) - 1
+                if not hmac.compare_digest(tree.levels[level][node], nodes[merkle.HASH_SIZE * k:merkle.HASH_SIZE * level]):
+                    raise LedgerIntegrityError(f"cached subtree ({level}, {node}) does not match its leaves")
+        if missing:
+            raise LedgerIntegrityError(f"{missing} cached subtrees are missing")
+
+
+def _trailing_ones(i: int) -> int:
+    return ((i ^ (i + 1)).bit_length()) - 1

@@ -23,7 +23,7 @@ from functools import cache
 from itertools import combinations
 from typing import Sequence
 
-from ..cards import JOKER_CODE, Card, Rank
+from ..cards import JOKER_CODE, RANK_OF, SUIT_OF, Card, Rank
 from ..errors import IllegalMoveError, MalformedError
 from .ranking import SetRanker
 
@@ -52,10 +52,14 @@ def _split_positions() -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
+#: each code's display-order key (below), made once; ``card_sort_key`` reads it
+_SORT_KEYS: tuple[tuple[int, int], ...] = tuple((-(14 if RANK_OF[c] == 1 else RANK_OF[c]), SUIT_OF[c])
+                                               for c in range(52)) + ((0, -1), (0, -1))
+
+
 def card_sort_key(card: Card) -> tuple[int, int]:
     """Display order inside a set: rank high first (Ace = 14), then suit S, H, D, C."""
-    r = card.code % 13 + 1
-    return (-(14 if r == 1 else r), card.code // 13)
+    return _SORT_KEYS[card.code]
 
 
 def canonical_set(cards: Sequence[Card]) -> Set3:
@@ -131,6 +135,14 @@ def check_arrangement(sets: Sequence[Sequence[Card]], ranker: SetRanker, *,
       given), a joker -> K-2 (the nine cards are split into three sets of three);
     * sets not strongest first -> K-6 (D-16).
     """
+    fast = _legal_fast(sets, ranker, hand)
+    return fast if fast is not None else checked_arrangement(sets, ranker, hand=hand)
+
+
+def checked_arrangement(sets: Sequence[Sequence[Card]], ranker: SetRanker, *,
+                        hand: Sequence[Card] | None = None) -> Sets:
+    """:func:`check_arrangement` one rule at a time, for any sequences and card values: the
+    checks that name what is wrong (and the reference the fast path is tested against)."""
     if not isinstance(sets, (list, tuple)) or len(sets) != 3:
         raise IllegalMoveError("an arrangement is exactly three sets", rule="K-2")
     for i, s in enumerate(sets):
@@ -158,8 +170,43 @@ def check_arrangement(sets: Sequence[Sequence[Card]], ranker: SetRanker, *,
     return tuple(tuple(s) for s in sets)  # type: ignore[return-value]
 
 
+_SEQ = (list, tuple)
+
+
+def _legal_fast(sets: Sequence[Sequence[Card]], ranker: SetRanker, hand: Sequence[Card] | None) -> Sets | None:
+    """The sets of a legal arrangement of exact :class:`Card` values in lists or tuples, by
+    their codes; ``None`` when that is not what ``sets`` is -- or it breaks a rule, which the
+    checks of :func:`check_arrangement` then name."""
+    if type(sets) not in _SEQ or len(sets) != 3:
+        return None
+    s1, s2, s3 = sets
+    if type(s1) not in _SEQ or type(s2) not in _SEQ or type(s3) not in _SEQ or not len(s1) == len(s2) == len(s3) == 3:
+        return None
+    flat = (*s1, *s2, *s3)
+    if set(map(type, flat)) != _CARD_ONLY:
+        return None
+    codes = [c.code for c in flat]
+    distinct = set(codes)
+    if len(distinct) != 9 or max(codes) >= JOKER_CODE:
+        return None
+    if hand is not None:
+        if set(map(type, hand)) != _CARD_ONLY or not distinct <= {c.code for c in hand}:
+            return None
+    a, b, c, d, e, f, g, h, i = codes
+    table = ranker.table
+    if not table[a * 2704 + b * 52 + c] >= table[d * 2704 + e * 52 + f] >= table[g * 2704 + h * 52 + i]:
+        return None
+    return (tuple(s1), tuple(s2), tuple(s3))
+
+
+_CARD_ONLY = {Card}
+
+
 def four_of_a_kind(cards: Sequence[Card]) -> int | None:
     """The highest rank held four times (Ace = 14, so four aces are highest), or None (K-20)."""
+    ranks = [RANK_OF[c.code] for c in cards]
+    if len(set(ranks)) > len(ranks) - 3:  # four of one rank leave at most len - 3 distinct values
+        return None
     counts = [0] * 14
     for c in cards:
         code = c.code

@@ -21,21 +21,26 @@ Decisions taken here (docs/kitti.md repeats them):
 * **Timeouts**: a seat that times out plays the default arrangement
   (:func:`~replay.kitti.strategy.default_arrangement`) as ``Arrange(..., auto=True)``;
   the engine rejects an ``auto`` move with any other arrangement.
+
+A replay that needs only the final state (an audit) applies its moves to one
+:class:`WorkingDeal` (:meth:`KittiEngine.working`), changed in place, and freezes it at
+the end; every other caller gets a new frozen :class:`KittiState` per move.  Both pass the
+very same checks (``tests/kitti/test_kitti_working_state.py``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from ..cards import Card
-from ..deal import deal as deal_shoe
+from ..cards import Card, card_texts
+from ..deal import deal as deal_shoe, seat_order
 from ..errors import IllegalMoveError, RulesetError
 from ..fairness import HandRandomness
 from ..game import Outcome
 from ..dataclass_replace import replace
 from ..rulesets import Ruleset, allowed_players
 from .arrangement import Sets, check_arrangement, count_pairs, four_of_a_kind, splits
-from .moves import Arrange, Fold, Move, hand_json, parse_move, sets_json
+from .moves import Arrange, Fold, Move, hand_json, parse_move
 from .ranking import ranker_for
 from .showdown import DealResult, settle_deal, speaking_order
 from .strategy import default_arrangement
@@ -62,6 +67,31 @@ class KittiState:
     def spoken(self) -> dict[int, Move]:
         return {m.seat: m for m in self.moves}
 
+    @property
+    def folds(self) -> int:
+        return sum(1 for m in self.moves if isinstance(m, Fold))
+
+
+class WorkingDeal:
+    """A deal in progress confined to one replay: :meth:`KittiEngine.apply` appends each
+    move to it in place.  Every move it holds was checked by ``apply``, each made by the seat
+    whose turn it was, so the seats that have spoken are the first ``len(moves)`` of
+    ``order``.  :meth:`freeze` gives the :class:`KittiState` of the same values."""
+
+    __slots__ = ("n_seats", "dealer", "pot_before", "hands", "order", "redeals", "voided", "moves", "four",
+                 "void", "folds")
+
+    def __init__(self, state: KittiState) -> None:
+        self.n_seats, self.dealer, self.pot_before = state.n_seats, state.dealer, state.pot_before
+        self.hands, self.order, self.redeals, self.voided = state.hands, state.order, state.redeals, state.voided
+        self.four, self.void = state.four, state.void
+        self.moves = list(state.moves)
+        self.folds = state.folds
+
+    def freeze(self) -> KittiState:
+        return KittiState(self.n_seats, self.dealer, self.pot_before, self.hands, self.order, self.redeals,
+                          self.voided, tuple(self.moves), self.four, self.void)
+
 
 class KittiEngine:
     """Kitti under one resolved ruleset (see the module docstring)."""
@@ -86,7 +116,11 @@ class KittiEngine:
             raise RulesetError(f"Kitti is played by 2-5 players, not {n} (D-12)")
         if isinstance(pot_before, bool) or not isinstance(pot_before, int) or pot_before < 0:
             raise RulesetError("pot_before must be a non-negative whole number of points")
-        hands = tuple(tuple(h) for h in randomness.deal(dealer).hands)
+        if type(randomness) is HandRandomness and (randomness.ruleset is self.ruleset
+                                                   or randomness.ruleset == self.ruleset):  # the v1 shoe, by slices
+            hands = self._deal(randomness.shoe(), n, dealer)
+        else:
+            hands = tuple(tuple(h) for h in randomness.deal(dealer).hands)
         voided: list[dict[str, Any]] = []
         redeals = 0
         while self._is_void(hands):
@@ -100,6 +134,19 @@ class KittiEngine:
         return KittiState(n, dealer, pot_before, hands, speaking_order(dealer, n), redeals, tuple(voided),
                           four=four, void=self._is_void(hands))
 
+    def _deal(self, shoe: Sequence[Card], n: int, dealer: int) -> tuple[tuple[Card, ...], ...]:
+        """:func:`replay.deal.deal` of a Kitti shoe (K-1, K-4: one card at a time from the
+        dealer's left, nothing turned up), read as slices: the ``k``-th seat served gets the
+        cards at ``k, k + n, k + 2n ...`` (tests/kitti/test_kitti_engine.py compares the two)."""
+        order = seat_order(dealer, n, direction=self.ruleset.settings.get("direction", "clockwise"))
+        dealt = 9 * n
+        if dealt > len(shoe):
+            return tuple(tuple(h) for h in deal_shoe(self.ruleset, shoe, n, dealer).hands)  # its error
+        hands: list = [None] * n
+        for k, seat in enumerate(order):
+            hands[seat] = tuple(shoe[k:dealt:n])
+        return tuple(hands)
+
     def _is_void(self, hands: tuple[tuple[Card, ...], ...]) -> bool:
         if not self.ruleset["four_pairs_void"]:
             return False
@@ -108,15 +155,20 @@ class KittiEngine:
         return any(count_pairs(h) >= 4 for h in hands)
 
     # -- whose turn -------------------------------------------------------------------
-    def is_over(self, state: KittiState) -> bool:
+    def working(self, state: KittiState) -> WorkingDeal:
+        """A working copy of ``state`` that :meth:`apply` changes in place (and returns)."""
+        return WorkingDeal(state)
+
+    def is_over(self, state: KittiState | WorkingDeal) -> bool:
         if state.four or state.void:  # K-20; K-21 after MAX_REDEALS
             return True
-        folds = sum(1 for m in state.moves if isinstance(m, Fold))
-        return len(state.moves) == state.n_seats or folds >= state.n_seats - 1
+        return len(state.moves) == state.n_seats or state.folds >= state.n_seats - 1
 
-    def to_move(self, state: KittiState) -> int | None:
+    def to_move(self, state: KittiState | WorkingDeal) -> int | None:
         if self.is_over(state):
             return None
+        if type(state) is WorkingDeal:   # its moves were made in speaking order
+            return state.order[len(state.moves)]
         spoken = state.spoken
         return next(s for s in state.order if s not in spoken)
 
@@ -143,6 +195,10 @@ class KittiEngine:
             check_arrangement(move.sets, self.ranker, hand=state.hands[seat])
             if move.auto and _canon(move.sets) != _canon(default_arrangement(state.hands[seat], self.ranker)):
                 raise IllegalMoveError("a timed-out seat plays the default arrangement (docs/kitti.md)")
+        if type(state) is WorkingDeal:
+            state.moves.append(move)
+            state.folds += isinstance(move, Fold)
+            return state
         return replace(state, moves=state.moves + (move,))
 
     def parse_move(self, data: Mapping[str, Any]) -> Move:
@@ -156,7 +212,10 @@ class KittiEngine:
         spoken = state.spoken
         arranged = [spoken[i].sets if isinstance(spoken.get(i), Arrange) else None for i in range(state.n_seats)]
         folded = [isinstance(spoken.get(i), Fold) for i in range(state.n_seats)]
-        return settle_deal(self.ruleset, hands=state.hands, arranged=arranged, folded=folded,
+        # K-20 and K-21 are properties of the dealt hands, found at the deal (``four``, ``void``):
+        # settle_deal needs the hands only when one of them holds
+        hands = state.hands if state.four or state.void else (None,) * state.n_seats
+        return settle_deal(self.ruleset, hands=hands, arranged=arranged, folded=folded,
                            pot_before=state.pot_before, dealer=state.dealer,
                            deals=1 + state.redeals, ranker=self.ranker)
 
@@ -173,15 +232,18 @@ class KittiEngine:
     def outcome(self, state: KittiState) -> Outcome:
         res = self.result(state)
         spoken = state.spoken
+        label, key = self.ranker.label_of_key, self.ranker.key
         breakdown = []
         for i in range(state.n_seats):
             move = spoken.get(i)
+            arranged = isinstance(move, Arrange)
             entry: dict[str, Any] = {
-                "hand": hand_json(state.hands[i]),
+                "hand": card_texts(state.hands[i]),
                 "folded": isinstance(move, Fold),
-                "sets": sets_json(move.sets) if isinstance(move, Arrange) else None,
-                "classes": [self.ranker.rank(s).cls.label for s in move.sets] if isinstance(move, Arrange) else None,
-                "auto": bool(isinstance(move, Arrange) and move.auto),
+                "sets": [card_texts(s) for s in move.sets] if arranged else None,
+                # the sets were checked when the move was applied: their keys name their classes
+                "classes": [label(key(s[0].code, s[1].code, s[2].code)) for s in move.sets] if arranged else None,
+                "auto": bool(arranged and move.auto),
                 "rounds": [r["round"] for r in res.rounds if r["winner"] == i],
                 "stakes": res.stakes_paid[i],
                 "salami": res.salami[i],

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import Card, format_cards, parse_cards
+from ..cards import Card, format_cards, parse_card_list, parse_cards
 from ..errors import MalformedError
 from .arrangement import Sets
 
@@ -80,21 +80,25 @@ def parse_sets(raw: Any) -> Sets:
     for s in raw:
         if not isinstance(s, (list, tuple)):
             raise MalformedError("'sets' must be a list of three lists of cards")
-        out.append(tuple(parse_cards(list(s))))
+        out.append(parse_card_list(s))   # parse_cards of the list: the same cards or error
     return tuple(out)  # type: ignore[return-value]
+
+
+_FOLD_FIELDS = frozenset({"type", "seat"})
+_ARRANGE_FIELDS = frozenset({"type", "seat", "sets", "auto"})
 
 
 def parse_move(data: Mapping[str, Any], *, n_seats: int | None = None) -> Move:
     """A move from its JSON form; :class:`MalformedError` if it does not parse."""
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise MalformedError("a move must be a JSON object")
     kind = data.get("type")
     if kind == "fold":
-        if set(data) - {"type", "seat"}:
+        if not data.keys() <= _FOLD_FIELDS:
             raise MalformedError(f"a fold has only 'type' and 'seat', got {sorted(data)}")
         return Fold(_seat(data, n_seats))
     if kind == "arrange":
-        if set(data) - {"type", "seat", "sets", "auto"}:
+        if not data.keys() <= _ARRANGE_FIELDS:
             raise MalformedError(f"unknown fields in an arrange move: {sorted(set(data) - {'type', 'seat', 'sets', 'auto'})}")
         auto = data.get("auto", False)
         if not isinstance(auto, bool):

@@ -224,6 +224,10 @@ class SetRanker:
         a, b, c = check_set(cards)
         return self.rank_of_key(self.table[a * 2704 + b * 52 + c])
 
+    def label_of_key(self, key: int) -> str:
+        """The class name (:attr:`SetClass.label`) of a key of this ranker's table."""
+        return _LABELS[self._classes[key]]
+
     def rank_of_key(self, key: int) -> SetRank:
         """The :class:`SetRank` of a key of this ranker's table (made once per key: frozen)."""
         made = self._ranks.get(key)

@@ -86,13 +86,6 @@ class DealResult:
         }
 
 
-def _show_order(first: int, order: Sequence[int], active: Sequence[int]) -> list[int]:
-    """``active`` seats in speaking order, rotated so that ``first`` shows first (K-17)."""
-    ring = [s for s in order if s in active]
-    i = ring.index(first)
-    return ring[i:] + ring[:i]
-
-
 def settle_deal(ruleset: Ruleset, *, hands: Sequence[Sequence[Card] | None],
                 arranged: Sequence[Sets | None], folded: Sequence[bool], pot_before: int,
                 dealer: int = 0, deals: int = 1, ranker: SetRanker | None = None) -> DealResult:
@@ -133,19 +126,22 @@ def settle_deal(ruleset: Ruleset, *, hands: Sequence[Sequence[Card] | None],
     if not active:  # D-15, D-14
         return finish("all_folded", None)
     keys: list[tuple[int, ...] | None] = [None] * n
+    table = rk.table
     for i in active:
         sets = arranged[i]
         if sets is None:
             raise MalformedError(f"seat {i} neither folded nor arranged (K-2)")
-        keys[i] = tuple(rk.key(s[0].code, s[1].code, s[2].code) for s in sets)
+        keys[i] = tuple([table[s[0].code * 2704 + s[1].code * 52 + s[2].code] for s in sets])
     order = speaking_order(dealer, n)
     won = [0] * n
     round_winners: list[int | None] = []
     rounds = []
-    first = next(s for s in order if s in active)  # round 1 is shown in speaking order
+    ring = [s for s in order if s in active]  # the active seats in speaking order (K-17)
+    first = ring[0]  # round 1 is shown in speaking order
     for r in range(ROUNDS):
-        shown = _show_order(first, order, active)
-        best = max(keys[i][r] for i in active)  # type: ignore[index]
+        at = ring.index(first)
+        shown = ring[at:] + ring[:at]  # rotated so that ``first`` shows first
+        best = max([keys[i][r] for i in active])  # type: ignore[index]
         top = [i for i in shown if keys[i][r] == best]  # type: ignore[index]
         winner = top[0] if len(top) == 1 else None  # K-18: a tie counts for no one
         if winner is not None:

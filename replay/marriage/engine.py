@@ -34,7 +34,7 @@ from ..fairness import HandRandomness
 from ..game import Outcome
 from ..rulesets import Ruleset
 from . import finish as finishing
-from .moves import DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show, TunnelaShow, parse_move
+from .moves import DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show, TunnelaShow, parse_move, parse_record_move
 from .outcome import round_outcome
 from .shows import find_dublees, find_pure_sets
 from .state import DRAW, PLAY, RoundState, SeatState, WorkingRound, sort_cards
@@ -92,6 +92,9 @@ class MarriageEngine:
 
     def parse_move(self, data: Mapping[str, Any]) -> Move:
         return parse_move(data)
+
+    #: a record's move read as it stands, its envelope ``time`` ignored (replay.replayer)
+    parse_record_move = staticmethod(parse_record_move)
 
     # --- legal moves --------------------------------------------------------------------
 

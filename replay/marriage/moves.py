@@ -207,49 +207,61 @@ _KEYS = {
 
 
 _ALLOWED = {kind: frozenset(keys | {"type", "seat", "auto"}) for kind, keys in _KEYS.items()}
+#: the fields a move may have in a hand record: its own and the envelope's ``time``
+#: (docs/records.md), which the replay does not read
+_ALLOWED_IN_RECORD = {kind: keys | {"time"} for kind, keys in _ALLOWED.items()}
 
 
-#: parsed draws and discards by their fields (seat, card code or None, auto[, source]): a
-#: move is an immutable value, and these two are nearly every move of a round, so each is
-#: made once; bounded, since a record may name any seat.
+#: parsed draws and discards by their fields (seat, card text or None, auto[, source]; the
+#: texts and ``auto`` are keys only once checked to be a ``str`` and a ``bool``): a move is
+#: an immutable value, and these two are nearly every move of a round, so each is made
+#: once; bounded, since a record may name any seat.
 _MADE: dict[tuple[Any, ...], Move] = {}
 _MADE_LIMIT = 4096
 
 
-def _made(key: tuple[Any, ...], make: Any, *args: Any) -> Move:
-    move = _MADE.get(key)
-    if move is None:
-        move = make(*args)
-        if len(_MADE) < _MADE_LIMIT:
-            _MADE[key] = move
+def _keep(key: tuple[Any, ...], move: Move) -> Move:
+    if len(_MADE) < _MADE_LIMIT:
+        _MADE[key] = move
     return move
 
 
-def parse_move(data: Mapping[str, Any]) -> Move:
-    """A move from its JSON form; :class:`MalformedError` if it does not parse."""
+def _parse(data: Mapping[str, Any], allowed: dict[str, frozenset[str]]) -> Move:
     if type(data) is not dict and not isinstance(data, Mapping):
         raise MalformedError("a move must be a JSON object")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _KEYS:
         raise MalformedError(f"unknown move {kind!r}; known: {', '.join(_KEYS)}", location="type")
-    if not _ALLOWED[kind].issuperset(data):
-        extra = sorted(set(data) - _ALLOWED[kind])
+    if not allowed[kind].issuperset(data):
+        extra = sorted(set(data) - allowed[kind])
         raise MalformedError(f"a {kind} move has no field {extra[0]!r}", location=extra[0])
-    seat = _field(data, "seat")
+    seat = data["seat"] if "seat" in data else _field(data, "seat")
     if type(seat) is not int and (not isinstance(seat, int) or isinstance(seat, bool)) or seat < 0:
         raise MalformedError("seat must be a non-negative integer", location="seat")
     auto = data.get("auto", False)
-    if not isinstance(auto, bool):
+    if auto is not False and auto is not True:
         raise MalformedError("auto must be true or false", location="auto")
     if kind == "discard":
-        card = _card(_field(data, "card"), "card")
-        return _made((seat, card.code, auto), Discard, seat, card, auto)
+        text = data["card"] if "card" in data else _field(data, "card")
+        if type(text) is str:
+            key = (seat, text, auto)
+            move = _MADE.get(key)
+            if move is not None:
+                return move
+            return _keep(key, Discard(seat, _card(text, "card"), auto))
+        return Discard(seat, _card(text, "card"), auto)
     if kind == "draw":
-        source = _field(data, "source")
+        source = data["source"] if "source" in data else _field(data, "source")
         if not isinstance(source, str) or source not in SOURCES:
             raise MalformedError(f"source must be one of {SOURCES}", location="source")
-        card = _card(data["card"], "card") if data.get("card") is not None else None
-        return _made((seat, None if card is None else card.code, auto, source), Draw, seat, source, card, auto)
+        text = data.get("card")
+        if text is None or type(text) is str:
+            key = (seat, text, auto, source)
+            move = _MADE.get(key)
+            if move is not None:
+                return move
+            return _keep(key, Draw(seat, source, None if text is None else _card(text, "card"), auto))
+        return Draw(seat, source, _card(text, "card"), auto)
     if kind == "tunnela":
         return TunnelaShow(seat, _group(_field(data, "cards"), "cards"), auto)
     if kind == "dealt_show":
@@ -257,6 +269,18 @@ def parse_move(data: Mapping[str, Any]) -> Move:
     if kind == "show":
         return Show(seat, _groups(_field(data, "sets"), "sets"), auto)
     return Finish(seat, _groups(_field(data, "groups"), "groups"), _card(_field(data, "discard"), "discard"), auto)
+
+
+def parse_move(data: Mapping[str, Any]) -> Move:
+    """A move from its JSON form; :class:`MalformedError` if it does not parse."""
+    return _parse(data, _ALLOWED)
+
+
+def parse_record_move(data: Mapping[str, Any]) -> Move:
+    """A move as a hand record holds it: :func:`parse_move` of it without the envelope's
+    ``time`` field (ignored, as :func:`replay.replayer.engine_move` drops it), without
+    copying it."""
+    return _parse(data, _ALLOWED_IN_RECORD)
 
 
 def _text_groups(text: str) -> tuple[Group, ...]:

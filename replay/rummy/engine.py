@@ -28,9 +28,9 @@ a refused move leaves the state as it was; on a frozen state ``apply`` works on 
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
-from ..cards import Card
+from ..cards import Card, card_texts
 from ..deal import left_of
 from ..errors import DeckMismatchError, IllegalMoveError, RulesetError
 from ..fairness import HandRandomness
@@ -97,8 +97,8 @@ class RummyEngine:
     def is_over(self, state: RummyState) -> bool:
         return state.phase == OVER
 
-    def parse_move(self, data: Mapping[str, Any]) -> Move:
-        return parse_move(data)
+    #: a move from its JSON form (:func:`replay.rummy.moves.parse_move`; no engine state needed)
+    parse_move = staticmethod(parse_move)
 
     def legal_moves(self, state: RummyState) -> list[Move]:
         """Every move accepted now.  Declarations are listed only when valid (one grouping
@@ -314,25 +314,25 @@ class RummyEngine:
         points, breakdown = [], []
         for seat, how in enumerate(state.status):
             hand = state.hands[seat]
-            item: dict[str, Any] = {"seat": seat, "hand": [str(c) for c in hand]}
+            item: dict[str, Any] = {"seat": seat, "hand": card_texts(hand)}
             if seat == state.winner:
                 how = DECLARED if how == DECLARED else LAST_LEFT
                 pts = 0
                 if state.shown[seat] is not None:
-                    item["groups"] = [[str(c) for c in g] for g in state.shown[seat]]
+                    item["groups"] = [card_texts(g) for g in state.shown[seat]]
                     item["finish_card"] = str(state.finish[seat])
                 item["counted"] = []
             elif how == PLAYING:
                 how = COUNTED
                 sol = solve(hand, state.wild, high=rs["high_card_points"])
                 pts = sol.points
-                item["groups"] = [[str(c) for c in g] for g in sol.groups]
-                item["counted"] = [str(c) for c in sol.loose] if sol.case != "no_pure" else item["hand"]
+                item["groups"] = [card_texts(g) for g in sol.groups]
+                item["counted"] = card_texts(sol.loose) if sol.case != "no_pure" else item["hand"]
                 item["case"] = sol.case
             else:
                 pts = fixed[how]
                 if how == WRONG:
-                    item["groups"] = [[str(c) for c in g] for g in state.shown[seat]]
+                    item["groups"] = [card_texts(g) for g in state.shown[seat]]
                     item["finish_card"] = str(state.finish[seat])
             item["left"] = how
             item["points"] = pts

@@ -16,6 +16,8 @@ __all__ = ["clear_caches", "point_values", "nonpure_frontier", "pure_runs", "has
 _NONP: dict = {}
 # (counts15, wild, own_wild, jcap, high) -> (frontier, best_pure, best value per joker budget)
 _SUIT: dict = {}
+# (counts15, wild, own_wild) -> whether the suit holds a pure run at all
+_PURE: dict = {}
 _CACHE_LIMIT = 400_000
 
 
@@ -23,6 +25,7 @@ def clear_caches() -> None:
     """Forget the memoised suit frontiers (for benchmarks that want a cold start)."""
     _NONP.clear()
     _SUIT.clear()
+    _PURE.clear()
 
 
 def point_values(high: int) -> tuple[int, ...]:
@@ -30,15 +33,31 @@ def point_values(high: int) -> tuple[int, ...]:
     return (0, high) + tuple(range(2, 10)) + (high,) * 5
 
 
+def _by_jokers_then_value(kv):
+    return kv[0][0], -kv[1][0]
+
+
 def _pareto(best: dict) -> tuple:
-    """Drop entries that another entry beats on every count (fewer jokers, more runs...)."""
-    items = sorted(best.items(), key=lambda kv: (kv[0][0], -kv[1][0]))
+    """Drop entries that another entry beats on every count (fewer jokers, more runs...).
+
+    ``best`` maps ``(k, runs)`` or ``(k, runs, pure)`` to ``(value, plan)``; the entries kept
+    come sorted by jokers used, then by value, highest first (ties in ``best``'s order)."""
+    items = sorted(best.items(), key=_by_jokers_then_value)
     kept: list = []
-    for key, (value, plan) in items:
-        k, runs = key[0], key[1:]
-        if any(v2 >= value and all(a >= b for a, b in zip(r2, runs)) for (_k2, r2, v2, _p) in kept):
-            continue
-        kept.append((k, runs, value, plan))
+    if items and len(items[0][0]) == 2:
+        for (k, r), (value, plan) in items:
+            for _k2, r2, v2, _p in kept:
+                if v2 >= value and r2[0] >= r:
+                    break
+            else:
+                kept.append((k, (r,), value, plan))
+        return tuple(kept)
+    for (k, r, p), (value, plan) in items:
+        for _k2, r2, v2, _p in kept:
+            if v2 >= value and r2[0] >= r and r2[1] >= p:
+                break
+        else:
+            kept.append((k, (r, p), value, plan))
     return tuple(kept)
 
 
@@ -66,7 +85,8 @@ def nonpure_frontier(c: tuple, jcap: int, vals: tuple) -> tuple:
             nk = k + dk
             if nk > jcap:
                 break  # entries come sorted by jokers used
-            nkey = (nk, min(2, r + dr))
+            r += dr
+            nkey = (nk, r if r < 2 else 2)
             nv = v + dv
             old = best.get(nkey)
             if old is None or nv > old[0]:
@@ -95,7 +115,7 @@ def nonpure_frontier(c: tuple, jcap: int, vals: tuple) -> tuple:
         if hi < lo + 2 or (hi > lo + 2 and taken[-1] != hi):
             continue  # too short, or a trailing joker past the minimum length (never helps)
         add(nonpure_frontier(tuple(c2), jcap, vals), jk, 1, v, (lo, hi, tuple(taken)))
-    out = tuple((k, runs, v, plan) for k, runs, v, plan in _pareto(best))
+    out = _pareto(best)
     if len(_NONP) > _CACHE_LIMIT:
         _NONP.clear()
     _NONP[key] = out
@@ -104,10 +124,12 @@ def nonpure_frontier(c: tuple, jcap: int, vals: tuple) -> tuple:
 
 def pure_runs(c: tuple, wild: int | None, own_wild: bool):
     """Every pure run of one suit: ``(lo, hi, natural positions, uses own wild card)``."""
-    wpos = set()
+    wpos = ()
     if wild is not None and own_wild:
-        wpos = {1, 14} if wild == 1 else {wild}
+        wpos = (1, 14) if wild == 1 else (wild,)
     for lo in range(1, 13):
+        if lo not in wpos and not c[lo]:
+            continue  # a run starts on a card held (or the own wild card)
         nat = []
         uses_w = False
         for hi in range(lo, min(lo + 12, 14) + 1):
@@ -125,20 +147,45 @@ def pure_runs(c: tuple, wild: int | None, own_wild: bool):
 
 def has_pure_run(c: tuple, wild: int | None, own_wild: bool) -> bool:
     """Quick test: three consecutive positions held naturally (or by the own wild card)."""
-    run = 0
-    for q in range(1, 15):
-        if c[1 if q == 14 else q] or (own_wild and (q == wild or (q == 14 and wild == 1))):
-            run += 1
-            if run == 3:
-                return True
-        else:
-            run = 0
-    return False
+    if not own_wild:
+        wild = None  # as in suit_frontier
+    key = (c, wild, own_wild)
+    hit = _PURE.get(key)
+    if hit is None:
+        hit = False
+        run = 0
+        for q in range(1, 15):
+            if c[1 if q == 14 else q] or (own_wild and (q == wild or (q == 14 and wild == 1))):
+                run += 1
+                if run == 3:
+                    hit = True
+                    break
+            else:
+                run = 0
+        if len(_PURE) > _CACHE_LIMIT:
+            _PURE.clear()
+        _PURE[key] = hit
+    return hit
+
+
+def _best_per_budget(front: tuple, jcap: int) -> tuple[int, ...]:
+    """For each joker budget 0 .. ``jcap``, the most a frontier (sorted by jokers used) covers."""
+    out = []
+    best = i = 0
+    for cap in range(jcap + 1):
+        while i < len(front) and front[i][0] <= cap:
+            if front[i][2] > best:
+                best = front[i][2]
+            i += 1
+        out.append(best)
+    return tuple(out)
 
 
 def suit_frontier(c: tuple, wild: int | None, own_wild: bool, jcap: int, vals: tuple):
     """``((k, (runs, pure), value, (pure_run, runs_plan)), ...)``, the best pure run value,
     and for each joker budget 0 .. ``jcap`` the most the frontier covers within it."""
+    if not own_wild:
+        wild = None  # without the suit's own wild-rank card the wild rank plays no part here
     key = (c, wild, own_wild, jcap, vals[1])
     hit = _SUIT.get(key)
     if hit is not None:
@@ -147,25 +194,29 @@ def suit_frontier(c: tuple, wild: int | None, own_wild: bool, jcap: int, vals: t
     for k, (r,), v, plan in nonpure_frontier(c, jcap, vals):
         best[(k, r, 0)] = (v, (None, plan))
     best_pure = -1
-    for lo, hi, nat, uses_w in pure_runs(c, wild, own_wild):
-        vp = sum(vals[q] for q in nat)
-        best_pure = max(best_pure, vp)
+    for run in pure_runs(c, wild, own_wild):
+        nat, uses_w = run[2], run[3]
+        c2 = list(c)
+        vp = 0
+        for q in nat:
+            vp += vals[q]
+            c2[1 if q == 14 else q] -= 1
+        if vp > best_pure:
+            best_pure = vp
         kp = 1 if uses_w else 0
         if kp > jcap:
             continue
-        c2 = list(c)
-        for q in nat:
-            c2[1 if q == 14 else q] -= 1
         for k, (r,), v, plan in nonpure_frontier(tuple(c2), jcap, vals):
-            if k + kp > jcap:
+            k += kp
+            if k > jcap:
                 break
-            nkey = (k + kp, min(2, r + 1), 1)
+            nkey = (k, r + 1 if r < 2 else 2, 1)
             nv = v + vp
             old = best.get(nkey)
             if old is None or nv > old[0]:
-                best[nkey] = (nv, ((lo, hi, nat, uses_w), plan))
+                best[nkey] = (nv, (run, plan))
     front = _pareto(best)
-    out = (front, best_pure, tuple(max(e[2] for e in front if e[0] <= cap) for cap in range(jcap + 1)))
+    out = (front, best_pure, _best_per_budget(front, jcap))
     if len(_SUIT) > _CACHE_LIMIT:
         _SUIT.clear()
     _SUIT[key] = out

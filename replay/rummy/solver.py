@@ -90,20 +90,30 @@ def _rank_options(avail: dict[int, int]) -> list[tuple[tuple[int, ...], ...]]:
     return out
 
 
-#: (suit, copies) of a rank's naturals -> its set options, each with what it takes:
-#: ``(sets, jokers needed, naturals laid, ((suit, naturals of that suit), ...))``
+#: a rank's naturals in each suit (copies in S, H, D, C) -> its set options, each with what
+#: it takes: ``(sets, jokers needed, naturals laid, ((suit, naturals of that suit), ...))``;
+#: ``None`` when fewer than two suits hold the rank (no set)
 _OPTIONS: dict = {}
+_OPTIONS_LIMIT = 4096
 
 
-def _rank_plans(avail: tuple[tuple[int, int], ...]) -> tuple:
-    hit = _OPTIONS.get(avail)
-    if hit is None:
+def _rank_plans(copies: tuple[int, int, int, int]) -> tuple | None:
+    try:
+        return _OPTIONS[copies]
+    except KeyError:
+        pass
+    avail = {s: n for s, n in enumerate(copies) if n}
+    hit = None
+    if len(avail) >= 2:
         plans = []
-        for sets in _rank_options(dict(avail)):
+        for sets in _rank_options(avail):
             per_suit = Counter(s for sub in sets for s in sub)
             plans.append((sets, sum(3 - len(sub) for sub in sets if len(sub) < 3),
                           sum(map(len, sets)), tuple(sorted(per_suit.items()))))
-        hit = _OPTIONS[avail] = tuple(plans)  # at most 4 suits x 4 copies: a small table
+        hit = tuple(plans)
+    if len(_OPTIONS) >= _OPTIONS_LIMIT:
+        _OPTIONS.clear()
+    _OPTIONS[copies] = hit
     return hit
 
 
@@ -141,22 +151,27 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
         return Solution(total, (), sorted_cards(cards), "no_pure")
 
     # Set options per rank (ranks held in two or more suits).
+    c0, c1, c2, c3 = counts
     rank_opts = []
     for r in range(1, 14):
-        avail = tuple((s, counts[s][r]) for s in range(4) if counts[s][r])
-        if len(avail) >= 2:
-            rank_opts.append((r, _rank_plans(avail)))
+        plans = _rank_plans((c0[r], c1[r], c2[r], c3[r]))
+        if plans is not None:
+            rank_opts.append((r, plans))
     n_ranks = len(rank_opts)
+    # later[i]: the most points the sets of ranks i, i+1 ... could lay (for the bound in rec)
+    later = [0] * (n_ranks + 1)
+    for i in range(n_ranks - 1, -1, -1):
+        r, plans = rank_opts[i]
+        later[i] = later[i + 1] + vals[r] * max(p[2] for p in plans)
 
     best_cover = -1
     best_plan = None
     choice: list = []
 
-    def evaluate_sets(cap: int, sv: int, cs: Sequence[tuple]) -> None:
+    def evaluate_sets(cap: int, sv: int, fronts: Sequence[tuple]) -> None:
         """The best cover with these sets laid (``sv`` their points, ``cap`` jokers left,
-        ``cs`` each suit's naturals left)."""
+        ``fronts`` the frontiers of each suit's naturals left)."""
         nonlocal best_cover, best_plan
-        fronts = [suit_frontier(cs[s], wild, has_w[s], n_jokers, vals) for s in range(4)]
         # Bound: even the best of every suit together cannot beat what we have.
         if sv + fronts[0][2][cap] + fronts[1][2][cap] + fronts[2][2][cap] + fronts[3][2][cap] <= best_cover:
             return
@@ -183,27 +198,34 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
                 best_cover = sv + v
                 best_plan = (tuple(choice), plans, max(0, 2 - r), n_jokers - cap + k)
 
-    def rec(i: int, jokers_left: int, sv: int, cs: Sequence[tuple]) -> None:
+    def rec(i: int, jokers_left: int, sv: int, cs: Sequence[tuple], fronts: Sequence[tuple]) -> None:
         if best_cover == total:
             return  # nothing left to gain
         if i == n_ranks:
-            evaluate_sets(jokers_left, sv, cs)
+            evaluate_sets(jokers_left, sv, fronts)
+            return
+        # Bound: the sets still to choose lay at most later[i] points, and take naturals from
+        # the suits, whose frontiers then cover no more (fewer naturals, no more jokers) --
+        # so no leaf below can pass evaluate_sets' own bound.
+        if (sv + later[i] + fronts[0][2][jokers_left] + fronts[1][2][jokers_left] + fronts[2][2][jokers_left]
+                + fronts[3][2][jokers_left]) <= best_cover:
             return
         r, opts = rank_opts[i]
         for sets, need, laid, per_suit in opts:
             if need <= jokers_left:
                 choice.append((r, sets))
-                if laid:
-                    left = list(cs)
+                if laid:  # only the suits the sets take from change
+                    left, lf = list(cs), list(fronts)
                     for s, n in per_suit:
                         c = left[s]
-                        left[s] = c[:r] + (c[r] - n,) + c[r + 1:]
-                    rec(i + 1, jokers_left - need, sv + vals[r] * laid, left)
+                        c = left[s] = c[:r] + (c[r] - n,) + c[r + 1:]
+                        lf[s] = suit_frontier(c, wild, has_w[s], n_jokers, vals)
+                    rec(i + 1, jokers_left - need, sv + vals[r] * laid, left, lf)
                 else:
-                    rec(i + 1, jokers_left, sv, cs)
+                    rec(i + 1, jokers_left, sv, cs, fronts)
                 choice.pop()
 
-    rec(0, n_jokers, 0, base)
+    rec(0, n_jokers, 0, base, [suit_frontier(base[s], wild, has_w[s], n_jokers, vals) for s in range(4)])
 
     cases = [(total, 2, "no_pure")]
     if best_pure >= 0:

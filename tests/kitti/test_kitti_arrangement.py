@@ -132,3 +132,80 @@ def test_fast_split_keys_match_the_splits(cards):
     for (keys, pos), arr in zip(fast, slow):
         assert keys == tuple(R.key_of(s) for s in arr)
         assert sets_of(cards, pos, R) == arr
+
+
+def _outcome(fn, *args, **kw):
+    try:
+        return ("ok", fn(*args, **kw))
+    except IllegalMoveError as exc:
+        return ("illegal", exc.rule, exc.reason)
+
+
+def _shapes(arrangement, hand, rnd):
+    """The arrangement as given and changed in the ways a record can be wrong or unusual."""
+    flat = [c for s in arrangement for c in s]
+    yield arrangement, hand
+    yield [list(s) for s in arrangement], list(hand)
+    yield arrangement[::-1], hand                                       # K-6 order
+    yield (arrangement[1], arrangement[0], arrangement[2]), hand
+    swapped = list(flat)
+    i, j = rnd.sample(range(9), 2)
+    swapped[i], swapped[j] = swapped[j], swapped[i]
+    yield (tuple(swapped[0:3]), tuple(swapped[3:6]), tuple(swapped[6:9])), hand
+    dup = list(flat)
+    dup[rnd.randrange(9)] = flat[rnd.randrange(9)]                      # a card twice
+    yield (tuple(dup[0:3]), tuple(dup[3:6]), tuple(dup[6:9])), hand
+    other = next(c for c in STANDARD if c not in hand)                 # a card not held
+    stray = list(flat)
+    stray[rnd.randrange(9)] = other
+    yield (tuple(stray[0:3]), tuple(stray[3:6]), tuple(stray[6:9])), hand
+    yield (tuple(stray[0:3]), tuple(stray[3:6]), tuple(stray[6:9])), None
+    yield arrangement, hand[:8]
+    yield arrangement, None
+    yield (arrangement[0], arrangement[1]), hand                        # K-2 shapes
+    yield (arrangement[0], arrangement[1], arrangement[2][:2]), hand
+    yield (arrangement[0], arrangement[1], arrangement[2] + (other,)), hand
+    yield (arrangement[0], arrangement[1], (parse_cards("JK")[0],) + arrangement[2][1:]), hand
+    yield (arrangement[0], arrangement[1], ("AS",) + arrangement[2][1:]), hand
+    yield list(arrangement) + [()], hand
+    yield "AS KS QS", hand
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(STANDARD), min_size=9, max_size=9, unique=True), st.randoms(use_true_random=False))
+def test_the_fast_check_decides_as_the_rule_by_rule_check(cards, rnd):
+    # rules K-2, K-6, D-12: check_arrangement's code-level fast path must accept exactly
+    # what checked_arrangement accepts, and leave every refusal to it (the same rule and words)
+    from replay.kitti.arrangement import checked_arrangement
+    for arrangement in rnd.sample(splits(cards, R), 3):
+        for given_sets, hand in _shapes(arrangement, tuple(cards), rnd):
+            assert _outcome(check_arrangement, given_sets, R, hand=hand) == \
+                _outcome(checked_arrangement, given_sets, R, hand=hand)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(STANDARD + parse_cards("JK MC")), min_size=0, max_size=14))
+def test_four_of_a_kind_by_its_definition(cards):
+    # rule K-20: the highest rank held exactly four times (Ace high), jokers never counted
+    counts = {}
+    for c in cards:
+        if c.is_standard:
+            counts[c.rank] = counts.get(c.rank, 0) + 1
+    quads = [14 if r == 1 else int(r) for r, n in counts.items() if n == 4]
+    assert four_of_a_kind(cards) == (max(quads) if quads else None)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(STANDARD), min_size=9, max_size=9, unique=True),
+       st.sampled_from([("akq-high", False), ("a23-high", False), ("akq-high", True)]))
+def test_the_default_arrangement_is_the_first_best_scored_split(cards, setting):
+    # docs/kitti.md (timeouts): the split with the highest score, then the greatest keys,
+    # then the first in the order of the splits -- as scored_splits lists them
+    from replay.kitti.strategy import default_arrangement, scored_splits, sets_of
+    r = ranker(*setting)
+    best = None
+    for score, keys, pos in scored_splits(cards, r):
+        if best is None or (score, keys) > best[:2]:
+            best = (score, keys, pos)
+    assert default_arrangement(cards, r) == sets_of(cards, best[2], r)
+    assert default_arrangement(cards[::-1], r) == sets_of(cards, best[2], r)

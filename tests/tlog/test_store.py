@@ -118,9 +118,10 @@ def test_append_in_transaction_commits_and_rolls_back_with_the_caller(db):
 def test_migrations_are_named_recorded_and_idempotent(db):
     TransparencyLog(db, clock=clock)
     rows = list(db["migrations"].rows)
-    assert rows == [{"name": "tlog-0001-leaves-nodes-checkpoints", "applied_at": "2026-11-30T12:00:00+00:00"}]
+    assert rows == [{"name": name, "applied_at": "2026-11-30T12:00:00+00:00"}
+                    for name in ("tlog-0001-leaves-nodes-checkpoints", "tlog-0002-nodes-in-leaf-rows")]
     assert TransparencyLog(db).migrate() == []
-    assert len(list(db["migrations"].rows)) == 1
+    assert len(list(db["migrations"].rows)) == 2
 
 
 def test_leaf_entry_is_the_canonical_signed_statement():
