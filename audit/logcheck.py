@@ -10,7 +10,9 @@ operator fixes every leaf below its size.  :func:`check_log_evidence` checks, fo
    checkpoint, which verifies under the *trusted* key (and origin, when pinned) --
    ``BAD_CHECKPOINT``;
 3. every statement is exactly the leaf at its proof's index: its recomputed leaf hash folds
-   up the proof's path to the checkpoint's root -- ``NOT_IN_LOG``;
+   up the proof's path to the checkpoint's root -- ``NOT_IN_LOG`` (proofs under one checkpoint
+   fold with one memo, :func:`~audit.tlog.merkle.root_from_inclusion_proof`: a node two paths
+   share is hashed once, the answers are those of folding each path alone);
 4. the indices follow the protocol: the statements are listed in increasing index order,
    and by index ``hand`` < ``commitment`` < every ``seat-receipt`` < every ``seat-reveal``
    < ``deal`` < ``record`` < ``reveal`` -- ``LOG_ORDER``.
@@ -44,6 +46,25 @@ from .tlog.store import leaf_entry
 
 _CACHE_SIZE = 4096
 _checkpoints: "OrderedDict[tuple[bytes, str, str | None], Checkpoint | str]" = OrderedDict()
+
+
+#: the inclusion memo (:func:`~audit.tlog.merkle.root_from_inclusion_proof`) of the last
+#: checkpoint seen, ``(checkpoint text, memo)``: records of hands that share a checkpoint
+#: (one signed for a batch of hands) share its tree's upper nodes, hashed once.  Its entries
+#: are exact answers whatever the checkpoint; keeping only the last one's bounds it (and a
+#: record under another checkpoint starts afresh, so repeating records gains nothing)
+_MEMO_SIZE = 1 << 16
+_memo: "tuple[str | None, dict]" = (None, {})
+
+
+def inclusion_memo(checkpoint_text: str) -> dict:
+    """The inclusion memo to fold proofs under ``checkpoint_text`` with (see :data:`_memo`)."""
+    global _memo
+    text, memo = _memo
+    if text != checkpoint_text or len(memo) > _MEMO_SIZE:
+        memo = {}
+        _memo = (checkpoint_text, memo)
+    return memo
 
 
 def verified_checkpoint(text: str, public_key: str, origin: str | None = None) -> Checkpoint:
@@ -126,14 +147,16 @@ def check_log_evidence(record: HandRecord, public_key: str, *, origin: str | Non
                                                       "checkpoints, not one")]
     if not texts:
         return faults
+    text = texts.pop()
     try:
-        cp = verified_checkpoint(texts.pop(), public_key, origin)
+        cp = verified_checkpoint(text, public_key, origin)
     except SignatureError as exc:
         return faults + [Fault(Reason.BAD_CHECKPOINT, f"the record's checkpoint does not verify under the "
                                                       f"trusted key: {exc}",
                                after=(Reason.SIGNATURE,) if other_key else ())]
     indices: list[int | None] = []
     hashes: list[bytes | None] = []
+    memo = inclusion_memo(text)  # the proofs share the checkpoint's tree: each node of their paths hashed once
     for k, (signed, proof) in enumerate(zip(f.statements, proofs)):
         hashes.append(None)
         if proof is None:
@@ -141,7 +164,7 @@ def check_log_evidence(record: HandRecord, public_key: str, *, origin: str | Non
             continue
         try:
             hashes[k] = leaf_hash(leaf_entry(signed, plain=record.plain))
-            root = root_from_inclusion_proof(hashes[k], proof.index, cp.size, proof.path)
+            root = root_from_inclusion_proof(hashes[k], proof.index, cp.size, proof.path, memo=memo)
         except (MalformedError, ProofError) as exc:
             faults.append(Fault(Reason.NOT_IN_LOG, f"{_label(f.statements, k)} is not in the log: {exc}",
                                 statement=k + 1))

@@ -7,8 +7,9 @@ the shoe and the deal), the least any round costs.  Then, per preset:
 
 * *played*   -- whole rounds chosen by the seeded bot (``audit.sim.bots.marriage``);
 * *replayed* -- the same rounds re-applied from their JSON through a fresh engine, as an
-  audit does: the round's moves read from one JSON text (an audit reads each record's
-  line once), each parsed, validated and applied on one working state
+  audit does: the round's moves read from one JSON text by the reader an audit reads
+  each record's line with (:func:`replay.jsontext.decode_json`, msgspec), each parsed,
+  validated and applied on one working state
   (``engine.working``), and the outcome scored; and, for comparison, with a new frozen
   state per move (as the replay viewer does).
 
@@ -31,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from replay.fairness import hand_randomness  # noqa: E402
+from replay.jsontext import decode_json  # noqa: E402
 from replay.rulesets import resolve  # noqa: E402
 from replay.stream import Stream  # noqa: E402
 from audit.sim.bots.marriage import choose_move  # noqa: E402
@@ -58,7 +60,7 @@ def replay(rs, r, moves_text: str, n: int):
     working state."""
     eng = MarriageEngine(rs)
     state = eng.working(eng.start(r, dealer=first_dealer(n)))
-    for raw in json.loads(moves_text):
+    for raw in decode_json(moves_text):
         state = eng.apply(state, eng.parse_move(raw))
     return eng.outcome(state.freeze())
 
@@ -67,7 +69,7 @@ def replay_frozen(rs, r, moves_text: str, n: int):
     """As the replay viewer replays (a visitor sees every state): a frozen state per move."""
     eng = MarriageEngine(rs)
     state = eng.start(r, dealer=first_dealer(n))
-    for raw in json.loads(moves_text):
+    for raw in decode_json(moves_text):
         state = eng.apply(state, eng.parse_move(raw))
     return eng.outcome(state)
 

@@ -148,6 +148,14 @@ class CheckpointSigner:
         return make_checkpoint(log, self.key, origin=self.origin, now=self.clock())
 
 
+def _valid_time(t: str) -> None:
+    """``datetime.strptime(t, "%Y-%m-%dT%H:%M:%SZ")``'s ValueError for a ``t`` of
+    :data:`_TIME_RE`'s fixed-width digits, without its format parser: the same fields go to
+    the same ``datetime`` constructor, which refuses the same dates (month 0 or 13, 30
+    February, hour 24, second 60, year 0; ``tests/tlog/test_checkpoint.py``)."""
+    datetime(int(t[0:4]), int(t[5:7]), int(t[8:10]), int(t[11:13]), int(t[14:16]), int(t[17:19]))
+
+
 def parse_checkpoint(text: str) -> Checkpoint:
     """Parse checkpoint text strictly (no signature check); raise :class:`MalformedError`."""
     if not isinstance(text, str) or len(text) > MAX_CHECKPOINT_CHARS:
@@ -174,7 +182,7 @@ def parse_checkpoint(text: str) -> Checkpoint:
     if not m:
         raise MalformedError("checkpoint time line is not 'time YYYY-MM-DDTHH:MM:SSZ'", location="line 4")
     try:
-        datetime.strptime(m.group(1), "%Y-%m-%dT%H:%M:%SZ")
+        _valid_time(m.group(1))
     except ValueError:
         raise MalformedError("checkpoint time is not a valid date", location="line 4") from None
     checkpoint_body(origin, 0, root, m.group(1))  # validates the origin

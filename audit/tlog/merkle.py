@@ -130,10 +130,26 @@ def _check_hash(value: object, what: str) -> bytes:
     return bytes(value)
 
 
-def root_from_inclusion_proof(leaf: bytes, index: int, size: int, path: Sequence[bytes]) -> bytes:
+#: :func:`root_from_inclusion_proof`'s memo: ``(fn, sn, r)`` -- the state of step 4 before
+#: a path element -- to ``(path, i, end)``: a fold passed that state before ``path[i]``,
+#: and ``end[0]`` is the root it ended at (``None`` while or if it did not end cleanly)
+InclusionMemo = dict
+
+
+def root_from_inclusion_proof(leaf: bytes, index: int, size: int, path: Sequence[bytes], *,
+                              memo: "InclusionMemo | None" = None) -> bytes:
     """The root that ``path`` proves ``leaf`` (a leaf *hash*) into, per RFC 9162 §2.1.3.2 steps 1-4.
 
     Raises :class:`ProofError` when the path has the wrong length for ``(index, size)``.
+
+    ``memo`` (a dict, one per batch of proofs -- e.g. a record's, which share one
+    checkpoint): what is left of step 4 at element ``i`` depends only on the state
+    ``(fn, sn, r)`` and on ``path[i:]``, so a proof that reaches a state another proof
+    of the batch passed through, *with the same remaining elements*, ends at that proof's
+    root -- taken from the memo instead of hashed again.  Exact memoisation of a pure
+    function: the answer (root or :class:`ProofError`) is always the unmemoised one.  Two
+    leaves of one tree meet at their common ancestor, so a record's 13 neighbouring leaves
+    hash each node of their paths' union once instead of once per path.
     """
     if type(index) is not int or type(size) is not int or index < 0 or size < 0:
         _check_sizes(index, size, "inclusion proof")
@@ -141,6 +157,8 @@ def root_from_inclusion_proof(leaf: bytes, index: int, size: int, path: Sequence
     if index >= size:  # step 1
         raise ProofError(f"leaf index {index} is not below tree size {size}")
     fn, sn = index, size - 1  # step 2; r = hash is step 3
+    if memo is not None:
+        return _memo_fold(r, fn, sn, path, memo)
     sha256 = hashlib.sha256  # node_hash, inlined: this loop is an audit's hot path
     for i, p in enumerate(path):  # step 4
         if type(p) is not bytes or len(p) != HASH_SIZE:
@@ -159,6 +177,43 @@ def root_from_inclusion_proof(leaf: bytes, index: int, size: int, path: Sequence
         sn >>= 1
     if sn != 0:  # step 5, first half
         raise ProofError("inclusion path is shorter than the tree is deep")
+    return r
+
+
+def _memo_fold(r: bytes, fn: int, sn: int, path: Sequence[bytes], memo: InclusionMemo) -> bytes:
+    """Step 4 and step 5's first half of :func:`root_from_inclusion_proof`, memoised in ``memo``:
+    each state passed is entered with this fold's ``end`` cell, filled only if it ends cleanly."""
+    sha256 = hashlib.sha256
+    end: list = [None]
+    get = memo.get
+    i = 0
+    for p in path:
+        state = (fn, sn, r)
+        hit = get(state)
+        if hit is None:
+            memo[state] = (path, i, end)
+        elif hit[2][0] is not None and hit[0][hit[1]:] == path[i:]:  # same state, same elements left
+            r = hit[2][0]
+            break
+        if type(p) is not bytes or len(p) != HASH_SIZE:
+            p = _check_hash(p, f"inclusion path element {i}")
+        if sn == 0:
+            raise ProofError("inclusion path is longer than the tree is deep")
+        if fn & 1 or fn == sn:
+            r = sha256(b"\x01" + p + r).digest()
+            if not fn & 1:
+                while fn and not fn & 1:
+                    fn >>= 1
+                    sn >>= 1
+        else:
+            r = sha256(b"\x01" + r + p).digest()
+        fn >>= 1
+        sn >>= 1
+        i += 1
+    else:
+        if sn != 0:
+            raise ProofError("inclusion path is shorter than the tree is deep")
+    end[0] = r
     return r
 
 

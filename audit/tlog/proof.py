@@ -43,6 +43,10 @@ _INDEX_RE = re.compile(r"index (0|[1-9][0-9]{0,19})")
 #: unused bits zero), per line: what :func:`b64decode_strict` accepts of length 32, exactly
 _HASH_LINES_RE = re.compile(r"(?:[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=\n)*")
 _a2b = binascii.a2b_base64
+#: the whole head of a proof Tiplu writes (no extra line, canonical hashes) up to the empty
+#: line: what the strict parse below accepts of such a text, in one match
+_HEAD_RE = re.compile(r"c2sp\.org/tlog-proof@v1\nindex (0|[1-9][0-9]{0,19})\n"
+                      r"((?:[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=\n){0,64})\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +86,18 @@ def format_tlog_proof(index: int, path: Sequence[bytes], checkpoint_text: str, *
 
 def parse_tlog_proof(text: str) -> TlogProof:
     """Parse a ``c2sp.org/tlog-proof@v1`` text strictly; :class:`MalformedError` otherwise."""
+    m = _HEAD_RE.match(text) if type(text) is str and len(text) <= MAX_PROOF_CHARS else None
+    if m is not None and "\r" not in text and text.endswith("\n") and len(text) > m.end():
+        # the common text in one match: its first empty line is the one the match ends with
+        # (each line before it is one non-empty line), so this is what the steps below find
+        hashes = m.group(2)
+        return TlogProof(int(m.group(1)), tuple(_a2b(hashes[i:i + 44]) for i in range(0, len(hashes), 45)),
+                         text[m.end():])
+    return _parse_lines(text)
+
+
+def _parse_lines(text: str) -> TlogProof:
+    """:func:`parse_tlog_proof` step by step: any text, and the words of its first error."""
     if not isinstance(text, str) or len(text) > MAX_PROOF_CHARS:
         raise MalformedError(f"a tlog proof is text of at most {MAX_PROOF_CHARS} characters")
     if "\r" in text:

@@ -212,7 +212,10 @@ class KittiEngine:
         spoken = state.spoken
         arranged = [spoken[i].sets if isinstance(spoken.get(i), Arrange) else None for i in range(state.n_seats)]
         folded = [isinstance(spoken.get(i), Fold) for i in range(state.n_seats)]
-        return settle_deal(self.ruleset, hands=state.hands, arranged=arranged, folded=folded,
+        # K-20 and K-21 are properties of the dealt hands, found at the deal (``four``, ``void``):
+        # settle_deal needs the hands only when one of them holds
+        hands = state.hands if state.four or state.void else (None,) * state.n_seats
+        return settle_deal(self.ruleset, hands=hands, arranged=arranged, folded=folded,
                            pot_before=state.pot_before, dealer=state.dealer,
                            deals=1 + state.redeals, ranker=self.ranker)
 
@@ -230,6 +233,10 @@ class KittiEngine:
         res = self.result(state)
         spoken = state.spoken
         label, key = self.ranker.label_of_key, self.ranker.key
+        won: list[list[int]] = [[] for _ in range(state.n_seats)]   # each seat's rounds won
+        for r in res.rounds:
+            if r["winner"] is not None:
+                won[r["winner"]].append(r["round"])
         breakdown = []
         for i in range(state.n_seats):
             move = spoken.get(i)
@@ -241,7 +248,7 @@ class KittiEngine:
                 # the sets were checked when the move was applied: their keys name their classes
                 "classes": [label(key(s[0].code, s[1].code, s[2].code)) for s in move.sets] if arranged else None,
                 "auto": bool(arranged and move.auto),
-                "rounds": [r["round"] for r in res.rounds if r["winner"] == i],
+                "rounds": won[i],
                 "stakes": res.stakes_paid[i],
                 "salami": res.salami[i],
             }

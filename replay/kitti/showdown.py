@@ -98,20 +98,20 @@ def settle_deal(ruleset: Ruleset, *, hands: Sequence[Sequence[Card] | None],
     n = len(arranged)
     rk = ranker or ranker_for(ruleset)
     stake = int(ruleset["stake"])
-    paid = tuple(stake * deals for _ in range(n))
+    paid = (stake * deals,) * n
     pot = pot_before + sum(paid)
-    zero = tuple(0 for _ in range(n))
+    zero = (0,) * n
 
     def finish(reason: str, winner: int | None, *, rounds_won=zero, salami=zero, rounds=(),
                four=None, four_pairs=(), keys=()) -> DealResult:
         taken = pot if winner is not None else 0
-        nets = tuple(-paid[i] + salami[i] + (taken if i == winner else 0) for i in range(n))
+        nets = tuple([-paid[i] + salami[i] + (taken if i == winner else 0) for i in range(n)])
         return DealResult(reason, winner, tuple(rounds_won), nets, pot_before, pot - taken, paid,
                           tuple(salami), tuple(rounds), four, tuple(four_pairs), tuple(keys))
 
     # K-20 / D-17: four of a kind wins at once.
     quads = [(four_of_a_kind(h), i) for i, h in enumerate(hands) if h is not None]
-    quads = [(r, i) for r, i in quads if r is not None]
+    quads = [(r, i) for r, i in quads if r is not None] if quads else quads
     if quads:
         rank, seat = max(quads)
         return finish("four_of_a_kind", seat, four={"seat": seat, "rank": rank})
@@ -169,7 +169,7 @@ def _pot_winner(win_rule: str, round_winners: Sequence[int | None]) -> int | Non
             if a is not None and a == b:
                 return a
         return None
-    for seat in set(w for w in round_winners if w is not None):
-        if sum(1 for w in round_winners if w == seat) >= 2:
+    for seat in set(round_winners) - {None}:
+        if round_winners.count(seat) >= 2:
             return seat
     return None

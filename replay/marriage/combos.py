@@ -78,7 +78,7 @@ def kind_word(kind: Kind, ruleset: Ruleset) -> str:
 
 def _natural_kind(a: Card, b: Card, c: Card) -> Kind | None:
     """Tunnela, pure sequence or trial with every card as itself (MN-13)."""
-    if a == b == c and not a.is_master:
+    if a.code == b.code == c.code and not a.is_master:   # by code: int comparisons, as Card.__eq__
         return Kind.TUNNELA
     if is_pure_sequence((a, b, c)):
         return Kind.PURE_SEQUENCE
@@ -89,7 +89,7 @@ def _natural_kind(a: Card, b: Card, c: Card) -> Kind | None:
 
 def _one_joker_kind(x: Card, y: Card) -> Kind | None:
     """What two natural cards make with one joker standing in."""
-    if x == y:
+    if x.code == y.code:
         return None  # two identical cards + a joker is never valid (MC-10)
     if can_fill_sequence((x, y), 3):
         return Kind.DIRTY_SEQUENCE
@@ -105,7 +105,7 @@ def classify(cards: Sequence[Card], *, tiplu: Card | None, ruleset: Ruleset) -> 
     decides which cards are jokers (:func:`replay.marriage.jokers.is_joker`).
     """
     if len(cards) == 2:
-        return Kind.DUBLEE if cards[0] == cards[1] else None
+        return Kind.DUBLEE if cards[0].code == cards[1].code else None
     if len(cards) != 3:
         return None
     a, b, c = cards

@@ -271,5 +271,5 @@ class WorkingRound:
     def freeze(self) -> RoundState:
         """The frozen :class:`RoundState` with these values."""
         values = list(_round_values(self))
-        values[_SEATS_AT] = tuple(s.freeze() if type(s) is WorkingSeat else s for s in self.seats)
+        values[_SEATS_AT] = tuple([s.freeze() if type(s) is WorkingSeat else s for s in self.seats])
         return RoundState(*values)

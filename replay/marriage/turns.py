@@ -12,6 +12,9 @@ and leaves the state as it was (a report-mode replay goes on from it).
 """
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from operator import attrgetter
+
 from ..cards import Card
 from ..deal import left_of
 from ..errors import DeckMismatchError, IllegalMoveError
@@ -19,12 +22,14 @@ from ..rulesets import Ruleset
 from . import combos, finish as finishing, jokers
 from .moves import DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show, TunnelaShow
 from .state import (DRAW, OVER, PLAY, VOID_STOCK, VOID_TURN_CAP, FinishRecord, WorkingRound, WorkingSeat,
-                    SeatState, remove_cards)
+                    SeatState, insert_card, remove_cards)
 
 __all__ = ["Turns", "SHOW_SETS", "SHOW_DUBLEES"]
 
 SHOW_SETS = 3          # MN-14, MC-15
 SHOW_DUBLEES = 7       # MN-16, MC-18
+
+_CODE = attrgetter("code")
 
 
 class Turns:
@@ -134,37 +139,48 @@ class Turns:
     # --- the turn -----------------------------------------------------------------------
 
     def _draw(self, state: WorkingRound, move: Draw) -> None:
-        me = state.thaw(move.seat)
+        # the hot path of a replay (every other move is a draw): the seat thawed, and the
+        # card put in its place in a sorted hand, inline (WorkingRound.thaw, WorkingSeat.hand_with)
+        me = state.seats[move.seat]
+        if type(me) is not WorkingSeat:
+            me = state.thaw(move.seat)
         if state.phase != DRAW:
             raise IllegalMoveError("the player has already drawn this turn", rule="MC-14")
-        if move.source == STOCK:
-            if not state.stock:
+        source = move.source
+        if source == STOCK:
+            stock = state.stock
+            if not stock:
                 raise IllegalMoveError("the stock is empty", rule="D-6")
-            card = state.stock[0]
+            card = stock[0]
             if move.card is not None and move.card.code != card.code:   # by code: int comparison
                 raise DeckMismatchError(f"the record lists {move.card} for a stock draw the deck makes {card}",
                                         rule="D-3")
-            state.stock = state.stock[1:]
-            taken = None
-        elif move.source == DISCARD:
+            state.stock = stock[1:]
+            state.taken = None
+            state.must_finish = False
+        elif source == DISCARD:
             if not state.discards:
                 raise IllegalMoveError("there is no discard to take", rule="MC-14")
             card = state.discards[-1]
-            if move.card is not None and move.card != card:
+            if move.card is not None and move.card.code != card.code:
                 raise IllegalMoveError(f"only the latest discard ({card}) may be taken, not {move.card}",
                                        rule="MC-14")
             err = self.pickup_error(state, me, card)
             if err is not None:
                 raise err
             state.discards = state.discards[:-1]
-            taken = card
+            state.taken = card
+            state.must_finish = me.dublee and me.sees_maal   # MC-19
         else:
-            raise IllegalMoveError(f"unknown draw source {move.source!r}", rule="MC-14")
-        state.must_finish = taken is not None and me.dublee and me.sees_maal   # MC-19
-        me.set_hand(me.hand_with(card))
+            raise IllegalMoveError(f"unknown draw source {source!r}", rule="MC-14")
+        hand = me.hand
+        if me.ordered:
+            i = bisect_right(hand, card.code, key=_CODE)
+            me.hand = hand[:i] + (card,) + hand[i:]
+        else:
+            me.set_hand(insert_card(hand, card))
         me.has_drawn = True
         state.phase = PLAY
-        state.taken = taken
         state.drawn = card
         state.auto_turn = move.auto
 
@@ -229,31 +245,46 @@ class Turns:
         state.auto_turn = state.must_finish = state.shown_this_turn = False
 
     def _discard(self, state: WorkingRound, move: Discard) -> None:
-        me = state.thaw(move.seat)
+        # the other hot path: the card found in a sorted hand by bisection, inline
+        # (WorkingSeat.hand_without)
+        seat = move.seat
+        me = state.seats[seat]
+        if type(me) is not WorkingSeat:
+            me = state.thaw(seat)
         if state.phase != PLAY:
             raise IllegalMoveError("draw before discarding", rule="MC-14")
         if state.must_finish:
             raise IllegalMoveError("a dublee player who took a discard must finish with it", rule="MC-19")
-        if state.taken is not None and move.card == state.taken:
-            raise IllegalMoveError(f"{move.card} was just taken from the discards and may not be "
+        card = move.card
+        if state.taken is not None and card.code == state.taken.code:
+            raise IllegalMoveError(f"{card} was just taken from the discards and may not be "
                                    "discarded this turn", rule="MC-14")
-        hand = me.hand_without(move.card)
-        if hand is None:
-            raise IllegalMoveError(f"seat {move.seat} does not hold {move.card}", rule="MC-14")
-        if self._step is None:   # left_of raises for the direction
-            nxt = left_of(move.seat, state.n_seats, direction=self.direction)
+        hand = me.hand
+        if me.ordered:
+            code = card.code
+            i = bisect_left(hand, code, key=_CODE)
+            if i == len(hand) or hand[i].code != code:
+                raise IllegalMoveError(f"seat {seat} does not hold {card}", rule="MC-14")
+            hand = hand[:i] + hand[i + 1:]
         else:
-            nxt = (move.seat + self._step) % state.n_seats   # D-4, as left_of
+            hand = remove_cards(hand, (card,))
+            if hand is None:
+                raise IllegalMoveError(f"seat {seat} does not hold {card}", rule="MC-14")
+        if self._step is None:   # left_of raises for the direction
+            nxt = left_of(seat, state.n_seats, direction=self.direction)
+        else:
+            nxt = (seat + self._step) % state.n_seats   # D-4, as left_of
         me.set_hand(hand)
-        me.sees_maal = me.sees_maal or state.shown_this_turn   # MN-17: seen after the discard that follows the show
-        state.discards = state.discards + (move.card,)
+        if state.shown_this_turn:
+            me.sees_maal = True   # MN-17: seen after the discard that follows the show
+        state.discards = state.discards + (card,)
         state.taken = state.drawn = None
         state.shown_this_turn = state.auto_turn = False
-        state.turns += 1
+        turns = state.turns = state.turns + 1
         state.phase = DRAW
         state.turn_seat = nxt
         # the end of the turn
-        if state.turns >= self.turn_cap:
+        if turns >= self.turn_cap:
             state.phase = OVER                      # D-10
             state.void_reason = VOID_TURN_CAP
         elif not state.stock:

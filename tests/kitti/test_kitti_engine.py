@@ -376,3 +376,33 @@ def test_cli_eval_writes_what_json_dumps_writes():
     data, failed = answer_lines("kitti", [x.encode() for x in lines])
     expected = [json.dumps(evaluate_line("kitti", x), separators=(",", ":")) for x in lines if x.strip()]
     assert data.decode() == "\n".join(expected) + "\n" and failed
+
+
+def test_the_result_is_settle_deal_of_the_dealt_hands():
+    # rules K-20, K-21, D-17: the engine hands its cards to settle_deal only when the deal
+    # found four of a kind or four pairs; every result must be that of the full hands
+    from replay.fairness import hand_randomness
+    from replay.kitti.showdown import settle_deal
+
+    def full(engine, state):
+        spoken = state.spoken
+        return settle_deal(engine.ruleset, hands=state.hands,
+                           arranged=[m.sets if isinstance(m, Arrange) else None for m in map(spoken.get, range(state.n_seats))],
+                           folded=[isinstance(spoken.get(i), Fold) for i in range(state.n_seats)],
+                           pot_before=state.pot_before, dealer=state.dealer, deals=1 + state.redeals)
+
+    cases = []
+    for rs in (RS, resolve("kitti", {"four_pairs_void": True})):
+        engine = KittiEngine(rs)
+        for k in range(40):
+            r = hand_randomness(bytes([k]) * 32, f"res-{k}", rs, [bytes([k, s]) * 8 for s in range(3)])
+            cases.append((engine, engine.start(r, dealer=k % 3)))
+    on = KittiEngine(resolve("kitti", {"four_pairs_void": True}))
+    cases.append((on, on.start(FixedRandomness([shoe_for([FOUR_PAIRS, PLAIN], 0)] * 30, 2, on.ruleset), dealer=0)))
+    quads = [parse_cards("2S 2H 2D 2C KS QS JS 9C 9D"), PLAIN]
+    cases.append((KittiEngine(RS), KittiEngine(RS).start(FixedRandomness([shoe_for(quads, 1)], 2), dealer=1)))
+    for engine, state in cases:
+        while not engine.is_over(state):
+            state = engine.apply(state, engine.legal_moves(state)[1 + len(state.moves) % 3])
+        assert engine.result(state) == full(engine, state)
+    assert any(s.four for _, s in cases) and any(s.void for _, s in cases)

@@ -106,3 +106,28 @@ def test_make_checkpoint_signs_the_log_and_stores_it(tmp_path):
     assert log.checkpoints() == [first.text, second.text] and log.latest_checkpoint() == second.text
     with pytest.raises(MalformedError):
         make_checkpoint(log, KEY, origin=ORIGIN, now=datetime(2026, 1, 1))  # naive time
+
+
+def test_the_time_check_refuses_exactly_the_dates_strptime_refuses():
+    """parse_checkpoint checks a time line's date with the datetime constructor, not
+    strptime's format parser: the same answer for every field value around each bound."""
+    from datetime import datetime
+
+    from audit.tlog.checkpoint import _valid_time
+
+    def answer(check, t):
+        try:
+            check(t)
+            return True
+        except ValueError:
+            return False
+
+    def strptime(t):
+        datetime.strptime(t, "%Y-%m-%dT%H:%M:%SZ")
+
+    times = [f"{y}-{mo:02d}-{d:02d}T12:30:30Z" for y in ("0000", "0001", "1900", "2000", "2024", "2026", "9999")
+             for mo in (0, 1, 2, 4, 12, 13, 99) for d in (0, 1, 28, 29, 30, 31, 32, 99)]
+    times += [f"2026-11-01T{h:02d}:{mi:02d}:{s:02d}Z" for h in (0, 23, 24, 99) for mi in (0, 59, 60, 99)
+              for s in (0, 59, 60, 61, 62, 99)]
+    for t in times:
+        assert answer(_valid_time, t) == answer(strptime, t), t

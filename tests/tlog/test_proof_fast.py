@@ -103,3 +103,41 @@ def test_inlined_fold_is_the_rfc_fold(size, data):
     if path:
         with pytest.raises(ProofError, match="inclusion path element 0"):
             merkle.root_from_inclusion_proof(leaves[index], index, size, [b"short"] + list(path[1:]))
+
+
+def _answer(parse, text):
+    try:
+        return parse(text)
+    except MalformedError as exc:
+        return f"{exc} @ {exc.location}"
+
+
+_PIECE = st.sampled_from([HEADER, "index 7", "index 07", "index x", "extra AAAA", _b64(bytes(32)), _b64(b"\xff" * 32),
+                          _noncanonical(bytes(32)), _b64(bytes(31)), "", "\r", "\n", "\n\n", CHECKPOINT,
+                          "x" * 44, "c2sp.org/tlog-proof@v2"])
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(_PIECE, max_size=9), st.sampled_from(["\n", "\n\n", "", "\r\n"]), st.booleans())
+def test_the_one_match_head_reads_what_the_line_by_line_parse_reads(pieces, joiner, canonical_start):
+    """parse_tlog_proof's one-regex head (a proof as Tiplu writes it) gives exactly the
+    strict step-by-step parse's answer -- proof or error words -- on any text."""
+    from audit.tlog.proof import _parse_lines
+
+    start = [HEADER, "index 7"] if canonical_start else []
+    text = joiner.join(start + pieces)
+    assert _answer(parse_tlog_proof, text) == _answer(_parse_lines, text)
+    honest = "\n".join([HEADER, "index 7"] + [_b64(bytes([i]) * 32) for i in range(len(pieces))]) + "\n\n" + CHECKPOINT
+    assert _answer(parse_tlog_proof, honest) == _answer(_parse_lines, honest)
+    assert _answer(parse_tlog_proof, honest + "x" * 9000) == _answer(_parse_lines, honest + "x" * 9000)
+
+
+def test_the_one_match_head_is_the_path_a_tiplu_proof_carries():
+    path = tuple(bytes([i]) * 32 for i in range(64))
+    text = "\n".join([HEADER, "index 123"] + [_b64(h) for h in path]) + "\n\n" + CHECKPOINT
+    assert parse_tlog_proof(text) == parse_tlog_proof.__globals__["_parse_lines"](text)
+    assert parse_tlog_proof(text).path == path and parse_tlog_proof(text).index == 123
+    assert parse_tlog_proof(text).checkpoint_text == CHECKPOINT
+    long = "\n".join([HEADER, "index 1"] + [_b64(bytes(32))] * 65) + "\n\n" + CHECKPOINT
+    with pytest.raises(MalformedError, match="at most 64"):
+        parse_tlog_proof(long)
