@@ -11,6 +11,12 @@ same statement rows into a bare table with plain ``sqlite3``:
   statement is its own committed transaction); the fair baseline.
 * *bare, one transaction in all* -- the ceiling of SQLite on this machine.
 * *sign only* -- Ed25519 signing of the same statements, no database.
+* *the ledger's SQL alone* (the storage floor) -- every SQL statement the ledger ran for
+  those lifecycles, recorded with its parameters on both of its files (the ledger and the
+  secret store: one committed transaction per statement, and one per hand for its server
+  seed), replayed in order with plain ``sqlite3`` onto a fresh ledger of the same schema:
+  the same rows, pages and syncs, without signing, JSON or the ledger's Python.  Its ratio
+  to the bare insert is the best the ledger could reach with what it stores and syncs.
 
 Each is run ``--rounds`` times, interleaved, and the best time of each is kept.  It prints
 rows per second and the ledger's cost as a ratio of each baseline, and the range of the
@@ -42,9 +48,16 @@ def run_ledger(path: str, hands: int, seats: int) -> float:
     ledger = Ledger(path, clock=lambda: NOW, create=True)
     ledger.new_operator("bench")
     ledger.new_table("t", operator="bench", preset="kitti", seats=seats)
+    start = time.perf_counter()
+    _lifecycles(ledger, hands, seats)
+    elapsed = time.perf_counter() - start
+    ledger.close()
+    return elapsed
+
+
+def _lifecycles(ledger: Ledger, hands: int, seats: int) -> None:
     players = [f"p{i}" for i in range(seats)]
     seeds = [bytes([i + 1]) * 32 for i in range(seats)]
-    start = time.perf_counter()
     for h in range(hands):
         hid = f"h{h}"
         ledger.new_hand("t", players, hand_id=hid)
@@ -56,6 +69,62 @@ def run_ledger(path: str, hands: int, seats: int) -> float:
         ledger.deal(hid)
         ledger.finish(hid, {"hand_id": hid, "moves": []})
         ledger.reveal(hid)
+
+
+class _Recording(sqlite3.Connection):
+    """A connection that notes every statement it runs while ``log`` is a list."""
+
+    log: list | None = None
+    tag = "ledger"
+
+    def execute(self, sql, params=(), /):  # type: ignore[override]
+        if _Recording.log is not None:
+            _Recording.log.append((self.tag, sql, tuple(params)))
+        return super().execute(sql, params)
+
+
+class _RecordingSecrets(_Recording):
+    tag = "secrets"
+
+
+def _ledger(path: str, seats: int, factory=sqlite3.Connection, secrets_factory=None) -> Ledger:
+    connect = sqlite3.connect
+    if secrets_factory is not None:  # the secret store opens its own connection
+        sqlite3.connect = lambda *a, **k: connect(*a, factory=secrets_factory, **k)  # type: ignore[assignment]
+    try:
+        ledger = Ledger(connect(path, factory=factory), clock=lambda: NOW, create=True,
+                        secrets_path=path + ".secrets")
+        ledger.new_operator("bench")
+        ledger._secrets()
+    finally:
+        sqlite3.connect = connect  # type: ignore[assignment]
+    ledger.new_table("t", operator="bench", preset="kitti", seats=seats)
+    return ledger
+
+
+def record_sql(path: str, hands: int, seats: int) -> list[tuple[str, str, tuple]]:
+    """The SQL the ledger runs for ``hands`` lifecycles (after its set-up), in order."""
+    ledger = _ledger(path, seats, _Recording, _RecordingSecrets)
+    ledger.db.execute("PRAGMA synchronous = OFF")
+    ledger._secrets().db.execute("PRAGMA synchronous = OFF")
+    _Recording.log = []
+    try:
+        _lifecycles(ledger, hands, seats)
+        return _Recording.log
+    finally:
+        _Recording.log = None
+        ledger.close()
+
+
+def run_replay(path: str, log: list[tuple[str, str, tuple]], seats: int) -> float:
+    """Replay :func:`record_sql` onto a fresh ledger: the storage floor (no signing, no Python)."""
+    ledger = _ledger(path, seats)
+    conns = {"ledger": ledger.db.conn, "secrets": ledger._secrets().db.conn}
+    for conn in conns.values():
+        conn.isolation_level = None
+    start = time.perf_counter()
+    for tag, sql, params in log:
+        conns[tag].execute(sql, params).fetchall()
     elapsed = time.perf_counter() - start
     ledger.close()
     return elapsed
@@ -106,8 +175,10 @@ def main() -> None:
     ap.add_argument("--seats", type=int, default=4)
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds; each figure is the best (default 5)")
     args = ap.parse_args()
-    t_ledger = t_row = t_all = t_sign = float("inf")
+    t_ledger = t_row = t_all = t_sign = t_sql = float("inf")
     per_round: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        log = record_sql(os.path.join(tmp, "rec.db"), args.hands, args.seats)
     for k in range(args.rounds):   # interleaved rounds, the best of each: drift on a shared VM favours neither
         with tempfile.TemporaryDirectory() as tmp:
             led = run_ledger(os.path.join(tmp, "ledger.db"), args.hands, args.seats)
@@ -117,16 +188,20 @@ def main() -> None:
             t_ledger, t_row = min(t_ledger, led), min(t_row, row)
             t_all = min(t_all, run_bare(os.path.join(tmp, "bare2.db"), rows, per_row=False))
             t_sign = min(t_sign, run_sign(rows))
+            t_sql = min(t_sql, run_replay(os.path.join(tmp, "replay.db"), log, args.seats))
     n = len(rows)
     print(f"{args.hands} hands x {args.seats} seats = {n} signed statements (SQLite {sqlite3.sqlite_version})")
     print(f"{'':34}{'rows/s':>12}{'ledger is x slower':>22}")
     for name, t in [("ledger (whole lifecycles)", t_ledger), ("bare insert, a transaction per row", t_row),
-                    ("bare insert, one transaction", t_all), ("Ed25519 signing only", t_sign)]:
+                    ("bare insert, one transaction", t_all), ("Ed25519 signing only", t_sign),
+                    ("the ledger's SQL alone (floor)", t_sql)]:
         ratio = "" if t is t_ledger else f"{t_ledger / t:>22.1f}"
         print(f"{name:34}{n / t:>12,.0f}{ratio}")
     print(f"ledger: {args.hands / t_ledger:,.0f} hand lifecycles per second")
     print(f"ledger / bare insert (a transaction per row), round by round: x{min(per_round):.2f} .. x{max(per_round):.2f}"
           f" over {len(per_round)} rounds; best of each: x{t_row / t_ledger:.2f} (aim x0.5)")
+    print(f"the ledger's SQL alone / bare insert: x{t_row / t_sql:.2f}; with the signing: x{t_row / (t_sql + t_sign):.2f}"
+          f" (the floor of what it stores and syncs; {len(log) / n:.1f} SQL statements per signed statement)")
 
 
 if __name__ == "__main__":

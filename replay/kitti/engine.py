@@ -246,7 +246,8 @@ class KittiEngine:
                 "folded": isinstance(move, Fold),
                 "sets": [card_texts(s) for s in move.sets] if arranged else None,
                 # the sets were checked when the move was applied: their keys name their classes
-                "classes": [label(key(s[0].code, s[1].code, s[2].code)) for s in move.sets] if arranged else None,
+                "classes": ([label(k) for k in res.keys[i]] if res.keys and res.keys[i] is not None
+                            else [label(key(s[0].code, s[1].code, s[2].code)) for s in move.sets]) if arranged else None,
                 "auto": bool(arranged and move.auto),
                 "rounds": won[i],
                 "stakes": res.stakes_paid[i],

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from functools import cache
 from itertools import combinations
+from operator import add, attrgetter
 from typing import Sequence
 
 from ..cards import Card
@@ -22,6 +23,7 @@ from .arrangement import Sets, _split_positions, _split_triples, order_sets, spl
 from .ranking import SetRanker
 
 N_SETS = 22100
+_code = attrgetter("code")
 
 
 @cache
@@ -47,7 +49,7 @@ def scored_splits(cards: Sequence[Card], ranker: SetRanker) -> list[tuple[int, t
 
 def sets_of(cards: Sequence[Card], pos: Sequence[int], ranker: SetRanker) -> Sets:
     """The arrangement of a split given by positions in ``sorted(cards)``."""
-    hand = sorted(cards)
+    hand = sorted(cards, key=_code)   # Card order is code order
     return order_sets([[hand[p] for p in pos[0:3]], [hand[p] for p in pos[3:6]],
                        [hand[p] for p in pos[6:9]]], ranker)
 
@@ -56,26 +58,28 @@ def default_arrangement(cards: Sequence[Card], ranker: SetRanker) -> Sets:
     """The timeout arrangement (see the module docstring).
 
     :func:`scored_splits`' choice without its 280 tuples: each of the hand's 84 sets is
-    ranked and scored once, and a split's keys are put in order only when its score can win."""
+    ranked and scored once, every split's score summed in C (``map``), and only the splits
+    of the best score have their keys put in order."""
     shares = share_table(ranker)
     codes = sorted(c.code for c in cards)
     table = ranker.table
-    triples, split_idx = _split_triples()
+    triples, _ = _split_triples()
     keys = [table[codes[a] * 2704 + codes[b] * 52 + codes[c]] for a, b, c in triples]
     score_of = [shares[k] for k in keys]
-    best: tuple[int, tuple[int, int, int]] | None = None
-    best_score, best_at = -1, 0
-    for at, (i, j, k) in enumerate(split_idx):
-        score = score_of[i] + score_of[j] + score_of[k]
-        if score < best_score:
-            continue
-        k1, k2, k3 = keys[i], keys[j], keys[k]
-        if k1 < k2:
-            k1, k2 = k2, k1
-        if k2 < k3:
-            k2, k3 = k3, k2
-            if k1 < k2:
-                k1, k2 = k2, k1
-        if best is None or (score, (k1, k2, k3)) > best:
-            best, best_score, best_at = (score, (k1, k2, k3)), score, at
+    first, second, third = _split_columns()
+    get = score_of.__getitem__
+    scores = list(map(add, map(add, map(get, first), map(get, second)), map(get, third)))
+    top = max(scores)
+    best: tuple[int, int, int] | None = None
+    best_at = 0
+    for at in [at for at, score in enumerate(scores) if score == top]:   # in split order
+        ordered = tuple(sorted((keys[first[at]], keys[second[at]], keys[third[at]]), reverse=True))
+        if best is None or ordered > best:
+            best, best_at = ordered, at
     return sets_of(cards, _split_positions()[best_at], ranker)
+
+
+@cache
+def _split_columns() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The 280 splits' first, second and third sets, as indices into the 84 sets of a hand."""
+    return tuple(zip(*_split_triples()[1]))  # type: ignore[return-value]

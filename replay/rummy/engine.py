@@ -38,7 +38,7 @@ from ..game import Outcome
 from ..rulesets import Ruleset, allowed_players
 from .declare import check_declaration
 from .groups import is_joker, wild_rank_of
-from .moves import Declare, Discard, Drop, Move, Pick, parse_move
+from .moves import Declare, Discard, Drop, Move, Pick, parse_move, parse_record_move
 from .solver import solve
 from .state import PLAYING, RummyState, WorkingRummy
 
@@ -99,6 +99,8 @@ class RummyEngine:
 
     #: a move from its JSON form (:func:`replay.rummy.moves.parse_move`; no engine state needed)
     parse_move = staticmethod(parse_move)
+    #: a record's move as it stands, its envelope ``time`` ignored (the replayer's reader)
+    parse_record_move = staticmethod(parse_record_move)
 
     def legal_moves(self, state: RummyState) -> list[Move]:
         """Every move accepted now.  Declarations are listed only when valid (one grouping

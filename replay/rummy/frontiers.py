@@ -14,10 +14,12 @@ __all__ = ["clear_caches", "point_values", "nonpure_frontier", "pure_runs", "has
 
 # (counts15, jcap, high) -> tuple of (k, runs, value, runs_plan)
 _NONP: dict = {}
-# (counts15, wild, own_wild, jcap, high) -> (frontier, best_pure, best value per joker budget)
+# (counts15, wild, own_wild, jcap, high) -> (frontier, best_pure, best value per joker budget, flat frontier)
 _SUIT: dict = {}
-# (counts15, wild, own_wild) -> whether the suit holds a pure run at all
+# (counts15, wild, own_wild) -> whether the suit holds a pure run at all (a cheap test: a
+# smaller table)
 _PURE: dict = {}
+_PURE_LIMIT = 50_000
 _CACHE_LIMIT = 400_000
 
 
@@ -162,7 +164,7 @@ def has_pure_run(c: tuple, wild: int | None, own_wild: bool) -> bool:
                     break
             else:
                 run = 0
-        if len(_PURE) > _CACHE_LIMIT:
+        if len(_PURE) > _PURE_LIMIT:
             _PURE.clear()
         _PURE[key] = hit
     return hit
@@ -183,7 +185,8 @@ def _best_per_budget(front: tuple, jcap: int) -> tuple[int, ...]:
 
 def suit_frontier(c: tuple, wild: int | None, own_wild: bool, jcap: int, vals: tuple):
     """``((k, (runs, pure), value, (pure_run, runs_plan)), ...)``, the best pure run value,
-    and for each joker budget 0 .. ``jcap`` the most the frontier covers within it."""
+    for each joker budget 0 .. ``jcap`` the most the frontier covers within it, and the
+    frontier again as flat ``(k, runs, pure, value, plan)`` entries (the solver's loop)."""
     if not own_wild:
         wild = None  # without the suit's own wild-rank card the wild rank plays no part here
     key = (c, wild, own_wild, jcap, vals[1])
@@ -216,7 +219,8 @@ def suit_frontier(c: tuple, wild: int | None, own_wild: bool, jcap: int, vals: t
             if old is None or nv > old[0]:
                 best[nkey] = (nv, (run, plan))
     front = _pareto(best)
-    out = (front, best_pure, _best_per_budget(front, jcap))
+    out = (front, best_pure, _best_per_budget(front, jcap),
+           tuple((k, r, p, v, plan) for k, (r, p), v, plan in front))
     if len(_SUIT) > _CACHE_LIMIT:
         _SUIT.clear()
     _SUIT[key] = out

@@ -131,15 +131,30 @@ _PARSED: dict[tuple, Move] = {}
 _PARSED_LIMIT = 4096
 
 
+#: ... and in a hand record, where each move also carries the envelope's ``time`` (ignored)
+_KEYS_IN_RECORD = {kind: keys | {"time"} for kind, keys in _KEYS.items()}
+
+
 def parse_move(data: Mapping[str, Any]) -> Move:
     """A move from its JSON form; :class:`MalformedError` if it does not parse."""
+    return _parse(data, _KEYS)
+
+
+def parse_record_move(data: Mapping[str, Any]) -> Move:
+    """A move as a hand record holds it: :func:`parse_move` of it without the envelope's
+    ``time`` field (ignored, as :func:`replay.replayer.engine_move` drops it), without
+    copying it."""
+    return _parse(data, _KEYS_IN_RECORD)
+
+
+def _parse(data: Mapping[str, Any], allowed: dict[str, frozenset]) -> Move:
     if type(data) is not dict and not isinstance(data, Mapping):
         raise MalformedError("a move must be a JSON object")
     kind = data.get("type")
     seat = data.get("seat")
     if type(seat) is not int or seat < 0:
         seat = _seat(data)
-    keys = _KEYS.get(kind) if isinstance(kind, str) else None
+    keys = allowed.get(kind) if isinstance(kind, str) else None
     if keys is None:
         raise MalformedError(f"unknown move type {kind!r}", location="type")
     if not data.keys() <= keys:

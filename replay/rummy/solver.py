@@ -121,23 +121,26 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
     """The least points ``cards`` can count with wild rank ``wild`` (``None``: printed
     jokers only), and one grouping that reaches them.  Works for any number of cards."""
     vals = point_values(high)
-    counts = [[0] * 15 for _ in range(4)]
-    own_w = [[] for _ in range(4)]
+    counts = [[0] * 15, [0] * 15, [0] * 15, [0] * 15]
+    own_w: list[list[Card]] = [[], [], [], []]
     printed: list[Card] = []
     total = 0
+    suits_at = [0] * 14  # per rank, a bit for each suit holding it naturally
+    rank_of, suit_of = RANK_OF, SUIT_OF
     for card in cards:
         code = card.code
-        if code == JOKER_CODE:
-            printed.append(card)
-            continue
-        if code > JOKER_CODE:
+        if code >= JOKER_CODE:
+            if code == JOKER_CODE:
+                printed.append(card)
+                continue
             raise MalformedHandError(f"{card} is not a rummy card")
-        rank, suit = RANK_OF[code], SUIT_OF[code]
+        rank, suit = rank_of[code], suit_of[code]
         if rank == wild:
             own_w[suit].append(card)
         else:
             counts[suit][rank] += 1
             total += vals[rank]
+            suits_at[rank] |= 1 << suit
     n_jokers = len(printed) + sum(map(len, own_w))
     base = tuple(tuple(c) for c in counts)
     has_w = [bool(w) for w in own_w]
@@ -154,9 +157,9 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
     c0, c1, c2, c3 = counts
     rank_opts = []
     for r in range(1, 14):
-        plans = _rank_plans((c0[r], c1[r], c2[r], c3[r]))
-        if plans is not None:
-            rank_opts.append((r, plans))
+        bits = suits_at[r]
+        if bits & (bits - 1):  # two suits or more
+            rank_opts.append((r, _rank_plans((c0[r], c1[r], c2[r], c3[r]))))
     n_ranks = len(rank_opts)
     # later[i]: the most points the sets of ranks i, i+1 ... could lay (for the bound in rec)
     later = [0] * (n_ranks + 1)
@@ -177,24 +180,24 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
             return
         states = {(0, 0, 0): (0, ())}
         for s in range(4):
-            front = fronts[s][0]
-            if len(front) == 1 and not front[0][0] and not front[0][1][0]:
+            front = fronts[s][3]
+            if len(front) == 1 and not front[0][0] and not front[0][1]:
                 continue  # nothing to lay in this suit
             new: dict = {}
             for (k, r, p), (v, plans) in states.items():
-                for k2, (r2, p2), v2, plan in front:
+                for k2, r2, p2, v2, plan in front:
                     nk = k + k2
                     if nk > cap:
                         break  # frontier entries come sorted by jokers used
-                    key = (nk, min(2, r + r2), p | p2)
+                    r2 += r
+                    key = (nk, r2 if r2 < 2 else 2, p | p2)
                     nv = v + v2
                     old = new.get(key)
                     if old is None or nv > old[0]:
                         new[key] = (nv, plans + ((s, plan),))
             states = new
         for (k, r, p), (v, plans) in states.items():
-            extra = (cap - k) // 3
-            if p and r + extra >= 2 and sv + v > best_cover:
+            if p and sv + v > best_cover and r + (cap - k) // 3 >= 2:  # spare jokers in threes: runs
                 best_cover = sv + v
                 best_plan = (tuple(choice), plans, max(0, 2 - r), n_jokers - cap + k)
 

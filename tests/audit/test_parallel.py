@@ -211,3 +211,17 @@ def test_every_start_method_gives_the_single_process_report(archive, method):
     got = audit_partitions_local(plan_partitions(str(path), CHUNK, taper=2), workers=2,
                                  mp_context=multiprocessing.get_context(method))
     assert report_bytes(got) == report_bytes(audit_source(str(path)))
+
+
+def test_a_local_dask_cluster_s_workers_import_the_audit_as_they_start():
+    # (not on their first partition, inside the audit's time); eval is pickled by name, so
+    # asking does not itself import anything of ours into the workers
+    pytest.importorskip("distributed")
+    client = dask_client("local:2")
+    try:
+        loaded = client.run(eval, "'audit.parallel' in __import__('sys').modules")
+    finally:
+        cluster = client.cluster
+        client.close()
+        cluster.close()
+    assert list(loaded.values()) == [True, True]

@@ -13,7 +13,7 @@ import pytest
 from replay.cards import parse_card, parse_cards
 from replay.errors import MalformedError, TipluError
 from replay.rummy import moves
-from replay.rummy.moves import SOURCES, Declare, Discard, Drop, Pick, parse_move
+from replay.rummy.moves import SOURCES, Declare, Discard, Drop, Pick, parse_move, parse_record_move
 
 MISSING = object()
 
@@ -118,3 +118,25 @@ def test_the_cache_is_bounded():
         parse_move({"type": "drop", "seat": seat})
     assert len(moves._PARSED) <= moves._PARSED_LIMIT
     assert parse_move({"type": "drop", "seat": 5}) == Drop(5)
+
+
+def test_a_record_move_parses_as_its_copy_without_the_envelope_time():
+    """The replayer reads a record's moves with parse_record_move (no copy); it must give what
+    parse_move gives of the move without ``time`` (what the replayer used to pass)."""
+    moves._PARSED.clear()
+    for i, data in enumerate(grid()):
+        if i % 7:
+            continue  # a seventh of the grid, with each kind of envelope time
+        for time in ("2026-11-01T00:00:11.000Z", 5, None, ["x"]):
+            rec = dict(data, time=time)
+            assert outcome(parse_record_move, rec) == outcome(plain_parse_move, data), rec
+    d = {"type": "declare", "seat": 1, "finish_card": "KS", "groups": [["2H", "3H", "4H"]], "time": "t"}
+    assert parse_record_move(d) == plain_parse_move({k: v for k, v in d.items() if k != "time"})
+    with pytest.raises(MalformedError, match="unexpected fields"):
+        parse_move(d)  # outside a record, time is not a move's field
+
+
+def test_the_replayer_reads_rummy_moves_as_they_stand():
+    from replay.rummy.engine import RummyEngine
+
+    assert RummyEngine.parse_record_move is parse_record_move
