@@ -64,13 +64,13 @@ def _expectations(record: HandRecord) -> dict[str, dict[str, Any]]:
 def _equal(a: Any, b: Any) -> bool:
     """Whether a statement's ``a`` says the record's ``b`` (a string ``b`` is lower-cased
     already, by :func:`_lowered`)."""
+    if type(b) is str:  # the common case first (a str is no Decimal)
+        return isinstance(a, str) and hmac.compare_digest(a.lower(), b)
     if isinstance(b, Decimal):
         try:
             return Decimal(str(a)) == b
         except (InvalidOperation, ValueError):
             return False
-    if type(b) is str:
-        return isinstance(a, str) and hmac.compare_digest(a.lower(), b)
     return a == b
 
 
@@ -99,7 +99,10 @@ def _statement_of(signed: Any, key: str, *, check_signature: bool) -> dict[str, 
     ``check_signature``, whose Ed25519 signature verifies)."""
     if check_signature:
         return verify_statement(signed, key)
-    if not isinstance(signed, Mapping) or not isinstance(signed.get("statement"), Mapping):
+    if type(signed) is not dict and not isinstance(signed, Mapping):  # (type first: a dict is one, quickly)
+        raise MalformedError("a signed statement needs 'statement', 'key' and 'sig'")
+    st = signed.get("statement")
+    if type(st) is not dict and not isinstance(st, Mapping):
         raise MalformedError("a signed statement needs 'statement', 'key' and 'sig'")
     if not hmac.compare_digest(str(signed.get("key")).lower(), key):  # here ``key`` is lower-cased by the caller
         raise SignatureError("statement is signed by another key than the trusted operator key")
