@@ -34,6 +34,7 @@ from replay.records import HandRecord
 
 from .errors import SignatureError
 from .signing import verify_statement
+from .consttime import same_text
 
 PHASES = {"hand": 0, "commitment": 1, "seat-receipt": 2, "seat-reveal": 3, "deal": 4, "record": 5, "reveal": 6}
 REQUIRED = ("hand", "commitment", "seat-receipt", "seat-reveal", "deal", "record")
@@ -70,7 +71,7 @@ def _equal(a: Any, b: Any) -> bool:
         except (InvalidOperation, ValueError):
             return False
     if type(b) is str:
-        return isinstance(a, str) and hmac.compare_digest(a.lower(), b)
+        return isinstance(a, str) and same_text(a.lower(), b)
     return a == b
 
 
