@@ -40,7 +40,7 @@ from ..game import Outcome
 from ..dataclass_replace import replace
 from ..rulesets import Ruleset, allowed_players
 from .arrangement import Sets, check_arrangement, count_pairs, four_of_a_kind, splits
-from .moves import Arrange, Fold, Move, hand_json, parse_move
+from .moves import Arrange, Fold, Move, hand_json, parse_move, parse_record_move
 from .ranking import ranker_for
 from .showdown import DealResult, settle_deal, speaking_order
 from .strategy import default_arrangement
@@ -204,6 +204,8 @@ class KittiEngine:
     def parse_move(self, data: Mapping[str, Any]) -> Move:
         return parse_move(data)
 
+    parse_record_move = staticmethod(parse_record_move)   # a record move, ``time`` and all
+
     # -- the result -------------------------------------------------------------------
     def result(self, state: KittiState) -> DealResult:
         """The deal settled in points (:func:`~replay.kitti.showdown.settle_deal`)."""
@@ -246,7 +248,8 @@ class KittiEngine:
                 "folded": isinstance(move, Fold),
                 "sets": [card_texts(s) for s in move.sets] if arranged else None,
                 # the sets were checked when the move was applied: their keys name their classes
-                "classes": [label(key(s[0].code, s[1].code, s[2].code)) for s in move.sets] if arranged else None,
+                "classes": ([label(k) for k in res.keys[i]] if res.keys and res.keys[i] is not None
+                            else [label(key(s[0].code, s[1].code, s[2].code)) for s in move.sets]) if arranged else None,
                 "auto": bool(arranged and move.auto),
                 "rounds": won[i],
                 "stakes": res.stakes_paid[i],

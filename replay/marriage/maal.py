@@ -28,6 +28,11 @@ Each card counts for one item only, and the assignment taken is the one worth th
 to the holder (MC-26, D-8). It is computed exactly: every choice of tunnela items and
 number of marriages is tried, and each remaining kind is split into the best groups.
 The result depends only on the multiset of cards, never on their order.
+
+What scores under a tiplu (as the player knows it) is read from tables made once per
+ruleset and tiplu (:class:`_Scorer`: the codes that may score, and for each number of
+copies its best split and the items listed); the plain loop they replace is the oracle
+in ``tests/marriage/maal_reference.py``.
 """
 from __future__ import annotations
 
