@@ -43,6 +43,7 @@ from .tlog.checkpoint import Checkpoint, verify_checkpoint
 from .tlog.merkle import leaf_hash, root_from_inclusion_proof
 from .tlog.proof import TlogProof, parse_tlog_proof
 from .tlog.store import leaf_entry
+from .consttime import same_text
 
 _CACHE_SIZE = 4096
 _checkpoints: "OrderedDict[tuple[bytes, str, str | None], Checkpoint | str]" = OrderedDict()
@@ -125,7 +126,7 @@ def check_log_evidence(record: HandRecord, public_key: str, *, origin: str | Non
 
     When the record names another key than the trusted one, a checkpoint that does not
     verify is a consequence of that (``after`` the ``signature`` fault it gets)."""
-    other_key = not hmac.compare_digest(str(record.table.public_key).lower(), public_key.lower())
+    other_key = not same_text(str(record.table.public_key).lower(), public_key.lower())
     f = record.fairness
     if f.log_proofs is None:
         return [Fault(Reason.NOT_LOG_BOUND, "a tiplu.hand/1 record carries no log evidence: nothing shows "

@@ -21,7 +21,6 @@ not hold.
 """
 from __future__ import annotations
 
-import hmac
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Mapping
@@ -34,6 +33,7 @@ from .tlog.checkpoint import DEFAULT_ORIGIN, Checkpoint, make_checkpoint, parse_
 from .tlog.merkle import leaf_hash, verify_inclusion
 from .tlog.proof import format_tlog_proof, parse_tlog_proof
 from .tlog.store import TransparencyLog, leaf_entry
+from .consttime import same_text
 
 RECEIPT_FORMAT = "tiplu.receipt/2"
 
@@ -118,7 +118,7 @@ def receipt(ledger: Any, signed: Mapping[str, Any], *, key: SigningKey, origin: 
 
 
 def _same(a: Any, b: Any) -> bool:
-    return isinstance(a, str) and isinstance(b, str) and hmac.compare_digest(a.lower(), b.lower())
+    return isinstance(a, str) and isinstance(b, str) and same_text(a.lower(), b.lower())
 
 
 def verify_receipt(rec: Any, public_key_hex: str, *, origin: str | None = None) -> Receipt:

@@ -23,7 +23,6 @@ do).  A badly signed statement is a ``signature`` fault only -- not also "missin
 """
 from __future__ import annotations
 
-import hmac
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -34,13 +33,14 @@ from replay.records import HandRecord
 
 from .errors import SignatureError
 from .signing import verify_statement
+from .consttime import same_text
 
 PHASES = {"hand": 0, "commitment": 1, "seat-receipt": 2, "seat-reveal": 3, "deal": 4, "record": 5, "reveal": 6}
 REQUIRED = ("hand", "commitment", "seat-receipt", "seat-reveal", "deal", "record")
 
 
 def _same(a: Any, b: Any) -> bool:
-    return hmac.compare_digest(str(a).lower(), str(b).lower())
+    return same_text(str(a).lower(), str(b).lower())
 
 
 def _expectations(record: HandRecord) -> dict[str, dict[str, Any]]:
@@ -65,7 +65,7 @@ def _equal(a: Any, b: Any) -> bool:
     """Whether a statement's ``a`` says the record's ``b`` (a string ``b`` is lower-cased
     already, by :func:`_lowered`)."""
     if type(b) is str:  # the common case first (a str is no Decimal)
-        return isinstance(a, str) and hmac.compare_digest(a.lower(), b)
+        return isinstance(a, str) and same_text(a.lower(), b)
     if isinstance(b, Decimal):
         try:
             return Decimal(str(a)) == b
@@ -104,7 +104,7 @@ def _statement_of(signed: Any, key: str, *, check_signature: bool) -> dict[str, 
     st = signed.get("statement")
     if type(st) is not dict and not isinstance(st, Mapping):
         raise MalformedError("a signed statement needs 'statement', 'key' and 'sig'")
-    if not hmac.compare_digest(str(signed.get("key")).lower(), key):  # here ``key`` is lower-cased by the caller
+    if not same_text(str(signed.get("key")).lower(), key):  # here ``key`` is lower-cased by the caller
         raise SignatureError("statement is signed by another key than the trusted operator key")
     return signed["statement"]
 

@@ -30,7 +30,6 @@ as the seed, not as "first bad move 0".
 """
 from __future__ import annotations
 
-import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -47,6 +46,7 @@ from .logcheck import LogView, check_log_evidence
 from .schema import validate_record
 from .statement_check import check_statements
 from .trust import TrustAnchor
+from .consttime import same_text
 
 
 @dataclass(frozen=True)
@@ -202,7 +202,7 @@ def audit_record(data: Any, *, public_key: str | None = None, strict: bool = Fal
                 verify_player_seed(record.hand_id, seat, seed, commitment)
             except CommitmentMismatchError as exc:
                 add(Fault(Reason.SEAT_SEED_MISMATCH, str(exc)))
-        if not hmac.compare_digest(record.ruleset.hash, f.ruleset_hash):
+        if not same_text(record.ruleset.hash, f.ruleset_hash):
             add(Fault(Reason.RULESET_MISMATCH, "the resolved ruleset does not hash to the committed ruleset hash"))
         anchor = trust_of(record, trust=trust, public_key=public_key)
         key = anchor.public_key if anchor is not None else record.table.public_key

@@ -40,7 +40,7 @@ from ..game import Outcome
 from ..dataclass_replace import replace
 from ..rulesets import Ruleset, allowed_players
 from .arrangement import Sets, check_arrangement, count_pairs, four_of_a_kind, splits
-from .moves import Arrange, Fold, Move, hand_json, parse_move
+from .moves import Arrange, Fold, Move, hand_json, parse_move, parse_record_move
 from .ranking import ranker_for
 from .showdown import DealResult, settle_deal, speaking_order
 from .strategy import default_arrangement
@@ -203,6 +203,8 @@ class KittiEngine:
 
     def parse_move(self, data: Mapping[str, Any]) -> Move:
         return parse_move(data)
+
+    parse_record_move = staticmethod(parse_record_move)   # a record move, ``time`` and all
 
     # -- the result -------------------------------------------------------------------
     def result(self, state: KittiState) -> DealResult:

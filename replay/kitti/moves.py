@@ -86,19 +86,30 @@ def parse_sets(raw: Any) -> Sets:
 
 _FOLD_FIELDS = frozenset({"type", "seat"})
 _ARRANGE_FIELDS = frozenset({"type", "seat", "sets", "auto"})
+_FOLD_RECORD, _ARRANGE_RECORD = _FOLD_FIELDS | {"time"}, _ARRANGE_FIELDS | {"time"}
 
 
-def parse_move(data: Mapping[str, Any], *, n_seats: int | None = None) -> Move:
-    """A move from its JSON form; :class:`MalformedError` if it does not parse."""
+def parse_record_move(raw: Mapping[str, Any]) -> Move:
+    """The move of a record's move object, its envelope field ``time`` ignored: the move (or
+    the error) :func:`parse_move` gives for a copy without ``time``, read without the copy."""
+    try:
+        return parse_move(raw, _envelope=True)
+    except MalformedError:   # say what is wrong exactly as about the copy
+        return parse_move({k: v for k, v in raw.items() if k != "time"})
+
+
+def parse_move(data: Mapping[str, Any], *, n_seats: int | None = None, _envelope: bool = False) -> Move:
+    """A move from its JSON form; :class:`MalformedError` if it does not parse.  (``_envelope``:
+    a record's ``time`` field is let through, for :func:`parse_record_move`.)"""
     if type(data) is not dict and not isinstance(data, Mapping):
         raise MalformedError("a move must be a JSON object")
     kind = data.get("type")
     if kind == "fold":
-        if not data.keys() <= _FOLD_FIELDS:
+        if not data.keys() <= (_FOLD_RECORD if _envelope else _FOLD_FIELDS):
             raise MalformedError(f"a fold has only 'type' and 'seat', got {sorted(data)}")
         return Fold(_seat(data, n_seats))
     if kind == "arrange":
-        if not data.keys() <= _ARRANGE_FIELDS:
+        if not data.keys() <= (_ARRANGE_RECORD if _envelope else _ARRANGE_FIELDS):
             raise MalformedError(f"unknown fields in an arrange move: {sorted(set(data) - {'type', 'seat', 'sets', 'auto'})}")
         auto = data.get("auto", False)
         if not isinstance(auto, bool):

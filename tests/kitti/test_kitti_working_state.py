@@ -201,3 +201,31 @@ def test_folds_end_the_deal_on_a_working_state_as_on_a_frozen_one(n, folders):
         assert eng.is_over(work) == eng.is_over(state) and eng.to_move(work) == eng.to_move(state)
     assert work.freeze() == state and eng.outcome(work.freeze()) == eng.outcome(state)
     assert spoken == (n - 1 if folders == n - 1 else n)
+
+
+def test_record_moves_read_without_a_copy_as_with_one():
+    # rules K-2, K-5: the replayer reads each record move with parse_record_move (its
+    # envelope field ``time`` let through); it must give the move, or the error, that
+    # parse_move gives for the copy without ``time``
+    from replay.kitti.moves import parse_move, parse_record_move
+
+    def outcome(fn, data):
+        try:
+            m = fn(data)
+            return ("ok", type(m), m)
+        except TipluError as exc:
+            return ("error", type(exc), str(exc))
+
+    good_sets = [["AS", "KS", "QS"], ["2H", "3H", "4H"], ["9C", "TC", "JC"]]
+    bodies = [{"type": "fold", "seat": 1}, {"type": "arrange", "seat": 0, "sets": good_sets},
+              {"type": "arrange", "seat": 2, "sets": good_sets, "auto": True}, {"type": "arrange", "seat": 2, "sets": good_sets, "auto": 1},
+              {"type": "fold", "seat": 1, "sets": good_sets}, {"type": "fold", "seat": -1}, {"type": "fold", "seat": True},
+              {"type": "arrange", "seat": 0, "sets": [["AS", "XX", "QS"]]}, {"type": "arrange", "seat": 0, "sets": "AS"},
+              {"type": "arrange", "seat": 0, "sets": good_sets, "extra": 1}, {"type": "pass", "seat": 0}, {"seat": 0}]
+    checked = 0
+    for body in bodies:
+        for time in (None, "2026-11-01T00:05:11.000Z", 7):
+            rec = dict(body) if time is None else {**body, "time": time}
+            assert outcome(parse_record_move, rec) == outcome(parse_move, {k: v for k, v in rec.items() if k != "time"}), rec
+            checked += 1
+    assert checked == 36
