@@ -109,7 +109,9 @@ def published_record(ledger: Any, hand_id: str, *, stored: Mapping[str, Any] | N
         stored = json.loads(row[0])
     record = json.loads(json.dumps(stored))
     hand = ledger.get_hand(hand_id)
-    fairness = record.setdefault("fairness", {})
+    fairness = record.get("fairness")
+    if not isinstance(fairness, dict):  # an attached record's fairness that is no object: the ledger's parts only
+        fairness = record["fairness"] = {}
     statements = list(ledger.statements(hand_id))
     fairness["statements"] = [s.signed for s in statements]
     if record.get("format") == RECORD_FORMAT:

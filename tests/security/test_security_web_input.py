@@ -250,6 +250,28 @@ INT_QUERIES = {"/api/v1/hands": ["limit", "offset"], "/api/v1/log/entries": ["st
                "/api/v1/log/proof/inclusion": ["index", "size"], "/api/v1/log/proof/consistency": ["first", "second"]}
 
 
+@pytest.mark.parametrize("fairness", [None, [], "x", 7])
+def test_a_record_whose_fairness_is_no_object_is_shown_not_a_500(site, fuzz_app, fairness):
+    """Found by the fuzz test above: the publisher assigned into a ``fairness`` of null."""
+    from audit.ledger import Ledger
+    from replay.fairness import commit_player_seed
+
+    valid = site.records[site.hands["revealed0"]]
+    client = fuzz_app.test_client()
+    hid = f"nf-{type(fairness).__name__}"
+    with Ledger(fuzz_app.config["TIPLU_DB"]) as ledger:
+        ledger.new_hand("t1", ["asha", "bikash", "chandra"], hand_id=hid)
+        ledger.commit(hid)
+        for s in range(3):
+            ledger.seed_commit(hid, s, commit_player_seed(hid, s, bytes([s + 1]) * 16))
+        for s in range(3):
+            ledger.seed_reveal(hid, s, bytes([s + 1]) * 16)
+        ledger.deal(hid)
+        ledger.finish(hid, {**valid, "fairness": fairness, "hand_id": hid})
+    for path in (f"/hands/{hid}", f"/api/v1/hands/{hid}/record", f"/api/v1/hands/{hid}/verdict"):
+        assert client.get(path).status_code < 500, path
+
+
 def test_every_integer_query_parameter_is_parsed_by_the_one_parser(make_app):
     """Hypothesis over every integer query parameter of the API: other scripts' digits
     (``²``, ``१``), signs, blanks, huge numbers around 2**63 -- a 4xx in the error shape."""
