@@ -204,13 +204,25 @@ def test_wrong_json_types_in_lifecycle_bodies(site, make_app):
             check_api_response(resp.status_code, resp.data, resp.content_type, where=f"{path} {key}={value!r:.40}")
 
 
+def _dealt_hand(ledger, hid):
+    """A three-seat Kitti hand of table t1, dealt and waiting for its record."""
+    from replay.fairness import commit_player_seed
+
+    ledger.new_hand("t1", ["asha", "bikash", "chandra"], hand_id=hid)
+    ledger.commit(hid)
+    for s in range(3):
+        ledger.seed_commit(hid, s, commit_player_seed(hid, s, bytes([s + 1]) * 16))
+    for s in range(3):
+        ledger.seed_reveal(hid, s, bytes([s + 1]) * 16)
+    ledger.deal(hid)
+
+
 def test_pages_and_api_survive_any_record_an_operator_attaches(site, fuzz_app):
     """The operator API accepts any JSON object as a record; every page and route showing it must cope."""
     from hypothesis import HealthCheck
 
     from audit.ledger import Ledger
     from replay.errors import TipluError
-    from replay.fairness import commit_player_seed
     from test_security_fuzz_parsers import json_values, mutations
 
     valid = site.records[site.hands["revealed0"]]
@@ -222,13 +234,7 @@ def test_pages_and_api_survive_any_record_an_operator_attaches(site, fuzz_app):
     def run(record, reveal):
         hid = f"fz-{next(counter)}"
         with Ledger(fuzz_app.config["TIPLU_DB"]) as ledger:
-            ledger.new_hand("t1", ["asha", "bikash", "chandra"], hand_id=hid)
-            ledger.commit(hid)
-            for s in range(3):
-                ledger.seed_commit(hid, s, commit_player_seed(hid, s, bytes([s + 1]) * 16))
-            for s in range(3):
-                ledger.seed_reveal(hid, s, bytes([s + 1]) * 16)
-            ledger.deal(hid)
+            _dealt_hand(ledger, hid)
             try:
                 ledger.finish(hid, {**record, "hand_id": hid})
             except TipluError:  # e.g. floats or lone surrogates: refused before it is stored
@@ -254,19 +260,12 @@ INT_QUERIES = {"/api/v1/hands": ["limit", "offset"], "/api/v1/log/entries": ["st
 def test_a_record_whose_fairness_is_no_object_is_shown_not_a_500(site, fuzz_app, fairness):
     """Found by the fuzz test above: the publisher assigned into a ``fairness`` of null."""
     from audit.ledger import Ledger
-    from replay.fairness import commit_player_seed
 
     valid = site.records[site.hands["revealed0"]]
     client = fuzz_app.test_client()
     hid = f"nf-{type(fairness).__name__}"
     with Ledger(fuzz_app.config["TIPLU_DB"]) as ledger:
-        ledger.new_hand("t1", ["asha", "bikash", "chandra"], hand_id=hid)
-        ledger.commit(hid)
-        for s in range(3):
-            ledger.seed_commit(hid, s, commit_player_seed(hid, s, bytes([s + 1]) * 16))
-        for s in range(3):
-            ledger.seed_reveal(hid, s, bytes([s + 1]) * 16)
-        ledger.deal(hid)
+        _dealt_hand(ledger, hid)
         ledger.finish(hid, {**valid, "fairness": fairness, "hand_id": hid})
     for path in (f"/hands/{hid}", f"/api/v1/hands/{hid}/record", f"/api/v1/hands/{hid}/verdict"):
         assert client.get(path).status_code < 500, path
