@@ -41,6 +41,7 @@ def enc(data: bytes) -> bytes:
 
 
 _STREAM_TAG_ENC = enc(STREAM_TAG)
+_MATERIAL_TAG_ENC = enc(MATERIAL_TAG)
 
 
 def u32(n: int) -> bytes:
@@ -53,9 +54,13 @@ def u64(n: int) -> bytes:
 
 def key_material(hand_id: str, ruleset_hash: bytes, player_seeds: Sequence[bytes]) -> bytes:
     """The 32-byte combined key material of a hand (seeds in seat order)."""
-    parts = [enc(MATERIAL_TAG), enc(hand_id.encode("utf-8")), enc(ruleset_hash), u32(len(player_seeds))]
-    parts.extend(enc(s) for s in player_seeds)
-    return hashlib.sha256(b"".join(parts)).digest()
+    hid = hand_id.encode("utf-8")
+    parts = [_MATERIAL_TAG_ENC, len(hid).to_bytes(4, "big"), hid, len(ruleset_hash).to_bytes(4, "big"),
+             ruleset_hash, len(player_seeds).to_bytes(4, "big")]
+    for seed in player_seeds:  # enc(seed), written out: this runs once a hand
+        parts.append(len(seed).to_bytes(4, "big"))
+        parts.append(seed)
+    return _sha256(b"".join(parts)).digest()
 
 
 class Stream:

@@ -148,3 +148,12 @@ def test_the_batch_check_is_the_per_draw_limit():
     for n in (2, 3, 52, 160, 1025):
         assert stream_mod._limits(n) == tuple(_TWO32 - _TWO32 % k for k in range(n, 1, -1))
     assert all(map(operator.lt, [0] * 51, stream_mod._limits(52)))
+
+
+@settings(max_examples=200)
+@given(st.text(max_size=40), st.binary(max_size=40), st.lists(st.binary(max_size=70), max_size=9))
+def test_key_material_is_the_specified_hash(hand_id, ruleset_hash, seeds):  # rule D-3
+    # docs/fairness.md: SHA-256(enc(tag) || enc(hand_id) || enc(ruleset_hash) || u32(n) || enc(seed_i) ...)
+    msg = (enc(b"tiplu/v1/material") + enc(hand_id.encode("utf-8")) + enc(ruleset_hash)
+           + len(seeds).to_bytes(4, "big") + b"".join(enc(s) for s in seeds))
+    assert stream_mod.key_material(hand_id, ruleset_hash, seeds) == hashlib.sha256(msg).digest()
