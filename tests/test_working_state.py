@@ -187,9 +187,14 @@ def test_a_working_copy_holds_every_field_of_the_frozen_state():
     state = RoundState(**round_values)
     work = WorkingRound(state)
     assert work.freeze() == state
-    assert all(getattr(work, name) == value for name, value in round_values.items() if name != "seats")
+    # the stock, the discards and a thawed hand are lists in the working copy (changed in
+    # place), every other value is the frozen one
+    as_frozen = lambda v: tuple(v) if type(v) is list else v  # noqa: E731
+    assert all(as_frozen(getattr(work, name)) == value for name, value in round_values.items() if name != "seats")
+    assert type(work.stock) is list and type(work.discards) is list
     thawed = work.thaw(0)
-    assert all(getattr(thawed, name) == value for name, value in seat_values.items())
+    assert all(as_frozen(getattr(thawed, name)) == value for name, value in seat_values.items())
+    assert thawed.codes == [c.code for c in thawed.hand]
     assert work.freeze() == state and work.freeze().randomness == round_values["randomness"]
 
 
@@ -211,6 +216,18 @@ def test_a_working_seat_adds_and_removes_cards_as_the_hand_functions_do():
         assert seat.hand_with(card) == insert_card(hand, card)
         assert seat.hand_without(card) == remove_cards(hand, [card])
         assert seat.freeze() == SeatState(hand=hand)
+        # in place: add, and find + remove_at on the sorted hand, keep the codes beside the cards
+        added = WorkingSeat(SeatState(hand=hand))
+        added.add(card)
+        assert tuple(added.hand) == insert_card(hand, card) and added.codes == [c.code for c in added.hand]
+        assert added.freeze() == SeatState(hand=insert_card(hand, card))
+        removed = WorkingSeat(SeatState(hand=sort_cards(hand)))
+        i = removed.find(card)
+        want = remove_cards(hand, [card])
+        assert (i is None) == (want is None)
+        if i is not None:
+            removed.remove_at(i)
+            assert tuple(removed.hand) == want and removed.codes == [c.code for c in removed.hand]
 
 
 # --- the engine's own loop over a record's moves (issue 18, session 6) ---------------------
@@ -287,3 +304,23 @@ def test_mutated_records_give_the_same_faults_through_the_engines_loop(preset):
                 same(working, frozen)
                 checked += bool(frozen.faults)
     assert checked >= 100
+
+
+@pytest.mark.parametrize("preset", ["marriage/nepal", "marriage/classic"])
+def test_apply_never_changes_the_frozen_state_it_is_given(preset):
+    """The working copy's lists (stock, discards, hands) are its own: applying every move of
+    bot rounds to frozen states leaves each given state exactly as it was."""
+    from replay.fairness import hand_randomness
+
+    rs = resolve(preset)
+    eng = MarriageEngine(rs)
+    for k in range(4):
+        r = hand_randomness(bytes([k, 9]) * 16, f"f-{k}", rs, [bytes([k, s]) * 8 for s in range(4)])
+        state = eng.start(r, dealer=first_dealer(4))
+        rng = Stream(bytes([k + 1]) * 32, bytes(32), "bot")
+        while not eng.is_over(state):
+            before = json.dumps(state.to_json())
+            move = choose_move(eng, state, rng)
+            after = eng.apply(state, move)
+            assert json.dumps(state.to_json()) == before and after is not state
+            state = after
