@@ -12,10 +12,11 @@ uses the ledger's connection, clock, signer and secret store (:mod:`.ledger`).
 
 A verb checks its arguments first, then -- under the write lock (``BEGIN IMMEDIATE``) -- the
 hand's state, then asks the clock and the key, so a refused call raises the same error as it
-always did and the state is read once.  :meth:`~HandLifecycle.commit` and
-:meth:`~HandLifecycle.finish` also check the state before they take the lock: the first
-stores the server seed before its statement, the second runs the record validator (a replay)
-that must not hold the lock.
+always did and the state is read once.  :meth:`~HandLifecycle.commit` then takes a server
+seed that is already durable in the secret store (made ahead in batches, one sync for many
+hands: :meth:`~.secret_store.SecretStore.take_server_seed`) before it signs the seed's
+commitment.  :meth:`~HandLifecycle.finish` also checks the state before it takes the lock:
+it runs the record validator (a replay), which must not hold the lock.
 """
 from __future__ import annotations
 
@@ -57,6 +58,14 @@ def _ruleset(text: str) -> Ruleset:
     decides the value (every verb reads it; parsing and checking it was a quarter of an
     append)."""
     return Ruleset.from_json(json.loads(text))
+
+
+def _fresh_server_seed() -> bytes:
+    """A new server seed from the operating system's CSPRNG (``secrets``)."""
+    seed = secrets.token_bytes(SERVER_SEED_BYTES)
+    if len(seed) != SERVER_SEED_BYTES:  # pragma: no cover - only a replaced ``secrets`` could
+        raise MalformedError(f"a server seed is {SERVER_SEED_BYTES} bytes")
+    return seed
 
 
 class HandLifecycle:
@@ -111,6 +120,21 @@ class HandLifecycle:
     def _commitment(self, hand_id: str) -> str | None:
         row = self.db.execute("SELECT commitment FROM hand_commitments WHERE hand_id = ?", [hand_id]).fetchone()
         return row[0] if row else None
+
+    def _new_server_seed(self, hand_id: str, pinned: bytes | None) -> tuple[bytes, str]:
+        """A fresh server seed for the hand and its commitment, already committed and synced
+        in the secret store: one of the seeds a file store makes ahead
+        (:meth:`~.secret_store.SecretStore.take_server_seed`), or -- for an in-memory
+        ledger, and the simulator's ``pinned`` seed -- one stored for this hand now."""
+        store = self._secrets()
+        if pinned is None and store.path != ":memory:":
+            return store.take_server_seed(_fresh_server_seed, commit_server_seed)
+        seed = _fresh_server_seed() if pinned is None else bytes(pinned)
+        if len(seed) != SERVER_SEED_BYTES:
+            raise MalformedError(f"a server seed is {SERVER_SEED_BYTES} bytes")
+        commitment = commit_server_seed(seed)
+        store.put_server_seed(commitment, hand_id, seed)
+        return seed, commitment
 
     def _server_seed(self, hand_id: str, commitment: str | None | bool = False) -> bytes:
         """The private server seed (operator-side only; never part of a public read).
@@ -171,18 +195,13 @@ class HandLifecycle:
         ``server_seed`` is for the simulator only (deterministic runs); an operator never passes it.
         """
         hand_id, operator, n, dealer, ruleset = self._hand_row(hand_id)
-        require(self.db, hand_id, "commit")
-        time = self._time(now)
-        key = self._signer(operator)
-        seed = secrets.token_bytes(SERVER_SEED_BYTES) if server_seed is None else bytes(server_seed)
-        if len(seed) != SERVER_SEED_BYTES:
-            raise MalformedError(f"a server seed is {SERVER_SEED_BYTES} bytes")
-        commitment = commit_server_seed(seed)
-        # The seed is durable in the secret store before its commitment is public: a crash in
-        # between leaves an orphan seed, never a public commitment without its seed.
-        self._secrets().put_server_seed(commitment, hand_id, seed)
-        with self._write() as db:
+        with self._write() as db:  # state, clock, key, seed: under the write lock, the state read once
             require(db, hand_id, "commit")
+            time = self._time(now)
+            key = self._signer(operator)
+            # The seed is durable in the secret store before its commitment is public: a crash in
+            # between leaves an orphan seed, never a public commitment without its seed.
+            seed, commitment = self._new_server_seed(hand_id, server_seed)
             seq, signed = append_statement(db, key, "commitment", hand_id, {
                 "server_seed_commitment": commitment, "ruleset_hash": ruleset.hash,
                 "n_seats": n, "dealer": dealer}, time)

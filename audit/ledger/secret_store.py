@@ -6,11 +6,18 @@ read-only.  The secrets live in a second SQLite file beside it (``tiplu.db`` ->
 that mode, then ``fchmod``, so the umask cannot widen it; SQLite gives its ``-wal`` and
 ``-shm`` files the same mode).  An existing store that other users can read is refused.
 
-Two tables, both append-only:
+Three tables, all append-only:
 
-* ``server_seeds(commitment PRIMARY KEY, hand_id, seed)`` -- keyed by the *commitment*, so a
-  seed written by a commit that then lost a race (or crashed before its public statement)
-  is an orphan nobody refers to, never a second seed for the same hand;
+* ``server_seeds_ahead(commitment PRIMARY KEY, seed)`` -- the server seeds of a ledger file,
+  made ahead of their hands in small batches (:meth:`SecretStore.take_server_seed`): each
+  batch is committed and synced in one transaction *before* any of its seeds is handed to
+  a hand, so one sync serves many hands where it was one sync per hand.  Which hand uses
+  a seed is public: its commitment is in the ledger's ``hand_commitments``.  A process
+  hands each seed it made to one hand at most and forgets the rest when it exits or
+  forks; those, like the seed of a commit that lost a race, are orphans nobody refers to.
+* ``server_seeds(commitment PRIMARY KEY, hand_id, seed)`` -- a seed stored for one hand as
+  it commits: in-memory ledgers, the simulator's pinned seeds, and every file ledger
+  before the seeds were made ahead.  Keyed by the *commitment* too.
 * ``operator_keys(public_key PRIMARY KEY, private_key)``.
 
 Order of writes (crash safety across two files): a secret is committed to this store
@@ -24,7 +31,8 @@ import os
 import pathlib
 import sqlite3
 import stat
-from typing import Iterable
+import threading
+from typing import Callable, Iterable
 
 from sqlite_utils import Database
 
@@ -69,13 +77,45 @@ _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS operator_keys (
         public_key TEXT PRIMARY KEY,
         private_key TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS server_seeds_ahead (
+        commitment TEXT PRIMARY KEY,
+        seed TEXT NOT NULL)""",
 )
-
+_TABLES = ("server_seeds", "operator_keys", "server_seeds_ahead")
 
 _SCHEMA_OBJECTS = frozenset({
-    ("table", "server_seeds"), ("table", "operator_keys"),
-    *(("trigger", f"{t}_no_{op}") for t in ("server_seeds", "operator_keys") for op in ("update", "delete")),
+    *(("table", t) for t in _TABLES),
+    *(("trigger", f"{t}_no_{op}") for t in _TABLES for op in ("update", "delete")),
 })
+
+#: the most seeds one batch of :meth:`SecretStore.take_server_seed` makes ahead; a process's
+#: first batch for a store is one seed and each next one twice the last, so a short-lived
+#: process (a CLI call) makes what it uses and a server soon syncs once per this many hands
+SEED_BATCH = 32
+
+
+class _Pool:
+    """Seeds made ahead and not yet handed out, per secret-store file, in this process only.
+
+    Forgotten in a forked child (``os.register_at_fork``; the pid is checked as well): a
+    child never hands out a seed its parent may hand out too."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.pid = os.getpid()
+        self.seeds: dict[str, list[tuple[str, bytes]]] = {}
+        self.batch: dict[str, int] = {}
+
+    def forget(self) -> None:
+        self.lock = threading.Lock()  # a lock another thread held at the fork would never be released
+        self.pid = os.getpid()
+        self.seeds.clear()
+        self.batch.clear()
+
+
+_POOL = _Pool()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_POOL.forget)
 
 
 def _has_schema(db: Database) -> bool:
@@ -121,8 +161,8 @@ class SecretStore:
                 with atomic(db):
                     for sql in _SCHEMA:
                         db.execute(sql)
-                    append_only(db, "server_seeds")
-                    append_only(db, "operator_keys")
+                    for table in _TABLES:
+                        append_only(db, table)
         except sqlite3.DatabaseError as exc:
             db.close()
             raise SecretStoreError(f"{self.path} is not a Tiplu secret store ({exc})") from None
@@ -155,11 +195,43 @@ class SecretStore:
             db.execute("INSERT OR IGNORE INTO server_seeds (commitment, hand_id, seed) VALUES (?, ?, ?)",
                        [commitment, hand_id, seed.hex()])
 
+    def take_server_seed(self, make: Callable[[], bytes], commit: Callable[[bytes], str]) -> tuple[bytes, str]:
+        """A server seed for one hand and its commitment, committed and synced in this store
+        before it is returned, and handed out by this process once only.
+
+        Seeds are made ahead (``make()`` each, ``commit(seed)`` its commitment) and stored
+        in one transaction per batch (:data:`SEED_BATCH`): a batch's sync serves the hands
+        that follow.  A file store only (an in-memory one has nothing to sync: use
+        :meth:`put_server_seed`)."""
+        if self.path == ":memory:":
+            raise ValueError("seeds are made ahead only for a secret store on a file")
+        key = os.path.realpath(self.path)
+        pool = _POOL
+        if pool.pid != os.getpid():  # a fork that os.register_at_fork did not see
+            pool.forget()
+        with pool.lock:
+            seeds = pool.seeds.setdefault(key, [])
+            if not seeds:
+                size = pool.batch[key] = min(2 * pool.batch.get(key, 0) or 1, SEED_BATCH)
+                made = [make() for _ in range(size)]
+                batch = [(commit(seed), seed) for seed in made]
+                db = self.ensure()
+                with atomic(db):
+                    for commitment, seed in batch:
+                        db.execute("INSERT INTO server_seeds_ahead (commitment, seed) VALUES (?, ?)",
+                                   [commitment, seed.hex()])
+                batch.reverse()  # handed out in the order they were made
+                seeds.extend(batch)
+            commitment, seed = seeds.pop()
+        return seed, commitment
+
     def server_seed(self, commitment: str) -> bytes | None:
         db = self._reader()
         if db is None:
             return None
-        row = db.execute("SELECT seed FROM server_seeds WHERE commitment = ?", [commitment]).fetchone()
+        row = db.execute("SELECT seed FROM server_seeds_ahead WHERE commitment = ?1"
+                         " UNION ALL SELECT seed FROM server_seeds WHERE commitment = ?1 LIMIT 1",
+                         [commitment]).fetchone()
         return bytes.fromhex(row[0]) if row else None
 
     # -- operator keys -----------------------------------------------------------------

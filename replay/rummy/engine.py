@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..cards import Card, card_texts
-from ..deal import left_of
+from ..deal import Deal, deal as deal_shoe, left_of, seat_order
 from ..errors import DeckMismatchError, IllegalMoveError, RulesetError
 from ..fairness import HandRandomness
 from ..game import Outcome
@@ -78,13 +78,32 @@ class RummyEngine:
         n = randomness.n_seats
         if n not in allowed_players(self.ruleset):
             raise RulesetError(f"rummy13 is played by {allowed_players(self.ruleset)} players, not {n}")
-        d = randomness.deal(dealer)
+        if type(randomness) is HandRandomness and (randomness.ruleset is self.ruleset
+                                                   or randomness.ruleset == self.ruleset):  # the v1 shoe, by slices
+            d = self._deal(randomness.shoe(), n, dealer)
+        else:
+            d = randomness.deal(dealer)
         return RummyState(
             randomness=randomness, dealer=dealer, indicator=d.indicator,
             wild=wild_rank_of(d.indicator), hands=d.hands, closed=d.stock,
             open_pile=(d.turned_up,), turn=left_of(dealer, n),
             has_picked=(False,) * n, missed=(0,) * n, status=(PLAYING,) * n,
             shown=(None,) * n, finish=(None,) * n)
+
+    def _deal(self, shoe: Sequence[Card], n: int, dealer: int) -> Deal:
+        """:func:`replay.deal.deal` of a rummy shoe (R-4, D-19: one card at a time from the
+        dealer's left, then the indicator, then the open pile's first card, the rest the
+        closed pile), read as slices: the ``k``-th seat served gets the cards at ``k, k + n,
+        k + 2n ...`` (tests/rummy/test_rummy_engine.py compares the two)."""
+        size = self.ruleset["hand_size"]
+        dealt = size * n
+        if size < 1 or dealt + 2 > len(shoe):
+            return deal_shoe(self.ruleset, shoe, n, dealer)  # its error
+        order = seat_order(dealer, n, direction=self.ruleset.settings.get("direction", "clockwise"))
+        hands: list = [None] * n
+        for k, seat in enumerate(order):
+            hands[seat] = tuple(shoe[k:dealt:n])
+        return Deal(tuple(hands), shoe[dealt + 1], shoe[dealt], tuple(shoe[dealt + 2:]))
 
     def working(self, state: RummyState) -> WorkingRummy:
         """A working copy of ``state`` that :meth:`apply` changes in place (and returns), for

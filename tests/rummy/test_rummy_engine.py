@@ -7,7 +7,7 @@ from replay.errors import DeckMismatchError
 from hypothesis import given, settings, strategies as st
 
 from replay.cards import parse_card, parse_cards
-from replay.errors import IllegalMoveError, MalformedError
+from replay.errors import IllegalMoveError, MalformedError, RulesetError
 from replay.fairness import hand_randomness
 from replay.game import engine_for
 from replay.rulesets import resolve
@@ -44,6 +44,21 @@ def test_deal_layout(n, size):  # rules R-1, R-4, R-5, D-18, D-19
     assert state.indicator == shoe[13 * n] and state.open_pile == (shoe[13 * n + 1],)
     assert state.closed == tuple(shoe[13 * n + 2:])
     assert state.turn == 0  # the dealer's left starts
+
+
+@pytest.mark.parametrize("n", [4, 6, 8])
+def test_the_sliced_deal_is_the_card_by_card_deal(n):  # rules, D-19, D-4
+    # RummyEngine.start reads the v1 shoe by slices; replay.deal.deal deals it card by card
+    from replay.deal import deal as deal_shoe
+    for dealer in range(n):
+        for h in range(3):
+            engine, state, r = start(n, dealer=dealer, hand_id=f"slices-{n}-{dealer}-{h}")
+            d = deal_shoe(RS, r.shoe(), n, dealer)
+            assert (state.hands, state.indicator, state.open_pile, state.closed) == (
+                d.hands, d.indicator, (d.turned_up,), d.stock)
+            assert engine._deal(r.shoe(), n, dealer) == d
+    with pytest.raises(RulesetError):  # a shoe too short: deal's own error
+        engine._deal(r.shoe()[:13 * n + 1], n, 0)
 
 
 def test_first_turn_is_dealers_left():  # rules D-4, R-1

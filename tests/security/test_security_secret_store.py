@@ -63,10 +63,23 @@ def _ledger(path) -> Ledger:
     return ledger
 
 
-def _unrevealed_seeds(ledger: Ledger) -> list[str]:
+def _stored_seeds(ledger: Ledger) -> dict[str, str]:
+    """commitment -> seed, for every seed in the secret store (made ahead or stored per hand)."""
     store = ledger._secrets().ensure()
-    revealed = {r[0] for r in ledger.db.execute("SELECT hand_id FROM hand_reveals")}
-    return [seed for hid, seed in store.execute("SELECT hand_id, seed FROM server_seeds") if hid not in revealed]
+    return dict(store.execute("SELECT commitment, seed FROM server_seeds_ahead"
+                              " UNION ALL SELECT commitment, seed FROM server_seeds"))
+
+
+def _unrevealed_seeds(ledger: Ledger) -> list[str]:
+    """Every stored seed the public file has not revealed (a hand's, or one made ahead)."""
+    revealed = {r[0] for r in ledger.db.execute("SELECT server_seed FROM hand_reveals")}
+    return [seed for seed in _stored_seeds(ledger).values() if seed not in revealed]
+
+
+def _hands_seeds(ledger: Ledger) -> list[tuple[str, str]]:
+    """(hand id, server seed) of every committed hand, found by its public commitment."""
+    seeds = _stored_seeds(ledger)
+    return [(hid, seeds[c]) for hid, c in ledger.db.execute("SELECT hand_id, commitment FROM hand_commitments")]
 
 
 def _private_keys(ledger: Ledger) -> list[str]:
@@ -155,7 +168,7 @@ def test_a_commit_that_dies_between_its_two_writes_leaves_no_public_commitment(t
         ledger.commit("h1")
     monkeypatch.setattr(ledger_module, "append_statement", real)
     assert ledger.get_hand("h1").state.value == "created"
-    assert ledger._secrets().ensure().execute("SELECT COUNT(*) FROM server_seeds").fetchone()[0] == 1
+    assert len(_stored_seeds(ledger)) == 1  # the seed, made (and synced) before the statement
     signed = ledger.commit("h1")
     for s in range(3):
         ledger.seed_commit("h1", s, commit_player_seed("h1", s, bytes([s + 1]) * 16))
@@ -172,8 +185,7 @@ def _make_old_ledger(path) -> tuple[list[str], list[str]]:
     ledger = _ledger(path)
     _hand(ledger, "h-commit", "commit")
     _hand(ledger, "h-done", "reveal")
-    store = ledger._secrets().ensure()
-    seeds = list(store.execute("SELECT hand_id, seed FROM server_seeds"))
+    seeds = _hands_seeds(ledger)
     keys = [("acme", _private_keys(ledger)[0])]
     ledger.close()
     conn = sqlite3.connect(path)
