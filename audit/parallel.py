@@ -33,6 +33,12 @@ With ``--state`` each partition checks its records' checkpoints against the stor
 (:class:`audit.auditstate.StateCheck` -- order-independent) and the parent merges what
 they accepted, in partition order.
 
+Before the workers start, the parent audits a few samples of the first partition and
+throws their verdicts away (:mod:`audit.warmup`): forked workers -- local ones, and a
+``local:N`` Dask cluster's, which fork from the parent too -- begin with the archive's game
+modules imported and their immutable tables built, instead of each building them on its
+first partition.
+
 A partition that crashes (its worker process dies, or the audit code raises outside the
 per-record guard) does not end the run: it is retried once on its own, and if it fails
 again each of its records is reported as an ``internal_error`` verdict with its place,
@@ -255,13 +261,19 @@ def audit_partitions_local(parts: Iterable[Partition], *, workers: int, public_k
                            strict: bool = False, witnesses: Any = None, progress: Progress | None = None,
                            max_in_flight: int | None = None, mp_context: Any = None,
                            task: Callable[..., AuditReport] = audit_partition, log: Any = None,
-                           checks: _Checks = _Checks()) -> AuditReport:
+                           checks: _Checks = _Checks(), warm: bool = True) -> AuditReport:
     """Audit partitions on a pool of ``workers`` local processes (:func:`start_context` by
-    default); ``log`` (a shippable view: :func:`shippable_log`) is given to each worker process once."""
+    default); ``log`` (a shippable view: :func:`shippable_log`) is given to each worker process once.
+    With ``warm`` the parent first audits a few samples of the first partition
+    (:mod:`audit.warmup`), so forked workers start with the game's modules and tables built."""
     ctx = mp_context or start_context()
     limit = max_in_flight or 2 * workers
     merger = _InOrder(progress, checks.state)
     source = iter(parts)
+    if warm and ctx.get_start_method() != "spawn":  # a spawned worker would not inherit it
+        source, modules = _warm(source, public_key, strict, witnesses, log, checks)
+        if ctx.get_start_method() == "forkserver":
+            ctx.set_forkserver_preload([__name__, *modules])
     init = {"initializer": _install, "initargs": (log,)} if log is not None else {}
     pool = ProcessPoolExecutor(workers, mp_context=ctx, **init)
     in_flight: dict[Future, Partition] = {}
@@ -295,6 +307,20 @@ def audit_partitions_local(parts: Iterable[Partition], *, workers: int, public_k
     finally:
         pool.shutdown(cancel_futures=True)
     return merger.report
+
+
+def _warm(source: Iterator[Partition], public_key: str | None, strict: bool, witnesses: Any, log: Any,
+          checks: _Checks) -> tuple[Iterator[Partition], tuple[str, ...]]:
+    """Warm this process up on the first partition's samples (:func:`audit.warmup.warm_up`);
+    the partitions, all of them still to come, and the modules the warm-up imported."""
+    from .warmup import warm_up
+
+    first = next(source, None)
+    if first is None:
+        return source, ()
+    modules = warm_up(first.items, lambda chosen: audit_partition(chosen, public_key, strict, witnesses, log=log,
+                                                                  **checks.kwargs()))
+    return itertools.chain([first], source), modules
 
 
 def start_context() -> Any:
@@ -332,7 +358,8 @@ def _retry_alone(part: Partition, ctx: Any, task: Callable[..., AuditReport], pu
 
 def dask_client(address: str):
     """A ``distributed.Client``: ``local:N`` starts an in-process LocalCluster of N worker
-    processes (one thread each); anything else is a scheduler address (``tcp://host:8786``)."""
+    processes (one thread each, forked from this process on Linux: :func:`_local_start`);
+    anything else is a scheduler address (``tcp://host:8786``)."""
     try:
         from distributed import Client, LocalCluster
     except ImportError as exc:  # pragma: no cover - depends on the install
@@ -342,14 +369,29 @@ def dask_client(address: str):
     if address.startswith("local:"):
         import dask
 
-        n = int(address.split(":", 1)[1] or 2)
+        n = _local_size(address)
         # The audit is CPU-bound Python: the workers' statistical profiler (a stack sample
         # every 10 ms, for a dashboard we do not start), a 100 ms memory poll and a 20 ms
         # event-loop tick only take the GIL from it.  Nannies hand this config to the worker processes they start.
-        with dask.config.set(LEAN_WORKER_CONFIG):
+        with dask.config.set({**LEAN_WORKER_CONFIG, **_local_start()}):
             cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
         return Client(cluster)
     return Client(address)
+
+
+def _local_start() -> dict[str, str]:
+    """How a ``local:N`` cluster's nannies start their workers: forked from this process on
+    Linux -- warm, with the audit imported and the samples' tables built (``docs/scale.md``:
+    0.4 s to a running cluster instead of 3-4 s of spawned interpreters importing Dask and
+    the audit) -- else Dask's default (spawn)."""
+    import sys
+
+    return {"distributed.worker.multiprocessing-method": "fork"} if sys.platform.startswith("linux") else {}
+
+
+def _local_size(address: str) -> int:
+    """N of ``local:N`` (2 for ``local:``)."""
+    return int(address.split(":", 1)[1] or 2)
 
 
 #: Dask settings for an audit cluster (set on a LocalCluster; for a real cluster, set them in
@@ -444,10 +486,16 @@ def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = 
     shipped = shippable_log(log, reads_files=read_in_workers or local_workers)
     checks = _Checks(state, trust, check_signatures)
     if dask_address:
+        parts: Iterator[Partition] | None = None
+        if dask_address.startswith("local:"):  # the workers fork from this process: warm it first
+            parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace,
+                                    taper=_local_size(dask_address))
+            parts, _ = _warm(iter(parts), public_key, strict, witnesses, shipped, checks)
         client = dask_client(dask_address)
         try:
-            parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace,
-                                    taper=dask_workers(client))
+            if parts is None:
+                parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace,
+                                        taper=dask_workers(client))
             return audit_partitions_dask(parts, client, public_key=public_key, strict=strict, witnesses=witnesses,
                                          progress=progress, max_in_flight=max_in_flight, log=shipped,
                                          checks=checks)

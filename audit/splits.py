@@ -50,6 +50,12 @@ class Split:
         """The split's items, in archive order (runs in the worker)."""
         return _read_jsonl(self) if self.kind == "jsonl" else _read_db(self)
 
+    def head(self, n: int) -> list[Wire]:
+        """The first ``n`` items :meth:`read` gives (fewer if the split has fewer), reading
+        only those: what the parent samples to warm up before it starts the workers
+        (:mod:`audit.warmup`)."""
+        return _head_jsonl(self, n) if self.kind == "jsonl" else _read_db(self, n)
+
 
 def splittable(source: str) -> bool:
     """Whether ``source`` is a local archive that workers can read themselves."""
@@ -117,6 +123,21 @@ def _read_jsonl(split: Split) -> list[Wire]:
     return [wire for wire in lines if wire is not None]
 
 
+def _head_jsonl(split: Split, n: int) -> list[Wire]:
+    out: list[Wire] = []
+    with open(split.path, "rb") as fh:
+        fh.seek(split.start)
+        left, number = split.end - split.start, split.first_line
+        while len(out) < n and left > 0:
+            raw = fh.readline(left)
+            left -= len(raw)
+            wire = line_wire(raw[:-1] if raw.endswith(b"\n") else raw, f"{split.name}:{number}")
+            number += 1
+            if wire is not None:
+                out.append(wire)
+    return out
+
+
 def line_wire(raw: bytes, where: str) -> Wire | None:
     """One JSON-lines line as an item: its text, or "not UTF-8 text"; ``None`` if blank.
 
@@ -157,11 +178,11 @@ def _plan_db(path: Path, name: str, lines: int, taper: int = 0) -> Iterator[Spli
         conn.close()
 
 
-def _read_db(split: Split) -> list[Wire]:
+def _read_db(split: Split, limit: int = -1) -> list[Wire]:
     conn = connect_ro(split.path)
     try:
         rows = conn.execute("SELECT hand_id, record FROM published_records WHERE rowid BETWEEN ? AND ?"
-                            " ORDER BY rowid", (split.start, split.end)).fetchall()
+                            " ORDER BY rowid LIMIT ?", (split.start, split.end, limit)).fetchall()
     finally:
         conn.close()
     return [(f"{split.name}#{hand_id}", text, None) for hand_id, text in rows]

@@ -9,8 +9,9 @@ the shoe and the deal), the least any round costs.  Then, per preset:
 * *replayed* -- the same rounds re-applied from their JSON through a fresh engine, as an
   audit does: the round's moves read from one JSON text by the reader an audit reads
   each record's line with (:func:`replay.jsontext.decode_json`, msgspec), each parsed,
-  validated and applied on one working state
-  (``engine.working``), and the outcome scored; and, for comparison, with a new frozen
+  validated and applied on one working state (``engine.working``) by the engine's own
+  loop, as :func:`replay.replayer.replay_record` runs it (``apply_record_moves``; move by
+  move on code that lacks it), and the outcome scored; and, for comparison, with a new frozen
   state per move (as the replay viewer does).
 
 Times are CPU seconds of this process (``time.process_time``: the machine is shared, and
@@ -60,8 +61,15 @@ def replay(rs, r, moves_text: str, n: int):
     working state."""
     eng = MarriageEngine(rs)
     state = eng.working(eng.start(r, dealer=first_dealer(n)))
-    for raw in decode_json(moves_text):
-        state = eng.apply(state, eng.parse_move(raw))
+    moves = decode_json(moves_text)
+    run = getattr(eng, "apply_record_moves", None)   # the replayer's path (older code: move by move)
+    if run is not None:
+        stop, exc = run(state, moves, 0)
+        if exc is not None:
+            raise exc
+    else:
+        for raw in moves:
+            state = eng.apply(state, eng.parse_move(raw))
     return eng.outcome(state.freeze())
 
 

@@ -60,6 +60,15 @@ def engine_move(engine: Engine, raw: Mapping[str, Any]) -> Any:
     return engine.parse_move({k: v for k, v in raw.items() if k != "time"})
 
 
+def _fault(exc: TipluError, index: int) -> Fault:
+    """The fault of a refused move at ``index``."""
+    if isinstance(exc, DeckMismatchError):
+        return Fault(Reason.DECK_MISMATCH, exc.reason, index, exc.rule)
+    if isinstance(exc, IllegalMoveError):
+        return Fault(Reason.ILLEGAL_MOVE, exc.reason, index, exc.rule)
+    return Fault(Reason.MALFORMED, f"move does not parse: {exc}", index)
+
+
 def replay_record(record: HandRecord, *, strict: bool = True, visit: Visitor | None = None) -> ReplayResult:
     """Replay ``record``; never raises for a bad record -- faults are returned."""
     seed = record.fairness.server_seed
@@ -79,27 +88,38 @@ def replay_record(record: HandRecord, *, strict: bool = True, visit: Visitor | N
     working = getattr(engine, "working", None) if visit is None else None
     if working is not None:
         state = working(state)
-    parse = getattr(engine, "parse_record_move", None) or (lambda raw: engine_move(engine, raw))
+    run = getattr(engine, "apply_record_moves", None) if working is not None else None
     applied = 0
-    for i, raw in enumerate(record.moves):
-        try:
-            move = parse(raw)
-            if engine.is_over(state):
-                raise IllegalMoveError("a move after the hand is over")
-            state = engine.apply(state, move)
-        except DeckMismatchError as exc:
-            faults.append(Fault(Reason.DECK_MISMATCH, exc.reason, i, exc.rule))
-        except IllegalMoveError as exc:
-            faults.append(Fault(Reason.ILLEGAL_MOVE, exc.reason, i, exc.rule))
-        except MalformedError as exc:
-            faults.append(Fault(Reason.MALFORMED, f"move does not parse: {exc}", i))
-        else:
-            applied += 1
-            if visit:
-                visit(i, move, state)
-            continue
-        if strict:
-            return ReplayResult(None, None, tuple(faults), applied, record)
+    if run is not None:
+        # the engine's own loop over the record's moves (the same steps, one call per run
+        # of accepted moves): it stops at a refused move and names it
+        i, n = 0, len(record.moves)
+        while i < n:
+            stop, exc = run(state, record.moves, i)
+            applied += stop - i
+            if exc is None:
+                break
+            faults.append(_fault(exc, stop))
+            if strict:
+                return ReplayResult(None, None, tuple(faults), applied, record)
+            i = stop + 1
+    else:
+        parse = getattr(engine, "parse_record_move", None) or (lambda raw: engine_move(engine, raw))
+        for i, raw in enumerate(record.moves):
+            try:
+                move = parse(raw)
+                if engine.is_over(state):
+                    raise IllegalMoveError("a move after the hand is over")
+                state = engine.apply(state, move)
+            except (IllegalMoveError, MalformedError) as exc:
+                faults.append(_fault(exc, i))
+            else:
+                applied += 1
+                if visit:
+                    visit(i, move, state)
+                continue
+            if strict:
+                return ReplayResult(None, None, tuple(faults), applied, record)
     if not engine.is_over(state):
         faults.append(Fault(Reason.INCOMPLETE, "the moves end before the hand is over", len(record.moves)))
         return ReplayResult(None, None, tuple(faults), applied, record)

@@ -187,9 +187,14 @@ def test_a_working_copy_holds_every_field_of_the_frozen_state():
     state = RoundState(**round_values)
     work = WorkingRound(state)
     assert work.freeze() == state
-    assert all(getattr(work, name) == value for name, value in round_values.items() if name != "seats")
+    # the stock, the discards and a thawed hand are lists in the working copy (changed in
+    # place), every other value is the frozen one
+    as_frozen = lambda v: tuple(v) if type(v) is list else v  # noqa: E731
+    assert all(as_frozen(getattr(work, name)) == value for name, value in round_values.items() if name != "seats")
+    assert type(work.stock) is list and type(work.discards) is list
     thawed = work.thaw(0)
-    assert all(getattr(thawed, name) == value for name, value in seat_values.items())
+    assert all(as_frozen(getattr(thawed, name)) == value for name, value in seat_values.items())
+    assert thawed.codes == [c.code for c in thawed.hand]
     assert work.freeze() == state and work.freeze().randomness == round_values["randomness"]
 
 
@@ -211,3 +216,111 @@ def test_a_working_seat_adds_and_removes_cards_as_the_hand_functions_do():
         assert seat.hand_with(card) == insert_card(hand, card)
         assert seat.hand_without(card) == remove_cards(hand, [card])
         assert seat.freeze() == SeatState(hand=hand)
+        # in place: add, and find + remove_at on the sorted hand, keep the codes beside the cards
+        added = WorkingSeat(SeatState(hand=hand))
+        added.add(card)
+        assert tuple(added.hand) == insert_card(hand, card) and added.codes == [c.code for c in added.hand]
+        assert added.freeze() == SeatState(hand=insert_card(hand, card))
+        removed = WorkingSeat(SeatState(hand=sort_cards(hand)))
+        i = removed.find(card)
+        want = remove_cards(hand, [card])
+        assert (i is None) == (want is None)
+        if i is not None:
+            removed.remove_at(i)
+            assert tuple(removed.hand) == want and removed.codes == [c.code for c in removed.hand]
+
+
+# --- the engine's own loop over a record's moves (issue 18, session 6) ---------------------
+
+def test_a_replay_without_a_visitor_runs_the_engines_loop(monkeypatch):
+    """Without a visitor the replay hands the record's moves to the engine's loop
+    (``MarriageEngine.apply_record_moves``), once when every move is accepted and once
+    more after each refused move in report mode."""
+    calls = []
+    real = MarriageEngine.apply_record_moves
+    monkeypatch.setattr(MarriageEngine, "apply_record_moves",
+                        lambda self, s, moves, start=0: calls.append(start) or real(self, s, moves, start))
+    path = next(p for p in FIXTURES if p.parent.name == "marriage-nepal" and not p.stem.startswith("corrupted"))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert not replay_record(parse_record(data)).faults and calls == [0]
+    calls.clear()
+    data["moves"][3]["seat"] = (data["moves"][3]["seat"] + 1) % 4
+    data["moves"][9] = {"type": "draw"}
+    result = replay_record(parse_record(data), strict=False)
+    at = [f.move_index for f in result.faults if f.move_index is not None]
+    assert at[0] == 3 and 9 in at and calls == [0] + [i + 1 for i in at if i + 1 < len(data["moves"])]
+    calls.clear()
+    replay_record(parse_record(data), visit=lambda *a: None)
+    assert calls == []
+
+
+def test_the_engines_loop_refuses_a_frozen_state():
+    rs = resolve("marriage/nepal")
+    eng = MarriageEngine(rs)
+    from replay.fairness import hand_randomness
+    state = eng.start(hand_randomness(bytes(32), "w-y", rs, [bytes([s]) * 8 for s in range(4)]), dealer=3)
+    with pytest.raises(TypeError):
+        eng.apply_record_moves(state, [], 0)
+
+
+_JUNK = [None, 7, "draw", [], {"type": "draw"}, {"type": "finish", "seat": 0, "groups": [], "discard": "2S"},
+         {"type": "discard", "seat": 0, "card": "JK"}, {"type": "draw", "seat": 1, "source": "stock"},
+         {"type": "show", "seat": 2, "sets": [["2S", "3S", "4S"]]}, {"type": "tunnela", "seat": 3, "cards": ["KH"] * 3}]
+
+
+@pytest.mark.parametrize("preset", ["marriage-nepal", "marriage-classic"])
+def test_mutated_records_give_the_same_faults_through_the_engines_loop(preset):
+    """Records whose moves are swapped, dropped, doubled, overwritten with junk or extended
+    past the end: the engine's loop (no visitor) gives the faults, indexes, applied count,
+    outcome and settlement of the move-by-move frozen replay, strict and in report mode."""
+    import random
+
+    rng = random.Random(18)
+    clean = [p for p in FIXTURES if p.parent.name == preset and not p.stem.startswith("corrupted")]
+    checked = 0
+    for path in clean[:3]:
+        base = json.loads(path.read_text(encoding="utf-8"))
+        for _ in range(40):
+            rec = copy.deepcopy(base)
+            m = rec["moves"]
+            for _ in range(rng.randint(1, 3)):
+                how, i = rng.choice(["swap", "drop", "double", "junk", "tail"]), rng.randrange(len(m))
+                if how == "swap" and i + 1 < len(m):
+                    m[i], m[i + 1] = m[i + 1], m[i]
+                elif how == "drop":
+                    del m[i]
+                elif how == "double":
+                    m.insert(i, copy.deepcopy(m[i]))
+                elif how == "junk":
+                    m[i] = copy.deepcopy(rng.choice(_JUNK))
+                else:
+                    m.append(copy.deepcopy(rng.choice(m)))
+            try:
+                record = parse_record(rec)
+            except TipluError:
+                continue
+            for strict in (True, False):
+                working, frozen = both(record, strict=strict)
+                same(working, frozen)
+                checked += bool(frozen.faults)
+    assert checked >= 100
+
+
+@pytest.mark.parametrize("preset", ["marriage/nepal", "marriage/classic"])
+def test_apply_never_changes_the_frozen_state_it_is_given(preset):
+    """The working copy's lists (stock, discards, hands) are its own: applying every move of
+    bot rounds to frozen states leaves each given state exactly as it was."""
+    from replay.fairness import hand_randomness
+
+    rs = resolve(preset)
+    eng = MarriageEngine(rs)
+    for k in range(4):
+        r = hand_randomness(bytes([k, 9]) * 16, f"f-{k}", rs, [bytes([k, s]) * 8 for s in range(4)])
+        state = eng.start(r, dealer=first_dealer(4))
+        rng = Stream(bytes([k + 1]) * 32, bytes(32), "bot")
+        while not eng.is_over(state):
+            before = json.dumps(state.to_json())
+            move = choose_move(eng, state, rng)
+            after = eng.apply(state, move)
+            assert json.dumps(state.to_json()) == before and after is not state
+            state = after

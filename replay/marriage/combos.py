@@ -76,7 +76,27 @@ def kind_word(kind: Kind, ruleset: Ruleset) -> str:
     return kind.value.replace("_", " ")
 
 
+#: answers kept by card codes (a card is its code; every answer below is a function of the
+#: codes, the tiplu's code and the preset alone), bounded: three cards have 54**3 orders
+_MEMO_LIMIT = 1 << 16
+_UNKNOWN = object()
+_NATURAL: dict[int, "Kind | None"] = {}
+_CLASSIFIED: dict[tuple[int | None, bool], dict[int, "Kind | None"]] = {}
+
+
 def _natural_kind(a: Card, b: Card, c: Card) -> Kind | None:
+    """Tunnela, pure sequence or trial with every card as itself (MN-13)
+    (:func:`_natural_kind_of`, kept by the three codes in order)."""
+    key = (a.code * 54 + b.code) * 54 + c.code
+    kind = _NATURAL.get(key, _UNKNOWN)
+    if kind is _UNKNOWN:
+        kind = _natural_kind_of(a, b, c)
+        if len(_NATURAL) < _MEMO_LIMIT:
+            _NATURAL[key] = kind
+    return kind
+
+
+def _natural_kind_of(a: Card, b: Card, c: Card) -> Kind | None:
     """Tunnela, pure sequence or trial with every card as itself (MN-13)."""
     if a.code == b.code == c.code and not a.is_master:   # by code: int comparisons, as Card.__eq__
         return Kind.TUNNELA
@@ -109,6 +129,24 @@ def classify(cards: Sequence[Card], *, tiplu: Card | None, ruleset: Ruleset) -> 
     if len(cards) != 3:
         return None
     a, b, c = cards
+    table = (None if tiplu is None else tiplu.code, is_nepal(ruleset))   # all classify reads of them
+    memo = _CLASSIFIED.get(table)
+    if memo is None:
+        if len(_CLASSIFIED) >= 2 * 55:   # every tiplu (or none) of both kinds: never, in practice
+            _CLASSIFIED.clear()
+        memo = _CLASSIFIED[table] = {}
+    key = (a.code * 54 + b.code) * 54 + c.code
+    kind = memo.get(key, _UNKNOWN)
+    if kind is _UNKNOWN:
+        kind = _classify_three(a, b, c, tiplu=tiplu, ruleset=ruleset)
+        if len(memo) < _MEMO_LIMIT:
+            memo[key] = kind
+    return kind
+
+
+def _classify_three(a: Card, b: Card, c: Card, *, tiplu: Card | None, ruleset: Ruleset) -> Kind | None:
+    """:func:`classify` of three cards, worked out."""
+    cards = (a, b, c)
     natural = _natural_kind(a, b, c)
     if natural is not None:
         return natural

@@ -181,12 +181,15 @@ def check_finish(groups: Sequence[Sequence[Card]], discard: Card, hand: Iterable
     """
     hand = tuple(hand)
     groups = tuple(tuple(g) for g in groups)
-    used = Counter([c.code for g in groups for c in g])     # by code: int hashing, not Card's
-    used[discard.code] += 1
-    rest = Counter([c.code for c in hand])
-    rest.subtract(used)
-    if any(n < 0 for n in rest.values()):
-        missing = [ALL_CARDS[code] for code in sorted(code for code, n in rest.items() if n < 0)]
+    rest = [0] * len(ALL_CARDS)    # by card code: what the hand holds less what the finish uses
+    for c in hand:
+        rest[c.code] += 1
+    for g in groups:
+        for c in g:
+            rest[c.code] -= 1
+    rest[discard.code] -= 1
+    if min(rest) < 0:
+        missing = [ALL_CARDS[code] for code, n in enumerate(rest) if n < 0]
         raise IllegalMoveError(f"the finish uses cards not in hand: {' '.join(map(str, missing))}",
                                rule=_dublee_rule(ruleset) if dublee else "D-7")
     if dublee:
@@ -194,7 +197,7 @@ def check_finish(groups: Sequence[Sequence[Card]], discard: Card, hand: Iterable
             raise IllegalMoveError("a dublee finish lays one eighth dublee: two identical cards "
                                    "(jokers are never wild in dublees)", rule=_dublee_rule(ruleset))
         return
-    if any(n for n in rest.values()):
+    if any(rest):
         raise IllegalMoveError("a finish lays every card but the discard in combinations",
                                rule="D-7" if is_nepal(ruleset) else "MC-20")
     expected = (len(hand) - 1) // 3

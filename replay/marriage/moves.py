@@ -276,10 +276,38 @@ def parse_move(data: Mapping[str, Any]) -> Move:
     return _parse(data, _ALLOWED)
 
 
+_RECORD_DRAW = _ALLOWED_IN_RECORD["draw"]
+_RECORD_DISCARD = _ALLOWED_IN_RECORD["discard"]
+
+
 def parse_record_move(data: Mapping[str, Any]) -> Move:
     """A move as a hand record holds it: :func:`parse_move` of it without the envelope's
     ``time`` field (ignored, as :func:`replay.replayer.engine_move` drops it), without
-    copying it."""
+    copying it.
+
+    A draw or discard already made (kept in ``_MADE`` by :func:`_parse`, under fields
+    whose types it checked first) is answered at once when the move's fields are of those
+    same types -- an ``int`` seat, ``str`` texts, ``auto`` absent or a ``bool`` -- and it has
+    no other field; anything else, or a move not kept yet, is :func:`_parse`'s to read
+    (so every refusal is worded there)."""
+    if type(data) is dict:
+        kind = data.get("type")
+        if kind == "draw":
+            seat, text, auto = data.get("seat"), data.get("card"), data.get("auto", False)
+            if (type(seat) is int and (text is None or type(text) is str) and (auto is False or auto is True)
+                    and _RECORD_DRAW.issuperset(data)):
+                source = data.get("source")
+                if type(source) is str:
+                    move = _MADE.get((seat, text, auto, source))
+                    if move is not None:
+                        return move
+        elif kind == "discard":
+            seat, text, auto = data.get("seat"), data.get("card"), data.get("auto", False)
+            if (type(seat) is int and type(text) is str and (auto is False or auto is True)
+                    and _RECORD_DISCARD.issuperset(data)):
+                move = _MADE.get((seat, text, auto))
+                if move is not None:
+                    return move
     return _parse(data, _ALLOWED_IN_RECORD)
 
 

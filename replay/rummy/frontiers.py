@@ -31,8 +31,17 @@ def clear_caches() -> None:
 
 
 def point_values(high: int) -> tuple[int, ...]:
-    # position 0 unused; 1 and 14 are the Ace
-    return (0, high) + tuple(range(2, 10)) + (high,) * 5
+    """Points by position (0 unused; 1 and 14 are the Ace): one tuple per ``high``, kept."""
+    vals = _VALS.get(high)
+    if vals is None:
+        vals = (0, high) + tuple(range(2, 10)) + (high,) * 5
+        if len(_VALS) >= 64:
+            _VALS.clear()
+        _VALS[high] = vals
+    return vals
+
+
+_VALS: dict = {}
 
 
 def _by_jokers_then_value(kv):

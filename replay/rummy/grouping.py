@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..cards import JOKER_CODE, RANK_OF, STANDARD, SUIT_OF, Card, card_of
+from ..cards import JOKER_CODE, RANK_OF, STANDARD, SUIT_OF, Card
 from .frontiers import pure_runs
 
 __all__ = ["plan_cards", "pure_only_cards", "sorted_cards"]
@@ -29,9 +29,10 @@ def _run_cards(suit: int, lo: int, hi: int, nat: Iterable[int], jokers: list[Car
                own: Card | None = None) -> list[Card]:
     nat = set(nat)
     out = []
+    row = 13 * suit - 1  # STANDARD[row + rank]: the suit's card of that rank (card_of)
     for q in range(lo, hi + 1):
         if q in nat:
-            out.append(card_of(1 if q == 14 else q, suit))
+            out.append(STANDARD[row + (1 if q == 14 else q)])
         elif own is not None and RANK_OF[own.code] == (1 if q == 14 else q):
             out.append(own)
             own = None
@@ -52,10 +53,10 @@ def plan_cards(plan, counts, own_w, printed, wild):
             pure_runs.append(_s)
     reserved = {s: pool_w[s].pop() for s in pure_runs}
     pool = list(printed) + [c for w in pool_w for c in w]
-    pool.sort(key=lambda c: c.code, reverse=True)  # pop() lends wild-rank cards before printed jokers
+    pool.sort(key=_CODE, reverse=True)  # pop() lends wild-rank cards before printed jokers
     for r, sets in set_choice:
         for sub in sets:
-            g = [card_of(r, s) for s in sub]
+            g = [STANDARD[13 * s + r - 1] for s in sub]  # card_of(r, s)
             while len(g) < 3:
                 g.append(pool.pop())
             groups.append(g)
@@ -98,6 +99,8 @@ def _loose_naturals(counts, groups, wild) -> tuple[Card, ...]:
     out: list[Card] = []
     for s in range(4):
         row = remaining[s]
+        if not any(row):
+            continue  # every natural of this suit is in a group
         for r in range(1, 14):
             n = row[r]
             if n:

@@ -171,21 +171,23 @@ def _parse(data: Mapping[str, Any], allowed: dict[str, frozenset]) -> Move:
         if not isinstance(source, str) or source not in SOURCES:
             raise MalformedError("source must be 'closed' or 'open'", location="source")
         text = data.get("card")
-        card = parse_card(text) if text is not None else None
     elif kind == "discard":
         if "card" not in data:
             raise MalformedError("a discard needs a 'card'", location="card")
         text = data["card"]
-        source, card = None, parse_card(text)
+        source = None
     else:
-        source = text = card = None
+        source = text = None
     auto = data.get("auto", False)
+    # the same checked fields as a move parsed before: its (frozen) value, nothing left to check
+    if type(auto) is bool and (type(text) is str or (text is None and kind != "discard")):
+        hit = _PARSED.get((kind, seat, source, text, auto))
+        if hit is not None:
+            return hit
+    card = parse_card(text) if text is not None or kind == "discard" else None  # a discard needs its card
     if type(auto) is not bool:
         auto = _auto(data)
     key = (kind, seat, source, text, auto)   # text: a card's text (it parsed) or None
-    hit = _PARSED.get(key)
-    if hit is not None:
-        return hit
     if kind == "pick":
         move: Move = Pick(seat, source, card, auto)
     elif kind == "discard":

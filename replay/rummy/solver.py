@@ -142,8 +142,8 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
             total += vals[rank]
             suits_at[rank] |= 1 << suit
     n_jokers = len(printed) + sum(map(len, own_w))
-    base = tuple(tuple(c) for c in counts)
-    has_w = [bool(w) for w in own_w]
+    base = tuple(map(tuple, counts))
+    has_w = list(map(bool, own_w))
 
     # R-15, middle case: the best single pure run.  No pure run at all: every card counts.
     best_pure = -1

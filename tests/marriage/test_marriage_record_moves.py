@@ -82,3 +82,38 @@ def test_kept_moves_are_bounded():
     for seat in range(moves_module._MADE_LIMIT + 100):
         assert parse_move({"type": "discard", "seat": seat, "card": "7H"}).seat == seat
     assert len(moves_module._MADE) <= moves_module._MADE_LIMIT
+
+
+# issue 18, session 6: parse_record_move answers a kept draw or discard at once only for
+# fields of the kept types and no other field; every other record move is read in full
+def test_a_record_move_answered_at_once_is_the_kept_one_only_for_the_same_types():
+    t = "2026-11-01T00:05:11.000Z"
+    honest = [{"type": "draw", "seat": 1, "source": "stock", "time": t},
+              {"type": "draw", "seat": 1, "source": "discard", "card": "7H", "time": t},
+              {"type": "discard", "seat": 1, "card": "7H", "time": t},
+              {"type": "discard", "seat": 1, "card": "7H", "auto": True, "time": t}]
+    moves_module._MADE.clear()   # (other tests may have filled it to its bound)
+    for data in honest:   # kept now
+        assert parse_record_move(data) is parse_record_move(dict(data))
+    odd = []
+    for data in honest:
+        for field, values in (("seat", [True, 1.0, -1, "1", None]), ("card", ["TH", ["7H"], 7, None, "7Z"]),
+                              ("source", ["STOCK", ["stock"], None, 1]), ("auto", [1, 0, "true", None]),
+                              ("extra", [1]), ("move", ["draw"]), ("type", ["Draw", None])):
+            for value in values:
+                odd.append(dict(data, **{field: value}))
+        for field in list(data):
+            odd.append({k: v for k, v in data.items() if k != field})
+    for data in odd:
+        want = parsed(lambda d: ENGINE.parse_move({k: v for k, v in d.items() if k != "time"}), data)
+        assert parsed(parse_record_move, data) == want, data
+        assert parsed(parse_record_move, data) == want, data   # again, with anything it kept
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(record_moves(), min_size=2, max_size=8))
+def test_record_moves_parse_as_their_copies_in_any_order(datas):
+    """The same, for runs of moves in one process (what one parse keeps, the next may find)."""
+    for data in datas + datas[::-1]:
+        want = parsed(lambda d: ENGINE.parse_move({k: v for k, v in d.items() if k != "time"}), data)
+        assert parsed(parse_record_move, data) == want
