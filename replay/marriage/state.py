@@ -18,7 +18,7 @@ Terms (the rule files' words):
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from operator import attrgetter
 from typing import Any, Iterable
 
@@ -183,6 +183,10 @@ _seat_values = attrgetter(*_SEAT_FIELDS)
 _round_values = attrgetter(*_ROUND_FIELDS)
 _SEATS_AT = _ROUND_FIELDS.index("seats")
 _STOCK_AT = _ROUND_FIELDS.index("stock")
+_ROUND_AT = {name: i for i, name in enumerate(_ROUND_FIELDS)}
+#: the defaults of the fields (None where a field has none: the caller gives those)
+_ROUND_DEFAULTS = tuple(None if f.default is MISSING else f.default for f in fields(RoundState))
+_SEAT_DEFAULTS = tuple(None if f.default is MISSING else f.default for f in fields(SeatState))
 _DISCARDS_AT = _ROUND_FIELDS.index("discards")
 
 
@@ -195,6 +199,18 @@ class WorkingSeat:
     find a card's place by bisection and change the two lists in place."""
 
     __slots__ = _SEAT_FIELDS + ("codes", "ordered")
+
+    @classmethod
+    def dealt(cls, hand: tuple[Card, ...]) -> "WorkingSeat":
+        """``WorkingSeat(SeatState(hand=hand))`` for a hand sorted by code (checked),
+        every other field at :class:`SeatState`'s default."""
+        seat = cls.__new__(cls)
+        (_, seat.tunnelas_at_deal, seat.shown, seat.dublee, seat.has_shown, seat.sees_maal,
+         seat.has_drawn) = _SEAT_DEFAULTS
+        seat.hand = list(hand)
+        codes = seat.codes = [c.code for c in hand]
+        seat.ordered = codes == sorted(codes)
+        return seat
 
     def __init__(self, seat: SeatState) -> None:
         # the fields of SeatState, in order (one unpacking: a replay copies seats often)
@@ -275,14 +291,33 @@ class WorkingRound:
     __slots__ = _ROUND_FIELDS
 
     def __init__(self, state: RoundState) -> None:
+        self._load(_round_values(state))
+        self.seats = list(self.seats)
+
+    def _load(self, values: tuple[Any, ...]) -> None:
         # the fields of RoundState, in order (one unpacking: ``apply`` copies frozen states)
-        (self.n_seats, self.dealer, seats, stock, discards, self.turn_seat, self.phase,
+        (self.n_seats, self.dealer, self.seats, stock, discards, self.turn_seat, self.phase,
          self.tiplu, self.tiplu_under_stock, self.taken, self.drawn, self.auto_turn, self.shown_this_turn,
          self.must_finish, self.turns, self.reshuffles, self.winner, self.finish, self.void_reason,
-         self.moves, self.randomness) = _round_values(state)
-        self.seats = list(seats)
+         self.moves, self.randomness) = values
         self.stock = list(stock)
         self.discards = list(discards)
+
+    @classmethod
+    def dealt(cls, *, n_seats: int, dealer: int, hands: Iterable[tuple[Card, ...]], stock: Iterable[Card],
+              discards: Iterable[Card], turn_seat: int, randomness: HandRandomness | None) -> "WorkingRound":
+        """``WorkingRound(RoundState(n_seats=..., seats=(SeatState(hand=h) for h in hands), ...))``
+        built at once, every other field at :class:`RoundState`'s default and each seat a
+        :class:`WorkingSeat` already (``hands`` sorted by code, as the engine deals them)."""
+        state = cls.__new__(cls)
+        values = list(_ROUND_DEFAULTS)
+        values[_SEATS_AT] = [WorkingSeat.dealt(h) for h in hands]
+        values[_STOCK_AT], values[_DISCARDS_AT] = stock, discards
+        for name, value in (("n_seats", n_seats), ("dealer", dealer), ("turn_seat", turn_seat),
+                            ("randomness", randomness)):
+            values[_ROUND_AT[name]] = value
+        state._load(values)
+        return state
 
     is_over = RoundState.is_over
     to_move = RoundState.to_move
