@@ -256,6 +256,25 @@ class WorkingSeat:
         self.codes.insert(i, code)
         self.hand.insert(i, card)
 
+    def take(self, cards: Iterable[Card]) -> bool:
+        """Take ``cards`` out of the hand (as multisets, :func:`remove_cards`) if it holds
+        them all: ``True``; else ``False``, the seat unchanged."""
+        if not self.ordered:
+            hand = remove_cards(self.hand, cards)
+            if hand is None:
+                return False
+            self.set_hand(hand)
+            return True
+        hand, codes = self.hand[:], self.codes[:]
+        for card in cards:
+            code = card.code
+            i = bisect_left(codes, code)
+            if i == len(codes) or codes[i] != code:
+                return False
+            del hand[i], codes[i]
+        self.hand, self.codes = hand, codes
+        return True
+
     def remove_at(self, i: int) -> None:
         """Take the card at ``i`` (from :meth:`find`) out of a sorted hand."""
         del self.hand[i], self.codes[i]
