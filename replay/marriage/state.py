@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import MISSING, dataclass, field, fields
+from itertools import chain
 from operator import attrgetter
 from typing import Any, Iterable
 
@@ -80,7 +81,7 @@ class SeatState:
     @property
     def table(self) -> tuple[Card, ...]:
         """Every card this player has laid on the table (tunnelas at the deal included)."""
-        return tuple(c for g in self.tunnelas_at_deal + self.shown for c in g)
+        return tuple(chain.from_iterable(self.tunnelas_at_deal + self.shown))
 
     def to_json(self) -> dict[str, Any]:
         return {
