@@ -12,5 +12,14 @@ import hmac
 
 
 def same_text(a: str, b: str) -> bool:
-    """Whether ``a`` and ``b`` are the same text, in time independent of where they differ."""
-    return hmac.compare_digest(a.encode("utf-8", "surrogatepass"), b.encode("utf-8", "surrogatepass"))
+    """Whether ``a`` and ``b`` are the same text, in time independent of where they differ.
+
+    Two ASCII texts (every digest, key and signature as Tiplu writes them) are compared as
+    they are: their UTF-8 bytes are their characters, which :func:`hmac.compare_digest`
+    takes directly (``str.isascii`` reads a flag, it does not scan)."""
+    if type(a) is str and type(b) is str and a.isascii() and b.isascii():
+        return _compare(a, b)
+    return _compare(a.encode("utf-8", "surrogatepass"), b.encode("utf-8", "surrogatepass"))
+
+
+_compare = hmac.compare_digest

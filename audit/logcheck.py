@@ -31,7 +31,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections import OrderedDict
-from typing import Any, Iterable, Mapping, Protocol, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 from replay.errors import MalformedError, TipluError
 from replay.faults import Fault, Reason, statement_label
@@ -41,8 +42,9 @@ from .errors import ProofError, SignatureError
 from .statement_check import PHASES
 from .tlog.checkpoint import Checkpoint, verify_checkpoint
 from .tlog.merkle import leaf_hash, root_from_inclusion_proof
-from .tlog.proof import TlogProof, parse_tlog_proof
+from .tlog.proof import tlog_proof_parts
 from .tlog.store import leaf_entry
+from replay.canonical import plain_canonical_json
 from .consttime import same_text
 
 _CACHE_SIZE = 4096
@@ -133,16 +135,16 @@ def check_log_evidence(record: HandRecord, public_key: str, *, origin: str | Non
                                             "its statements were logged, or when")]
     if not f.statements:
         return []  # the statement check reports the missing statements
-    proofs: list[TlogProof | None] = []
+    proofs: list[tuple[int, tuple[bytes, ...], str] | None] = []
     faults: list[Fault] = []
     for k, text in enumerate(f.log_proofs):
         try:
-            proofs.append(parse_tlog_proof(text))
+            proofs.append(tlog_proof_parts(text))
         except MalformedError as exc:
             proofs.append(None)
             faults.append(Fault(Reason.NOT_IN_LOG, f"{_label(f.statements, k)} has no readable log proof: {exc}",
                                 statement=k + 1))
-    texts = {p.checkpoint_text for p in proofs if p is not None}
+    texts = _checkpoint_texts(proofs)
     if len(texts) > 1:
         return faults + [Fault(Reason.BAD_CHECKPOINT, f"the record's log proofs carry {len(texts)} different "
                                                       "checkpoints, not one")]
@@ -158,29 +160,54 @@ def check_log_evidence(record: HandRecord, public_key: str, *, origin: str | Non
     indices: list[int | None] = []
     hashes: list[bytes | None] = []
     memo = inclusion_memo(text)  # the proofs share the checkpoint's tree: each node of their paths hashed once
+    entry_of = _plain_entry if record.plain else leaf_entry
+    size, cp_root, compare = cp.size, cp.root, hmac.compare_digest
     for k, (signed, proof) in enumerate(zip(f.statements, proofs)):
         hashes.append(None)
         if proof is None:
             indices.append(None)
             continue
+        index = proof[0]
         try:
-            hashes[k] = leaf_hash(leaf_entry(signed, plain=record.plain))
-            root = root_from_inclusion_proof(hashes[k], proof.index, cp.size, proof.path, memo=memo)
+            hashes[k] = leaf_hash(entry_of(signed))
+            root = root_from_inclusion_proof(hashes[k], index, size, proof[1], memo=memo)
         except (MalformedError, ProofError) as exc:
             faults.append(Fault(Reason.NOT_IN_LOG, f"{_label(f.statements, k)} is not in the log: {exc}",
                                 statement=k + 1))
             indices.append(None)
             continue
-        if not hmac.compare_digest(root, cp.root):
-            faults.append(Fault(Reason.NOT_IN_LOG, f"{_label(f.statements, k)} is not leaf {proof.index} of the "
-                                                   f"log at the checkpoint (size {cp.size})", statement=k + 1))
+        if not compare(root, cp_root):
+            faults.append(Fault(Reason.NOT_IN_LOG, f"{_label(f.statements, k)} is not leaf {index} of the "
+                                                   f"log at the checkpoint (size {size})", statement=k + 1))
             indices.append(None)
             continue
-        indices.append(proof.index)
+        indices.append(index)
     faults.extend(_order_faults(f.statements, indices))
     if log is not None:
         faults.extend(_against_log(record, cp, indices, hashes, log))
     return faults
+
+
+def _checkpoint_texts(proofs: Sequence[tuple[int, tuple[bytes, ...], str] | None]) -> set[str]:
+    """The distinct checkpoint texts the proofs carry: a record's proofs nearly always carry
+    one, which comparing each text with the first finds without hashing a dozen strings."""
+    texts = [p[2] for p in proofs if p is not None]
+    if not texts:
+        return set()
+    first = texts[0]
+    return {first} if all(t == first for t in texts) else set(texts)
+
+
+_ENTRY_KEYS = frozenset(("statement", "key", "sig"))
+
+
+def _plain_entry(signed: Any) -> bytes:
+    """:func:`~audit.tlog.store.leaf_entry` of a signed statement of a record known plain
+    JSON: a dict of exactly the entry's three keys *is* the entry, so its canonical JSON is
+    written without building the entry dict again (any other value goes the general way)."""
+    if type(signed) is dict and len(signed) == 3 and signed.keys() == _ENTRY_KEYS:
+        return plain_canonical_json(signed)
+    return leaf_entry(signed, plain=True)
 
 
 def _order_faults(statements: Sequence[Mapping[str, Any]], indices: Sequence[int | None]) -> list[Fault]:

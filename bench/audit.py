@@ -239,7 +239,11 @@ def stages(records: list[dict], reps: int = 3) -> dict[str, float]:
             return _timed(run)
         return min(timed() for _ in range(reps)) / len(records) * 1e6
 
+    lines = [t.encode() for t in texts]
     return {
+        # the issue's floor and the log evidence's own, in the same minutes (for the what-if rows)
+        "parse_floor": min(parse_hash_floor(lines) for _ in range(reps)) / len(records) * 1e6,
+        "log_floor": min(log_floor(records) for _ in range(reps)) / len(records) * 1e6,
         "load": best(lambda: [load_json_kind(t) for t in texts]),
         "schema": best(lambda: [validate_record(d, kind=k) for d, k in loaded]),
         "parse": best(lambda: [parse_record(d, plain=k == PLAIN_JSON) for d, k in loaded]),
@@ -260,6 +264,38 @@ def stages(records: list[dict], reps: int = 3) -> dict[str, float]:
     }
 
 
+#: the what-if cases (:func:`what_if`): which row's stages, and what the log evidence costs in it
+WHAT_IF = (
+    ("(a) today's format: a checkpoint per hand, a proof per statement", False, "log"),
+    ("(a) the same, its log evidence at its floor (1 Ed25519 + the SHA-256 alone)", False, "log_floor"),
+    ("(b) hands share a checkpoint (the simulated hands published as one batch)", True, "log"),
+    ("(b) the same, its log evidence at its floor", True, "log_floor"),
+    ("(c) log evidence costing zero, every other check as today", False, None),
+    ("(d) neither log evidence nor replay: what the rest of the audit costs", False, "no replay"),
+)
+
+
+def what_if(rows: list[dict], preset: str = "kitti") -> list[dict]:
+    """A measurement, not a change: the CPU microseconds per record of every stage of
+    ``preset``'s default audit (:func:`stages`, all measured), summed with its log evidence
+    as it is, at its floor, or at zero -- would the aim be reachable in this Python with
+    every other check staying?  Each case against the issue's floor measured in the same
+    minutes as its stages; the aim: >= :data:`AIMS` records/s and within 5x the floor."""
+    by = {row["preset"]: row for row in rows if "stages" in row}
+    out = []
+    for label, shared, log in WHAT_IF:
+        row = by.get(preset + (SHARED if shared else ""))
+        if row is None:
+            continue
+        st = row["stages"]
+        rest = sum(st[k] for k in STAGES if k != "log")
+        us = rest - st["replay"] if log == "no replay" else rest + (st[log] if log else 0.0)
+        rate, times = 1e6 / us, us / st["parse_floor"]
+        out.append({"case": label, "us": us, "rate": rate, "floor_us": st["parse_floor"], "times_floor": times,
+                    "reachable": rate >= AIMS[preset] and times <= 5})
+    return out
+
+
 def cp_size(proof) -> int:
     """The tree size of a proof's checkpoint (its second line)."""
     return int(proof.checkpoint_text.split("\n", 2)[1])
@@ -271,7 +307,7 @@ def _timed(run) -> float:
     return clock() - t
 
 
-def per_preset(hands: int, log=print, *, with_stages: bool = False) -> list[dict]:
+def per_preset(hands: int, log=print, *, with_stages: bool = False, only: set[str] | None = None) -> list[dict]:
     from audit.verify import audit_record
     from replay.registry import game_for
     from replay.rulesets import resolve
@@ -280,6 +316,8 @@ def per_preset(hands: int, log=print, *, with_stages: bool = False) -> list[dict
     # the presets as the simulator publishes them (a checkpoint per hand), then Kitti's hands
     # published as one batch under one checkpoint (SHARED)
     for preset, players, shared in [(p, n, False) for p, n in PRESETS] + [("kitti", 4, True)]:
+        if only and preset not in only:
+            continue
         game = resolve(preset).game
         try:
             game_for(game)
@@ -500,6 +538,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--base", type=int, default=5000, help="distinct simulated records in it (default 5,000)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--preset-hands", type=int, default=60)
+    ap.add_argument("--presets", default="", help="comma-separated presets of the per-preset part (default: all)")
     ap.add_argument("--memory", default="10000", help="comma-separated archive sizes (e.g. 10000,1000000)")
     ap.add_argument("--memory-workers", type=int, default=1)
     ap.add_argument("--no-dask", action="store_true")
@@ -515,7 +554,8 @@ def main(argv: list[str] | None = None) -> dict:
     parts = set(args.parts.split(","))
     result: dict = {"presets": [], "throughput": None, "memory": {"baseline_rss_kb": baseline_rss(), "runs": []}}
     if "presets" in parts:
-        result["presets"] = per_preset(args.preset_hands, log=log, with_stages=args.stages)
+        result["presets"] = per_preset(args.preset_hands, log=log, with_stages=args.stages,
+                                       only={p for p in args.presets.split(",") if p})
     for row in result["presets"]:
         if row["available"]:
             log(f"{row['preset']:17} {row['rate']:8,.0f} records/s   x{row['rate'] / row['floor_rate']:.2f} of bare"
@@ -533,6 +573,13 @@ def main(argv: list[str] | None = None) -> dict:
                     + f"; sum {sum(st[k] for k in STAGES):.0f}, i.e. {1e6 / sum(st[k] for k in STAGES):,.0f}/s")
         else:
             log(f"{row['preset']:17} not available {row.get('error', '')}")
+    result["what_if"] = what_if(result["presets"])
+    if result["what_if"]:
+        log("what-if (a measurement: no change to the record format or to what Tiplu publishes), kitti, every stage"
+            f" measured, us/record; aim >= {AIMS['kitti']:,}/s within x5 the floor:")
+        for w in result["what_if"]:
+            log(f"  {w['case']:78} {w['us']:6.0f} us = {w['rate']:6,.0f}/s, x{w['times_floor']:.1f} the floor"
+                f" ({w['floor_us']:.0f} us): {'reachable' if w['reachable'] else 'NOT reachable'}")
     if "throughput" in parts:
         log(f"throughput on {args.records:,} records ({args.base:,} clean Kitti records in passes):")
         result["throughput"] = tp = throughput(args.records, args.base, args.workers, dask=not args.no_dask, log=log)

@@ -9,7 +9,8 @@ the shoe and the deal), the least any round costs.  Then, per preset:
 * *replayed* -- the same rounds re-applied from their JSON through a fresh engine, as an
   audit does: the round's moves read from one JSON text by the reader an audit reads
   each record's line with (:func:`replay.jsontext.decode_json`, msgspec), each parsed,
-  validated and applied on one working state (``engine.working``) by the engine's own
+  validated and applied on one working state (dealt into it, ``engine.start_working``,
+  or ``engine.working`` of the frozen start on older code) by the engine's own
   loop, as :func:`replay.replayer.replay_record` runs it (``apply_record_moves``; move by
   move on code that lacks it), and the outcome scored; and, for comparison, with a new frozen
   state per move (as the replay viewer does).
@@ -60,7 +61,8 @@ def replay(rs, r, moves_text: str, n: int):
     """As an audit replays (replay.replayer without a visitor): a fresh engine, one
     working state."""
     eng = MarriageEngine(rs)
-    state = eng.working(eng.start(r, dealer=first_dealer(n)))
+    start_working = getattr(eng, "start_working", None)   # the replayer's path (older code: a copy)
+    state = start_working(r, dealer=first_dealer(n)) if start_working else eng.working(eng.start(r, dealer=first_dealer(n)))
     moves = decode_json(moves_text)
     run = getattr(eng, "apply_record_moves", None)   # the replayer's path (older code: move by move)
     if run is not None:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -169,6 +170,18 @@ def _parse_table(t: Any) -> TableInfo:
                      tuple(players), dealer, pv, pct, MappingProxyType(dict(carry)), hand_no)
 
 
+_LOWER_HEX = re.compile("[0-9a-f]{64}").fullmatch
+
+
+def _digest_hex(text: Any, what: str) -> str:
+    """``parse_digest(text, what=what).hex()``: a digest as lower-case hex, checked.  The
+    text of one (64 lower-case hex digits, a ``str``) is its own answer, with no round trip
+    through bytes; anything else gets parse_digest's answer or its error."""
+    if type(text) is str and _LOWER_HEX(text):
+        return text
+    return parse_digest(text, what=what).hex()
+
+
 def _parse_fairness(f: Any, n_seats: int, *, v2: bool) -> Fairness:
     w = "fairness"
     if not isinstance(f, Mapping):
@@ -176,9 +189,9 @@ def _parse_fairness(f: Any, n_seats: int, *, v2: bool) -> Fairness:
     if _need(f, "protocol", str, w) != "v1":
         raise MalformedError("only protocol v1 is known", location=f"{w}.protocol")
     try:
-        rs_hash = parse_digest(_need(f, "ruleset_hash", str, w), what="ruleset_hash").hex()
-        commit = parse_digest(_need(f, "server_commitment", str, w), what="server_commitment").hex()
-        seat_commits = tuple(parse_digest(c, what=f"seat commitment {i}").hex()
+        rs_hash = _digest_hex(_need(f, "ruleset_hash", str, w), "ruleset_hash")
+        commit = _digest_hex(_need(f, "server_commitment", str, w), "server_commitment")
+        seat_commits = tuple(_digest_hex(c, f"seat commitment {i}")
                              for i, c in enumerate(_need(f, "seat_commitments", list, w)))
         seeds = tuple(parse_player_seed(s) for s in _need(f, "player_seeds", list, w))
         server = f.get("server_seed")

@@ -10,10 +10,16 @@ the website's replay viewer use it.
 Without a visitor nobody sees the states in between, so an engine that offers
 ``working(state)`` (a mutable copy its ``apply`` changes in place, with ``freeze()`` back
 to the frozen value) is replayed on that copy: one state for the whole hand instead of a
-new frozen one per move.  The result is the same either way (tests/test_working_state.py).  Likewise an engine
+new frozen one per move (dealt straight into it by ``start_working``, where the engine
+offers that).  The result is the same either way (tests/test_working_state.py).  Likewise an engine
 that offers ``parse_record_move(raw)`` reads each record move as it stands, its envelope
 field ``time`` ignored, instead of :func:`engine_move`'s copy without it (the same move,
-or the same error).
+or the same error).  An engine that also offers ``apply_record_moves(working, moves,
+start)`` (Marriage) runs that loop itself on its working state -- each move parsed, refused
+after the hand is over, and applied -- until a move is refused, which it returns as
+``(index, error)`` (``(len(moves), None)`` when none is); the replay records the fault and,
+in report mode, hands it the moves after it.  The faults, their indexes and the count of
+applied moves are the move-by-move loop's (tests/test_working_state.py).
 """
 from __future__ import annotations
 
@@ -80,13 +86,15 @@ def replay_record(record: HandRecord, *, strict: bool = True, visit: Visitor | N
         engine = game.engine(record.ruleset)
         options = game.table_options(record.table.carry)   # CarryError for a key the game does not carry
         randomness = hand_randomness(seed, record.hand_id, record.ruleset, record.fairness.player_seeds)
-        state = engine.start(randomness, dealer=record.table.dealer, **options)
+        # without a visitor, an engine may deal straight into its working state
+        start_working = getattr(engine, "start_working", None) if visit is None else None
+        state = (start_working or engine.start)(randomness, dealer=record.table.dealer, **options)
     except TipluError as exc:
         return ReplayResult(None, None, (Fault(Reason.MALFORMED, f"cannot start the hand: {exc}"),), 0, record)
     if visit:
         visit(-1, None, state)
     working = getattr(engine, "working", None) if visit is None else None
-    if working is not None:
+    if working is not None and start_working is None:
         state = working(state)
     run = getattr(engine, "apply_record_moves", None) if working is not None else None
     applied = 0

@@ -137,8 +137,9 @@ class Stream:
 
         Fast path: the ``len - 1`` words a shuffle without a rejection reads are fetched at
         once and checked against their limits together; if any would be rejected (about
-        one shuffle in 300,000 for a 160-card shoe), the stream is read again word by word
-        from where it stood (:meth:`_shuffle_by_word`, the specification's loop).
+        one shuffle in 700,000 for a 160-card shoe, one in 7 million for 52 cards), the
+        stream is read again word by word from where it stood (:meth:`_shuffle_by_word`,
+        the specification's loop).
         """
         out = list(items)
         draws = len(out) - 1

@@ -147,14 +147,20 @@ def test_simulated_tables_with_tampering_replay_the_same(tmp_path, preset):
 
 
 def test_a_replay_without_a_visitor_uses_the_working_state(monkeypatch):
+    """One working state per replay without a visitor (dealt into it: ``start_working``;
+    an engine without that copies the frozen start: ``working``), none with one."""
     made = []
     real = MarriageEngine.working
     monkeypatch.setattr(MarriageEngine, "working", lambda self, s: made.append(1) or real(self, s))
     path = next(p for p in FIXTURES if p.parent.name == "marriage-nepal" and not p.stem.startswith("corrupted"))
     record = parse_record(json.loads(path.read_text(encoding="utf-8")))
-    assert not replay_record(record).faults and made == [1]
-    replay_record(record, visit=lambda *a: None)
-    assert made == [1]
+    seen = []
+    assert not replay_record(record, visit=lambda i, m, s: seen.append(type(s))).faults and made == []
+    assert WorkingRound not in seen
+    result = replay_record(record)
+    assert not result.faults and made == []   # dealt straight into one
+    monkeypatch.delattr(MarriageEngine, "start_working")
+    assert replay_record(record) == result and made == [1]
 
 
 def test_a_working_copy_holds_every_field_of_the_frozen_state():
@@ -187,9 +193,14 @@ def test_a_working_copy_holds_every_field_of_the_frozen_state():
     state = RoundState(**round_values)
     work = WorkingRound(state)
     assert work.freeze() == state
-    assert all(getattr(work, name) == value for name, value in round_values.items() if name != "seats")
+    # the stock, the discards and a thawed hand are lists in the working copy (changed in
+    # place), every other value is the frozen one
+    as_frozen = lambda v: tuple(v) if type(v) is list else v  # noqa: E731
+    assert all(as_frozen(getattr(work, name)) == value for name, value in round_values.items() if name != "seats")
+    assert type(work.stock) is list and type(work.discards) is list
     thawed = work.thaw(0)
-    assert all(getattr(thawed, name) == value for name, value in seat_values.items())
+    assert all(as_frozen(getattr(thawed, name)) == value for name, value in seat_values.items())
+    assert thawed.codes == [c.code for c in thawed.hand]
     assert work.freeze() == state and work.freeze().randomness == round_values["randomness"]
 
 
@@ -211,6 +222,18 @@ def test_a_working_seat_adds_and_removes_cards_as_the_hand_functions_do():
         assert seat.hand_with(card) == insert_card(hand, card)
         assert seat.hand_without(card) == remove_cards(hand, [card])
         assert seat.freeze() == SeatState(hand=hand)
+        # in place: add, and find + remove_at on the sorted hand, keep the codes beside the cards
+        added = WorkingSeat(SeatState(hand=hand))
+        added.add(card)
+        assert tuple(added.hand) == insert_card(hand, card) and added.codes == [c.code for c in added.hand]
+        assert added.freeze() == SeatState(hand=insert_card(hand, card))
+        removed = WorkingSeat(SeatState(hand=sort_cards(hand)))
+        i = removed.find(card)
+        want = remove_cards(hand, [card])
+        assert (i is None) == (want is None)
+        if i is not None:
+            removed.remove_at(i)
+            assert tuple(removed.hand) == want and removed.codes == [c.code for c in removed.hand]
 
 
 # --- the engine's own loop over a record's moves (issue 18, session 6) ---------------------
@@ -287,3 +310,69 @@ def test_mutated_records_give_the_same_faults_through_the_engines_loop(preset):
                 same(working, frozen)
                 checked += bool(frozen.faults)
     assert checked >= 100
+
+
+@pytest.mark.parametrize("preset", ["marriage/nepal", "marriage/classic"])
+def test_apply_never_changes_the_frozen_state_it_is_given(preset):
+    """The working copy's lists (stock, discards, hands) are its own: applying every move of
+    bot rounds to frozen states leaves each given state exactly as it was."""
+    from replay.fairness import hand_randomness
+
+    rs = resolve(preset)
+    eng = MarriageEngine(rs)
+    for k in range(4):
+        r = hand_randomness(bytes([k, 9]) * 16, f"f-{k}", rs, [bytes([k, s]) * 8 for s in range(4)])
+        state = eng.start(r, dealer=first_dealer(4))
+        rng = Stream(bytes([k + 1]) * 32, bytes(32), "bot")
+        while not eng.is_over(state):
+            before = json.dumps(state.to_json())
+            move = choose_move(eng, state, rng)
+            after = eng.apply(state, move)
+            assert json.dumps(state.to_json()) == before and after is not state
+            state = after
+
+
+def _fields(work):
+    """Every slot of a working round and of its seats (lists as they are)."""
+    from replay.marriage.state import WorkingSeat
+
+    out = {name: getattr(work, name) for name in type(work).__slots__ if name != "seats"}
+    out["seats"] = [{n: getattr(s, n) for n in WorkingSeat.__slots__} if type(s) is WorkingSeat
+                    else {n: getattr(s, n) for n in ("hand", "tunnelas_at_deal", "shown", "dublee", "has_shown",
+                                                     "sees_maal", "has_drawn")} for s in work.seats]
+    return out
+
+
+@pytest.mark.parametrize("preset", ["marriage/nepal", "marriage/classic"])
+def test_a_round_dealt_straight_into_a_working_state_is_the_copied_one(preset):
+    """``start_working`` (the deal straight into a working state) holds what
+    ``working(start(...))`` holds, field by field, every seat thawed as the first move of each
+    seat would thaw it -- for every dealer, both directions (MN-6, MC-12, MC-33)."""
+    from replay.fairness import hand_randomness
+    from replay.marriage.state import WorkingSeat
+
+    for direction in ("clockwise", "anticlockwise"):
+        rs = resolve(preset, {"direction": direction}) if direction != resolve(preset)["direction"] else resolve(preset)
+        eng = MarriageEngine(rs)
+        for k in range(12):
+            make = lambda: hand_randomness(bytes([k, 3]) * 16, f"s-{k}", rs, [bytes([k, s]) * 8 for s in range(4)])  # noqa: E731
+            dealer = k % 4
+            direct = eng.start_working(make(), dealer=dealer)
+            copied = eng.working(eng.start(make(), dealer=dealer))
+            for i in range(4):
+                copied.thaw(i)
+            assert all(type(s) is WorkingSeat for s in direct.seats)
+            assert _fields(direct) == _fields(copied) and direct.freeze() == copied.freeze()
+            assert direct.randomness is not None and direct.freeze() == eng.start(make(), dealer=dealer)
+    with pytest.raises(TipluError):
+        eng.start_working(make(), dealer=0, carry=1)
+
+
+def test_a_replay_without_a_visitor_deals_into_the_working_state(monkeypatch):
+    made = []
+    real = MarriageEngine.start_working
+    monkeypatch.setattr(MarriageEngine, "start_working", lambda self, *a, **k: made.append(1) or real(self, *a, **k))
+    path = next(p for p in FIXTURES if p.parent.name == "marriage-classic" and not p.stem.startswith("corrupted"))
+    record = parse_record(json.loads(path.read_text(encoding="utf-8")))
+    assert not replay_record(record).faults and made == [1]
+    assert not replay_record(record, visit=lambda *a: None).faults and made == [1]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Iterator, Mapping
 
+import orjson
 from sqlite_utils import Database
 
 from replay.canonical import canonical_json
@@ -21,7 +22,7 @@ from replay.errors import MalformedError
 
 from ..errors import LedgerIntegrityError
 from ..signing import STATEMENT_TYPE, SigningKey, verify_statement
-from ..tlog.store import TransparencyLog, leaf_entry_of_hex
+from ..tlog.store import append_leaf, leaf_entry_of_hex
 
 KINDS = ("hand", "commitment", "seat-receipt", "seat-reveal", "deal", "record", "reveal", "cancel")
 
@@ -56,6 +57,25 @@ class StoredStatement:
 
 
 _INSERT = "INSERT INTO statements (hand_id, kind, statement, key, sig, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+_SCALARS = (str, int, bool, type(None))
+_dumps = orjson.dumps
+_SORTED = orjson.OPT_SORT_KEYS
+
+
+def statement_json(stmt: dict[str, Any]) -> bytes:
+    """:func:`~replay.canonical.canonical_json` of a statement, the same bytes: a statement
+    whose values are all strings, integers, booleans or ``None`` (of exactly those types --
+    most kinds) is plain JSON without a walk through it, so orjson's sorted bytes are its
+    canonical form, as :func:`~replay.canonical.canonical_json` would write them; any other
+    (a list, a ruleset, a too-big integer) goes through
+    :func:`~replay.canonical.canonical_json` itself."""
+    for value in stmt.values():
+        if type(value) not in _SCALARS:
+            return canonical_json(stmt)
+    try:
+        return _dumps(stmt, option=_SORTED)
+    except orjson.JSONEncodeError:  # an integer beyond 64 bits: the general way decides
+        return canonical_json(stmt)
 
 
 def append_statement(db: Database, key: SigningKey, kind: str, hand_id: str,
@@ -63,18 +83,19 @@ def append_statement(db: Database, key: SigningKey, kind: str, hand_id: str,
     """Sign and append one statement (call inside :func:`.store.atomic`); ``(seq, signed)``.
 
     The statement's canonical JSON is made once: it is what is signed, the row's text and
-    the inside of its log leaf (:func:`~audit.tlog.store.leaf_entry_of_hex`)."""
+    the inside of its log leaf (:func:`~audit.tlog.store.leaf_entry_of_hex`), appended in
+    the same transaction (:func:`~audit.tlog.store.append_leaf`): all or nothing with the row."""
     assert kind in KINDS, kind
     stmt = {**fields, "type": STATEMENT_TYPE, "kind": kind, "hand_id": hand_id, "time": time}
-    text = canonical_json(stmt)
-    signed = {"statement": stmt, "key": key.public_hex, "sig": key.sign_bytes(text)}
-    cur = db.conn.execute(_INSERT, (hand_id, kind, text.decode("utf-8"), signed["key"], signed["sig"], time))
-    seq = cur.lastrowid
-    entry = leaf_entry_of_hex(text, signed["key"], signed["sig"])
-    index = TransparencyLog(db, migrate=False).append_in_transaction(entry, index=seq - 1)  # all or nothing with the row
+    text = statement_json(stmt)
+    pub = key.public_hex
+    sig = key.sign_bytes(text)
+    conn = db.conn
+    seq = conn.execute(_INSERT, (hand_id, kind, text.decode("utf-8"), pub, sig, time)).lastrowid
+    index = append_leaf(conn, leaf_entry_of_hex(text, pub, sig), seq - 1)
     if index != seq - 1:
         raise LedgerIntegrityError(f"statement {seq} would be log leaf {index}: the log and the ledger disagree")
-    return seq, signed
+    return seq, {"statement": stmt, "key": pub, "sig": sig}
 
 
 def _row(row: tuple) -> StoredStatement:

@@ -86,14 +86,34 @@ def format_tlog_proof(index: int, path: Sequence[bytes], checkpoint_text: str, *
 
 def parse_tlog_proof(text: str) -> TlogProof:
     """Parse a ``c2sp.org/tlog-proof@v1`` text strictly; :class:`MalformedError` otherwise."""
+    parts = _head_parts(text)
+    return _parse_lines(text) if parts is None else TlogProof(*parts)
+
+
+def tlog_proof_parts(text: str) -> tuple[int, tuple[bytes, ...], str]:
+    """``(index, path, checkpoint_text)`` of :func:`parse_tlog_proof` (same checks, same
+    errors), without building the :class:`TlogProof`: what an audit reads of a record's
+    proofs, a dozen per record."""
+    parts = _head_parts(text)
+    if parts is None:
+        p = _parse_lines(text)
+        return p.index, p.path, p.checkpoint_text
+    return parts
+
+
+def _head_parts(text: str) -> tuple[int, tuple[bytes, ...], str] | None:
+    """The parts of a proof as Tiplu writes it (no extra line, canonical hashes), read by
+    one match; ``None`` for any other text, which :func:`_parse_lines` reads (or words)."""
     m = _HEAD_RE.match(text) if type(text) is str and len(text) <= MAX_PROOF_CHARS else None
-    if m is not None and "\r" not in text and text.endswith("\n") and len(text) > m.end():
-        # the common text in one match: its first empty line is the one the match ends with
-        # (each line before it is one non-empty line), so this is what the steps below find
-        hashes = m.group(2)
-        return TlogProof(int(m.group(1)), tuple(_a2b(hashes[i:i + 44]) for i in range(0, len(hashes), 45)),
-                         text[m.end():])
-    return _parse_lines(text)
+    if m is None or "\r" in text or text[-1] != "\n":
+        return None
+    end = m.end()
+    if len(text) == end:
+        return None
+    # the common text in one match: its first empty line is the one the match ends with
+    # (each line before it is one non-empty line), so this is what the steps below find
+    index, hashes = m.group(1, 2)
+    return int(index), tuple(map(_a2b, hashes[:-1].split("\n"))) if hashes else (), text[end:]
 
 
 def _parse_lines(text: str) -> TlogProof:

@@ -149,6 +149,48 @@ def _sibling_rows(index: int) -> list[int]:
     return ends
 
 
+_INSERT_LEAF = "INSERT INTO tlog_leaves (idx, leaf_hash, entry, nodes) VALUES (?, ?, ?, ?)"
+_HASH_SIZE = merkle.HASH_SIZE
+
+
+def append_leaf(conn, entry: bytes, index: int) -> int:
+    """Append ``entry`` as leaf ``index`` with the subtrees it completes, in one row, inside
+    the caller's open transaction (which rolls back as a whole on any error); ``index``.
+    When the log's size is not ``index`` nothing is appended and the size is returned.
+
+    The siblings those subtrees need are read in the same query as the size: the
+    subtree of level ``l`` left of the new leaf ends at leaf ``(index with its low l bits
+    cleared) - 1``, in that row's ``leaf_hash`` (``l = 0``) or ``nodes``.  The ledger calls
+    this once per statement, so it is a function, not a method of an object made per append."""
+    ends = _sibling_rows(index)
+    sql = _SIBLINGS_SQL.get(len(ends))
+    if sql is None:
+        sql = _SIBLINGS_SQL[len(ends)] = (
+            "SELECT max(idx), NULL, NULL FROM tlog_leaves"
+            + "".join(" UNION ALL SELECT idx, leaf_hash, nodes FROM tlog_leaves WHERE idx = ?" for _ in ends))
+    rows = conn.execute(sql, ends).fetchall()
+    top = rows[0][0]
+    size = 0 if top is None else top + 1
+    if size != index:
+        return size
+    leaf = right = merkle.leaf_hash(entry)
+    nodes = b""
+    if ends:
+        found = {row[0]: (row[1], row[2]) for row in rows[1:]}
+        parts = []
+        for level, end in enumerate(ends):
+            row = found.get(end)
+            left = None if row is None else (row[0] if level == 0 else row[1][_HASH_SIZE * (level - 1):
+                                                                          _HASH_SIZE * level])
+            if left is None or len(left) != _HASH_SIZE:
+                raise LedgerIntegrityError(f"transparency log is missing subtree ({level}, {(index >> level) - 1})")
+            right = merkle.node_hash(bytes(left), right)
+            parts.append(right)
+        nodes = b"".join(parts)
+    conn.execute(_INSERT_LEAF, (index, leaf, entry, nodes))
+    return index
+
+
 def _utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -233,42 +275,14 @@ class TransparencyLog:
         return _Savepoint(self._conn)
 
     def _append(self, entry: bytes, expect: int | None = None) -> int:
-        """Append leaf ``n`` (the size) with the subtrees it completes, in one row.
-
-        The siblings those subtrees need are read in the same query as the size: the
-        subtree of level ``l`` left of the new leaf ends at leaf ``(n with its low l bits
-        cleared) - 1``, in that row's ``leaf_hash`` (``l = 0``) or ``nodes``."""
-        conn = self._conn
-        if expect is None:
-            index = self.size()
-        else:
-            index = expect
-        ends = _sibling_rows(index)
-        sql = _SIBLINGS_SQL.get(len(ends))
-        if sql is None:
-            sql = _SIBLINGS_SQL[len(ends)] = (
-                "SELECT max(idx), NULL, NULL FROM tlog_leaves"
-                + "".join(" UNION ALL SELECT idx, leaf_hash, nodes FROM tlog_leaves WHERE idx = ?" for _ in ends))
-        rows = conn.execute(sql, ends).fetchall()
-        size = 0 if rows[0][0] is None else rows[0][0] + 1
+        """Append leaf ``n`` (the size) with the subtrees it completes, in one row
+        (:func:`append_leaf`)."""
+        if expect is not None:
+            return append_leaf(self._conn, entry, expect)
+        index = self.size()
+        size = append_leaf(self._conn, entry, index)
         if size != index:
-            if expect is not None:
-                return size
             raise LedgerIntegrityError(f"transparency log size changed during an append ({index} -> {size})")
-        found = {row[0]: (row[1], row[2]) for row in rows[1:]}
-        right = merkle.leaf_hash(entry)
-        leaf = right
-        nodes = []
-        for level, end in enumerate(ends):
-            row = found.get(end)
-            left = None if row is None else (row[0] if level == 0 else row[1][merkle.HASH_SIZE * (level - 1):
-                                                                          merkle.HASH_SIZE * level])
-            if left is None or len(left) != merkle.HASH_SIZE:
-                raise LedgerIntegrityError(f"transparency log is missing subtree ({level}, {(index >> level) - 1})")
-            right = merkle.node_hash(bytes(left), right)
-            nodes.append(right)
-        conn.execute("INSERT INTO tlog_leaves (idx, leaf_hash, entry, nodes) VALUES (?, ?, ?, ?)",
-                     (index, leaf, entry, b"".join(nodes)))
         return index
 
     def append_statement(self, signed: Mapping[str, Any]) -> int:

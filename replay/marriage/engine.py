@@ -79,6 +79,18 @@ class MarriageEngine:
             randomness=randomness,
         )
 
+    def start_working(self, randomness: HandRandomness, *, dealer: int, **table: Any) -> WorkingRound:
+        """``self.working(self.start(randomness, dealer=dealer, **table))``, built at once
+        from the deal (no frozen values made only to be copied): for a replay that needs
+        only where the round ends (:func:`replay.replayer.replay_record` without a visitor)."""
+        if table:
+            raise RulesetError(f"marriage takes no table options, got {sorted(table)}")
+        dealt = randomness.deal(dealer)
+        n = randomness.n_seats
+        return WorkingRound.dealt(n_seats=n, dealer=dealer, hands=[sort_cards(h) for h in dealt.hands],
+                                  stock=dealt.stock, discards=(dealt.turned_up,),
+                                  turn_seat=left_of(dealer, n, direction=self.direction), randomness=randomness)
+
     def working(self, state: RoundState) -> WorkingRound:
         """A working copy of ``state`` that :meth:`apply` changes in place (and returns),
         for a replay that needs only where it ends: :class:`~replay.marriage.state.WorkingRound`."""

@@ -18,7 +18,7 @@ Terms (the rule files' words):
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from operator import attrgetter
 from typing import Any, Iterable
 
@@ -182,52 +182,95 @@ _ROUND_FIELDS = tuple(f.name for f in fields(RoundState))
 _seat_values = attrgetter(*_SEAT_FIELDS)
 _round_values = attrgetter(*_ROUND_FIELDS)
 _SEATS_AT = _ROUND_FIELDS.index("seats")
+_STOCK_AT = _ROUND_FIELDS.index("stock")
+_ROUND_AT = {name: i for i, name in enumerate(_ROUND_FIELDS)}
+#: the defaults of the fields (None where a field has none: the caller gives those)
+_ROUND_DEFAULTS = tuple(None if f.default is MISSING else f.default for f in fields(RoundState))
+_SEAT_DEFAULTS = tuple(None if f.default is MISSING else f.default for f in fields(SeatState))
+_DISCARDS_AT = _ROUND_FIELDS.index("discards")
 
 
 class WorkingSeat:
     """One seat of a :class:`WorkingRound`: the fields of :class:`SeatState`, changed in place.
 
-    ``ordered`` says the hand is sorted by code (as the engine keeps every hand; checked
-    once when the seat is copied), so :meth:`hand_with` and :meth:`hand_without` find a
-    card's place by bisection."""
+    The hand is a list here (a tuple again in :meth:`freeze`), with ``codes``, its cards'
+    codes in the same order; ``ordered`` says both are sorted by code (as the engine keeps
+    every hand; checked once when the seat is copied), so :meth:`add` and :meth:`remove`
+    find a card's place by bisection and change the two lists in place."""
 
-    __slots__ = _SEAT_FIELDS + ("ordered",)
+    __slots__ = _SEAT_FIELDS + ("codes", "ordered")
+
+    @classmethod
+    def dealt(cls, hand: tuple[Card, ...]) -> "WorkingSeat":
+        """``WorkingSeat(SeatState(hand=hand))`` for a hand sorted by code (checked),
+        every other field at :class:`SeatState`'s default."""
+        seat = cls.__new__(cls)
+        (_, seat.tunnelas_at_deal, seat.shown, seat.dublee, seat.has_shown, seat.sees_maal,
+         seat.has_drawn) = _SEAT_DEFAULTS
+        seat.hand = list(hand)
+        codes = seat.codes = [c.code for c in hand]
+        seat.ordered = codes == sorted(codes)
+        return seat
 
     def __init__(self, seat: SeatState) -> None:
         # the fields of SeatState, in order (one unpacking: a replay copies seats often)
-        (self.hand, self.tunnelas_at_deal, self.shown, self.dublee, self.has_shown, self.sees_maal,
+        (hand, self.tunnelas_at_deal, self.shown, self.dublee, self.has_shown, self.sees_maal,
          self.has_drawn) = _seat_values(seat)
-        codes = [c.code for c in self.hand]
+        self.hand = list(hand)
+        codes = self.codes = [c.code for c in hand]
         self.ordered = codes == sorted(codes)
 
     def hand_with(self, card: Card) -> tuple[Card, ...]:
-        """The hand with ``card`` added (:func:`insert_card`)."""
-        hand = self.hand
+        """The hand with ``card`` added (:func:`insert_card`), the seat unchanged."""
         if not self.ordered:
-            return insert_card(hand, card)
-        i = bisect_right(hand, card.code, key=_CODE)
-        return hand[:i] + (card,) + hand[i:]
+            return insert_card(tuple(self.hand), card)
+        hand = self.hand
+        i = bisect_right(self.codes, card.code)
+        return (*hand[:i], card, *hand[i:])
 
     def hand_without(self, card: Card) -> tuple[Card, ...] | None:
-        """The hand less one ``card``, or ``None`` if it lacks it (:func:`remove_cards`)."""
-        hand = self.hand
+        """The hand less one ``card``, or ``None`` if it lacks it (:func:`remove_cards`),
+        the seat unchanged."""
         if not self.ordered:
-            return remove_cards(hand, (card,))
-        code = card.code
-        i = bisect_left(hand, code, key=_CODE)
-        if i == len(hand) or hand[i].code != code:
+            return remove_cards(self.hand, (card,))
+        i = self.find(card)
+        if i is None:
             return None
-        return hand[:i] + hand[i + 1:]
+        hand = self.hand
+        return (*hand[:i], *hand[i + 1:])
 
-    def set_hand(self, hand: tuple[Card, ...]) -> None:
-        """Set a sorted hand (what the two methods above and the module's functions give)."""
-        self.hand = hand
+    def find(self, card: Card) -> int | None:
+        """Where ``card`` is in a sorted hand (the first copy), or ``None``."""
+        code = card.code
+        codes = self.codes
+        i = bisect_left(codes, code)
+        return i if i < len(codes) and codes[i] == code else None
+
+    def add(self, card: Card) -> None:
+        """Put ``card`` into the hand, in its place: ``hand_with``, in place."""
+        if not self.ordered:
+            self.set_hand(insert_card(tuple(self.hand), card))
+            return
+        code = card.code
+        i = bisect_right(self.codes, code)
+        self.codes.insert(i, code)
+        self.hand.insert(i, card)
+
+    def remove_at(self, i: int) -> None:
+        """Take the card at ``i`` (from :meth:`find`) out of a sorted hand."""
+        del self.hand[i], self.codes[i]
+
+    def set_hand(self, hand: Iterable[Card]) -> None:
+        """Set a sorted hand (what the methods above and the module's functions give)."""
+        self.hand = list(hand)
+        self.codes = [c.code for c in self.hand]
         self.ordered = True
 
     table = SeatState.table
 
     def freeze(self) -> SeatState:
-        return SeatState(*_seat_values(self))
+        return SeatState(tuple(self.hand), self.tunnelas_at_deal, self.shown, self.dublee, self.has_shown,
+                         self.sees_maal, self.has_drawn)
 
 
 class WorkingRound:
@@ -238,22 +281,43 @@ class WorkingRound:
     :meth:`~replay.marriage.engine.MarriageEngine.working` and every move changes it in
     place; a frozen :class:`RoundState` given to ``apply`` is copied into one, and the
     result frozen again.  It never leaves the replay: :meth:`freeze` turns it back into a
-    :class:`RoundState`, and the values it holds (hands, stock, discards, shown sets) are
-    the same immutable tuples a frozen state holds.  A seat stays the frozen
-    :class:`SeatState` until a move changes it (:meth:`thaw`).  Every handler raises
-    before it changes anything, so a move that is refused leaves the working state as it
-    was (report mode goes on from it).
+    :class:`RoundState`.  The stock and the discards are lists here (top first, oldest
+    first, as the tuples of the frozen state), changed in place; the other values are the
+    frozen state's own immutable ones.  A seat stays the frozen :class:`SeatState` until a
+    move changes it (:meth:`thaw`).  Every handler raises before it changes anything, so a
+    move that is refused leaves the working state as it was (report mode goes on from it).
     """
 
     __slots__ = _ROUND_FIELDS
 
     def __init__(self, state: RoundState) -> None:
+        self._load(_round_values(state))
+        self.seats = list(self.seats)
+
+    def _load(self, values: tuple[Any, ...]) -> None:
         # the fields of RoundState, in order (one unpacking: ``apply`` copies frozen states)
-        (self.n_seats, self.dealer, seats, self.stock, self.discards, self.turn_seat, self.phase,
+        (self.n_seats, self.dealer, self.seats, stock, discards, self.turn_seat, self.phase,
          self.tiplu, self.tiplu_under_stock, self.taken, self.drawn, self.auto_turn, self.shown_this_turn,
          self.must_finish, self.turns, self.reshuffles, self.winner, self.finish, self.void_reason,
-         self.moves, self.randomness) = _round_values(state)
-        self.seats = list(seats)
+         self.moves, self.randomness) = values
+        self.stock = list(stock)
+        self.discards = list(discards)
+
+    @classmethod
+    def dealt(cls, *, n_seats: int, dealer: int, hands: Iterable[tuple[Card, ...]], stock: Iterable[Card],
+              discards: Iterable[Card], turn_seat: int, randomness: HandRandomness | None) -> "WorkingRound":
+        """``WorkingRound(RoundState(n_seats=..., seats=(SeatState(hand=h) for h in hands), ...))``
+        built at once, every other field at :class:`RoundState`'s default and each seat a
+        :class:`WorkingSeat` already (``hands`` sorted by code, as the engine deals them)."""
+        state = cls.__new__(cls)
+        values = list(_ROUND_DEFAULTS)
+        values[_SEATS_AT] = [WorkingSeat.dealt(h) for h in hands]
+        values[_STOCK_AT], values[_DISCARDS_AT] = stock, discards
+        for name, value in (("n_seats", n_seats), ("dealer", dealer), ("turn_seat", turn_seat),
+                            ("randomness", randomness)):
+            values[_ROUND_AT[name]] = value
+        state._load(values)
+        return state
 
     is_over = RoundState.is_over
     to_move = RoundState.to_move
@@ -272,4 +336,6 @@ class WorkingRound:
         """The frozen :class:`RoundState` with these values."""
         values = list(_round_values(self))
         values[_SEATS_AT] = tuple([s.freeze() if type(s) is WorkingSeat else s for s in self.seats])
+        values[_STOCK_AT] = tuple(self.stock)
+        values[_DISCARDS_AT] = tuple(self.discards)
         return RoundState(*values)

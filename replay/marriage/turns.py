@@ -13,7 +13,6 @@ and leaves the state as it was (a report-mode replay goes on from it).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from operator import attrgetter
 from typing import Any, Callable, Sequence
 
 from ..cards import Card
@@ -29,9 +28,6 @@ __all__ = ["Turns", "SHOW_SETS", "SHOW_DUBLEES"]
 
 SHOW_SETS = 3          # MN-14, MC-15
 SHOW_DUBLEES = 7       # MN-16, MC-18
-
-_CODE = attrgetter("code")
-
 
 class Turns:
     """The turn rules of one resolved Marriage ruleset, applied to working states."""
@@ -127,7 +123,7 @@ class Turns:
         if hand is None:
             raise IllegalMoveError(f"seat {move.seat} does not hold {cards[0]} three times",
                                    rule=self.rule("MN-19", "MC-13"))
-        me.hand = hand
+        me.set_hand(hand)
         me.tunnelas_at_deal = me.tunnelas_at_deal + (tuple(cards),)
 
     def _check_show_sets(self, me: WorkingSeat, sets: tuple[tuple[Card, ...], ...], *, dealt: bool) -> bool:
@@ -167,7 +163,7 @@ class Turns:
 
     def _draw(self, state: WorkingRound, move: Draw) -> None:
         # the hot path of a replay (every other move is a draw): the seat thawed, and the
-        # card put in its place in a sorted hand, inline (WorkingRound.thaw, WorkingSeat.hand_with)
+        # card put in its place in a sorted hand, inline (WorkingRound.thaw, WorkingSeat.add)
         me = state.seats[move.seat]
         if type(me) is not WorkingSeat:
             me = state.thaw(move.seat)
@@ -182,7 +178,7 @@ class Turns:
             if move.card is not None and move.card.code != card.code:   # by code: int comparison
                 raise DeckMismatchError(f"the record lists {move.card} for a stock draw the deck makes {card}",
                                         rule="D-3")
-            state.stock = stock[1:]
+            del stock[0]
             state.taken = None
             state.must_finish = False
         elif source == DISCARD:
@@ -195,17 +191,19 @@ class Turns:
             err = self.pickup_error(state, me, card)
             if err is not None:
                 raise err
-            state.discards = state.discards[:-1]
+            state.discards.pop()
             state.taken = card
             state.must_finish = me.dublee and me.sees_maal   # MC-19
         else:
             raise IllegalMoveError(f"unknown draw source {source!r}", rule="MC-14")
-        hand = me.hand
-        if me.ordered:
-            i = bisect_right(hand, card.code, key=_CODE)
-            me.hand = hand[:i] + (card,) + hand[i:]
+        if me.ordered:   # WorkingSeat.add, inline
+            code = card.code
+            codes = me.codes
+            i = bisect_right(codes, code)
+            codes.insert(i, code)
+            me.hand.insert(i, card)
         else:
-            me.set_hand(insert_card(hand, card))
+            me.add(card)
         me.has_drawn = True
         state.phase = PLAY
         state.drawn = card
@@ -231,7 +229,7 @@ class Turns:
     @staticmethod
     def _lay_show(me: WorkingSeat, hand: tuple[Card, ...], sets: tuple[tuple[Card, ...], ...],
                   dublee: bool, *, sees: bool) -> None:
-        me.hand = hand
+        me.set_hand(hand)
         me.shown = tuple(tuple(s) for s in sets)
         me.dublee = dublee
         me.has_shown = True
@@ -246,9 +244,10 @@ class Turns:
             self._refill(state)
             if state.phase == OVER:
                 return
-        pos = state.randomness.tiplu_position(len(state.stock))
-        state.tiplu = state.stock[pos]
-        state.stock = state.stock[:pos] + state.stock[pos + 1:]
+        stock = state.stock
+        pos = state.randomness.tiplu_position(len(stock))
+        state.tiplu = stock[pos]
+        del stock[pos]
         state.tiplu_under_stock = not self.tiplu_out_of_play
 
     def _finish(self, state: WorkingRound, move: Finish) -> None:
@@ -262,8 +261,8 @@ class Turns:
                                    "discarded this turn", rule="MC-14")
         finishing.check_finish(move.groups, move.discard, me.hand, tiplu=state.tiplu if me.sees_maal else None,
                                ruleset=self.ruleset, dublee=me.dublee)
-        me.hand = remove_cards(me.hand, [move.discard])
-        state.discards = state.discards + (move.discard,)
+        me.set_hand(remove_cards(me.hand, [move.discard]))
+        state.discards.append(move.discard)
         state.phase = OVER
         state.winner = move.seat
         state.finish = FinishRecord(tuple(tuple(g) for g in move.groups), move.discard, me.dublee)
@@ -273,7 +272,7 @@ class Turns:
 
     def _discard(self, state: WorkingRound, move: Discard) -> None:
         # the other hot path: the card found in a sorted hand by bisection, inline
-        # (WorkingSeat.hand_without)
+        # (WorkingSeat.find and remove_at)
         seat = move.seat
         me = state.seats[seat]
         if type(me) is not WorkingSeat:
@@ -286,25 +285,28 @@ class Turns:
         if state.taken is not None and card.code == state.taken.code:
             raise IllegalMoveError(f"{card} was just taken from the discards and may not be "
                                    "discarded this turn", rule="MC-14")
-        hand = me.hand
-        if me.ordered:
+        hand = None
+        if me.ordered:   # WorkingSeat.find, inline
             code = card.code
-            i = bisect_left(hand, code, key=_CODE)
-            if i == len(hand) or hand[i].code != code:
+            codes = me.codes
+            i = bisect_left(codes, code)
+            if i == len(codes) or codes[i] != code:
                 raise IllegalMoveError(f"seat {seat} does not hold {card}", rule="MC-14")
-            hand = hand[:i] + hand[i + 1:]
         else:
-            hand = remove_cards(hand, (card,))
+            hand = remove_cards(me.hand, (card,))
             if hand is None:
                 raise IllegalMoveError(f"seat {seat} does not hold {card}", rule="MC-14")
         if self._step is None:   # left_of raises for the direction
             nxt = left_of(seat, state.n_seats, direction=self.direction)
         else:
             nxt = (seat + self._step) % state.n_seats   # D-4, as left_of
-        me.set_hand(hand)
+        if hand is None:
+            del me.hand[i], codes[i]   # WorkingSeat.remove_at, inline
+        else:
+            me.set_hand(hand)
         if state.shown_this_turn:
             me.sees_maal = True   # MN-17: seen after the discard that follows the show
-        state.discards = state.discards + (card,)
+        state.discards.append(card)
         state.taken = state.drawn = None
         state.shown_this_turn = state.auto_turn = False
         turns = state.turns = state.turns + 1
@@ -325,6 +327,6 @@ class Turns:
             state.void_reason = VOID_STOCK
             return
         k = state.reshuffles + 1
-        state.stock = tuple(state.randomness.reshuffle(k, old))
+        state.stock = list(state.randomness.reshuffle(k, old))
         state.discards = latest
         state.reshuffles = k

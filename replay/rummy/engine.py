@@ -232,7 +232,7 @@ class RummyEngine:
             if not self.can_pick_open(w):
                 raise IllegalMoveError(f"{card} is a joker and this table forbids picking "
                                        "jokers from the open pile", rule="D-24")
-        if move.card is not None and move.card != card:
+        if move.card is not None and move.card is not card and move.card != card:  # (cards are shared values)
             if closed:  # the deck decides a closed pick (D-3)
                 raise DeckMismatchError(f"the record lists {move.card} for a closed pick the deck makes {card}",
                                         rule="D-3")
@@ -307,11 +307,12 @@ class RummyEngine:
         w.reshuffles = k
 
     def _end_turn(self, w: WorkingRummy) -> None:
-        self._refill(w)
-        n = w.n_seats
-        seat = left_of(w.turn, n)
-        while w.status[seat] != PLAYING:
-            seat = left_of(seat, n)
+        if not w.closed:
+            self._refill(w)
+        n, status = len(w.hands), w.status
+        seat = (w.turn + 1) % n  # left_of (D-4: clockwise)
+        while status[seat] != PLAYING:
+            seat = (seat + 1) % n
         w.turn, w.phase, w.picked, w.picked_auto = seat, PICK, None, False
         w.turns += 1
 

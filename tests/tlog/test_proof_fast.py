@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from audit.errors import ProofError
 from audit.tlog import merkle
 from audit.tlog.note import b64decode_strict
-from audit.tlog.proof import HEADER, parse_tlog_proof
+from audit.tlog.proof import HEADER, parse_tlog_proof, tlog_proof_parts
 from replay.errors import MalformedError
 
 CHECKPOINT = "example.com/log\n12\nAAAA\n\n\u2014 example.com/log abcd\n"
@@ -127,6 +127,9 @@ def test_the_one_match_head_reads_what_the_line_by_line_parse_reads(pieces, join
     start = [HEADER, "index 7"] if canonical_start else []
     text = joiner.join(start + pieces)
     assert _answer(parse_tlog_proof, text) == _answer(_parse_lines, text)
+    parsed = _answer(parse_tlog_proof, text)
+    assert _answer(tlog_proof_parts, text) == (parsed if isinstance(parsed, str) else
+                                               (parsed.index, parsed.path, parsed.checkpoint_text))
     honest = "\n".join([HEADER, "index 7"] + [_b64(bytes([i]) * 32) for i in range(len(pieces))]) + "\n\n" + CHECKPOINT
     assert _answer(parse_tlog_proof, honest) == _answer(_parse_lines, honest)
     assert _answer(parse_tlog_proof, honest + "x" * 9000) == _answer(_parse_lines, honest + "x" * 9000)
