@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
+import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
@@ -335,10 +337,17 @@ class LedgerLog:
 
 class LedgerLogRef:
     """A ledger's log view by name -- its file and fixed size -- small enough to send to every
-    worker of a parallel audit; :meth:`open` gives the :class:`LedgerLog` (one per process)."""
+    worker of a parallel audit; :meth:`open` gives the :class:`LedgerLog`, one per process
+    and thread.
+
+    An SQLite connection must not cross a fork (SQLite's "how to corrupt" guide, 2.6) nor,
+    as Python opens it, a thread: a worker forked from a parent that had opened the view
+    (the parent warms up on a few records first), or a Dask worker running tasks on its
+    own threads, opens its own.  The parent's inherited view is kept referenced, never
+    used or closed in the child."""
 
     __slots__ = ("path", "size")
-    _open: "dict[tuple[str, int], LedgerLog]" = {}
+    _open: "dict[tuple[int, int, str, int], LedgerLog]" = {}
 
     def __init__(self, path: str, size: int) -> None:
         self.path, self.size = path, size
@@ -353,7 +362,7 @@ class LedgerLogRef:
         return hash((self.path, self.size))
 
     def open(self) -> LedgerLog:
-        key = (self.path, self.size)
+        key = (os.getpid(), threading.get_ident(), self.path, self.size)
         view = LedgerLogRef._open.get(key)
         if view is None:
             from .ledger.store import open_readonly

@@ -390,8 +390,13 @@ def _local_start() -> dict[str, str]:
 
 
 def _local_size(address: str) -> int:
-    """N of ``local:N`` (2 for ``local:``)."""
-    return int(address.split(":", 1)[1] or 2)
+    """N of ``local:N`` (2 for ``local:``); :class:`MalformedError` unless N is 1 to 64."""
+    from replay.errors import MalformedError
+
+    text = address.split(":", 1)[1] or "2"
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 64):
+        raise MalformedError(f"--dask {address}: local:N takes a number of workers from 1 to 64")
+    return int(text)
 
 
 #: Dask settings for an audit cluster (set on a LocalCluster; for a real cluster, set them in

@@ -14,7 +14,10 @@ Figures, each with a baseline measured in the same run:
   afresh); baseline: ``json.loads`` + SHA-256 of the same lines (issue 18's floor),
   measured in each round just before the audit.  Also with ``--check-signatures``,
   against the bare Ed25519 verification of the same signed statements.
-  ``--stages`` adds the microseconds per record of each stage.  The issues' aims per
+  ``--stages`` adds the microseconds per record of each stage, and the **what-if** rows
+  (:func:`what_if`, a measurement only): a Kitti record's stages summed with its log
+  evidence as it is, at its floor, with the hands sharing a checkpoint, or at zero, against
+  the aim.  ``--presets kitti`` runs only the named presets.  The issues' aims per
   core: Kitti >= 1,200 (issue 15) and >= 3,000 within 5x the floor, Rummy >= 3,000 within
   5x, Marriage >= 1,000 within 15x (issue 18).
 * **throughput**: an archive of ``--records`` real, clean Kitti records -- the ``--base``

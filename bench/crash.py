@@ -7,7 +7,8 @@ Default mode: ``--kills`` short-lived writer processes (``--concurrency`` at a t
 one SQLite file in WAL mode) drive hands and are SIGKILLed at random points
 (``bench/crashkit.py``); afterwards every acknowledged statement must be stored, the file
 must pass ``integrity_check``, every signed checkpoint must be a prefix of the final
-transparency log, and a fresh ledger must finish every half-done hand.
+transparency log, a fresh ledger must finish every half-done hand, and no two hands may
+share a server seed.
 
 ``--served``: ``--clients`` HTTP clients write while the gunicorn master and workers are
 SIGKILLed ``--kills`` times and restarted on the same file (``bench/servekit.py``).
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import sys
 import tempfile
 import time
@@ -26,6 +28,19 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from audit.ledger import Ledger  # noqa: E402
 from bench import crashkit, servekit  # noqa: E402
+
+
+def distinct_server_seeds(path: str) -> int:
+    """The number of committed hands, after checking that no two share a server seed
+    (seeds are made ahead in batches per process: a forked or killed writer must never
+    hand one out twice)."""
+    conn = sqlite3.connect(path)
+    try:
+        commitments = [r[0] for r in conn.execute("SELECT commitment FROM hand_commitments")]
+    finally:
+        conn.close()
+    assert len(set(commitments)) == len(commitments), "a server seed serves two hands"
+    return len(commitments)
 
 
 def run_writers(kills: int, concurrency: int, seed: int, directory: str) -> None:
@@ -42,6 +57,7 @@ def run_writers(kills: int, concurrency: int, seed: int, directory: str) -> None
           f"({checked.log_size} leaves); integrity_check ok; log.check() ok")
     print(f"hands: {checked.hands}, left half-way and finished after restart: {checked.finished_after_restart}; "
           f"all verify ({time.perf_counter() - start:.1f} s to check)")
+    print(f"committed hands: {distinct_server_seeds(path)}, each with a server seed of its own")
 
 
 def run_served(kills: int, clients: int, seed: int, directory: str) -> None:
@@ -65,6 +81,7 @@ def run_served(kills: int, clients: int, seed: int, directory: str) -> None:
     print(f"acknowledged statements: {checked['acked']}, stored: {checked['statements']}; none lost, none twice")
     print(f"requests cut by a kill: {lost}; 409 answers to a step whose first answer was lost: {conflicts}")
     print(f"hands: {len(views)}, all revealed and verified after the last restart; integrity_check ok")
+    print(f"committed hands: {distinct_server_seeds(path)}, each with a server seed of its own")
 
 
 def main() -> None:

@@ -18,6 +18,10 @@ same statement rows into a bare table with plain ``sqlite3``:
   the same rows, pages and syncs, without signing, JSON or the ledger's Python.  Its ratio
   to the bare insert is the best the ledger could reach with what it stores and syncs.
 
+* *CPU per statement with the syncs off* -- the ledger, its SQL replayed, and the bare
+  insert again with ``synchronous = OFF`` on every file, timed by the process's CPU clock:
+  what each costs before the disk, which a disk shared with other work does not blur.
+
 Each is run ``--rounds`` times, interleaved, and the best time of each is kept.  It prints
 rows per second and the ledger's cost as a ratio of each baseline, and the range of the
 ledger's rate over the fair baseline's round by round (the two ran within a second of each
@@ -51,6 +55,22 @@ def run_ledger(path: str, hands: int, seats: int) -> float:
     start = time.perf_counter()
     _lifecycles(ledger, hands, seats)
     elapsed = time.perf_counter() - start
+    ledger.close()
+    return elapsed
+
+
+def _sync_off(*conns) -> None:
+    for conn in conns:
+        conn.execute("PRAGMA synchronous = OFF")
+
+
+def cpu_ledger(path: str, hands: int, seats: int) -> float:
+    """CPU seconds of the lifecycles with every file's sync off."""
+    ledger = _ledger(path, seats)
+    _sync_off(ledger.db.conn, ledger._secrets().db.conn)
+    start = time.process_time()
+    _lifecycles(ledger, hands, seats)
+    elapsed = time.process_time() - start
     ledger.close()
     return elapsed
 
@@ -116,16 +136,20 @@ def record_sql(path: str, hands: int, seats: int) -> list[tuple[str, str, tuple]
         ledger.close()
 
 
-def run_replay(path: str, log: list[tuple[str, str, tuple]], seats: int) -> float:
-    """Replay :func:`record_sql` onto a fresh ledger: the storage floor (no signing, no Python)."""
+def run_replay(path: str, log: list[tuple[str, str, tuple]], seats: int, *, cpu: bool = False) -> float:
+    """Replay :func:`record_sql` onto a fresh ledger: the storage floor (no signing, no Python).
+    ``cpu``: the CPU seconds, with every file's sync off."""
     ledger = _ledger(path, seats)
     conns = {"ledger": ledger.db.conn, "secrets": ledger._secrets().db.conn}
     for conn in conns.values():
         conn.isolation_level = None
-    start = time.perf_counter()
+    if cpu:
+        _sync_off(*conns.values())
+    clock = time.process_time if cpu else time.perf_counter
+    start = clock()
     for tag, sql, params in log:
         conns[tag].execute(sql, params).fetchall()
-    elapsed = time.perf_counter() - start
+    elapsed = clock() - start
     ledger.close()
     return elapsed
 
@@ -137,13 +161,16 @@ def stored_rows(path: str) -> list[tuple]:
     return rows
 
 
-def run_bare(path: str, rows: list[tuple], *, per_row: bool) -> float:
+def run_bare(path: str, rows: list[tuple], *, per_row: bool, cpu: bool = False) -> float:
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("PRAGMA journal_mode=wal")
+    if cpu:
+        _sync_off(conn)
+    clock = time.process_time if cpu else time.perf_counter
     conn.execute("CREATE TABLE statements (seq INTEGER PRIMARY KEY AUTOINCREMENT, hand_id TEXT, kind TEXT,"
                  " statement TEXT, key TEXT, sig TEXT, created_at TEXT)")
     sql = "INSERT INTO statements (hand_id, kind, statement, key, sig, created_at) VALUES (?, ?, ?, ?, ?, ?)"
-    start = time.perf_counter()
+    start = clock()
     if per_row:
         for row in rows:
             conn.execute("BEGIN")
@@ -153,20 +180,21 @@ def run_bare(path: str, rows: list[tuple], *, per_row: bool) -> float:
         conn.execute("BEGIN")
         conn.executemany(sql, rows)
         conn.execute("COMMIT")
-    elapsed = time.perf_counter() - start
+    elapsed = clock() - start
     conn.close()
     return elapsed
 
 
-def run_sign(rows: list[tuple]) -> float:
+def run_sign(rows: list[tuple], *, cpu: bool = False) -> float:
     import json
 
     key = SigningKey.generate()
     stmts = [json.loads(r[2]) for r in rows]
-    start = time.perf_counter()
+    clock = time.process_time if cpu else time.perf_counter
+    start = clock()
     for st in stmts:
         key.sign_bytes(canonical_json(st))
-    return time.perf_counter() - start
+    return clock() - start
 
 
 def main() -> None:
@@ -175,7 +203,7 @@ def main() -> None:
     ap.add_argument("--seats", type=int, default=4)
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds; each figure is the best (default 5)")
     args = ap.parse_args()
-    t_ledger = t_row = t_all = t_sign = t_sql = float("inf")
+    t_ledger = t_row = t_all = t_sign = t_sql = c_ledger = c_sql = c_row = c_sign = float("inf")
     per_round: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         log = record_sql(os.path.join(tmp, "rec.db"), args.hands, args.seats)
@@ -189,6 +217,10 @@ def main() -> None:
             t_all = min(t_all, run_bare(os.path.join(tmp, "bare2.db"), rows, per_row=False))
             t_sign = min(t_sign, run_sign(rows))
             t_sql = min(t_sql, run_replay(os.path.join(tmp, "replay.db"), log, args.seats))
+            c_ledger = min(c_ledger, cpu_ledger(os.path.join(tmp, "cpu-ledger.db"), args.hands, args.seats))
+            c_sql = min(c_sql, run_replay(os.path.join(tmp, "cpu-replay.db"), log, args.seats, cpu=True))
+            c_row = min(c_row, run_bare(os.path.join(tmp, "cpu-bare.db"), rows, per_row=True, cpu=True))
+            c_sign = min(c_sign, run_sign(rows, cpu=True))
     n = len(rows)
     print(f"{args.hands} hands x {args.seats} seats = {n} signed statements (SQLite {sqlite3.sqlite_version})")
     print(f"{'':34}{'rows/s':>12}{'ledger is x slower':>22}")
@@ -202,6 +234,10 @@ def main() -> None:
           f" over {len(per_round)} rounds; best of each: x{t_row / t_ledger:.2f} (aim x0.5)")
     print(f"the ledger's SQL alone / bare insert: x{t_row / t_sql:.2f}; with the signing: x{t_row / (t_sql + t_sign):.2f}"
           f" (the floor of what it stores and syncs; {len(log) / n:.1f} SQL statements per signed statement)")
+    us = 1e6 / n
+    print(f"CPU per statement, syncs off: ledger {c_ledger * us:.0f} us = its SQL {c_sql * us:.0f} us"
+          f" + signing {c_sign * us:.0f} us + the rest {(c_ledger - c_sql - c_sign) * us:.0f} us;"
+          f" the bare insert {c_row * us:.0f} us")
 
 
 if __name__ == "__main__":

@@ -234,6 +234,15 @@ def test_a_working_seat_adds_and_removes_cards_as_the_hand_functions_do():
         if i is not None:
             removed.remove_at(i)
             assert tuple(removed.hand) == want and removed.codes == [c.code for c in removed.hand]
+        # take: several cards at once, or none of them and the seat unchanged
+        cards = rng.choices(ALL_CARDS if rng.random() < 0.3 or not hand else hand, k=rng.randint(1, 9))
+        taker = WorkingSeat(SeatState(hand=hand))
+        want = remove_cards(hand, cards)
+        assert taker.take(cards) is (want is not None)
+        if want is None:
+            assert taker.freeze() == SeatState(hand=hand)
+        else:
+            assert tuple(taker.hand) == want and taker.codes == [c.code for c in taker.hand]
 
 
 # --- the engine's own loop over a record's moves (issue 18, session 6) ---------------------

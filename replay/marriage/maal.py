@@ -124,9 +124,18 @@ class _Rules:
         return scorer
 
 
-@lru_cache(maxsize=64)
+_RULES: dict[str, _Rules] = {}
+
+
 def _rules(ruleset: Ruleset) -> _Rules:
-    return _Rules(ruleset)
+    """The :class:`_Rules` of ``ruleset``, kept under its hash (rulesets are equal exactly
+    when their hashes are; at most 64 kept)."""
+    rules = _RULES.get(ruleset.hash)
+    if rules is None:
+        if len(_RULES) >= 64:
+            _RULES.clear()
+        rules = _RULES[ruleset.hash] = _Rules(ruleset)
+    return rules
 
 
 def _sort_key(item: Item, roles: Sequence[Role]) -> tuple[Any, ...]:
@@ -241,7 +250,8 @@ def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
     player saw it.
     """
     rules = _rules(ruleset)
-    pool, tunnela_codes = _pool(hand, tuple(table), tuple(tuple(t) for t in tunnelas_at_deal), rules)
+    pool, tunnela_codes = _pool(hand, tuple(table), tuple(tuple(t) for t in tunnelas_at_deal)
+                                if tunnelas_at_deal else (), rules)
     nepal = rules.nepal
     if not seen and not nepal:
         return _NOTHING  # classic: only a player who has seen scores (MC-25, MC-27)

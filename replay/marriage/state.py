@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import MISSING, dataclass, field, fields
+from itertools import chain
 from operator import attrgetter
 from typing import Any, Iterable
 
@@ -80,7 +81,7 @@ class SeatState:
     @property
     def table(self) -> tuple[Card, ...]:
         """Every card this player has laid on the table (tunnelas at the deal included)."""
-        return tuple(c for g in self.tunnelas_at_deal + self.shown for c in g)
+        return tuple(chain.from_iterable(self.tunnelas_at_deal + self.shown))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -255,6 +256,25 @@ class WorkingSeat:
         i = bisect_right(self.codes, code)
         self.codes.insert(i, code)
         self.hand.insert(i, card)
+
+    def take(self, cards: Iterable[Card]) -> bool:
+        """Take ``cards`` out of the hand (as multisets, :func:`remove_cards`) if it holds
+        them all: ``True``; else ``False``, the seat unchanged."""
+        if not self.ordered:
+            hand = remove_cards(self.hand, cards)
+            if hand is None:
+                return False
+            self.set_hand(hand)
+            return True
+        hand, codes = self.hand[:], self.codes[:]
+        for card in cards:
+            code = card.code
+            i = bisect_left(codes, code)
+            if i == len(codes) or codes[i] != code:
+                return False
+            del hand[i], codes[i]
+        self.hand, self.codes = hand, codes
+        return True
 
     def remove_at(self, i: int) -> None:
         """Take the card at ``i`` (from :meth:`find`) out of a sorted hand."""

@@ -22,7 +22,7 @@ from ..rulesets import Ruleset
 from . import combos, finish as finishing, jokers
 from .moves import DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show, TunnelaShow
 from .state import (DRAW, OVER, PLAY, VOID_STOCK, VOID_TURN_CAP, FinishRecord, WorkingRound, WorkingSeat,
-                    SeatState, insert_card, remove_cards)
+                    SeatState, remove_cards)
 
 __all__ = ["Turns", "SHOW_SETS", "SHOW_DUBLEES"]
 
@@ -119,11 +119,9 @@ class Turns:
                                    rule="MN-21")
         cards = move.cards
         combos.check_tunnela_at_deal(cards, ruleset=self.ruleset)   # one tunnela per action (MN-19)
-        hand = remove_cards(me.hand, cards)
-        if hand is None:
+        if not me.take(cards):
             raise IllegalMoveError(f"seat {move.seat} does not hold {cards[0]} three times",
                                    rule=self.rule("MN-19", "MC-13"))
-        me.set_hand(hand)
         me.tunnelas_at_deal = me.tunnelas_at_deal + (tuple(cards),)
 
     def _check_show_sets(self, me: WorkingSeat, sets: tuple[tuple[Card, ...], ...], *, dealt: bool) -> bool:
@@ -152,11 +150,10 @@ class Turns:
         if me.has_shown:
             raise IllegalMoveError("the player has already shown", rule="MN-20")
         dublee = self._check_show_sets(me, move.sets, dealt=True)
-        hand = remove_cards(me.hand, [c for s in move.sets for c in s])
-        if hand is None:
+        if not me.take([c for s in move.sets for c in s]):
             raise IllegalMoveError("the dealt hand does not hold those sets", rule="MN-20")
         # MN-20: maal is seen at once, whatever the "when to see maal" setting says.
-        self._lay_show(me, hand, move.sets, dublee, sees=True)
+        self._lay_show(me, move.sets, dublee, sees=True)
         self._reveal_tiplu(state)
 
     # --- the turn -----------------------------------------------------------------------
@@ -219,17 +216,15 @@ class Turns:
         if me.has_shown:
             raise IllegalMoveError("the player has already shown", rule=self.rule("MN-15", "MC-16"))
         dublee = self._check_show_sets(me, move.sets, dealt=False)
-        hand = remove_cards(me.hand, [c for s in move.sets for c in s])
-        if hand is None:
+        if not me.take([c for s in move.sets for c in s]):
             raise IllegalMoveError("the hand does not hold those sets", rule=self.rule("MN-14", "MC-15"))
-        self._lay_show(me, hand, move.sets, dublee, sees=self.sees_at_show)
+        self._lay_show(me, move.sets, dublee, sees=self.sees_at_show)
         state.shown_this_turn = True
         self._reveal_tiplu(state)
 
     @staticmethod
-    def _lay_show(me: WorkingSeat, hand: tuple[Card, ...], sets: tuple[tuple[Card, ...], ...],
-                  dublee: bool, *, sees: bool) -> None:
-        me.set_hand(hand)
+    def _lay_show(me: WorkingSeat, sets: tuple[tuple[Card, ...], ...], dublee: bool, *, sees: bool) -> None:
+        """The show's marks on a seat whose hand the shown cards have left."""
         me.shown = tuple(tuple(s) for s in sets)
         me.dublee = dublee
         me.has_shown = True
@@ -261,7 +256,7 @@ class Turns:
                                    "discarded this turn", rule="MC-14")
         finishing.check_finish(move.groups, move.discard, me.hand, tiplu=state.tiplu if me.sees_maal else None,
                                ruleset=self.ruleset, dublee=me.dublee)
-        me.set_hand(remove_cards(me.hand, [move.discard]))
+        me.take([move.discard])   # check_finish found it in the hand
         state.discards.append(move.discard)
         state.phase = OVER
         state.winner = move.seat

@@ -153,3 +153,15 @@ def test_a_local_dask_cluster_forks_its_workers_from_the_warm_parent(every_prese
         assert list(loaded.values()) == [True, True]
     report = audit_parallel(str(every_preset), dask_address="local:2", chunk_size=3)
     assert report_bytes(report) == report_bytes(audit_source(str(every_preset)))
+
+
+@pytest.mark.parametrize("address", ["local:x", "local:0", "local:-1", "local:65", "local:²"])
+def test_a_bad_local_cluster_size_is_one_line_and_a_non_zero_exit(every_preset, address):
+    from click.testing import CliRunner
+
+    from web.cli import main
+
+    result = CliRunner().invoke(main, ["audit", str(every_preset), "--dask", address])
+    assert result.exit_code != 0 and "internal error" not in result.output
+    assert "local:N takes a number of workers from 1 to 64" in result.output
+    assert len(result.output.strip().splitlines()) == 1
