@@ -170,3 +170,18 @@ def test_the_cli_ledger_is_the_library_ledger(run):
     run("operator", "new", "acme")
     with Ledger(run.db) as ledger:
         assert ledger.operator("acme").key_stored
+
+
+def test_operator_new_says_where_its_key_is_as_show_does(run, tmp_path):
+    """Issue 29 item 3: `operator new acme` said "kept outside (pass --key-file to sign)" and
+    key_stored false while the key was stored and `operator show` said key_stored true."""
+    made = run("operator", "new", "acme")
+    assert "stored in" in made.stdout and "kept outside" not in made.stdout, made.stdout
+    new = js(run("operator", "new", "bea", "--json"))
+    assert new["key_stored"] is True
+    assert js(run("operator", "show", "bea", "--json"))["key_stored"] is True
+    keyfile = tmp_path / "cy.key"
+    run("keys", "new", "--out", str(keyfile))
+    outside = run("operator", "new", "cy", "--key-file", str(keyfile))
+    assert "kept outside" in outside.stdout
+    assert js(run("operator", "show", "cy", "--json"))["key_stored"] is False
