@@ -11,9 +11,24 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import json
+
 import click
 
-from replay.errors import TipluError
+from replay.errors import MalformedError, TipluError
+
+
+def load_settings(text: str | None) -> dict | None:
+    """The value of a ``--settings JSON`` option: a JSON object of setting overrides, or None."""
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MalformedError(f"--settings is not JSON: {exc.msg} at column {exc.colno}") from None
+    if not isinstance(value, dict):
+        raise MalformedError("--settings must be a JSON object of setting overrides")
+    return value
 
 
 def checked(parse: Callable[[Any], Any]) -> Callable[[click.Context, click.Parameter, Any], Any]:
@@ -70,8 +85,6 @@ def _key(text: str) -> Any:
 
 
 def _settings(text: str) -> Any:
-    from .deal import load_settings
-
     return load_settings(text)
 
 

@@ -19,20 +19,7 @@ from replay.known_answers import VECTORS_FORMAT, check_vector, known_answers
 from replay.rulesets import PRESETS, resolve
 
 from . import main
-from ._values import DIGEST, PLAYER_SEED, SERVER_SEED, SETTINGS
-
-
-def load_settings(text: str | None) -> dict | None:
-    """The value of a ``--settings JSON`` option: a JSON object of setting overrides, or None."""
-    if text is None:
-        return None
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MalformedError(f"--settings is not JSON: {exc.msg} at column {exc.colno}") from None
-    if not isinstance(value, dict):
-        raise MalformedError("--settings must be a JSON object of setting overrides")
-    return value
+from ._values import DIGEST, PLAYER_SEED, SERVER_SEED, SETTINGS, load_settings
 
 
 def _print_text(preset: str, ruleset_hash: str, hand_id: str, dealer: int, ans: dict) -> None:

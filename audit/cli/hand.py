@@ -18,7 +18,7 @@ from replay.errors import MalformedError
 from replay.fairness import commit_player_seed, parse_player_seed
 
 from . import main
-from .deal import load_settings
+from ._values import load_settings
 from ._values import COMMISSION_PCT, DIGEST, PLAYER_SEED, POINT_VALUE, PRESET, PUBLIC_KEY, SETTINGS
 from ._ledger_common import db_option, emit, json_option, key_option, open_ledger
 
