@@ -15,7 +15,7 @@ it from the record's moves with :func:`chain_head`.  Pure: hashing only.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from .canonical import canonical_json
@@ -33,12 +33,13 @@ def start_head(hand_id: str, server_commitment: str) -> bytes:
     return hashlib.sha256(DOMAIN + b"\n" + context).digest()
 
 
-def next_head(head: bytes, move: Mapping[str, Any]) -> bytes:
-    """``head_{i+1}`` from ``head_i`` and the move (a JSON object; floats refused)."""
+def next_head(head: bytes, move: Any) -> bytes:
+    """``head_{i+1}`` from ``head_i`` and the move (a JSON object as the record lists it;
+    any JSON value hashes, floats are refused with :class:`~replay.errors.MalformedError`)."""
     return hashlib.sha256(head + hashlib.sha256(canonical_json(move)).digest()).digest()
 
 
-def chain_heads(hand_id: str, server_commitment: str, moves: Iterable[Mapping[str, Any]]) -> list[str]:
+def chain_heads(hand_id: str, server_commitment: str, moves: Iterable[Any]) -> list[str]:
     """Every head after each move, hex: ``heads[i]`` is ``head_{i+1}``."""
     head = start_head(hand_id, server_commitment)
     out = []
@@ -48,7 +49,7 @@ def chain_heads(hand_id: str, server_commitment: str, moves: Iterable[Mapping[st
     return out
 
 
-def chain_head(hand_id: str, server_commitment: str, moves: Iterable[Mapping[str, Any]]) -> tuple[str, int]:
+def chain_head(hand_id: str, server_commitment: str, moves: Iterable[Any]) -> tuple[str, int]:
     """``(final head hex, number of moves)``; with no move, ``head_0``."""
     head = start_head(hand_id, server_commitment)
     n = 0

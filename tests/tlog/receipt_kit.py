@@ -34,18 +34,23 @@ def honest_hand(ledger: Ledger, hand_id: str = "h1"):
 
 
 def finish_honestly(ledger: Ledger, hand_id: str = "h1") -> dict:
-    """Reveal the seeds, deal, attach a (minimal) record, reveal: the published v2 record."""
+    """Reveal the seeds, deal, attach a (minimal) record, reveal: the published v3 record."""
     for s in range(3):
         ledger.seed_reveal(hand_id, s, seed(s), now=T0)
     ledger.deal(hand_id, now=T0)
-    ledger.finish(hand_id, {"hand_id": hand_id, "format": "tiplu.hand/2",
-                            "fairness": {"server_commitment": ledger.get_hand(hand_id).server_seed_commitment}}, now=T0)
+    view = ledger.get_hand(hand_id)
+    table = ledger.table(view.table_id)
+    ledger.finish(hand_id, {"hand_id": hand_id, "format": "tiplu.hand/3",
+                            "table": {"table_id": view.table_id, "operator": view.operator, "dealer": view.dealer,
+                                      "seats": [{"seat": s.seat, "player": s.player} for s in view.seats],
+                                      "point_value": table.point_value, "commission_pct": table.commission_pct},
+                            "fairness": {"server_commitment": view.server_seed_commitment}, "moves": []}, now=T0)
     ledger.reveal(hand_id, now=T0)
     rec = published_record(ledger, hand_id)
     f = rec["fairness"]
     view = ledger.get_hand(hand_id)
     f.update({"ruleset_hash": view.ruleset_hash, "seat_commitments": [s.commitment for s in view.seats]})
-    assert len(f["log_proofs"]) == len(f["statements"])  # published log-bound (tiplu.hand/2)
+    assert len(f["log_proofs"]) == len(f["statements"])  # published log-bound (tiplu.hand/3)
     return rec
 
 
