@@ -10,12 +10,11 @@ from audit.ledger import Ledger
 from audit.publish import published_record
 from audit.receipts import receipt
 from audit.signing import SigningKey
+from audit.sim.resign import bind_record
 from audit.tlog.checkpoint import make_checkpoint
 from audit.tlog.proof import format_tlog_proof
 from audit.tlog.store import TransparencyLog
-from replay.canonical import canonical_hash
 from replay.fairness import commit_player_seed, commit_server_seed
-from replay.records import record_core
 
 KEY = SigningKey.from_hex("22" * 32)
 T0 = datetime(2026, 11, 30, 14, 0, tzinfo=timezone.utc)
@@ -71,7 +70,7 @@ def resigned_grind(ledger: Ledger, honest: dict, *, key: SigningKey = KEY) -> di
         if st["kind"] == "reveal":
             st["server_seed"] = s2.hex()
         if st["kind"] == "record":
-            st["record_hash"] = canonical_hash(record_core(forged))
+            bind_record(st, forged)
         new = key.sign(st)
         log.append_statement(new)  # the forger logs its statements: they are real leaves
         out.append(new)
