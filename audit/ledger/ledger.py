@@ -187,7 +187,8 @@ class Ledger(HandLifecycle):
                        [name, key.public_hex, key.key_id, time])
         if not store_key:
             self._keys[key.public_hex] = key
-        return views.get_operator(self.db, name)
+        # key_stored as :meth:`operator` will say it (the bare row says False): just written, or not
+        return dataclasses.replace(views.get_operator(self.db, name), key_stored=store_key)
 
     def new_table(self, table_id: str, *, operator: str, preset: str, overrides: Mapping[str, Any] | None = None,
                   seats: int | None = None, point_value: str = "1", commission_pct: str = "0",
