@@ -91,14 +91,16 @@ def receipt_cases(b, ledger, key, origin, golden, grind_record, other_key, other
         "the seeds were seen; the seat's receipt proves the record forged",
         receipt_ref=b.add_file("receipts/grind-seat-1.json", rc_grind), catches=["receipt-skip-server-commitment"])
 
-    # a second tree of the same size: the same leaves but leaf 0, signed by the same key
+    # a second tree of the same size: the same leaves but one the receipt does not hold (a
+    # tiplu.receipt/3 holds leaf 0, the hand statement), signed by the same key
     main = TransparencyLog(ledger.db, migrate=False)
     size = tlog_proof_parts(golden["fairness"]["log_proofs"][0])[2]
     cp_size = int(size.split("\n")[1])
+    held = {i for i, _, _ in (tlog_proof_parts(p) for p in rc["log_proofs"])}
+    other = min(set(range(cp_size)) - held)
     fork = TransparencyLog(sqlite_utils.Database(memory=True))
-    fork.append(b"a different first leaf")
-    for i in range(1, cp_size):
-        fork.append(main.entry(i))
+    for i in range(cp_size):
+        fork.append(b"a different leaf" if i == other else main.entry(i))
     cp = make_checkpoint(fork, key, origin=origin, now=now)
     forked_rc = copy.deepcopy(rc)
     forked_rc["log_proofs"] = [format_tlog_proof(i, fork.inclusion_proof(i, cp.size), cp.text)

@@ -1,5 +1,7 @@
 /**
- * The log evidence a `tiplu.hand/2` record carries, checked in the browser with no server.
+ * The log evidence a `tiplu.hand/2` or `/3` record carries, checked in the browser with no server.
+ * For a `tiplu.hand/3` record recordLogChecks adds movechain.mjs's checks (moves:chain,
+ * moves:hand-hash): the moves and the hand statement the logged statements bind.
  *
  *   parseTlogProof(text)                      -> {index (BigInt), path (hex[]), extra (Uint8Array | null), checkpointText}
  *   checkpointChecks(text, trust)             -> Promise of {checkpoint | null, checks: [...]}
@@ -38,10 +40,13 @@
  * key that is not a trust anchor) -- null is never counted as a pass.
  */
 import { canonicalJson } from "./canonical.mjs";
+import { FORMAT_V3, movesChecks } from "./movechain.mjs";
 import { bytesToHex, leafHash, parseCheckpoint, ProofError, UnsupportedError, verifyCheckpoint, verifyInclusion } from "./merkle.mjs";
 
 export const TLOG_PROOF_HEADER = "c2sp.org/tlog-proof@v1";
 export const FORMAT_V2 = "tiplu.hand/2";
+/** The log-bound record formats: v2, and format 3 (whose move chain and hand binding movechain.mjs checks). */
+export const LOG_BOUND_FORMATS = Object.freeze([FORMAT_V2, FORMAT_V3]);
 /** The bases a trusted key can have (audit/trust.py); only "record" is not a trust anchor. */
 export const TRUST_BASES = Object.freeze(["pinned", "trust-file", "monitor-state", "ledger", "record"]);
 /** The protocol's order of statement kinds in the log (docs/records.md). */
@@ -208,10 +213,16 @@ function keysCheck(record, statements, trust) {
  * `publicKey` the record's own `table.public_key` is used and reported as NOT a trust anchor.
  */
 export async function recordLogChecks(record, options = {}) {
+  const checks = await logChecks(record, options);
+  // format 3: the moves and the hand statement the logged statements bind (statement_mismatch)
+  return LOG_BOUND_FORMATS.includes(record.format) ? [...checks, ...await movesChecks(record)] : checks;
+}
+
+async function logChecks(record, options) {
   if (record === null || typeof record !== "object" || Array.isArray(record)) throw new ProofError("a hand record is a JSON object");
   const fairness = record.fairness ?? {};
   const statements = fairness.statements;
-  if (record.format !== FORMAT_V2) {
+  if (!LOG_BOUND_FORMATS.includes(record.format)) {
     return [check("log:bound", "The record is NOT log-bound", false,
       `a ${JSON.stringify(record.format ?? "record")} record carries no log evidence: nothing shows its statements are the ones the operator logged, in order, before the deal`, "not_log_bound")];
   }
