@@ -56,7 +56,7 @@ WRONG = {
     "modulo": ("    const limit = TWO32 - (TWO32 % n);\n    for (;;) {", "    const limit = TWO32;\n    for (;;) {",
                ["randbelow/", "stream/"], "randbelow/three-quarters"),
     "leaf-no-prefix": ("async function leafHash(entry) { return sha256(Uint8Array.of(0), entry); }",
-                       "async function leafHash(entry) { return sha256(entry); }", ["leaf/", "record/kitti"],
+                       "async function leafHash(entry) { return sha256(entry); }", ["leaf/", "canonical/"],
                        "leaf/commitment"),
 }
 
