@@ -211,6 +211,17 @@ def forgery_cases(b: Builder, key: SigningKey, golden: dict, other_key: SigningK
     resigned[k] = key.sign(c)
     logged("statement-mismatch", resigned, "the logged, signed commitment statement names another server "
            "commitment than the record", "statement_mismatch", catches=["skip-statement-fields"])
+    if "moves_head" in st[kinds.index("record")]["statement"]:  # format 3: the record statement binds the moves
+        from replay.movechain import chain_head
+        other_moves = copy.deepcopy(golden["moves"])
+        other_moves[0]["time"] = "2026-11-01T00:00:00.001Z"
+        head, n = chain_head(golden["hand_id"], golden["fairness"]["server_commitment"], other_moves)
+        rebound = copy.deepcopy(st)
+        i = kinds.index("record")
+        rebound[i] = key.sign(dict(rebound[i]["statement"], moves_head=head))
+        logged("moves-head-mismatch", rebound, "the logged record statement's moves_head is the chain of other "
+               "moves (the first move's time differs) than the record lists", "statement_mismatch",
+               catches=["skip-statement-fields"])
     d, r = kinds.index("deal"), kinds.index("record")
     swapped = list(range(len(st)))
     swapped[d], swapped[r] = swapped[r], swapped[d]
