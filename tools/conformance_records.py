@@ -222,6 +222,13 @@ def forgery_cases(b: Builder, key: SigningKey, golden: dict, other_key: SigningK
         logged("moves-head-mismatch", rebound, "the logged record statement's moves_head is the chain of other "
                "moves (the first move's time differs) than the record lists", "statement_mismatch",
                catches=["skip-statement-fields"])
+    backwards = copy.deepcopy(st)
+    i = kinds.index("deal")
+    earlier = backwards[i - 1]["statement"]["time"]
+    backwards[i] = key.sign(dict(backwards[i]["statement"], time="2026-10-31T23:59:59.000Z"))
+    assert backwards[i]["statement"]["time"] < earlier
+    logged("time-backwards", backwards, "the deal statement is dated before the seat reveals listed (and logged) "
+           "before it: statement times must not go back", "event_order", catches=["skip-statement-fields"])
     d, r = kinds.index("deal"), kinds.index("record")
     swapped = list(range(len(st)))
     swapped[d], swapped[r] = swapped[r], swapped[d]

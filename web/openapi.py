@@ -279,7 +279,12 @@ COMPONENTS: dict[str, Any] = {
             "balances": {"type": "object", "additionalProperties": {"type": "string"}},
             "commission": {"type": "string", "description": "from the hands that pass the audit only"},
             "audited_hands": {"type": "integer"}, "passed_hands": {"type": "integer"},
-            "unreconciled": {"type": "integer", "description": "audited hands whose money is not counted (rejected)"},
+            "unreconciled": {"type": "integer", "description": "audited hands whose money is not counted (rejected, "
+                                                               "or settled on a pot the audit rejects)"},
+            "reconciliation": {"type": ["object", "null"], "description": "balances + commission + pot_change = sum, "
+                               "always 0.00 (D-2, D-14)", "properties": {
+                "balances": {"type": "string"}, "commission": {"type": "string"}, "pot_change": {"type": "string"},
+                "sum": {"type": "string"}, "hands_counted": {"type": "integer"}, "hands_not_counted": {"type": "integer"}}},
             "rejected": {"type": "array", "items": {"type": "object", "properties": {
                 "hand_id": {"type": ["string", "null"]}, "where": {"type": "string"},
                 "reason": {"type": ["string", "null"]},
