@@ -229,6 +229,24 @@ def forgery_cases(b: Builder, key: SigningKey, golden: dict, other_key: SigningK
     assert backwards[i]["statement"]["time"] < earlier
     logged("time-backwards", backwards, "the deal statement is dated before the seat reveals listed (and logged) "
            "before it: statement times must not go back", "event_order", catches=["skip-statement-fields"])
+    def resigned(name, edit, about, reason, move=None):
+        """The operator edits the record and re-signs (and logs) its record statement."""
+        rec = copy.deepcopy(golden)
+        edit(rec)
+        signed = copy.deepcopy(st)
+        i = kinds.index("record")
+        new = dict(signed[i]["statement"], record_hash=canonical_hash(record_core(rec)))
+        if "moves_head" in new:
+            from replay.movechain import chain_head
+            new["moves_head"], new["n_moves"] = chain_head(rec["hand_id"], rec["fairness"]["server_commitment"],
+                                                           rec["moves"])
+        signed[i] = key.sign(new)
+        logged(name, signed, about, reason, record=rec, move=move)
+
+    resigned("incomplete", lambda r: r["moves"].pop(), "the last move is dropped and the record re-signed and "
+             "logged: the moves stop before the hand is over", "incomplete", move=len(golden["moves"]) - 1)
+    resigned("outcome-mismatch", lambda r: r["outcome"].update(winner=(r["outcome"]["winner"] + 1) % len(
+        r["table"]["seats"])), "the claimed winner is another seat (re-signed, logged)", "outcome_mismatch")
     d, r = kinds.index("deal"), kinds.index("record")
     swapped = list(range(len(st)))
     swapped[d], swapped[r] = swapped[r], swapped[d]
