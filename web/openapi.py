@@ -154,8 +154,12 @@ PATHS: dict[str, dict[str, Any]] = {
             "token": {"type": "string"}}}]}), **_err(400, 401, 403, 404)}}},
     "/api/v1/operator/hands/{hand_id}/deal": {"post": _op_write("Deal: every seed is in")},
     "/api/v1/operator/hands/{hand_id}/finish": {"post": _op_write(
-        "Attach the hand record", body={"type": "object", "required": ["record"],
-                                        "properties": {"record": {"type": "object"}}})},
+        "Attach the hand record: its moves (outcome and settlement computed from their replay) or the whole "
+        "record (checked against the ledger and the replay; 400 malformed, nothing stored, if the audit would "
+        "refuse it)",
+        body={"type": "object", "oneOf": [{"required": ["moves"]}, {"required": ["record"]}],
+              "properties": {"moves": {"type": "array", "items": {"type": "object"}},
+                             "record": {"type": "object"}}})},
     "/api/v1/operator/hands/{hand_id}/reveal": {"post": _op_write(
         "Reveal the server seed (R-22), then publish the hand's record")},
     "/api/v1/operator/hands/{hand_id}/publish": {"post": {
