@@ -102,8 +102,19 @@ def finish(hand_id: str):
     view = _own_hand(hand_id)
     record = json_body().get("record")
     if not isinstance(record, dict):
-        raise ApiError(400, "malformed", "finish needs {\"record\": <the tiplu.hand/1 record>}")
+        raise ApiError(400, "malformed", "finish needs {\"record\": <the tiplu.hand/3 record>}")
     return _signed(get_ledger().finish(view.id, record), view.id)
+
+
+@bp.post("/hands/<hand_id>/moves")
+def play_move(hand_id: str):
+    """One move of a dealt hand ``{"move": {...}}``: appended to the hand's move chain; the
+    signed move receipt (not a log leaf) for the game server to hand to every seat."""
+    view = _own_hand(hand_id)
+    move = json_body().get("move")
+    if not isinstance(move, dict):
+        raise ApiError(400, "malformed", "a move is {\"move\": <the move as the record will list it>}")
+    return jsonify({"receipt": get_ledger().play_move(view.id, move)}), 201
 
 
 @bp.post("/hands/<hand_id>/reveal")

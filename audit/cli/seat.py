@@ -41,6 +41,12 @@ def _options(fn):
         click.option("--seed", metavar="HEX", required=True, help="Your seed (tiplu seed new)."),
         click.option("--token", envvar="TIPLU_SEAT_TOKEN", required=True, help="Your seat token (env TIPLU_SEAT_TOKEN)."),
         click.option("--public-key", metavar="HEX", required=True, help="The operator key you pinned."),
+        click.option("--player", metavar="NAME", help="Your name: the logged hand must seat you under it "
+                                                      "(refused otherwise)."),
+        click.option("--point-value", metavar="DECIMAL", help="The stake you agreed (HT per point): the logged "
+                                                              "hand's must be it."),
+        click.option("--commission-pct", metavar="DECIMAL", help="The commission you agreed (percent): the logged "
+                                                                 "hand's must be it."),
     ]):
         fn = opt(fn)
     return fn
@@ -71,13 +77,14 @@ def _post(url: str, hand_id: str, seat: int, what: str, token: str, body: dict) 
 @_options
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="Where to keep the receipt (you need it to reveal, and to check the published record).")
-def seat_commit(url, hand_id, seat, seed, token, public_key, out) -> None:
+def seat_commit(url, hand_id, seat, seed, token, public_key, player, point_value, commission_pct, out) -> None:
     """Commit your seed's hash and keep the checked receipt."""
     from ..receipts import check_before_reveal
 
     mine = commit_player_seed(hand_id, seat, parse_player_seed(seed))
     rec = _post(url, hand_id, seat, "commit", token, {"commitment": mine})
-    r = check_before_reveal(rec, public_key, hand_id=hand_id, seat=seat, seed_commitment=mine)
+    r = check_before_reveal(rec, public_key, hand_id=hand_id, seat=seat, seed_commitment=mine, player=player,
+                            terms=agreed_terms(point_value, commission_pct))
     out.write_text(json.dumps(rec, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     c_leaf = r.of_kind("commitment")[0][0]
     click.echo(f"receipt kept in {out}: server commitment {r.server_commitment} (leaf {c_leaf}), your "
@@ -89,16 +96,33 @@ def seat_commit(url, hand_id, seat, seed, token, public_key, out) -> None:
 @click.option("--receipt", "receipt_path", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True,
               help="The receipt tiplu seat commit kept.")
 @click.option("--server-commitment", metavar="HEX", help="The server commitment you were shown at the table.")
-def seat_reveal(url, hand_id, seat, seed, token, public_key, receipt_path, server_commitment) -> None:
-    """Check your receipt, then reveal your seed (refused if the check fails)."""
+def seat_reveal(url, hand_id, seat, seed, token, public_key, player, point_value, commission_pct, receipt_path,
+                server_commitment) -> None:
+    """Check your receipt (your name and the terms too, when given), then reveal your seed
+    (refused if the check fails)."""
     from ..receipts import check_before_reveal
 
     seed_b = parse_player_seed(seed)
     check_receipt_file(receipt_path, public_key, hand_id=hand_id, seat=seat,
                        seed_commitment=commit_player_seed(hand_id, seat, seed_b), shown_commitment=server_commitment,
-                       check=check_before_reveal)
+                       check=check_before_reveal, player=player, terms=agreed_terms(point_value, commission_pct))
     _post(url, hand_id, seat, "reveal", token, {"seed": seed_b.hex()})
     click.echo(f"receipt checked; seed of seat {seat} revealed")
+
+
+def agreed_terms(point_value: str | None, commission_pct: str | None) -> dict[str, str]:
+    """The terms a player agreed, as given (checked decimals): what the logged hand must say."""
+    from replay.settlement import parse_amount
+
+    terms = {}
+    for name, value in (("point_value", point_value), ("commission_pct", commission_pct)):
+        if value is not None:
+            try:
+                parse_amount(value, what=name)
+            except MalformedError as exc:
+                raise click.BadParameter(str(exc), param_hint=f"--{name.replace('_', '-')}") from None
+            terms[name] = value
+    return terms
 
 
 def check_receipt_file(path: Path, public_key: str, *, check, **kwargs):
