@@ -6,8 +6,13 @@ this machine before its reveal, and is revealed only after the receipt checks ou
   commitment and this seat's commitment are in the log, at a checkpoint signed by the key
   you pinned, and the receipt binds them) and saves it.
 * ``tiplu seat reveal URL HAND_ID --seat N --seed HEX --token T --public-key HEX --receipt FILE
-  [--server-commitment HEX]`` checks the saved receipt again -- and that it binds the server
-  commitment you were shown, when given -- and only then sends the seed.
+  [--server-commitment HEX] [--player NAME] [--point-value D] [--commission-pct D]`` checks
+  the saved receipt again -- and that it binds the server commitment you were shown, and
+  that the logged hand seats you under your name at the terms you agreed, when given -- and
+  only then sends the seed (``commit`` takes the same checks).
+* ``tiplu seat moves URL HAND_ID --public-key HEX --keep FILE`` fetches the hand's new move
+  receipts, checks each and keeps them (JSON lines): ``tiplu receipt verify … --moves FILE``
+  then proves a record with other moves than were played forged.
 
 A check that fails is one line on stderr, exit status 1, and nothing is sent.
 ``tiplu hand seed-reveal --receipt FILE --public-key HEX`` makes the same check before an
@@ -108,6 +113,46 @@ def seat_reveal(url, hand_id, seat, seed, token, public_key, player, point_value
                        check=check_before_reveal, player=player, terms=agreed_terms(point_value, commission_pct))
     _post(url, hand_id, seat, "reveal", token, {"seed": seed_b.hex()})
     click.echo(f"receipt checked; seed of seat {seat} revealed")
+
+
+@seat_group.command("moves")
+@click.argument("url")
+@click.argument("hand_id")
+@click.option("--public-key", metavar="HEX", required=True, help="The operator key you pinned.")
+@click.option("--keep", "keep_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Your move receipts (JSON lines): read, extended with the new ones, written back.")
+def seat_moves(url, hand_id, public_key, keep_path) -> None:
+    """Fetch the hand's new move receipts, check each (signed by the key you pinned, the next
+    move after the last you kept, never a second head for a move) and keep them: the proof of
+    the moves as played (tiplu receipt verify --moves)."""
+    import requests
+
+    from ..move_receipts import keep, load_move_receipts
+
+    kept = []
+    if keep_path.exists():
+        try:
+            kept = keep([], load_move_receipts(keep_path.read_text(encoding="utf-8")), public_key, hand_id=hand_id)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise MalformedError(f"cannot read the move receipts {keep_path}: {type(exc).__name__}") from None
+    since = kept[-1]["statement"]["n_moves"] if kept else 0
+    base = url.rstrip("/").removesuffix("/api/v1")
+    target = f"{base}/api/v1/hands/{quote(hand_id, safe='')}/move-receipts"
+    try:
+        r = requests.get(target, params={"since": since}, timeout=TIMEOUT)
+        data = r.json() if r.status_code < 400 else None
+    except (requests.RequestException, ValueError) as exc:
+        raise TipluError(f"cannot read {target}: {type(exc).__name__}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("receipts"), list):
+        raise TipluError(f"the operator answered {r.status_code} with no move receipts")
+    before = len(kept)
+    kept = keep(kept, data["receipts"], public_key, hand_id=hand_id)
+    tmp = keep_path.with_name(keep_path.name + ".tmp")
+    tmp.write_text("".join(json.dumps(k, sort_keys=True) + "\n" for k in kept), encoding="utf-8")
+    tmp.replace(keep_path)
+    last = kept[-1]["statement"] if kept else None
+    click.echo(f"{len(kept) - before} new move receipts checked; {len(kept)} kept in {keep_path}"
+               + (f" (head {last['head']} after move {last['n_moves']})" if last else ""))
 
 
 def agreed_terms(point_value: str | None, commission_pct: str | None) -> dict[str, str]:
