@@ -49,9 +49,9 @@ def canonical_cases():
         ("escapes", {"q": 'a"b\\c\n\t\u0001/'}, '{"q":"a\\"b\\\\c\\n\\t\\u0001/"}', [],
          "a quote, a backslash and control characters are escaped as JSON requires (lower-case \\u00XX), "
          "'/' is not"),
-        ("big-int", {"n": 2 ** 53 + 1, "m": -7}, '{"m":-7,"n":9007199254740993}', [],
-         "integers are written exactly, beyond 2^53 too (a record's integers never reach it, but a verifier "
-         "must not round)"),
+        ("big-int", {"n": 2 ** 53 - 1, "m": -(2 ** 53 - 1), "z": 0}, '{"m":-9007199254740991,"n":9007199254740991,"z":0}',
+         [], "integers are written exactly, up to +-(2^53 - 1) (no signed value holds a larger one; a verifier "
+             "may refuse a larger one, never round it)"),
     ]
     files, cases = {}, []
     for name, value, text, catches, about in rows:

@@ -78,8 +78,8 @@ def build() -> dict[str, str]:
                      b.main[1][0])
     ids = [c["id"] for c in b.cases]
     assert len(ids) == len(set(ids)), "case ids are unique"
-    manifest = {"format": SUITE_FORMAT, "version": SUITE_VERSION, "record_format": "tiplu.hand/2",
-                "generated_by": "tools/make_conformance.py",
+    manifest = {"format": SUITE_FORMAT, "version": SUITE_VERSION, "record_format": golden["format"],
+                "receipt_format": json.loads(files["receipts/seat-1.json"])["format"], "generated_by": "tools/make_conformance.py",
                 "keys": {"operator": {"public_key": key.public_hex, "origin": R.MAIN_ORIGIN},
                          "witnesses": {n: k.public_hex for n, k in witnesses}},
                 "cases": b.cases}

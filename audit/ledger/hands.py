@@ -40,7 +40,7 @@ from replay.rulesets import Ruleset, allowed_players
 from ..errors import LedgerIntegrityError, LedgerStateError, NotFoundError
 from ..signing import SigningKey
 from . import views
-from .inputs import check_id, check_player_name, check_seat, seed_bytes
+from .inputs import check_id, check_player_name, check_reason, check_seat, name_key, seed_bytes
 from .lifecycle import HandState, require, require_step
 from .moves import bound_moves
 from .statements import append_statement
@@ -171,8 +171,8 @@ class HandLifecycle:
         players = list(players)
         for p in players:
             check_player_name(p)
-        if len(set(players)) != len(players):
-            raise MalformedError("player names at one hand must be distinct")
+        if len({name_key(p) for p in players}) != len(players):
+            raise MalformedError("player names at one hand must be distinct (ignoring case)")
         ruleset_text = canonical_json(table.ruleset).decode()  # as the hand's row will hold it
         ruleset = _ruleset(ruleset_text)
         n = len(players)
@@ -341,8 +341,7 @@ class HandLifecycle:
         another hand), so anyone can check the commitment was honest.
         """
         hand_id, operator, n, _, _ = self._hand_row(hand_id)
-        if not isinstance(reason, str) or len(reason) > 200:
-            raise MalformedError("a cancel reason is a short text (at most 200 characters)")
+        check_reason(reason)
         with self._write() as db:  # state, clock, key: checked once, under the write lock
             commitment = require_step(db, hand_id, "cancel").commitment
             time = self._time(now)
