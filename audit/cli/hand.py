@@ -326,4 +326,6 @@ def hand_verify(hand_id, public_key, db, as_json) -> None:
          f"OK: {n} statements of hand {hand_id} verify ({state.value})", as_json)
 
 
-from . import hand_moves  # noqa: E402,F401 - registers ``tiplu hand move`` and ``move-receipts``
+from . import hand_moves  # noqa: E402
+
+hand_moves.register(hand_group)  # ``tiplu hand move`` and ``tiplu hand move-receipts``

@@ -19,7 +19,6 @@ import click
 from replay.errors import MalformedError
 
 from ._ledger_common import db_option, emit, json_option, key_option, open_ledger
-from .hand import hand_group
 
 
 def _moves(text: str) -> list:
@@ -40,7 +39,7 @@ def _receipt_text(signed: dict) -> str:
     return f"hand {st['hand_id']} move {st['n_moves']}: head {st['head']} (signed by {signed['key']} at {st['time']})"
 
 
-@hand_group.command("move")
+@click.command("move")
 @click.argument("hand_id")
 @click.option("--move", "move_text", metavar="JSON", required=True,
               help="The move as the record will list it (the engine's move JSON; 'time' is added when absent). "
@@ -60,7 +59,7 @@ def hand_move(hand_id, move_text, db, key_file, as_json) -> None:
             emit(signed, _receipt_text(signed), as_json)
 
 
-@hand_group.command("move-receipts")
+@click.command("move-receipts")
 @click.argument("hand_id")
 @click.option("--since", type=click.IntRange(min=0), default=0, show_default=True,
               help="Only the receipts of moves after this many.")
@@ -72,3 +71,9 @@ def hand_move_receipts(hand_id, since, db, as_json) -> None:
     with open_ledger(db) as ledger:
         for signed in ledger.move_receipts(hand_id, since=since):
             emit(signed, _receipt_text(signed), as_json)
+
+
+def register(group: click.Group) -> None:
+    """Add the commands to ``tiplu hand`` (:mod:`.hand` calls it: no import back)."""
+    group.add_command(hand_move)
+    group.add_command(hand_move_receipts)

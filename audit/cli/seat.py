@@ -121,7 +121,8 @@ def seat_reveal(url, hand_id, seat, seed, token, public_key, player, point_value
 @click.option("--public-key", metavar="HEX", required=True, help="The operator key you pinned.")
 @click.option("--keep", "keep_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="Your move receipts (JSON lines): read, extended with the new ones, written back.")
-def seat_moves(url, hand_id, public_key, keep_path) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print {new, kept, n_moves, head} as JSON.")
+def seat_moves(url, hand_id, public_key, keep_path, as_json) -> None:
     """Fetch the hand's new move receipts, check each (signed by the key you pinned, the next
     move after the last you kept, never a second head for a move) and keep them: the proof of
     the moves as played (tiplu receipt verify --moves)."""
@@ -151,6 +152,10 @@ def seat_moves(url, hand_id, public_key, keep_path) -> None:
     tmp.write_text("".join(json.dumps(k, sort_keys=True) + "\n" for k in kept), encoding="utf-8")
     tmp.replace(keep_path)
     last = kept[-1]["statement"] if kept else None
+    if as_json:
+        click.echo(json.dumps({"new": len(kept) - before, "kept": len(kept), "n_moves": last and last["n_moves"],
+                               "head": last and last["head"]}))
+        return
     click.echo(f"{len(kept) - before} new move receipts checked; {len(kept)} kept in {keep_path}"
                + (f" (head {last['head']} after move {last['n_moves']})" if last else ""))
 
