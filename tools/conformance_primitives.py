@@ -427,3 +427,26 @@ def cosignature_cases(cp, witnesses, outsider: SigningKey):
                           {"checkpoint": {"file": path}, "witnesses": vk, "quorum": quorum},
                           {"valid_witnesses": sorted(valid), "quorum_met": met}, about=about, catches=catches))
     return files, cases
+
+
+# -- the move chain (format 3, docs/fairness.md "Moves as played") ---------------------------
+
+def movechain_cases(record):
+    """The heads of a record's move chain: head_0 = SHA-256('tiplu.moves/1' || 0x0A ||
+    canonical({hand_id, server_seed_commitment})), head_{i+1} = SHA-256(head_i ||
+    SHA-256(canonical(move_i))), each move with its time."""
+    from replay.movechain import chain_heads, start_head
+    f = record["fairness"]
+    moves = record["moves"][:6]
+    path = "movechain/moves.json"
+    inp = {"hand_id": record["hand_id"], "server_seed_commitment": f["server_commitment"], "moves": {"file": path}}
+    expect = {"head0": start_head(record["hand_id"], f["server_commitment"]).hex(),
+              "heads": chain_heads(record["hand_id"], f["server_commitment"], moves)}
+    upper = dict(inp, server_seed_commitment=f["server_commitment"].upper())
+    return {path: json.dumps(moves, ensure_ascii=False, indent=1) + "\n"}, [
+        case("movechain/first-moves", "movechain", "movechain", inp, expect,
+             about="the first six moves of a record, each hashed with its time",
+             catches=["movechain-no-domain", "movechain-no-time", "movechain-raw-move"]),
+        case("movechain/upper-case-commitment", "movechain", "movechain", upper, expect,
+             about="the server commitment is lower-cased before it is hashed into head_0",
+             catches=["movechain-case"])]

@@ -84,6 +84,20 @@ def receipt_cases(b, ledger, key, origin, golden, grind_record, other_key, other
         edited("other-seat-commitment", lambda r: r["fairness"]["seat_commitments"].__setitem__(seat, "cd" * 32)),
         1, ["seat_commitment"], "the record's commitment of this seat is not the receipt's",
         catches=["receipt-skip-seat-commitment"])
+    if any(s["statement"]["kind"] == "hand" for s in rc["statements"]):  # format 3: the terms and names
+        table = golden["table"]
+        for name, fn, what, about in (
+                ("point-value", lambda r: r["table"].update(point_value="0.50"), ["point_value"],
+                 "the record's stake differs from the logged hand statement's"),
+                ("commission", lambda r: r["table"].update(commission_pct="10"), ["commission_pct"],
+                 "the record's commission differs from the logged hand statement's"),
+                ("dealer", lambda r: r["table"].update(dealer=(table["dealer"] + 1) % len(table["seats"])), ["dealer"],
+                 "the record's dealer differs from the logged hand statement's"),
+                ("seat-name", lambda r: r["table"]["seats"][0].update(player="mallory"), ["seat_name"],
+                 "another player's name in seat 0 than the logged hand statement's"),
+                ("seats", lambda r: r["table"]["seats"].pop(), ["seat_name", "seats"],
+                 "the record has one seat fewer than the logged hand statement (so the last seat has no name either)")):
+            add(f"terms-{name}", edited(f"terms-{name}", fn), 1, what, about, catches=["receipt-skip-terms"])
     grind = json.loads(b.files[grind_record])
     rc_grind = receipt(ledger, _seat_receipt(ledger, grind["hand_id"], seat), key=key, origin=origin, now=now)
     add("grind", {"file": grind_record}, 1, ["different_statement", "different_statement", "server_commitment"],

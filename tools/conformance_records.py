@@ -211,6 +211,42 @@ def forgery_cases(b: Builder, key: SigningKey, golden: dict, other_key: SigningK
     resigned[k] = key.sign(c)
     logged("statement-mismatch", resigned, "the logged, signed commitment statement names another server "
            "commitment than the record", "statement_mismatch", catches=["skip-statement-fields"])
+    if "moves_head" in st[kinds.index("record")]["statement"]:  # format 3: the record statement binds the moves
+        from replay.movechain import chain_head
+        other_moves = copy.deepcopy(golden["moves"])
+        other_moves[0]["time"] = "2026-11-01T00:00:00.001Z"
+        head, n = chain_head(golden["hand_id"], golden["fairness"]["server_commitment"], other_moves)
+        rebound = copy.deepcopy(st)
+        i = kinds.index("record")
+        rebound[i] = key.sign(dict(rebound[i]["statement"], moves_head=head))
+        logged("moves-head-mismatch", rebound, "the logged record statement's moves_head is the chain of other "
+               "moves (the first move's time differs) than the record lists", "statement_mismatch",
+               catches=["skip-statement-fields"])
+    backwards = copy.deepcopy(st)
+    i = kinds.index("deal")
+    earlier = backwards[i - 1]["statement"]["time"]
+    backwards[i] = key.sign(dict(backwards[i]["statement"], time="2026-10-31T23:59:59.000Z"))
+    assert backwards[i]["statement"]["time"] < earlier
+    logged("time-backwards", backwards, "the deal statement is dated before the seat reveals listed (and logged) "
+           "before it: statement times must not go back", "event_order", catches=["skip-statement-fields"])
+    def resigned(name, edit, about, reason, move=None):
+        """The operator edits the record and re-signs (and logs) its record statement."""
+        rec = copy.deepcopy(golden)
+        edit(rec)
+        signed = copy.deepcopy(st)
+        i = kinds.index("record")
+        new = dict(signed[i]["statement"], record_hash=canonical_hash(record_core(rec)))
+        if "moves_head" in new:
+            from replay.movechain import chain_head
+            new["moves_head"], new["n_moves"] = chain_head(rec["hand_id"], rec["fairness"]["server_commitment"],
+                                                           rec["moves"])
+        signed[i] = key.sign(new)
+        logged(name, signed, about, reason, record=rec, move=move)
+
+    resigned("incomplete", lambda r: r["moves"].pop(), "the last move is dropped and the record re-signed and "
+             "logged: the moves stop before the hand is over", "incomplete", move=len(golden["moves"]) - 1)
+    resigned("outcome-mismatch", lambda r: r["outcome"].update(winner=(r["outcome"]["winner"] + 1) % len(
+        r["table"]["seats"])), "the claimed winner is another seat (re-signed, logged)", "outcome_mismatch")
     d, r = kinds.index("deal"), kinds.index("record")
     swapped = list(range(len(st)))
     swapped[d], swapped[r] = swapped[r], swapped[d]

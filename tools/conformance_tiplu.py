@@ -34,7 +34,7 @@ from replay.errors import MalformedError  # noqa: E402
 from replay.fairness import parse_player_seed  # noqa: E402
 from replay.stream import Stream, key_material  # noqa: E402
 
-LAYERS = {"canonical", "stream", "statement", "leaf", "merkle", "checkpoint", "cosignature", "receipt",
+LAYERS = {"canonical", "movechain", "stream", "statement", "leaf", "merkle", "checkpoint", "cosignature", "receipt",
           "record", "fairness", "log-evidence", "statements", "replay", "witnesses", "one-log"}
 
 
@@ -101,6 +101,14 @@ class Verifier:
                           [parse_player_seed(s) for s in inp["player_seeds"]])
         s = self.stream(bytes.fromhex(inp["server_seed"]), m, inp["label"])
         return {"material": m.hex(), "items": self.shuffle(s, inp["items"])}
+
+    def move_heads(self, hand_id: str, commitment: str, moves: list) -> tuple[str, list[str]]:
+        from replay.movechain import chain_heads, start_head
+        return start_head(hand_id, commitment).hex(), chain_heads(hand_id, commitment, moves)
+
+    def check_movechain(self, inp):
+        head0, heads = self.move_heads(inp["hand_id"], inp["server_seed_commitment"], json.loads(inp["moves"]))
+        return {"head0": head0, "heads": heads}
 
     def verify_statement(self, signed: dict, public_key: str) -> None:
         verify_statement(signed, public_key)

@@ -52,6 +52,10 @@ def build() -> dict[str, str]:
     hand = {**{k: golden["fairness"][k] for k in ("server_seed", "ruleset_hash", "player_seeds")},
             "hand_id": golden["hand_id"]}
     b.cases.extend(P.shuffle_cases(hand)[1])
+    if golden["format"] != "tiplu.hand/2":  # format 3 binds the moves as played
+        f, c = P.movechain_cases(golden)
+        files.update(f)
+        b.cases.extend(c)
     by_kind = {s["statement"]["kind"]: s for s in kept["non-ascii/h0"][0]["fairness"]["statements"]}
     ledger.new_hand("kitti-4p-t0", ["asha", "bikash", "chandra", "dipa"], hand_id="kitti-4p-t0-cancelled",
                     now=EPOCH + timedelta(days=50))

@@ -163,8 +163,12 @@ PATHS: dict[str, dict[str, Any]] = {
             "token": {"type": "string"}}}]}), **_err(400, 401, 403, 404)}}},
     "/api/v1/operator/hands/{hand_id}/deal": {"post": _op_write("Deal: every seed is in")},
     "/api/v1/operator/hands/{hand_id}/finish": {"post": _op_write(
-        "Attach the hand record", body={"type": "object", "required": ["record"],
-                                        "properties": {"record": {"type": "object"}}})},
+        "Attach the hand record: its moves (outcome and settlement computed from their replay) or the whole "
+        "record (checked against the ledger and the replay; 400 malformed, nothing stored, if the audit would "
+        "refuse it)",
+        body={"type": "object", "oneOf": [{"required": ["moves"]}, {"required": ["record"]}],
+              "properties": {"moves": {"type": "array", "items": {"type": "object"}},
+                             "record": {"type": "object"}}})},
     "/api/v1/operator/hands/{hand_id}/moves": {"post": {
         "summary": "Play a move of a dealt hand: appended to its move chain; returns the signed move receipt "
                    "(tiplu.move-receipt/1, not a log leaf) to hand to every seat", "tags": ["operator"],
@@ -299,7 +303,12 @@ COMPONENTS: dict[str, Any] = {
             "balances": {"type": "object", "additionalProperties": {"type": "string"}},
             "commission": {"type": "string", "description": "from the hands that pass the audit only"},
             "audited_hands": {"type": "integer"}, "passed_hands": {"type": "integer"},
-            "unreconciled": {"type": "integer", "description": "audited hands whose money is not counted (rejected)"},
+            "unreconciled": {"type": "integer", "description": "audited hands whose money is not counted (rejected, "
+                                                               "or settled on a pot the audit rejects)"},
+            "reconciliation": {"type": ["object", "null"], "description": "balances + commission + pot_change = sum, "
+                               "always 0.00 (D-2, D-14)", "properties": {
+                "balances": {"type": "string"}, "commission": {"type": "string"}, "pot_change": {"type": "string"},
+                "sum": {"type": "string"}, "hands_counted": {"type": "integer"}, "hands_not_counted": {"type": "integer"}}},
             "rejected": {"type": "array", "items": {"type": "object", "properties": {
                 "hand_id": {"type": ["string", "null"]}, "where": {"type": "string"},
                 "reason": {"type": ["string", "null"]},

@@ -53,6 +53,23 @@ class SpacedSeparators(Verifier):
         return json.dumps(value, sort_keys=True, ensure_ascii=False).encode()
 
 
+# -- the move chain
+def _movechain_mutant(*, domain=True, time=True, inner=True, lower=True):
+    class M(Verifier):
+        def move_heads(self, hand_id, commitment, moves):
+            c = commitment.lower() if lower else commitment
+            context = self.canonical({"hand_id": hand_id, "server_seed_commitment": c})
+            head = hashlib.sha256((b"tiplu.moves/1\n" if domain else b"") + context).digest()
+            head0, heads = head.hex(), []
+            for m in moves:
+                m = m if time else {k: v for k, v in m.items() if k != "time"}
+                body = self.canonical(m)
+                head = hashlib.sha256(head + (hashlib.sha256(body).digest() if inner else body)).digest()
+                heads.append(head.hex())
+            return head0, heads
+    return M
+
+
 # -- the stream
 def _limit_mutant(limit_of, *, le=False, modulo=False):
     class M(Verifier):
@@ -365,6 +382,13 @@ MUTANTS = {
     "ascii-escape": ("canonical JSON escapes non-ASCII as \\uXXXX", ["canonical/", "statement/", "record/"], AsciiEscape),
     "utf16-key-order": ("keys sorted by UTF-16 code units (JavaScript's default sort)", ["canonical/"], Utf16KeyOrder),
     "spaced-separators": ("json.dumps' default ', ' and ': '", ["canonical/"], SpacedSeparators),
+    "movechain-no-domain": ("head_0 without the 'tiplu.moves/1' line", ["movechain/"],
+                            _movechain_mutant(domain=False)),
+    "movechain-no-time": ("moves hashed without their time", ["movechain/"], _movechain_mutant(time=False)),
+    "movechain-raw-move": ("the move's canonical JSON chained, not its SHA-256", ["movechain/"],
+                           _movechain_mutant(inner=False)),
+    "movechain-case": ("the server commitment hashed as given, not lower-cased", ["movechain/"],
+                       _movechain_mutant(lower=False)),
     "modulo": ("word mod n, no rejection", ["randbelow/", "stream/"],
                _limit_mutant(lambda n: TWO32, modulo=True)),
     "le-limit": ("accepts a word equal to the limit (<= for <)", ["randbelow/"],
@@ -422,9 +446,10 @@ MUTANTS = {
                               SkipStatementFields),
     "skip-fork-check": ("records of one log not compared with each other", ["log/"], SkipForkCheck),
 }
-for _what in ("record-checkpoint", "statements", "index", "record-proof", "server-commitment", "ruleset-hash", "seat-commitment", "fork"):
+for _what in ("terms", "record-checkpoint", "statements", "index", "record-proof", "server-commitment", "ruleset-hash", "seat-commitment", "fork"):
     _names = {"statements": ["missing_statement", "different_statement"], "index": ["different_index"],
               "record-proof": ["bad_record_proof"], "fork": ["fork"],
-              "record-checkpoint": ["record_checkpoint"]}.get(_what, [_what.replace("-", "_")])
+              "record-checkpoint": ["record_checkpoint"],
+              "terms": ["point_value", "commission_pct", "dealer", "seat_name", "seats"]}.get(_what, [_what.replace("-", "_")])
     MUTANTS[f"receipt-skip-{_what}"] = (f"receipt check skips {', '.join(_names)}", ["receipt/"],
                                         _receipt_mutant(set(_names)))

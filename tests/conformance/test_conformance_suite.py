@@ -55,6 +55,12 @@ def test_every_case_names_catches_that_exist():
     assert set(MUTANTS) <= named, set(MUTANTS) - named  # every mutant is named by a case it fails
 
 
+def test_docs_list_every_wrong_verifier():
+    doc = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
+    assert [m for m in MUTANTS if f"`{m}`" not in doc] == []
+    assert "conformance.md" in (ROOT / "docs" / "records.md").read_text(encoding="utf-8")
+
+
 def test_the_independent_cosignature_checker_passes_unmutated():
     for c in conformance.select(CASES, ["cosignature/"]):
         req = conformance.request_of(c, conformance.MANIFEST.parent)["input"]

@@ -21,8 +21,9 @@ import { recordLogChecks, statementLeafHash, verifyStatementSignature, parseTlog
 import { handInputFromRecord, verifyHand } from "./verifier.mjs";
 import { witnessChecks } from "./witnesses.mjs";
 import { compareReceipt, ReceiptError } from "../seat-client.mjs";
+import { chainHeads, startHead } from "./movechain.mjs";
 
-export const LAYERS = Object.freeze(["canonical", "stream", "statement", "leaf", "merkle", "checkpoint", "cosignature",
+export const LAYERS = Object.freeze(["canonical", "movechain", "stream", "statement", "leaf", "merkle", "checkpoint", "cosignature",
   "receipt", "record", "fairness", "log-evidence", "witnesses"]);
 
 /** The order the audit gives root causes in, for the reasons this verifier can find (docs/records.md). */
@@ -96,6 +97,11 @@ async function recordVerdict(text, trust, witnesses, quorum) {
 const CHECKS = {
   async canonical(inp) {
     return { canonical_hex: toHex(canonicalJson(JSON.parse(inp.value))) };
+  },
+  async movechain(inp) {
+    const moves = JSON.parse(inp.moves);
+    return { head0: toHex(await startHead(inp.hand_id, inp.server_seed_commitment)),
+             heads: await chainHeads(inp.hand_id, inp.server_seed_commitment, moves) };
   },
   async randbelow(inp) {
     const s = new GivenWords(inp.words);
