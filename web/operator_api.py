@@ -114,6 +114,17 @@ def finish(hand_id: str):
     return _signed(finish_hand(get_ledger(), view.id, record=record, moves=moves), view.id)
 
 
+@bp.post("/hands/<hand_id>/moves")
+def play_move(hand_id: str):
+    """One move of a dealt hand ``{"move": {...}}``: appended to the hand's move chain; the
+    signed move receipt (not a log leaf) for the game server to hand to every seat."""
+    view = _own_hand(hand_id)
+    move = json_body().get("move")
+    if not isinstance(move, dict):
+        raise ApiError(400, "malformed", "a move is {\"move\": <the move as the record will list it>}")
+    return jsonify({"receipt": get_ledger().play_move(view.id, move)}), 201
+
+
 @bp.post("/hands/<hand_id>/reveal")
 def reveal(hand_id: str):
     """Reveal, then publish: an audit of the ledger reports a revealed hand left unpublished."""
