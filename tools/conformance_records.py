@@ -10,6 +10,7 @@ game-rule fault is the reference verifier's (``tiplu audit``), as the old fixtur
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from datetime import timedelta
 
@@ -47,7 +48,10 @@ LAYER = {"server_seed_mismatch": "fairness", "seat_seed_mismatch": "fairness", "
          "statement_mismatch": "statements", "event_order": "statements", "illegal_move": "replay",
          "deck_mismatch": "replay", "incomplete": "replay", "outcome_mismatch": "replay",
          "commission_mismatch": "replay", "payout_mismatch": "replay", "carry_mismatch": "replay",
-         "witness_quorum": "witnesses", "log_inconsistent": "one-log", "malformed": "record"}
+         "witness_quorum": "witnesses", "log_inconsistent": "one-log", "malformed": "record",
+         "time_order": "statements", "future_time": "clock", "seed_reuse": "one-log"}
+# the auditor's clock of every record case (a verifier judges future_time against it)
+NOW = "2027-06-01T00:00:00Z"
 # (table id, preset, players, hands, overrides, the hands kept, what they show); the reshuffles and
 # the redeal were found by simulating these tables with SEED (each a hand where the stock ran out,
 # or where four pairs voided the deal)
@@ -89,7 +93,7 @@ class Builder:
     def audit_case(self, cid, paths, verdicts, *, trust, about, one_log=False, log_failures=(), witnesses=None,
                    quorum=None, catches=(), extra_requires=()):
         reasons = [v["reason"] for v in verdicts] + list(log_failures)
-        inp = {"records": paths, "one_log": one_log, "trust": trust}
+        inp = {"records": paths, "one_log": one_log, "trust": trust, "now": NOW}
         if witnesses is not None:
             inp.update(witnesses=witnesses, quorum=quorum)
         exit_status = 1 if any(not v["ok"] for v in verdicts) or log_failures else 0
@@ -358,3 +362,42 @@ def witness_cases(b: Builder, trust: dict, golden: dict, witnesses):
                  extra_requires=["witnesses"])
     b.audit_case("witness/quorum-missed", [ref], [verdict(False, "witness_quorum")], trust=trust, witnesses=vkeys,
                  quorum=3, about="the same record, quorum 3", catches=["no-quorum"])
+
+
+def has_reason(name: str) -> bool:
+    from replay.faults import Reason
+    return any(r.value == name for r in Reason)
+
+
+def timing_cases(b: Builder, key: SigningKey, golden: dict):
+    """future_time and seed_reuse (issue #27), once the audit knows them."""
+    st = golden["fairness"]["statements"]
+    kinds = [s["statement"]["kind"] for s in st]
+    if has_reason("future_time"):
+        late = copy.deepcopy(st)
+        i = kinds.index("reveal")
+        late[i] = key.sign(dict(late[i]["statement"], time="2099-01-01T00:00:00.000Z"))
+        origin = "conformance.tiplu.example/forged-future-time"
+        rec, _, _ = relog(golden, late, key, origin)
+        ref = b.add_file("records/forged/future-time.json", rec)
+        b.audit_case("record/future-time", [ref], [verdict(False, "future_time")],
+                     trust={"public_key": key.public_hex, "origin": origin},
+                     about=f"the reveal is dated 2099, later than the auditor's clock ({NOW}) plus the skew")
+    if has_reason("seed_reuse"):
+        ledger = Ledger(":memory:")
+        ensure_operator(ledger, seed=SEED)
+        out = []
+
+        class OneServerSeed:  # the operator deals two hands from one server seed
+            def choose(self, ruleset, hand_id, dealer, draw):
+                return hashlib.sha256(b"conformance reused server seed").digest(), draw(0)[1]
+
+        origin = "conformance.tiplu.example/seed-reuse"
+        simulate_table(ledger, preset="kitti", players=4, hands=2, seed=SEED, table_id="kitti-reuse", operator=OPERATOR,
+                       origin=origin, on_record=lambda r, k: out.append(r), bias=OneServerSeed())
+        refs = [b.add_file(f"records/seed-reuse/h{i}.json", r) for i, r in enumerate(out)]
+        t = {"public_key": key.public_hex, "origin": origin}
+        b.audit_case("record/seed-reuse-alone", refs[:1], [verdict()], trust=t,
+                     about="one of two hands dealt from one server seed, alone: nothing shows the reuse")
+        b.audit_case("log/seed-reuse-together", refs, [verdict(False, "seed_reuse"), verdict(False, "seed_reuse")],
+                     trust=t, one_log=True, about="both hands in one archive: one server seed in two hands, both fail")

@@ -35,7 +35,7 @@ from replay.fairness import parse_player_seed  # noqa: E402
 from replay.stream import Stream, key_material  # noqa: E402
 
 LAYERS = {"canonical", "movechain", "stream", "statement", "leaf", "merkle", "checkpoint", "cosignature", "receipt",
-          "record", "fairness", "log-evidence", "statements", "replay", "witnesses", "one-log"}
+          "record", "fairness", "log-evidence", "statements", "replay", "witnesses", "one-log", "clock"}
 
 
 class _Words(Stream):
@@ -192,6 +192,8 @@ class Verifier:
                 trust["origin"] = inp["trust"]["origin"]
             (d / "trust.json").write_text(json.dumps(trust), encoding="utf-8")
             args = ["audit", str(src), "--trust", str(d / "trust.json"), "--check-signatures", "--json", "--no-progress"]
+            if inp.get("now"):
+                args += ["--now", inp["now"]]
             if inp.get("one_log"):  # one log: the checkpoints met must agree (a first audit with a state file)
                 args += ["--state", str(d / "state.json")]
             for w in inp.get("witnesses") or []:
