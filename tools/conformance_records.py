@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import importlib.util
 import json
 from datetime import timedelta
 
@@ -52,6 +53,9 @@ LAYER = {"server_seed_mismatch": "fairness", "seat_seed_mismatch": "fairness", "
          "time_order": "statements", "future_time": "clock", "seed_reuse": "one-log"}
 # the auditor's clock of every record case (a verifier judges future_time against it)
 NOW = "2027-06-01T00:00:00Z"
+# format 3 (#26): every verdict says what proved its timing, and an audit whose records all
+# passed but not all with their timing proven exits 3 (docs/format-3.md)
+TIMING = importlib.util.find_spec("audit.timing") is not None
 # (table id, preset, players, hands, overrides, the hands kept, what they show); the reshuffles and
 # the redeal were found by simulating these tables with SEED (each a hand where the stock ran out,
 # or where four pairs voided the deal)
@@ -97,6 +101,12 @@ class Builder:
         if witnesses is not None:
             inp.update(witnesses=witnesses, quorum=quorum)
         exit_status = 1 if any(not v["ok"] for v in verdicts) or log_failures else 0
+        if TIMING:  # a file proves a record's timing only by a witness quorum (never the whole log)
+            inp["timing"] = True
+            verdicts = [dict(v, timing=None if not v["ok"] else "witnessed" if witnesses else "unproven")
+                        for v in verdicts]
+            if exit_status == 0 and any(v["timing"] == "unproven" for v in verdicts):
+                exit_status = 3
         self.cases.append(case(cid, "audit", "record", inp,
                                {"exit": exit_status, "verdicts": verdicts, "log_failures": sorted(log_failures)},
                                about=about, catches=catches,
@@ -235,7 +245,8 @@ def forgery_cases(b: Builder, key: SigningKey, golden: dict, other_key: SigningK
     backwards[i] = key.sign(dict(backwards[i]["statement"], time="2026-10-31T23:59:59.000Z"))
     assert backwards[i]["statement"]["time"] < earlier
     logged("time-backwards", backwards, "the deal statement is dated before the seat reveals listed (and logged) "
-           "before it: statement times must not go back", "event_order", catches=["skip-statement-fields"])
+           "before it: statement times must not go back",
+           "time_order" if has_reason("time_order") else "event_order", catches=["skip-statement-fields"])
     def resigned(name, edit, about, reason, move=None):
         """The operator edits the record and re-signs (and logs) its record statement."""
         rec = copy.deepcopy(golden)

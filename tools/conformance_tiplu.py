@@ -208,6 +208,11 @@ class Verifier:
             f = by_where.pop(name, None)
             verdicts.append({"ok": True, "reason": None, "first_bad_move": None} if f is None else
                             {"ok": False, "reason": f.get("reason"), "first_bad_move": f.get("first_bad_move")})
+        if inp.get("timing"):  # each passed record's timing: unproven ones are listed, the others proven
+            unproven = {u["where"] for u in report.get("unproven_records", [])}
+            witnessed = "witnessed" if inp.get("witnesses") else "whole-log"
+            for name, v in zip(names, verdicts):
+                v["timing"] = None if not v["ok"] else "unproven" if name in unproven else witnessed
         return {"exit": code, "verdicts": verdicts, "log_failures": sorted(f.get("reason") for f in by_where.values())}
 
     def check_receipt(self, inp):
