@@ -33,8 +33,21 @@ from conformance_primitives import case
 
 SEED = "tiplu-conformance-1"
 SEED2 = "tiplu-conformance-2"
-MAIN_ORIGIN = "conformance.tiplu.example/log"
-OTHER_ORIGIN = "conformance.tiplu.example/operator-2"
+MAIN_BASE = "conformance.tiplu.example/log"
+OTHER_BASE = "conformance.tiplu.example/operator-2"
+
+
+def log_origin(base: str) -> str:
+    """The origin of OPERATOR's log under ``base`` (one log per operator: ``<base>/<operator>``)."""
+    try:
+        from audit.tlog.logs import operator_origin
+    except ImportError:  # before one log per operator, the base was the origin
+        return base
+    return operator_origin(base, OPERATOR)
+
+
+MAIN_ORIGIN = log_origin(MAIN_BASE)
+OTHER_ORIGIN = log_origin(OTHER_BASE)
 
 # the tamper classes of audit/sim/tamper.py and the reason each must get (by hand)
 EXPECT = {"changed_ruleset": "ruleset_mismatch", "commission_off": "commission_mismatch",
@@ -159,7 +172,7 @@ def simulate_main(b: Builder):
         nonlocal day
         out = []
         simulate_table(ledger, preset=preset, players=players, hands=hands, seed=SEED, table_id=table_id,
-                       operator=OPERATOR, overrides=overrides, start=EPOCH + timedelta(days=day), origin=MAIN_ORIGIN,
+                       operator=OPERATOR, overrides=overrides, start=EPOCH + timedelta(days=day), origin=MAIN_BASE,
                        on_record=lambda r, k: out.append(r), names=names,
                        tamper_hands={0: tamper} if tamper else None,
                        tamper_rng=SimStreams(SEED).stream(f"forger:{table_id}") if tamper else None)
@@ -325,7 +338,7 @@ def second_operator(b: Builder, trust1: dict):
     key2 = ledger.signing_key(OPERATOR)
     out = []
     simulate_table(ledger, preset="kitti", players=4, hands=1, seed=SEED2, table_id="kitti-op2", operator=OPERATOR,
-                   origin=OTHER_ORIGIN, on_record=lambda r, k: out.append(r))
+                   origin=OTHER_BASE, on_record=lambda r, k: out.append(r))
     ref = b.add_file("records/operator-2/kitti-op2-h0.json", out[0])
     trust2 = {"public_key": key2.public_hex, "origin": OTHER_ORIGIN}
     b.audit_case("operators/second-trusted", [ref], [verdict()], trust=trust2,
@@ -407,7 +420,7 @@ def timing_cases(b: Builder, key: SigningKey, golden: dict):
         simulate_table(ledger, preset="kitti", players=4, hands=2, seed=SEED, table_id="kitti-reuse", operator=OPERATOR,
                        origin=origin, on_record=lambda r, k: out.append(r), bias=OneServerSeed())
         refs = [b.add_file(f"records/seed-reuse/h{i}.json", r) for i, r in enumerate(out)]
-        t = {"public_key": key.public_hex, "origin": origin}
+        t = {"public_key": key.public_hex, "origin": log_origin(origin)}
         b.audit_case("record/seed-reuse-alone", refs[:1], [verdict()], trust=t,
                      about="one of two hands dealt from one server seed, alone: nothing shows the reuse")
         b.audit_case("log/seed-reuse-together", refs, [verdict(False, "seed_reuse"), verdict(False, "seed_reuse")],
