@@ -65,7 +65,8 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
                    point_value: str = "0.25", commission_pct: str = "5", tamper_rate: float = 0.0,
                    start: datetime = EPOCH, on_record: Callable[[dict, str | None], None] | None = None,
                    bias: "Bias | None" = None, origin: str = DEFAULT_ORIGIN,
-                   tamper_hands: Mapping[int, str] | None = None, tamper_rng: Stream | None = None) -> TableRun:
+                   tamper_hands: Mapping[int, str] | None = None, tamper_rng: Stream | None = None,
+                   peek: Mapping[int, int] | None = None) -> TableRun:
     """Run one table through ``ledger``; ``on_record(record, tamper_kind)`` sees each published record.
 
     With ``bias`` the operator chooses each hand's seeds to favour one seat
@@ -108,7 +109,8 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
             ledger.seed_reveal(hand_id, s, seeds[s], now=now())
         ledger.deal(hand_id, now=now())
         randomness = hand_randomness(server_seed, hand_id, ruleset, seeds)
-        played = play_hand(randomness, dealer=dealer, carry=carry, rng=sim.stream(f"bot:{hand_id}"))
+        played = play_hand(randomness, dealer=dealer, carry=carry, rng=sim.stream(f"bot:{hand_id}"),
+                           peek=peek)
         moves = [{**m, "time": format_time(now())} for m in played.moves]
         settlement = settle(played.outcome.net_points, point_value=pv, commission_pct=pct,
                             pot_delta_points=played.outcome.pot_delta_points)
