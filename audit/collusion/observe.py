@@ -46,26 +46,43 @@ class Observations:
         self.excesses[(account, obs.signal)].append(obs.excess)
 
 
+def decision_observations(game: Any, engine: Any, hand_id: str,
+                          steps: Iterable[tuple[int, Any, Any]]) -> list[Observation]:
+    """The observations of every decision of one hand: ``steps`` are ``(index, state the
+    move was made in, move)``, in order."""
+    signals = game.hidden_signals
+    if signals is None:
+        return []
+    found: list[Observation] = []
+    for index, state, move in steps:
+        found.extend(signals(engine, state, move, null_stream(hand_id, index)))
+    return found
+
+
 def observe_record(record: Any, into: Observations) -> bool:
     """Add one parsed, audit-passing record's observations; ``False`` if it did not replay."""
     game = game_for(record.ruleset.game)
-    names = list(record.table.players)
-    found: list[Observation] = []
-    signals = game.hidden_signals
+    steps: list[tuple[int, Any, Any]] = []
     before: list[Any] = [None]
-    engine: list[Any] = [None]
 
     def visit(index: int, move: Any, state: Any) -> None:
-        if index >= 0 and signals is not None:
-            found.extend(signals(engine[0], before[0], move, null_stream(record.hand_id, index)))
+        if index >= 0:
+            steps.append((index, before[0], move))
         before[0] = state
 
-    engine[0] = game.engine(record.ruleset)
     result = replay_record(record, strict=True, visit=visit)
     if result.faults or result.settlement is None:
         return False
+    found = decision_observations(game, game.engine(record.ruleset), record.hand_id, steps)
+    add_hand(into, record.ruleset.preset, list(record.table.players), found, result.settlement.nets)
+    return True
+
+
+def add_hand(into: Observations, preset: str, names: list[str], found: Iterable[Observation],
+             nets: Iterable[Decimal]) -> None:
+    """Count one hand: its observations by account, who sat together, the tokens that moved."""
     into.hands += 1
-    into.games.add(record.ruleset.preset)
+    into.games.add(preset)
     for obs in found:
         into.add(names[obs.seat], obs)
     for name in set(names):
@@ -74,8 +91,7 @@ def observe_record(record: Any, into: Observations) -> bool:
         for b in names[i + 1:]:
             if a != b:
                 into.together[tuple(sorted((a, b)))] += 1
-    _add_flows(names, result.settlement.nets, into)
-    return True
+    _add_flows(names, nets, into)
 
 
 def _add_flows(names: list[str], nets: Iterable[Decimal], into: Observations) -> None:

@@ -30,12 +30,12 @@ from ..signals import Observation
 from ..stream import Stream
 from .moves import Arrange
 from .ranking import SetRanker
-from .strategy import default_arrangement
+from .strategy import default_keys
 
 SIGNAL = "kitti.arrangement"
-#: Redeals per decision: each is a full null world; four keep the excess's noise near the
-#: honest spread of the real score (docs/collusion.md measures it).
-REDEALS = 4
+#: Redeals per decision: each is a full null world (any number keeps the null mean exact;
+#: more only lower the noise a little, docs/collusion.md).
+REDEALS = 2
 _DECK = tuple(Card(code) for code in range(52))
 
 
@@ -45,8 +45,8 @@ def set_keys(sets: Sequence[Sequence[Card]], ranker: SetRanker) -> tuple[int, ..
 
 
 def reference_keys(hand: Sequence[Card], ranker: SetRanker) -> tuple[int, ...]:
-    """The keys of the reference arrangement of an opponent's hand (the default one)."""
-    return set_keys(default_arrangement(hand, ranker), ranker)
+    """The keys of the reference arrangement of a hand: the default one, strongest first."""
+    return default_keys(hand, ranker)
 
 
 def rounds_won(mine: Sequence[int], opponents: Sequence[Sequence[int]]) -> int:
