@@ -132,3 +132,31 @@ def test_verify_words_a_failed_seed_check_as_a_failure_and_does_not_draw_its_dea
     screenshot(view, f"rough-verify-wrong-seed-{view.size}", full_page=False)
     view.evaluate("document.getElementById('felt').scrollIntoView()")
     screenshot(view, f"rough-verify-wrong-seed-deal-{view.size}", full_page=False)
+
+
+# -- item 15: the first bad move is the move itself ---------------------------------------
+
+def test_the_first_bad_move_link_shows_and_highlights_the_bad_move_itself(view, demo, screenshot):
+    base, tampered, client = demo
+    for kind in ("illegal_show", "dropped_move"):
+        hid = next(h for h, k in tampered.items() if k == kind)
+        verdict = client.get(f"/api/v1/hands/{hid}/verdict").get_json()
+        n = verdict["first_bad_move"]
+        record = client.get(f"/api/v1/hands/{hid}/record").get_json()
+        view.goto(f"{base}/hands/{hid}")
+        view.wait_for_selector("#replay[data-step]")
+        view.click("a[data-first-bad-move]")
+        view.wait_for_selector(f"#replay[data-bad-move='{n}']")
+        bad = view.locator(f"#bad-move-{n}")
+        assert bad.is_visible() and "target" in bad.get_attribute("class")
+        assert f"Record move #{n}, rejected" in bad.inner_text()
+        assert f"Record move #{n}, rejected" in view.inner_text("#rp-label")
+        move = record["moves"][n]
+        for card in move.get("sets", [[]])[0][:1] + ([move["card"]] if "card" in move else []):
+            assert bad.locator(f"[data-card='{card}']").count() or card[:-1] in bad.inner_text()
+        # it is in view, not only the position before it
+        box = bad.bounding_box()
+        assert 0 <= box["y"] < SIZES[view.size]["height"]
+        screenshot(view, f"rough-bad-move-{kind}-{view.size}", full_page=False)
+        view.click("#rp-next")  # stepping on leaves the highlight
+        assert view.get_attribute("#replay", "data-bad-move") is None

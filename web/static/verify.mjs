@@ -30,6 +30,11 @@ import { EXAMPLE_HAND } from "./verifier/presets.mjs";
 import { logState, parseTlogProof, recordLogChecks } from "./verifier/tlogproof.mjs";
 import { witnessChecks } from "./verifier/witnesses.mjs";
 import { failedTitle } from "./verifier/wording.mjs";
+import { answerConformance } from "./verifier/conformance.mjs";
+
+// the conformance suite's entry point (docs/conformance.md): a harness runs
+// fixtures/conformance against this page, or against the downloaded offline file
+globalThis.tipluConformance = answerConformance;
 
 const $ = (id) => document.getElementById(id);
 
