@@ -55,9 +55,11 @@ TABLES = [
     ("kitti-4p-t0", "kitti", 4, 1, None, [0], "a clean Kitti hand"),
     ("marriage-nepal-5p-t0", "marriage/nepal", 5, 17, None, [0, 16], "Marriage (Nepal); hand 16 reshuffles"),
     ("marriage-classic-5p-t0", "marriage/classic", 5, 35, None, [34], "Marriage (classic); the stock runs out"),
-    ("rummy13-6p-t0", "rummy13", 6, 11, None, [0, 10], "13-card Rummy; hand 10 reshuffles"),
+    ("rummy13-6p-t0", "rummy13", 6, 12, None, [0, 11], "13-card Rummy; hand 11 reshuffles and draws from the reshuffled stock"),
     ("kitti-redeal-3p", "kitti", 3, 29, {"four_pairs_void": True}, [28], "Kitti with K-21: hand 28 is redealt"),
 ]
+RESHUFFLED = {"marriage-nepal-5p-t0/h16", "marriage-classic-5p-t0/h34", "rummy13-6p-t0/h11"}
+REDEALT = {"kitti-redeal-3p/h28"}
 NON_ASCII = ("kitti-names-4p", ["आशा", "बिकाश", "चन्द्र", "दीपा"])
 
 
@@ -171,7 +173,8 @@ def record_cases(b: Builder, ledger, key: SigningKey, kept, forged, reference_au
         ref = b.add_file(path, rec)
         b.main.append((path, rec))
         b.expect_main.append(verdict())
-        b.audit_case(f"record/{name.replace('/', '-')}", [ref], [verdict()], trust=trust, about=about)
+        catches = (["reshuffle-unshuffled"] if name in RESHUFFLED else ["redeal-same-shoe"] if name in REDEALT else [])
+        b.audit_case(f"record/{name.replace('/', '-')}", [ref], [verdict()], trust=trust, about=about, catches=catches)
     for kind, rec in forged.items():
         path = f"records/main/forged-{kind}.json"
         ref = b.add_file(path, rec)

@@ -30,6 +30,7 @@ from .api import json_body
 from .auth import require_operator
 from .db import get_ledger
 from .errors import ApiError
+from .log_api import base_origin
 from .params import body_id
 
 bp = Blueprint("operator_api", __name__, url_prefix="/api/v1/operator")
@@ -113,6 +114,17 @@ def finish(hand_id: str):
     return _signed(finish_hand(get_ledger(), view.id, record=record, moves=moves), view.id)
 
 
+@bp.post("/hands/<hand_id>/moves")
+def play_move(hand_id: str):
+    """One move of a dealt hand ``{"move": {...}}``: appended to the hand's move chain; the
+    signed move receipt (not a log leaf) for the game server to hand to every seat."""
+    view = _own_hand(hand_id)
+    move = json_body().get("move")
+    if not isinstance(move, dict):
+        raise ApiError(400, "malformed", "a move is {\"move\": <the move as the record will list it>}")
+    return jsonify({"receipt": get_ledger().play_move(view.id, move)}), 201
+
+
 @bp.post("/hands/<hand_id>/reveal")
 def reveal(hand_id: str):
     """Reveal, then publish: an audit of the ledger reports a revealed hand left unpublished."""
@@ -121,7 +133,7 @@ def reveal(hand_id: str):
     from flask import current_app
 
     view = _own_hand(hand_id)
-    signed, _ = reveal_and_publish(get_ledger(), view.id, origin=current_app.config["TIPLU_LOG_ORIGIN"])
+    signed, _ = reveal_and_publish(get_ledger(), view.id, origin=base_origin())
     return _signed(signed, view.id)
 
 
@@ -133,7 +145,7 @@ def publish(hand_id: str):
     from flask import current_app
 
     view = _own_hand(hand_id)
-    publish_record(get_ledger(), view.id, origin=current_app.config["TIPLU_LOG_ORIGIN"])
+    publish_record(get_ledger(), view.id, origin=base_origin())
     return jsonify({"hand": data.hand_json(get_ledger().get_hand(view.id))}), 201
 
 
