@@ -46,7 +46,7 @@ from .logcheck import LogView, check_log_evidence
 from .schema import validate_record
 from .statement_check import check_statements
 from .policy import Policy
-from .timing import UNPROVEN, Timing, checkpoint_text_of, judge_timing
+from .timing import Timing, checkpoint_text_of, judge_timing
 from .trust import TrustAnchor
 from .consttime import same_text
 
@@ -60,7 +60,7 @@ class Verdict:
     faults: tuple[Fault, ...] = ()
     table_id: str | None = None
     replay: ReplayResult | None = field(default=None, repr=False, compare=False)
-    timing: Timing | None = None  # what proved the timing (audit.timing); None: not a record's verdict
+    timing: Timing | None = None  # what proved the timing (audit.timing); None: no record that parses
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "faults", group_faults(self.faults))
@@ -204,7 +204,7 @@ def audit_record(data: Any, *, public_key: str | None = None, strict: bool = Fal
     except MalformedError as exc:
         hand_id = data.get("hand_id") if isinstance(data, Mapping) else None
         return Verdict(hand_id if isinstance(hand_id, str) else None, None,
-                       (Fault(Reason.MALFORMED, str(exc)),), timing=Timing(UNPROVEN))
+                       (Fault(Reason.MALFORMED, str(exc)),))
     faults: list[Fault] = []
 
     def add(new: list[Fault] | Fault) -> None:
@@ -251,9 +251,7 @@ def audit_record(data: Any, *, public_key: str | None = None, strict: bool = Fal
 
 
 def whole_log_name(log: LogView | None) -> str | None:
-    """How a verdict names the whole log a record was judged against (``None``: none)."""
-    if log is None:
-        return None
-    from .logcheck import RemoteLog
-
-    return "the operator's served log" if isinstance(log, RemoteLog) else "the operator's ledger"
+    """How a verdict names the whole log a record was judged against (``None``: none).  One
+    name for a ledger, a served log and a worker's copy of either, so that a parallel audit
+    says exactly what one process says."""
+    return None if log is None else "its ledger or its served log, read by the auditor"
