@@ -166,3 +166,19 @@ def test_a_trust_key_and_a_policy_must_agree(world, tmp_path):
     trust.write_text(json.dumps({"format": "tiplu.trust/1", "public_key": world["key"]}))
     code, report = _audit(world["files"]["honest"], "--policy", world["files"]["one-witness"], "--trust", trust)
     assert code == 0 and report["trust"]["basis"] == "trust-file" and report["trust"]["origin"]
+
+
+def test_stats_counts_what_proved_the_timing(world):
+    run = lambda *a: subprocess.run([sys.executable, "-m", "web.cli", "stats", *map(str, a), "--json"],  # noqa: E731
+                                    capture_output=True, text=True, cwd=ROOT, timeout=120)
+    alone = json.loads(run(world["files"]["forged"], "--public-key", world["key"]).stdout)
+    assert alone["hands"] == 1 and alone["timing"] == {"witnessed": 0, "whole-log": 0, "unproven": 1}
+    pinned = json.loads(run(world["files"]["forged"], "--policy", world["files"]["one-witness"]).stdout)
+    assert pinned["hands"] == 0 and pinned["excluded"] == {"witness_quorum": 1}
+    witnessed = json.loads(run(world["files"]["honest"], "--policy", world["files"]["one-witness"]).stdout)
+    assert witnessed["hands"] == 1 and witnessed["timing"]["witnessed"] == 1
+    ledger = json.loads(run(world["path"], "--public-key", world["key"]).stdout)
+    assert ledger["timing"] == {"witnessed": 0, "whole-log": ledger["hands"], "unproven": 0}
+    text = subprocess.run([sys.executable, "-m", "web.cli", "stats", str(world["files"]["forged"])],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120).stdout
+    assert "1 UNPROVEN" in text
