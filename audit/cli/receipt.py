@@ -22,7 +22,7 @@ from ._witness_common import pinned_policy, policy_option, reconciled
 
 @main.group("receipt")
 def receipt_group() -> None:
-    """A player's seat receipts (tiplu.receipt/2)."""
+    """A player's seat receipts (tiplu.receipt/3) and move receipts."""
 
 
 def _load(path: str, what: str):
@@ -40,16 +40,21 @@ def _load(path: str, what: str):
 @click.argument("record_path", metavar="RECORD")
 @click.option("--public-key", metavar="HEX", help="The operator key you pinned (default: the key the receipt "
                                                   "names, which is NOT a trust anchor).")
+@click.option("--moves", "moves_path", metavar="FILE", help="Your move receipts (tiplu.move-receipt/1), a JSON "
+                                                           "array or JSON lines: the record's moves must give "
+                                                           "each one's head.")
 @policy_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report (with the evidence) as JSON.")
-def receipt_verify(receipt_path: str, record_path: str, public_key: str | None, as_json: bool,
-                   policy_file: str | None) -> None:
+def receipt_verify(receipt_path: str, record_path: str, public_key: str | None, moves_path: str | None,
+                   as_json: bool, policy_file: str | None) -> None:
     """Check a published RECORD against your RECEIPT: same logged statements, same server
-    commitment and ruleset hash, one root per checkpoint size.  With --policy, the record's
-    checkpoint is judged under your pinned C2SP tlog-policy too (its log pins the key when
-    --public-key is not given): the report says whether witnesses proved its timing, and a
-    missing quorum the policy requires is a failure.  Exit 0 consistent, 1 contradicted (or
-    the policy's witness quorum missing), 2 bad input."""
+    commitment, ruleset hash, terms and names, one root per checkpoint size, and (--moves)
+    the moves as played.  With --policy, the record's checkpoint is judged under your
+    pinned C2SP tlog-policy too (its log pins the key when --public-key is not given): the
+    report says whether witnesses proved its timing, and a missing quorum the policy
+    requires is a failure.  Exit 0 consistent, 1 contradicted (or the policy's witness
+    quorum missing), 2 bad input."""
+    from ..move_receipts import load_move_receipts
     from ..receipt_check import compare
     from ..timing import judge_timing
     from ..trust import TrustAnchor
@@ -60,8 +65,17 @@ def receipt_verify(receipt_path: str, record_path: str, public_key: str | None, 
     elif policy is not None and policy.logs:
         public_key = policy.logs[0].vkey.public_hex
     try:
+        moves = None
+        if moves_path is not None:
+            try:
+                with open(moves_path, encoding="utf-8") as fh:
+                    moves = load_move_receipts(fh.read())
+            except OSError as exc:
+                raise TipluError(f"cannot read the move receipts {moves_path}: {exc.strerror or exc}") from None
+            except (TipluError, UnicodeDecodeError) as exc:
+                raise TipluError(f"the move receipts {moves_path} are not JSON: {exc}") from None
         record = _load(record_path, "record")
-        report = compare(_load(receipt_path, "receipt"), record, public_key=public_key)
+        report = compare(_load(receipt_path, "receipt"), record, public_key=public_key, move_receipts=moves)
     except TipluError as exc:
         click.echo(f"tiplu: error: {exc}", err=True)
         sys.exit(2)
