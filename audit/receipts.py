@@ -29,7 +29,8 @@ from replay.errors import MalformedError
 
 from .errors import LedgerIntegrityError, ProofError, SignatureError
 from .signing import SigningKey, verify_statement
-from .tlog.checkpoint import DEFAULT_ORIGIN, Checkpoint, make_checkpoint, parse_checkpoint, verify_checkpoint
+from .tlog.checkpoint import (DEFAULT_ORIGIN, Checkpoint, accepts_legacy_time, make_checkpoint, parse_checkpoint,
+                              verify_checkpoint)
 from .tlog.merkle import leaf_hash, verify_inclusion
 from .tlog.proof import format_tlog_proof, parse_tlog_proof
 from .tlog.store import TransparencyLog, leaf_entry
@@ -77,8 +78,8 @@ def _covering_checkpoint(log: TransparencyLog, size: int, key: SigningKey, origi
     """The latest stored checkpoint of ``origin`` when it covers ``size`` leaves, else a new one."""
     latest = log.latest_checkpoint()
     if latest is not None:
-        cp = parse_checkpoint(latest)
-        if cp.size >= size and cp.origin == origin:
+        cp = parse_checkpoint(latest, legacy=True)
+        if cp.size >= size and cp.origin == origin and cp.legacy_time is None:  # never hand out a legacy body
             return cp
     return make_checkpoint(log, key, origin=origin, now=now)
 
@@ -142,7 +143,8 @@ def verify_receipt(rec: Any, public_key_hex: str, *, origin: str | None = None) 
     if len({p.checkpoint_text for p in parsed}) != 1:
         raise ReceiptError("a receipt's proofs carry different checkpoints")
     try:
-        cp = verify_checkpoint(parsed[0].checkpoint_text, public_key_hex, origin=origin)
+        cp = verify_checkpoint(parsed[0].checkpoint_text, public_key_hex, origin=origin,
+                               legacy=accepts_legacy_time(rec.get("format")))
     except (SignatureError, MalformedError) as exc:
         raise ReceiptError(f"the receipt's checkpoint does not verify under the pinned key: {exc}") from None
     statements = []

@@ -11,7 +11,9 @@ Configuration (the flaskr way: the app factory sets these, ``init_app(app)`` reg
 
 Routes (all GET, all JSON; sizes and indexes are decimal integers):
 
-* ``/checkpoint`` -> ``{"checkpoint": text, "size", "root": hex, "time", "public_key"?}``.
+* ``/checkpoint`` -> ``{"checkpoint": text, "size", "root": hex, "time", "public_key"?}``
+  (``time``: when this server signed it, noted by its ledger beside the checkpoint -- not in
+  the signed three-line body, so not evidence).
   The latest stored checkpoint is served while the log has not grown; otherwise a new one
   is signed and stored first, so one size always gets one checkpoint.  With witnesses
   configured (``app.config["TIPLU_WITNESSING"]``, from ``TIPLU_WITNESSES``) the text carries
@@ -72,15 +74,16 @@ def _int_arg(name: str, default: int | None = None) -> int:
 
 def current_checkpoint(log: TransparencyLog) -> Checkpoint:
     """The checkpoint of ``log``'s current size: the latest stored one while the log has not
-    grown (and it is of the signer's origin), else a new one signed (and stored) by ``TIPLU_CHECKPOINT_SIGNER`` -- so one size
+    grown (and it is of the signer's origin and a plain three-line one), else a new one signed (and stored) by ``TIPLU_CHECKPOINT_SIGNER`` -- so one size
     always gets one checkpoint.  Raises :class:`ApiError` 503 ``no_signer`` when a new one is
     needed and no signer is configured."""
     size = log.size()
     latest = log.latest_checkpoint()
-    cp = parse_checkpoint(latest) if latest is not None else None
+    cp = parse_checkpoint(latest, legacy=True) if latest is not None else None
     signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
     mine = getattr(signer, "origin", None)
-    if cp is None or cp.size != size or (mine is not None and cp.origin != mine):
+    # a checkpoint stored before format 3 (with the time line) is never served: sign a plain one
+    if cp is None or cp.size != size or (mine is not None and cp.origin != mine) or cp.legacy_time is not None:
         if signer is None:
             raise ApiError(503, "no_signer", "this server has no checkpoint signer configured")
         cp = signer(log)
@@ -88,17 +91,21 @@ def current_checkpoint(log: TransparencyLog) -> Checkpoint:
 
 
 def checkpoint_json(cp: Checkpoint, log: TransparencyLog | None = None) -> dict[str, Any]:
-    """``{"checkpoint", "size", "root", "time", "public_key"?}``: the signer's public key is
+    """``{"checkpoint", "size", "root", "time", "public_key"?}`` (``time``: when this server
+    signed it, its ledger's unsigned note -- not evidence; the signed body has no time):
+    the signer's public key is
     added when the configured signer has one (monitors pin it on first use).  With witnesses
     configured, the checkpoint text carries their cosignatures and ``witnesses`` /
     ``witnesses_missing`` say who cosigned (:mod:`audit.tlog.witnessing`)."""
-    body: dict[str, Any] = {"checkpoint": cp.text, "size": cp.size, "root": cp.root.hex(), "time": cp.time}
+    log = log if log is not None else get_log()
+    body: dict[str, Any] = {"checkpoint": cp.text, "size": cp.size, "root": cp.root.hex(),
+                            "time": log.checkpoint_time(cp.text)}
     signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
     if getattr(signer, "public_hex", None):
         body["public_key"] = signer.public_hex
     witnessing = current_app.config.get("TIPLU_WITNESSING")
     if witnessing is not None:
-        witnessed = witnessing.witness(log if log is not None else get_log(), cp.text)
+        witnessed = witnessing.witness(log, cp.text)
         body["checkpoint"] = witnessed.text
         body.update(witnessed.to_json())
     return body

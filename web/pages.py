@@ -109,8 +109,9 @@ def _checkpoint(ledger: Any) -> dict[str, Any]:
     text = queries.latest_checkpoint(ledger)
     if text is None:
         return {"size": None}
-    cp = parse_checkpoint(text)
-    return {"size": cp.size, "root": cp.root.hex(), "time": cp.time, "origin": cp.origin, "text": cp.text}
+    cp = parse_checkpoint(text, legacy=True)  # the ledger's latest, maybe signed before format 3
+    return {"size": cp.size, "root": cp.root.hex(), "time": queries.transparency_log(ledger).checkpoint_time(text),
+            "origin": cp.origin, "text": cp.text}
 
 
 @bp.get("/")

@@ -138,7 +138,7 @@ function pinnedWitnesses() {
 function recordCheckpoint(record) {
   const proofs = record?.fairness?.log_proofs;
   if (!Array.isArray(proofs) || !proofs.length) return null;
-  try { return parseTlogProof(proofs[0]).checkpointText; } catch { return null; }
+  try { return parseTlogProof(proofs[0], { legacy: true }).checkpointText; } catch { return null; }
 }
 
 /** Whether a pasted object says it is a hand record (then its log evidence is checked). */
