@@ -25,7 +25,8 @@ def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
 def _err(*codes: int) -> dict[str, Any]:
     text = {400: "Malformed request", 401: "No or invalid token", 403: "Token not allowed here",
             404: "Not found", 409: "Not allowed in the hand's current state", 413: "Body too large",
-            422: "Does not match (commitment, signature)", 429: "Rate limited", 503: "Not configured"}
+            422: "Does not match (commitment, signature)", 429: "Rate limited",
+            503: "Not configured, or misconfigured (no ledger, an unusable secret store)"}
     return {str(c): {"description": text[c], "content": {"application/json": {"schema": _ref("Error")}}}
             for c in codes}
 
@@ -153,8 +154,12 @@ PATHS: dict[str, dict[str, Any]] = {
             "token": {"type": "string"}}}]}), **_err(400, 401, 403, 404)}}},
     "/api/v1/operator/hands/{hand_id}/deal": {"post": _op_write("Deal: every seed is in")},
     "/api/v1/operator/hands/{hand_id}/finish": {"post": _op_write(
-        "Attach the hand record", body={"type": "object", "required": ["record"],
-                                        "properties": {"record": {"type": "object"}}})},
+        "Attach the hand record: its moves (outcome and settlement computed from their replay) or the whole "
+        "record (checked against the ledger and the replay; 400 malformed, nothing stored, if the audit would "
+        "refuse it)",
+        body={"type": "object", "oneOf": [{"required": ["moves"]}, {"required": ["record"]}],
+              "properties": {"moves": {"type": "array", "items": {"type": "object"}},
+                             "record": {"type": "object"}}})},
     "/api/v1/operator/hands/{hand_id}/reveal": {"post": _op_write(
         "Reveal the server seed (R-22), then publish the hand's record")},
     "/api/v1/operator/hands/{hand_id}/publish": {"post": {
@@ -277,7 +282,12 @@ COMPONENTS: dict[str, Any] = {
             "balances": {"type": "object", "additionalProperties": {"type": "string"}},
             "commission": {"type": "string", "description": "from the hands that pass the audit only"},
             "audited_hands": {"type": "integer"}, "passed_hands": {"type": "integer"},
-            "unreconciled": {"type": "integer", "description": "audited hands whose money is not counted (rejected)"},
+            "unreconciled": {"type": "integer", "description": "audited hands whose money is not counted (rejected, "
+                                                               "or settled on a pot the audit rejects)"},
+            "reconciliation": {"type": ["object", "null"], "description": "balances + commission + pot_change = sum, "
+                               "always 0.00 (D-2, D-14)", "properties": {
+                "balances": {"type": "string"}, "commission": {"type": "string"}, "pot_change": {"type": "string"},
+                "sum": {"type": "string"}, "hands_counted": {"type": "integer"}, "hands_not_counted": {"type": "integer"}}},
             "rejected": {"type": "array", "items": {"type": "object", "properties": {
                 "hand_id": {"type": ["string", "null"]}, "where": {"type": "string"},
                 "reason": {"type": ["string", "null"]},
@@ -296,6 +306,29 @@ COMPONENTS: dict[str, Any] = {
 }
 
 
+def _with_common_errors(paths: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Every operation with the errors every route of its kind can answer, whatever its entry
+    above lists: a path parameter or a body can be malformed (400); a body can be too large
+    (413); a token route is rate limited per address on failed authentication (429, web/limits.py);
+    anything that signs needs the secret store (503).  So no route's description can leave one out."""
+    out: dict[str, dict[str, Any]] = {}
+    for path, ops in paths.items():
+        out[path] = {}
+        for method, op in ops.items():
+            codes = set()
+            if "{" in path or method == "post":
+                codes.add(400)
+            if method == "post":
+                codes |= {413, 503}
+            if op.get("security"):
+                codes |= {401, 429}
+            responses = dict(op["responses"])
+            for code, resp in _err(*sorted(codes)).items():
+                responses.setdefault(code, resp)
+            out[path][method] = {**op, "responses": responses}
+    return out
+
+
 def document(*, with_log: bool) -> dict[str, Any]:
     """The OpenAPI 3.1 document (with the log's paths when the log API is served)."""
     return {
@@ -303,7 +336,7 @@ def document(*, with_log: bool) -> dict[str, Any]:
         "info": {"title": "Tiplu API", "version": "1",
                  "description": "Provably-fair hand records, verdicts and the operator lifecycle. "
                                 "Every error is {\"error\": {\"status\", \"code\", \"message\"}}. See docs/web.md."},
-        "paths": {**PATHS, **(LOG_PATHS if with_log else {})},
+        "paths": _with_common_errors({**PATHS, **(LOG_PATHS if with_log else {})}),
         "components": COMPONENTS,
     }
 

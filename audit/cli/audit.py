@@ -17,6 +17,7 @@ from ..report import AuditReport
 from ..runner import audit_items
 from ..schema import validate_record
 from . import main
+from ._values import PUBLIC_KEY
 from ._witness_common import witness_options
 
 
@@ -54,10 +55,10 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
         click.echo(f"FAIL {f['where']}: {f['reason']}: {where}{root['message']}{consequence_note(f)}")
     if len(data["failures"]) > 50:
         click.echo(f"... and {len(data['failures']) - 50} more failures (use --json for all)")
-    for tid, t in sorted(report.tables.items()):
-        if t.unreconciled:
-            click.echo(f"table {tid}: balances from the {t.passed} hand{'s' if t.passed != 1 else ''} that pass; "
-                       f"{t.unreconciled} rejected hand{'s' if t.unreconciled != 1 else ''} not counted "
+    for tid, t in sorted(data["tables"].items()):  # the money without hands settled on a rejected pot
+        if t["unreconciled"]:
+            click.echo(f"table {tid}: balances from the {t['passed']} hand{'s' if t['passed'] != 1 else ''} that pass; "
+                       f"{t['unreconciled']} rejected hand{'s' if t['unreconciled'] != 1 else ''} not counted "
                        "(their claims are in --json under tables.<id>.rejected)")
     for tid, faults in report.table_faults().items():
         for msg in faults:
@@ -81,7 +82,7 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
 
 @main.command("audit")
 @click.argument("source", default="-")
-@click.option("--public-key", help="Pin the operator's Ed25519 public key (hex); without it or --trust each record's own claimed key is used, which is NOT a trust anchor.")
+@click.option("--public-key", callback=PUBLIC_KEY, help="Pin the operator's Ed25519 public key (hex); without it or --trust each record's own claimed key is used, which is NOT a trust anchor.")
 @click.option("--trust", "trust_file", type=click.Path(dir_okay=False),
               help='A trust file {"format": "tiplu.trust/1", "public_key": HEX, "origin": LOG?}: the key (and log) to trust.')
 @click.option("--state", "state_file", type=click.Path(dir_okay=False),

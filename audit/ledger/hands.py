@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import json
 import secrets
 from datetime import datetime
@@ -31,6 +32,7 @@ from sqlite_utils import Database
 
 from replay.canonical import canonical_hash, canonical_json
 from replay.deal import Deal
+from replay.fairness import HandRandomness
 from replay.errors import MalformedError
 from replay.fairness import (SERVER_SEED_BYTES, commit_server_seed, hand_randomness, parse_digest,
                              parse_player_seed, verify_player_seed, verify_server_seed)
@@ -39,8 +41,9 @@ from replay.rulesets import Ruleset, allowed_players
 from ..errors import LedgerIntegrityError, LedgerStateError, NotFoundError
 from ..signing import SigningKey
 from . import views
-from .inputs import check_id, check_player_name, check_seat, seed_bytes
+from .inputs import check_id, check_player_name, check_reason, check_seat, name_key, seed_bytes
 from .lifecycle import HandState, require, require_step
+from .moves import bound_moves
 from .statements import append_statement
 
 if TYPE_CHECKING:
@@ -117,6 +120,15 @@ class HandLifecycle:
                 self._hands_kept[hand_id] = (kept[0], players)
         return seat, players[seat]
 
+    def _hand_hash(self, hand_id: str) -> str:
+        """The hex SHA-256 of the hand's signed ``hand`` statement (its canonical JSON, which
+        the row keeps as its text): what every ``seat-receipt`` binds (format 3)."""
+        row = self.db.execute("SELECT statement FROM statements WHERE hand_id = ? AND kind = 'hand' ORDER BY seq"
+                              " LIMIT 1", [hand_id]).fetchone()
+        if row is None:  # pragma: no cover - new_hand writes it with the row
+            raise LedgerIntegrityError(f"hand {hand_id!r} has no hand statement")
+        return hashlib.sha256(row[0].encode("utf-8")).hexdigest()
+
     def _commitment(self, hand_id: str) -> str | None:
         row = self.db.execute("SELECT commitment FROM hand_commitments WHERE hand_id = ?", [hand_id]).fetchone()
         return row[0] if row else None
@@ -160,8 +172,8 @@ class HandLifecycle:
         players = list(players)
         for p in players:
             check_player_name(p)
-        if len(set(players)) != len(players):
-            raise MalformedError("player names at one hand must be distinct")
+        if len({name_key(p) for p in players}) != len(players):
+            raise MalformedError("player names at one hand must be distinct (ignoring case)")
         ruleset_text = canonical_json(table.ruleset).decode()  # as the hand's row will hold it
         ruleset = _ruleset(ruleset_text)
         n = len(players)
@@ -220,10 +232,12 @@ class HandLifecycle:
             key = self._signer(operator)
             if step.seat_commitment is not None:
                 raise LedgerStateError(f"seat {seat} of hand {hand_id!r} has already committed its seed")
-            # the receipt binds what the player was shown: the server's commitment and the rules
+            # the receipt binds what the player was shown: the server's commitment, the rules, and
+            # (format 3) the signed hand statement: the terms, every seat's name, the dealer
             seq, signed = append_statement(db, key, "seat-receipt", hand_id, {
                 "seat": seat, "player": player, "commitment": commitment,
-                "server_seed_commitment": step.commitment, "ruleset_hash": ruleset.hash}, time)
+                "server_seed_commitment": step.commitment, "ruleset_hash": ruleset.hash,
+                "hand_hash": self._hand_hash(hand_id)}, time)
             db.conn.execute("INSERT INTO seat_commitments (hand_id, seat, commitment, seq) VALUES (?, ?, ?, ?)",
                             (hand_id, seat, commitment, seq))
         return signed
@@ -265,12 +279,23 @@ class HandLifecycle:
 
     def operator_deal(self, hand_id: str) -> Deal:
         """The cards of a dealt hand, for the operator's game server only (uses the private seed)."""
-        hand_id, _, _, dealer, ruleset = self._hand_row(hand_id)
+        hand_id, _, _, dealer, _ = self._hand_row(hand_id)
+        return self.operator_randomness(hand_id).deal(dealer)
+
+    def operator_randomness(self, hand_id: str) -> "HandRandomness":
+        """OPERATOR ONLY: the v1 randomness of a dealt hand (its shoe, from the private seed)."""
+        hand_id, _, _, _, ruleset = self._hand_row(hand_id)
         view = views.get_hand(self.db, hand_id)
-        if view.state not in (HandState.DEALT, HandState.FINISHED, HandState.REVEALED):
-            raise LedgerStateError(f"hand {hand_id!r} is {view.state.value}: it has not been dealt")
         seeds = [bytes.fromhex(s.seed or "") for s in view.seats]
-        return hand_randomness(self._server_seed(hand_id), hand_id, ruleset, seeds).deal(dealer)
+        return hand_randomness(self.operator_server_seed(hand_id), hand_id, ruleset, seeds)
+
+    def operator_server_seed(self, hand_id: str) -> bytes:
+        """OPERATOR ONLY: the private server seed of a dealt hand, for the operator's own
+        replay of its moves before ``finish`` (:mod:`audit.finishing`); never shown."""
+        view = views.get_hand(self.db, check_id(hand_id, what="hand id"))
+        if view.state not in (HandState.DEALT, HandState.FINISHED, HandState.REVEALED):
+            raise LedgerStateError(f"hand {view.id!r} is {view.state.value}: it has not been dealt")
+        return self._server_seed(view.id)
 
     def finish(self, hand_id: str, record: Mapping[str, Any], *, validate_record: RecordValidator | None = None,
                now: datetime | None = None) -> dict[str, Any]:
@@ -292,9 +317,15 @@ class HandLifecycle:
         time = self._time(now)
         key = self._signer(operator)
         record_hash = canonical_hash(record)
+        moves = record.get("moves", [])
+        if not isinstance(moves, list):
+            raise MalformedError("a hand record lists its moves", location="moves")
         with self._write() as db:
-            require(db, hand_id, "finish")
-            seq, signed = append_statement(db, key, "record", hand_id, {"record_hash": record_hash}, time)
+            commitment = require_step(db, hand_id, "finish").commitment
+            # format 3: the moves exactly as played (or, with none played, as the record lists them)
+            moves_head, n_moves = bound_moves(db, hand_id, commitment or "", moves)
+            seq, signed = append_statement(db, key, "record", hand_id, {
+                "record_hash": record_hash, "moves_head": moves_head, "n_moves": n_moves}, time)
             db.execute("INSERT INTO hand_records (hand_id, record, record_hash, seq) VALUES (?, ?, ?, ?)",
                        [hand_id, canonical_json(record).decode(), record_hash, seq])
         return signed
@@ -322,8 +353,7 @@ class HandLifecycle:
         another hand), so anyone can check the commitment was honest.
         """
         hand_id, operator, n, _, _ = self._hand_row(hand_id)
-        if not isinstance(reason, str) or len(reason) > 200:
-            raise MalformedError("a cancel reason is a short text (at most 200 characters)")
+        check_reason(reason)
         with self._write() as db:  # state, clock, key: checked once, under the write lock
             commitment = require_step(db, hand_id, "cancel").commitment
             time = self._time(now)
