@@ -298,7 +298,7 @@ def checkpoint_cases(key: SigningKey, other: SigningKey, origin: str, now):
     """A checkpoint (docs/transparency-log.md) is parsed by the stated rules and verified under
     the trusted key and origin; each text below breaks one rule (or keeps to them all)."""
     root = hashlib.sha256(b"conformance root").digest()
-    good = sign_checkpoint(key, origin=origin, size=13, root=root, now=now)
+    good = sign_checkpoint(key, origin=origin, size=13, root=root)
     body = good.body.decode("utf-8")
     lines = body.split("\n")
     sig_line = good.text[len(body) + 1:]
@@ -308,7 +308,7 @@ def checkpoint_cases(key: SigningKey, other: SigningKey, origin: str, now):
         sig = bytes.fromhex(k.sign_bytes(b.encode("utf-8")))
         return b + "\n" + _sig_line(name, note_key_id(name, k.public_hex), sig)
 
-    by_other = sign_checkpoint(other, origin=origin, size=13, root=root, now=now).text
+    by_other = sign_checkpoint(other, origin=origin, size=13, root=root).text
     extra = good.text + _sig_line("someone.else/log", note_key_id("someone.else/log", other.public_hex),
                                   bytes.fromhex(other.sign_bytes(good.body)))
     sig_bytes = base64.b64decode(sig_line.split(" ")[2])
@@ -317,8 +317,8 @@ def checkpoint_cases(key: SigningKey, other: SigningKey, origin: str, now):
         ("unknown-extra-signature", extra, True, [],
          "a second signature line by a key the verifier does not know is ignored"),
         ("other-key", by_other, False, [], "signed by another key under the same name"),
-        ("other-origin", sign_checkpoint(key, origin="conformance.tiplu.example/other", size=13, root=root,
-                                         now=now).text, False, ["ignore-origin"],
+        ("other-origin", sign_checkpoint(key, origin="conformance.tiplu.example/other", size=13, root=root).text,
+         False, ["ignore-origin"],
          "signed by the trusted key, but for another log than the pinned origin"),
         ("size-leading-zero", signed("\n".join([lines[0], "013", *lines[2:]])), False, ["lenient-checkpoint"],
          "the size has a leading zero (a size is decimal digits without leading zeros)"),
@@ -336,6 +336,9 @@ def checkpoint_cases(key: SigningKey, other: SigningKey, origin: str, now):
         ("key-id-wrong", body + "\n" + _sig_line(origin, bytes(4), sig_bytes[4:]), False, ["ignore-key-id"],
          "the signature line's key ID is not SHA-256(name || 0x0A || 0x01 || key)[:4]"),
         ("signature-no-newline", good.text[:-1], False, ["lenient-checkpoint"], "the last line has no newline"),
+        ("extension-line", signed(body + "time 2026-11-30T14:35:00Z\n"), False, [],
+         "a signed fourth body line after the root (a checkpoint is exactly three lines; the legacy time "
+         "line is accepted only inside a tiplu.hand/2 record or tiplu.receipt/2 receipt)"),
     ]
     assert kid == sig_bytes[:4]
     files, cases = {}, []
