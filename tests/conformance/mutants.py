@@ -432,8 +432,6 @@ MUTANTS = {
                         _cosig_mutant(all_lines=False)),
     "cosig-type-byte": ("witness key ID with type byte 0x01", ["cosignature/"], _cosig_mutant(type_byte=1)),
     "cosig-timestamp-le": ("cosignature timestamp read little-endian", ["cosignature/"], _cosig_mutant(ts="<Q")),
-    "cosig-three-lines": ("cosignature over the first three body lines", ["cosignature/"],
-                          _cosig_mutant(message="three")),
     "cosig-full-note": ("cosignature over the whole note", ["cosignature/"], _cosig_mutant(message="note")),
     "cosig-no-header": ("cosignature without the cosignature/v1 header", ["cosignature/"],
                         _cosig_mutant(header=False)),
