@@ -5,7 +5,7 @@ were not *chosen*: an operator who also controls the players' seeds (its own app
 them) could try many and publish only deals it likes -- every one of them audits clean.
 What such an operator cannot hide is the pattern.  This module counts, per game, where
 the cards of audit-passing hands landed and compares the counts with what a fair shuffle
-gives, each with a chi-square test (:mod:`audit.chisquare`):
+gives, each with a chi-square test (``scipy.stats.chi2``):
 
 * ``cards_by_seat`` -- each card in each seat's dealt hand (test over the seats plus
   "elsewhere": a card-by-place table whose margins every deal fixes);
@@ -54,7 +54,6 @@ from replay.faults import Reason
 from replay.registry import game_for
 from replay.shoes import canonical_shoe
 
-from .chisquare import chi2_ppf, chi2_sf
 
 STATS_FORMAT = "tiplu.stats/1"
 LEVEL = 0.99
@@ -162,7 +161,9 @@ def chi_square(observed: list[list[int]], per_hand: list[list[float]], hands: in
         q20 = cells[int(len(cells) * 0.2)]  # four in five cells are at least this
         need = max(1, math.ceil(1.0 / cells[0] - 1e-9), math.ceil(5.0 / q20 - 1e-9))
     df = max(df, 1)
-    return ChiSquare(stat, df, chi2_sf(stat, df), chi2_ppf(LEVEL, df), hands >= need and hands > 0, need)
+    from scipy.stats import chi2   # imported on first use: the audit alone never needs it
+
+    return ChiSquare(stat, df, float(chi2.sf(stat, df)), float(chi2.ppf(LEVEL, df)), hands >= need and hands > 0, need)
 
 
 @dataclass(frozen=True)
