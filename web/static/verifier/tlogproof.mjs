@@ -50,7 +50,7 @@ export const FORMAT_V2 = "tiplu.hand/2";
 /** The log-bound record formats: v2, and format 3 (whose move chain and hand binding movechain.mjs checks). */
 export const LOG_BOUND_FORMATS = Object.freeze([FORMAT_V2, FORMAT_V3]);
 /** The bases a trusted key can have (audit/trust.py); only "record" is not a trust anchor. */
-export const TRUST_BASES = Object.freeze(["pinned", "trust-file", "monitor-state", "ledger", "record"]);
+export const TRUST_BASES = Object.freeze(["pinned", "trust-file", "monitor-state", "ledger", "policy", "record"]);
 /** The protocol's order of statement kinds in the log (docs/records.md). */
 export const KIND_RANK = Object.freeze({ hand: 0, commitment: 1, "seat-receipt": 2, "seat-reveal": 3, deal: 4, record: 5, reveal: 6 });
 
@@ -133,6 +133,7 @@ function trustCheck(trust) {
   const basis = {
     pinned: "pinned by you", "trust-file": "from your trust file", "monitor-state": "from your monitor's state",
     ledger: "the key this server registered for the operator",
+    policy: "a log of the policy you pinned",
   }[trust.basis];
   return check("log:trust", title, true, `${trust.publicKey} (${basis}; basis ${trust.basis})`);
 }
