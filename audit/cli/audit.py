@@ -76,8 +76,11 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
         click.echo(f"{sum(counts.values())} hands without a record to audit (not failures): "
                    + ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in sorted(counts.items())))
     if verdict_line:
-        click.echo(f"{data['total']} records audited, {data['failed']} failed"
-                   + ("" if data["ok"] else "  -- AUDIT FAILED"))
+        if data["total"] == 0:  # an empty or unreadable source is not a clean one
+            click.echo("0 records audited: nothing audited is not a pass  -- AUDIT FAILED")
+        else:
+            click.echo(f"{data['total']} records audited, {data['failed']} failed"
+                       + ("" if data["ok"] else "  -- AUDIT FAILED"))
 
 
 @main.command("audit")
@@ -118,7 +121,8 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
     past the grace period is a failure; cancelled and in-progress hands are listed apart.
     With --witness (repeatable) a record whose log checkpoint lacks --quorum valid
     cosignatures of those witnesses fails with witness_quorum.
-    Exits 1 if any record or hand fails.
+    Exits 1 if any record or hand fails, or if nothing was audited (an empty source, a
+    damaged ledger copy); 0 only when at least one record was audited and all passed.
     """
     from ..coverage import DEFAULT_GRACE, parse_grace, parse_time, utc_now
     from ..witnesscheck import WitnessPolicy
@@ -148,12 +152,25 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
     now = utc_now() if now_text is None else parse_time(now_text)
     if now is None:
         raise MalformedError("--now is an ISO-8601 time with its zone, e.g. 2026-12-01T20:00:00Z")
+    log, log_failures = _whole_log(source, trust)
+    try:
+        _audit(source, log, log_failures, trust=trust, saved=saved, state_file=state_file, policy=policy,
+               check_signatures=check_signatures, strict=strict, as_json=as_json, progress=progress,
+               workers=workers, dask_address=dask_address, read_in_workers=read_in_workers, now=now, grace=grace)
+    finally:
+        db = getattr(log, "_db", None)  # a ledger's log: closed before exit, so no -wal/-shm stays beside it
+        if db is not None:
+            db.close()
+
+
+def _audit(source, log, log_failures, *, trust, saved, state_file, policy, check_signatures, strict, as_json,
+           progress, workers, dask_address, read_in_workers, now, grace) -> None:
     from replay.faults import Fault, Reason
 
     from ..verify import Verdict
 
+    state = None
     show = _progress_printer(sys.stderr.isatty() if progress is None else progress, source)
-    log, log_failures = _whole_log(source, trust)
     source_cp = None
     if saved is not None:
         state, source_cp = _state_check(source, saved, trust, log)
@@ -186,8 +203,11 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
         show.close()
     anchor = trust.to_json() if trust is not None else {
         "public_key": None, "basis": "record", "origin": None, "pinned": False}
+    nothing = report.total == 0  # nothing audited is not a pass (exit 1)
     if as_json:
         data = report.to_json()
+        if nothing:
+            data["ok"], data["nothing_audited"] = False, True
         data["trust"] = anchor
         if state is not None:
             data["state"] = {"file": state_file, **state.to_json(),
@@ -209,7 +229,7 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
         if source.startswith(("http://", "https://")):
             click.echo(_log_line(log, log_failures))
         print_summary(report)
-    if not report.ok:
+    if not report.ok or nothing:
         sys.exit(1)
 
 
@@ -272,7 +292,7 @@ def _whole_log(source: str, trust=None):
     from ..ledger.store import open_readonly  # refuses a missing or foreign file; never writes
     from ..logcheck import LedgerLog
 
-    return LedgerLog(open_readonly(source), path=source), []
+    return LedgerLog(open_readonly(source, intact=True), path=source), []
 
 
 _ANCHORS = {"pinned": "its checkpoint signed by the trusted key",
@@ -299,18 +319,23 @@ def _log_line(log, failures) -> str:
 
 
 @main.command("replay")
-@click.argument("record", type=click.File("r", encoding="utf-8"))
+@click.argument("record")
 @click.option("--json", "as_json", is_flag=True, help="Print every step as JSON lines.")
-def replay_command(record, as_json: bool) -> None:
-    """Print a hand move by move: each seat's hand and the piles at every step."""
+def replay_command(record: str, as_json: bool) -> None:
+    """Print a hand move by move: each seat's hand and the piles at every step (RECORD: a
+    .json file, or - for standard input)."""
     from replay.game import engine_for
 
+    from ..inputfiles import read_bounded, read_file_bounded
     from ..render import render_state
 
+    name = "<stdin>" if record == "-" else record
+    raw = (read_bounded(click.get_binary_stream("stdin"), name) if record == "-"
+           else read_file_bounded(record))  # a FIFO or a device is refused, nothing read unbounded
     try:
-        data = load_json(record.read())
+        data = load_json(raw.decode("utf-8"))
     except MalformedError as exc:
-        raise MalformedError(f"{record.name}: {exc} (replay takes one record: a .json file; "
+        raise MalformedError(f"{name}: {exc} (replay takes one record: a .json file; "
                              "'tiplu audit' reads JSON lines)") from None
     validate_record(data)
     rec = parse_record(data)
