@@ -194,7 +194,7 @@ async function policyCheck(policy, checkpoint) {
 function recordCheckpoint(record) {
   const proofs = record?.fairness?.log_proofs;
   if (!Array.isArray(proofs) || !proofs.length) return null;
-  try { return parseTlogProof(proofs[0]).checkpointText; } catch { return null; }
+  try { return parseTlogProof(proofs[0], { legacy: true }).checkpointText; } catch { return null; }
 }
 
 /** Whether a pasted object says it is a hand record (then its log evidence is checked). */
