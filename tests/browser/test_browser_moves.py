@@ -69,6 +69,16 @@ def test_each_move_receipt_is_checked_as_it_comes(spage, honest):
     assert got["out"] == list(range(1, len(move_receipts) + 1))
     assert "does not verify" in got["badSig"] and "not the next one" in got["skipped"]
     assert "not the chain's head after move 1" in got["otherMove"] and "not h2" in got["otherHand"]
+    equivocation = KEY.sign(dict(move_receipts[1]["statement"], head="00" * 32))  # signed: a second history
+    kept = spage.evaluate("""async ([mr, key, two]) => {
+      const fail = async (f) => { try { await f(); return null; } catch (e) { return e.message; } };
+      let kept = await S.keepMoveReceipts([], mr.slice(0, 1), key, {handId: "h1"});
+      kept = await S.keepMoveReceipts(kept, mr.slice(0, 2), key, {handId: "h1"});
+      return {n: kept.map((r) => r.statement.n_moves),
+              skip: await fail(() => S.keepMoveReceipts(kept.slice(0, 1), mr.slice(2, 3), key, {handId: "h1"})),
+              two: await fail(() => S.keepMoveReceipts(kept, [two], key, {handId: "h1"}))};
+    }""", [move_receipts, KEY.public_hex, equivocation])
+    assert kept["n"] == [1, 2] and "not the next one" in kept["skip"] and "two heads after move 2" in kept["two"]
     # head_0 in the browser is the Python bytes
     h0 = spage.evaluate("async ([c]) => Array.from(await M.startHead('h1', c)).map((b) => b.toString(16).padStart(2, '0')).join('')",
                         [commitment])
