@@ -114,3 +114,47 @@ def test_a_fork_of_the_terms_and_another_name_in_the_browser(spage, honest):
     assert refused["good"] is None
     assert 'seats "shill" at seat 0, not you ("asha")' in refused["name"]
     assert "point_value" in refused["terms"] and "as you agreed" in refused["terms"]
+
+
+def test_the_hand_page_checks_the_move_receipts_too(page, tmp_path_factory):
+    """The hand page's receipt form with the seat's move receipts: the published record agrees
+    with the receipts the ledger gave; a receipt of another history (signed by the operator's
+    key, another head) is a contradiction -- the record's moves are not the moves it binds."""
+    import json
+    import logging
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from audit.ledger import Ledger
+    from audit.receipts import receipt
+    from audit.sim.archive import OPERATOR, simulate_archive
+    from tests.browser.test_browser_seat_client import run_form
+    from web import create_app
+
+    path = str(tmp_path_factory.mktemp("movespage") / "ledger.db")
+    with Ledger(path, create=True) as ledger:
+        simulate_archive(ledger, [("rummy13", 4, 1)], seed="moves-page")
+        key = ledger.signing_key(OPERATOR)
+        hand = next(v.id for v in ledger.list_hands())
+        kept = receipt(ledger, next(s.signed for s in ledger.statements(hand) if s.kind == "seat-receipt"), key=key)
+        moves = ledger.move_receipts(hand)
+    assert len(moves) > 3
+    other = key.sign(dict(moves[2]["statement"], head="00" * 32))
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    server = make_server("127.0.0.1", 0, create_app({"TESTING": True, "TIPLU_DB": path}), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{server.server_port}"
+    try:
+        for given, good in ((moves, True), (moves[:2] + [other], False)):
+            page.goto(f"{url}/hands/{hand}")
+            page.fill("#receipt-moves", "\n".join(json.dumps(m) for m in given))
+            state, status = run_form(page, url, hand, kept, key.public_hex, goto=False)
+            assert state == ("good" if good else "bad"), status
+            text = page.inner_text("#receipt-list")
+            assert (f"give the head of {len(given)} of your move receipts" in text) if good else \
+                ("are not the moves played" in text)
+    finally:
+        server.shutdown()
+        thread.join(5)
