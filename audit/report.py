@@ -123,9 +123,10 @@ class TableLedger:
         if not nos:
             return None
         start, end = self.carries[nos[0]][0], self.carries[nos[-1]][1]
-        if set(start) != {"pot_before"} or set(end) != {"pot_before"}:
+        if len(start) != 1 or start.keys() != end.keys():   # a game that carries one pot (D-14)
             return None
-        a, b = start["pot_before"], end["pot_before"]
+        (key,) = start
+        a, b = start[key], end[key]
         return {"start": a, "end": b, "moved_by_counted_hands": moved, "moved_by_hands_not_counted": b - a - moved}
 
     def to_json(self) -> dict[str, Any]:
