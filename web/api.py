@@ -26,6 +26,7 @@ from . import data
 from .auth import require_seat
 from .db import get_ledger
 from .errors import ApiError
+from .log_api import base_origin
 from .params import query_int
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -85,7 +86,7 @@ def _record(hand_id: str) -> dict[str, Any]:
 
 @bp.get("/hands/<hand_id>/record")
 def get_record(hand_id: str):
-    """The published record (``tiplu.hand/1``); the server seed is ``null`` until revealed."""
+    """The published record (``tiplu.hand/3``); the server seed is ``null`` until revealed."""
     return jsonify(_record(hand_id))
 
 
@@ -112,6 +113,16 @@ def get_statements(hand_id: str):
                                                        for n, s in enumerate(ledger.statements(view.id), start=1)]})
 
 
+@bp.get("/hands/<hand_id>/move-receipts")
+def get_move_receipts(hand_id: str):
+    """The move receipts of moves ``since + 1 …`` (``?since=N``, at most 1000): heads of the
+    hand's move chain, signed again from the ledger -- the very receipts that were given."""
+    ledger = get_ledger()
+    view = ledger.get_hand(hand_id)
+    since = int_arg("since", 0, lo=0)
+    return jsonify({"hand_id": view.id, "receipts": ledger.move_receipts(view.id, since=since)})
+
+
 @bp.get("/hands/<hand_id>/log-proofs")
 def get_log_proofs(hand_id: str):
     """The proofs that the hand's statements are in the transparency log.
@@ -129,14 +140,14 @@ def get_log_proofs(hand_id: str):
     view = ledger.get_hand(hand_id)
     statements = list(ledger.statements(view.id))  # before the checkpoint: it covers them all
     log = queries.transparency_log(ledger)
-    cp = current_checkpoint(log)
+    cp = current_checkpoint(log, view.operator)  # the hand's own operator's log, never another's
     proofs = []
     for n, s in enumerate(statements, start=1):
         index = s.seq - 1  # leaf i is the i-th statement in seq order (seq counts from 1)
         proofs.append({"n": n, "kind": s.kind, "index": index,
                        "leaf_hash": log.leaf_hash(index).hex(),
                        "path": [h.hex() for h in log.inclusion_proof(index, cp.size)]})
-    return jsonify({"hand_id": view.id, **checkpoint_json(cp), "statements": proofs})
+    return jsonify({"hand_id": view.id, **checkpoint_json(cp, log), "statements": proofs})
 
 
 @bp.get("/tables")
@@ -177,7 +188,7 @@ def _receipt(signed: dict[str, Any], hand_id: str) -> dict[str, Any]:
 
     ledger = get_ledger()
     key = ledger.signing_key(ledger.get_hand(hand_id).operator)
-    return receipt(ledger, signed, key=key, origin=current_app.config["TIPLU_LOG_ORIGIN"])
+    return receipt(ledger, signed, key=key, origin=base_origin())
 
 
 @bp.post("/hands/<hand_id>/seats/<seat:seat>/commit")

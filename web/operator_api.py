@@ -10,7 +10,7 @@ Each write is one ledger verb and answers with the signed statement it appended:
 ``POST /hands/<id>/commit``                 the server-seed commitment (R-21)
 ``POST /hands/<id>/seats/<n>/token``        a new seat token for that seat's player
 ``POST /hands/<id>/deal``                   close the shuffle's inputs (every seed in)
-``POST /hands/<id>/finish``                 attach the record ``{record}``
+``POST /hands/<id>/finish``                 attach the record ``{moves}`` or ``{record}`` (checked)
 ``POST /hands/<id>/reveal``                 reveal the server seed (R-22), then publish the record
 ``POST /hands/<id>/publish``                publish a revealed hand's record (if its publication was lost)
 ``POST /hands/<id>/cancel``                 cancel before the deal ``{reason?}``
@@ -30,6 +30,7 @@ from .api import json_body
 from .auth import require_operator
 from .db import get_ledger
 from .errors import ApiError
+from .log_api import base_origin
 from .params import body_id
 
 bp = Blueprint("operator_api", __name__, url_prefix="/api/v1/operator")
@@ -99,11 +100,31 @@ def deal(hand_id: str):
 
 @bp.post("/hands/<hand_id>/finish")
 def finish(hand_id: str):
+    """Attach the record: ``{"moves": [...]}`` (the outcome and settlement computed from their
+    replay) or ``{"record": {...}}`` (checked against the ledger and the replay, key for key);
+    a record the audit would refuse is refused here, 400 ``malformed``, nothing stored."""
+    from audit.finishing import finish_hand
+
     view = _own_hand(hand_id)
-    record = json_body().get("record")
-    if not isinstance(record, dict):
-        raise ApiError(400, "malformed", "finish needs {\"record\": <the tiplu.hand/1 record>}")
-    return _signed(get_ledger().finish(view.id, record), view.id)
+    body = json_body()
+    record, moves, played = body.get("record"), body.get("moves"), body.get("played")
+    if ("record" in body) + ("moves" in body) + ("played" in body) != 1 \
+            or (record is not None and not isinstance(record, dict)) \
+            or (moves is not None and not isinstance(moves, list)) or ("played" in body and played is not True):
+        raise ApiError(400, "malformed", "finish needs {\"moves\": [<move>, ...]}, {\"record\": <the hand record>} "
+                                         "or {\"played\": true} (the moves played one by one)")
+    return _signed(finish_hand(get_ledger(), view.id, record=record, moves=moves, played=played is True), view.id)
+
+
+@bp.post("/hands/<hand_id>/moves")
+def play_move(hand_id: str):
+    """One move of a dealt hand ``{"move": {...}}``: appended to the hand's move chain; the
+    signed move receipt (not a log leaf) for the game server to hand to every seat."""
+    view = _own_hand(hand_id)
+    move = json_body().get("move")
+    if not isinstance(move, dict):
+        raise ApiError(400, "malformed", "a move is {\"move\": <the move as the record will list it>}")
+    return jsonify({"receipt": get_ledger().play_move(view.id, move)}), 201
 
 
 @bp.post("/hands/<hand_id>/reveal")
@@ -114,7 +135,7 @@ def reveal(hand_id: str):
     from flask import current_app
 
     view = _own_hand(hand_id)
-    signed, _ = reveal_and_publish(get_ledger(), view.id, origin=current_app.config["TIPLU_LOG_ORIGIN"])
+    signed, _ = reveal_and_publish(get_ledger(), view.id, origin=base_origin())
     return _signed(signed, view.id)
 
 
@@ -126,7 +147,7 @@ def publish(hand_id: str):
     from flask import current_app
 
     view = _own_hand(hand_id)
-    publish_record(get_ledger(), view.id, origin=current_app.config["TIPLU_LOG_ORIGIN"])
+    publish_record(get_ledger(), view.id, origin=base_origin())
     return jsonify({"hand": data.hand_json(get_ledger().get_hand(view.id))}), 201
 
 

@@ -44,22 +44,27 @@ def ensure_operator(ledger: Any, name: str = OPERATOR, *, seed: str | None = Non
     try:
         ledger.operator(name)
     except NotFoundError:
-        key = None
-        if seed is not None:
-            from ..signing import SigningKey
-            from .tables import SimStreams
+        ledger.new_operator(name, key=None if seed is None else operator_key_for(seed), now=EPOCH)
 
-            key = SigningKey.from_hex(SimStreams(seed).bytes("operator-key", 32).hex())
-        ledger.new_operator(name, key=key, now=EPOCH)
+
+def operator_key_for(seed: str):
+    """The simulated operator's key derived from ``seed`` (known before the ledger exists:
+    the demo's witness is told the log's key first)."""
+    from ..signing import SigningKey
+    from .tables import SimStreams
+
+    return SigningKey.from_hex(SimStreams(seed).bytes("operator-key", 32).hex())
 
 
 def simulate_archive(ledger: Any, plan: Iterable[tuple[str, int, int]], *, seed: str, tamper_rate: float = 0.0,
                      table_prefix: str = "", on_record: Callable[[dict, str | None], None] | None = None,
                      on_table: Callable[[TableRun], None] | None = None, bias: Any = None,
-                     origin: str = DEFAULT_ORIGIN, tamper_hands: Any = None, tamper_rng: Any = None) -> ArchiveRun:
+                     origin: str = DEFAULT_ORIGIN, tamper_hands: Any = None, tamper_rng: Any = None,
+                     peek: Any = None) -> ArchiveRun:
     """Simulate each ``(preset, players, hands)`` table of ``plan`` in ``ledger`` (``bias``: an
     :class:`audit.sim.bias.Bias`, the operator choosing seeds to favour a seat; ``origin``:
-    the log's name in the records' checkpoints)."""
+    the log's name in the records' checkpoints; ``peek``: seat -> per mille of its decisions
+    played as a superuser, :func:`audit.sim.play.play_hand`)."""
     ensure_operator(ledger, seed=seed)
     run = ArchiveRun()
     for i, (preset, players, hands) in enumerate(plan):
@@ -67,7 +72,7 @@ def simulate_archive(ledger: Any, plan: Iterable[tuple[str, int, int]], *, seed:
         t = simulate_table(ledger, preset=preset, players=players, hands=hands, seed=seed, table_id=table_id,
                            operator=OPERATOR, tamper_rate=tamper_rate, on_record=on_record,
                            start=EPOCH + timedelta(days=i), bias=bias, origin=origin,
-                           tamper_hands=tamper_hands, tamper_rng=tamper_rng)
+                           tamper_hands=tamper_hands, tamper_rng=tamper_rng, peek=peek)
         run.tables.append(t)
         if on_table:
             on_table(t)

@@ -123,10 +123,14 @@ class OperatorError(TipluError):
 class LogClient:
     """A thin :mod:`requests` client of ``<base>/api/v1/log`` (and ``/api/v1/hands``)."""
 
-    def __init__(self, base_url: str, *, session: requests.Session | None = None, timeout: float = 10.0) -> None:
+    def __init__(self, base_url: str, *, session: requests.Session | None = None, timeout: float = 10.0,
+                 operator: str | None = None) -> None:
+        """``operator``: whose log's checkpoint to ask for (``?operator=``, :mod:`audit.tlog.logs`);
+        without it, the site's own log."""
         self.base = base_url.rstrip("/")
         self.session = session or requests.Session()
         self.timeout = timeout
+        self.operator = operator
 
     def _get(self, path: str, params: Mapping[str, Any] | None = None, *, allow_404: bool = False) -> Any:
         try:
@@ -153,7 +157,9 @@ class LogClient:
         return body
 
     def checkpoint(self) -> dict[str, Any]:
-        return self._object("/api/v1/log/checkpoint")
+        from .logs import OPERATOR_PARAM
+
+        return self._object("/api/v1/log/checkpoint", None if self.operator is None else {OPERATOR_PARAM: self.operator})
 
     def entries(self, start: int, end: int) -> list[dict[str, Any]]:
         items = self._object("/api/v1/log/entries", {"start": start, "end": end}).get("entries")
@@ -337,13 +343,32 @@ def _check_witnesses(cp: Checkpoint, witnesses: Sequence[Vkey], quorum: int, res
     result.notes.append(f"checkpoint of size {cp.size} cosigned by {names}")
 
 
+def _check_policy(cp: Checkpoint, policy: Any, result: PollResult) -> None:
+    """A ``WITNESS_QUORUM`` problem unless the quorum of ``policy`` (:class:`audit.policy.Policy`)
+    cosigned ``cp``; a ``BAD_SIGNATURE`` one if the policy lists logs and none of them signed it."""
+    if policy is None:
+        return
+    judged = policy.evaluate(cp.text)
+    if policy.logs and judged.log is None:
+        result.problems.append(Problem("BAD_SIGNATURE", f"checkpoint of size {cp.size}: {judged.log_problem} "
+                                                        f"{policy.label}"))
+    if not judged.quorum_met:
+        result.problems.append(Problem("WITNESS_QUORUM", f"checkpoint of size {cp.size} lacks the quorum of "
+                                                         f"{policy.label} ({policy.describe()}): "
+                                                         + "; ".join(judged.missing)))
+    elif judged.counted:
+        result.notes.append(f"checkpoint of size {cp.size} cosigned by {', '.join(c.name for c in judged.counted)}"
+                            f" (quorum of {policy.label})")
+
+
 def poll(client: LogClient, state: MonitorState, *, public_key: str | None = None,
          audit_record: AuditHook | None = None, witnesses: Sequence[Vkey] = (), quorum: int = 0,
-         now: datetime | None = None, grace: timedelta = DEFAULT_GRACE) -> PollResult:
+         now: datetime | None = None, grace: timedelta = DEFAULT_GRACE, policy: Any = None) -> PollResult:
     """Poll the operator once; the returned state holds the new checkpoint only if all is well.
 
     With ``witnesses`` (vkeys, type 0x04) and ``quorum`` > 0, a checkpoint that fewer than
-    ``quorum`` of them cosigned is a ``WITNESS_QUORUM`` problem (and is not accepted).
+    ``quorum`` of them cosigned is a ``WITNESS_QUORUM`` problem (and is not accepted); so is
+    one that lacks the quorum of ``policy`` (a pinned C2SP tlog-policy, :mod:`audit.policy`).
     ``now`` (default: the real time) and ``grace`` judge the hands still open."""
     result = PollResult(state=state, open_hands={h: (k, t) for h, k, t in state.open_hands})
     try:
@@ -353,6 +378,7 @@ def poll(client: LogClient, state: MonitorState, *, public_key: str | None = Non
         if cp is None or problems:
             return result
         _check_witnesses(cp, witnesses, quorum, result)
+        _check_policy(cp, policy, result)
         if result.problems:
             return result
         result.checkpoint = cp

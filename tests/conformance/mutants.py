@@ -254,7 +254,7 @@ class IgnoreOrigin(Verifier):
 
 # -- cosignatures: an independent checker with switches
 def cosignatures(text, vkeys, *, type_byte=4, ts=">Q", message="body", header=True, verify=True,
-                 all_lines=True, split_plus="right"):
+                 all_lines=True, split_plus="right"):  # noqa: C901 - one switch per mistake
     head, _, tail = text.partition("\n\n")
     body = (head + "\n").encode()
     note_lines = [ln[2:].split(" ") for ln in tail.strip("\n").split("\n") if ln]
@@ -277,7 +277,7 @@ def cosignatures(text, vkeys, *, type_byte=4, ts=">Q", message="body", header=Tr
                 continue
             (t,) = struct.unpack(ts, sig[4:12])
             msg = {"body": body, "three": b"\n".join(body.split(b"\n")[:3]) + b"\n",
-                   "note": text.encode()}[message]
+                   "note": text.encode(), "no-newline": body[:-1]}[message]
             signed = (b"cosignature/v1\n" if header else b"") + b"time %d\n" % t + msg
             if not verify:
                 results.append(True)
@@ -302,7 +302,7 @@ def _cosig_mutant(no_quorum=False, **switches):
             return {**out, "quorum_met": True} if no_quorum else out
 
         def check_audit(self, inp):
-            return super().check_audit({**inp, "witnesses": None}) if no_quorum else super().check_audit(inp)
+            return super().check_audit({**inp, "witnesses": None, "policy": None}) if no_quorum else super().check_audit(inp)
     return M
 
 
@@ -315,10 +315,29 @@ class _Patched(Verifier):
             import importlib
             for module, name, value in self.patches:
                 mod = importlib.import_module(module)
-                old = getattr(mod, name)
-                setattr(mod, name, value)
-                stack.callback(setattr, mod, name, old)
+                *owner, attr = name.split(".")
+                for part in owner:
+                    mod = getattr(mod, part)
+                old = getattr(mod, attr)
+                setattr(mod, attr, value)
+                stack.callback(setattr, mod, attr, old)
             return super().check_audit(inp)
+
+
+def _no_reshuffle(self, k, cards):  # the discards become the stock unshuffled
+    return list(cards)
+
+
+def _redeal_reuses_deal(self, k):  # a redeal deals the first shoe again
+    return self.shoe()
+
+
+class ReshuffleUnshuffled(_Patched):
+    patches = (("replay.fairness", "HandRandomness.reshuffle", _no_reshuffle),)
+
+
+class RedealSameShoe(_Patched):
+    patches = (("replay.fairness", "HandRandomness.redeal", _redeal_reuses_deal),)
 
 
 class SkipSameCheckpoint(_Patched):
@@ -378,6 +397,10 @@ def _receipt_mutant(skipped):
     return M
 
 
+#: mistakes that exist only for some checkpoint bodies: signing the first three lines is wrong
+#: only while a body has a fourth (the legacy time line; format 3's body is the three lines)
+ONLY_FOR_LEGACY_BODIES = {"cosig-three-lines"}
+
 MUTANTS = {
     "ascii-escape": ("canonical JSON escapes non-ASCII as \\uXXXX", ["canonical/", "statement/", "record/"], AsciiEscape),
     "utf16-key-order": ("keys sorted by UTF-16 code units (JavaScript's default sort)", ["canonical/"], Utf16KeyOrder),
@@ -434,11 +457,17 @@ MUTANTS = {
     "cosig-timestamp-le": ("cosignature timestamp read little-endian", ["cosignature/"], _cosig_mutant(ts="<Q")),
     "cosig-three-lines": ("cosignature over the first three body lines", ["cosignature/"],
                           _cosig_mutant(message="three")),
+    "cosig-no-final-newline": ("cosignature over the body without its last newline", ["cosignature/"],
+                               _cosig_mutant(message="no-newline")),
     "cosig-full-note": ("cosignature over the whole note", ["cosignature/"], _cosig_mutant(message="note")),
     "cosig-no-header": ("cosignature without the cosignature/v1 header", ["cosignature/"],
                         _cosig_mutant(header=False)),
     "cosig-name-only": ("a witness line counted by name and key ID, signature unchecked", ["cosignature/"],
                         _cosig_mutant(verify=False)),
+    "reshuffle-unshuffled": ("the discards become the stock without the reshuffle:k stream",
+                             ["record/marriage", "record/rummy13"], ReshuffleUnshuffled),
+    "redeal-same-shoe": ("a redeal deals the first shoe again, not the redeal:k stream", ["record/kitti-redeal"],
+                         RedealSameShoe),
     "skip-same-checkpoint": ("proofs with different checkpoints accepted", ["record/two-checkpoints"],
                              SkipSameCheckpoint),
     "skip-log-order": ("log order not checked", ["record/log-order"], SkipLogOrder),
