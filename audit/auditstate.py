@@ -67,7 +67,7 @@ class AuditState:
         if text is not None and not isinstance(text, str) or origin is not None and not isinstance(origin, str):
             raise MalformedError(f"{path} is not a state file: checkpoint and origin are text")
         try:
-            cp = parse_checkpoint(text) if text is not None else None
+            cp = parse_checkpoint(text, legacy=True) if text is not None else None  # maybe saved before format 3
         except MalformedError as exc:
             raise MalformedError(f"{path} holds no readable checkpoint: {exc}") from None
         key = parse_key(key, what=f"{path} public_key") if key is not None else None
@@ -112,10 +112,12 @@ class SourceProofs:
 
                 SourceProofs._open[key] = LogClient(self.where).consistency_proof
             else:
-                from .ledger.store import open_readonly
+                from .ledger.store import close_at_exit, open_readonly
                 from .tlog.store import TransparencyLog
 
-                SourceProofs._open[key] = TransparencyLog(open_readonly(self.where), migrate=False).consistency_proof
+                db = open_readonly(self.where)
+                close_at_exit(db)  # cached for the process's life
+                SourceProofs._open[key] = TransparencyLog(db, migrate=False).consistency_proof
         return SourceProofs._open[key]
 
     def __call__(self, first: int, second: int) -> list[bytes] | None:
