@@ -50,6 +50,7 @@ alone=$(tiplu audit published.json --public-key "$PUB" --json --no-progress || [
 audited=$(tiplu audit "$TIPLU_DB" --public-key "$PUB" --json --no-progress)
 [ "$(jget ok <<< "$audited")" = True ] && [ "$(jget failed <<< "$audited")" = 0 ] \
   && [ "$(jget total <<< "$audited")" = 1 ] && [ "$(jget timing.whole-log <<< "$audited")" = 1 ] \
+  && [ "$(jget result <<< "$audited")" = pass ] \
   || fail "the published record does not audit clean against the ledger"
 for seat in 0 1 2 3; do
   tiplu receipt verify "receipt-$seat.json" published.json --public-key "$PUB" > /dev/null \
