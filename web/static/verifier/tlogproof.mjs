@@ -28,6 +28,10 @@
  *                    record < reveal (log_order)
  *   log:keys         every statement's key, and the record's table.public_key, is the
  *                    trusted key (signature)
+ *   statements:order, statements:time  the statements follow the protocol's order
+ *                    (event_order), their times run forward (time_order) and none is dated
+ *                    past this browser's clock plus five minutes (future_time): ./protocol.mjs
+ *                    (`options.now`, milliseconds, replaces the clock)
  *
  * As in audit.logcheck: when the proofs carry different checkpoints, or the checkpoint does
  * not verify, no statement is checked against it (there is no trusted root), and the order
@@ -38,6 +42,7 @@
  * key that is not a trust anchor) -- null is never counted as a pass.
  */
 import { canonicalJson } from "./canonical.mjs";
+import { statementChecks } from "./protocol.mjs";
 import { bytesToHex, leafHash, parseCheckpoint, ProofError, UnsupportedError, verifyCheckpoint, verifyInclusion } from "./merkle.mjs";
 
 export const TLOG_PROOF_HEADER = "c2sp.org/tlog-proof@v1";
@@ -208,6 +213,12 @@ function keysCheck(record, statements, trust) {
  * `publicKey` the record's own `table.public_key` is used and reported as NOT a trust anchor.
  */
 export async function recordLogChecks(record, options = {}) {
+  const checks = await logEvidenceChecks(record, options);
+  // the protocol's order and the statements' times, as the Python audit checks them (./protocol.mjs)
+  return record.format === FORMAT_V2 ? [...checks, ...statementChecks(record.fairness?.statements, options)] : checks;
+}
+
+async function logEvidenceChecks(record, options) {
   if (record === null || typeof record !== "object" || Array.isArray(record)) throw new ProofError("a hand record is a JSON object");
   const fairness = record.fairness ?? {};
   const statements = fairness.statements;
