@@ -1,4 +1,4 @@
-"""Build and publish hand records (``tiplu.hand/2``) from the ledger.
+"""Build and publish hand records (``tiplu.hand/3``) from the ledger.
 
 * :func:`build_record` -- what an operator attaches at ``finish``: table, ruleset, the
   fairness inputs known by then (commitments and seat seeds), the moves and the claimed
@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 from typing import Any, Iterator, Mapping, Sequence
 
 from replay.game import Outcome
-from replay.records import (RECORD_FORMAT, UNSET, FairnessDoc, HandRecordDoc, OutcomeDoc, PayoutsDoc, RulesetDoc,
+from replay.records import (LOG_BOUND_FORMATS, RECORD_FORMAT, UNSET, FairnessDoc, HandRecordDoc, OutcomeDoc, PayoutsDoc, RulesetDoc,
                             SeatDoc, TableDoc, record_json)
 from replay.settlement import Settlement
 
@@ -114,7 +114,7 @@ def published_record(ledger: Any, hand_id: str, *, stored: Mapping[str, Any] | N
         fairness = record["fairness"] = {}
     statements = list(ledger.statements(hand_id))
     fairness["statements"] = [s.signed for s in statements]
-    if record.get("format") == RECORD_FORMAT:
+    if record.get("format") in LOG_BOUND_FORMATS:
         fairness["log_proofs"] = log_proofs(ledger, statements, operator=hand.operator, origin=origin, now=now)
     fairness["server_seed"] = hand.server_seed
     return record

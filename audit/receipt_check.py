@@ -1,7 +1,7 @@
 """Does a published record contradict what a player was shown?  ``tiplu receipt verify``.
 
-:func:`compare` takes a player's receipt (``tiplu.receipt/2``, :mod:`audit.receipts`) and a
-published record (``tiplu.hand/2``) and checks, offline, with the operator key the player
+:func:`compare` takes a player's receipt (``tiplu.receipt/3`` or ``/2``, :mod:`audit.receipts`)
+and a published record (``tiplu.hand/3`` or ``/2``) and checks, offline, with the operator key the player
 pinned:
 
 1. the receipt holds (its checkpoint is signed by that key, its statements are the leaves
@@ -9,7 +9,9 @@ pinned:
 2. every statement of the receipt is in the record: the same signed statement (same leaf
    hash), at the same leaf index, with a proof that verifies under the record's checkpoint;
 3. the record's server commitment, ruleset hash and the seat's commitment are the ones the
-   receipt's statements bind;
+   receipt's statements bind; for a ``tiplu.receipt/3``, the record's point value,
+   commission, dealer and every seat's name are the logged hand statement's (a fork of the
+   terms or another name in a seat is a contradiction each);
 4. the two checkpoints: of one size, they must have one root (two signed roots for one size
    prove the operator forked its log).
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from typing import Any, Mapping
 
 from replay.errors import MalformedError
@@ -90,6 +93,49 @@ def _record_checkpoint(proofs: list[Any], key: str) -> tuple[Checkpoint | None, 
         return verify_checkpoint(parsed[0].checkpoint_text, key), parsed, None
     except (SignatureError, MalformedError) as exc:
         return None, parsed, f"the record's checkpoint does not verify under the key: {exc}"
+
+
+def _decimal_text(v: Any) -> Any:
+    try:
+        return Decimal(v) if isinstance(v, str) else v
+    except (InvalidOperation, ValueError):
+        return v
+
+
+def _compare_terms(hand: Mapping[str, Any], seat: int | None, record: Mapping[str, Any], contradict: Any,
+                   checked: list[str]) -> None:
+    """The record's table against the signed, logged hand statement of the receipt: the
+    stake (point value), the commission, the dealer and every seat's name.  Each difference
+    is one contradiction (a fork of the terms, or another name in a seat)."""
+    table = record.get("table") if isinstance(record.get("table"), Mapping) else {}
+    for name in ("point_value", "commission_pct"):
+        mine, theirs = hand.get(name), table.get(name)
+        if _decimal_text(mine) != _decimal_text(theirs):
+            contradict(name, f"the record's {name.replace('_', ' ')} is {theirs!r}; the hand statement your receipt "
+                             f"proves is logged says {mine!r}", mine, theirs)
+        else:
+            checked.append(f"the record's {name.replace('_', ' ')} is the logged one ({mine})")
+    if hand.get("dealer") != table.get("dealer"):
+        contradict("dealer", f"the record's dealer is seat {table.get('dealer')!r}; the logged hand statement says "
+                             f"seat {hand.get('dealer')!r}", hand.get("dealer"), table.get("dealer"))
+    mine_seats = hand.get("seats") if isinstance(hand.get("seats"), list) else []
+    their_seats = table.get("seats") if isinstance(table.get("seats"), list) else []
+    names = {s.get("seat"): s.get("player") for s in their_seats if isinstance(s, Mapping)}
+    wrong = 0
+    for s in mine_seats:
+        if not isinstance(s, Mapping):
+            continue
+        n, who = s.get("seat"), s.get("player")
+        if names.get(n) != who:
+            wrong += 1
+            yours = " (your seat)" if n == seat else ""
+            contradict("seat_name", f"the record seats {names.get(n)!r} at seat {n}{yours}; the hand statement your "
+                                    f"receipt proves is logged seats {who!r} there", who, names.get(n))
+    if len(their_seats) != len(mine_seats):
+        contradict("seats", f"the record has {len(their_seats)} seats; the logged hand statement has {len(mine_seats)}",
+                   len(mine_seats), len(their_seats))
+    elif not wrong:
+        checked.append("the record seats every player where the logged hand statement does")
 
 
 def compare(receipt: Any, record: Any, *, public_key: str | None = None) -> ReceiptReport:
@@ -179,6 +225,9 @@ def compare(receipt: Any, record: Any, *, public_key: str | None = None) -> Rece
                               "receipt's signed, logged statements bind", mine, theirs)
         else:
             report.checked.append(f"the record's {label.replace('_', ' ')} is the one your receipt binds ({mine})")
+    # 3b. format 3: the terms and names of the hand statement the receipt holds
+    if r.hand is not None:
+        _compare_terms(r.hand, r.seat, record, contradict, report.checked)
     # 4. the checkpoints
     rc = r.checkpoint
     if cp is not None:

@@ -21,10 +21,27 @@ import requests
 from replay.errors import MalformedError
 
 from .source_item import Item
+from .tlog.monitor import OperatorError
 from .coverage import DEFAULT_GRACE, classify, utc_now
 
 PAGE = 200
 TIMEOUT = 30
+
+
+def _why(exc: BaseException) -> str:
+    """Why a request to the operator failed, in words (never a Python exception's text)."""
+    if isinstance(exc, requests.Timeout):
+        return f"the operator did not answer within {TIMEOUT} s"
+    if isinstance(exc, requests.ConnectionError):
+        return ("the operator could not be reached (connection refused)" if "refused" in str(exc)
+                else "the operator could not be reached (no connection)")
+    if isinstance(exc, requests.HTTPError) and exc.response is not None:
+        return f"GET /api/v1/hands answered HTTP {exc.response.status_code}"
+    if isinstance(exc, requests.RequestException):
+        return "the request to the operator failed"
+    if isinstance(exc, ValueError):
+        return "GET /api/v1/hands did not answer JSON"
+    return "GET /api/v1/hands did not answer a list of hands"
 
 
 def _last_statement(http: requests.Session, url: str) -> tuple[str | None, str | None]:
@@ -69,7 +86,11 @@ def iter_remote_records(url: str, *, session: requests.Session | None = None, no
             hands = page["hands"]
             offset = page.get("next_offset")
         except (requests.RequestException, ValueError, KeyError, TypeError) as exc:
-            yield Item(where, error=MalformedError(f"cannot list hands: {type(exc).__name__}: {exc}"))
+            if offset == 0:  # nothing listed, nothing audited: not a record that failed, but no audit at all
+                raise OperatorError(f"could not audit {url}: {_why(exc)}; nothing was audited",
+                                    kind="UNREACHABLE" if isinstance(exc, requests.ConnectionError) else "BAD_RESPONSE"
+                                    ) from None
+            yield Item(where, error=MalformedError(f"cannot list hands: {_why(exc)}"))
             return
         for hand in hands:
             if not isinstance(hand, dict):

@@ -1,6 +1,6 @@
 """Ed25519 statements: canonical JSON signed by an operator, verifiable with its public key alone.
 
-A *statement* is a JSON object with at least ``type`` (``"tiplu.statement/1"``) and
+A *statement* is a JSON object with at least ``type`` (``"tiplu.statement/2"``; format 3) and
 ``kind`` (``"commitment"``, ``"seat-receipt"``, ``"deal"``, ``"record"``, ``"reveal"`` ...).
 Its signature is Ed25519 over :func:`replay.canonical.canonical_json` of the statement.
 A *signed statement* is ``{"statement": {...}, "key": <public key hex>, "sig": <signature hex>}``.
@@ -43,7 +43,8 @@ try:  # libsodium's Ed25519 (PyNaCl): the fast path
 except ImportError:  # pragma: no cover - PyNaCl is a dependency; this keeps the fallback honest
     _sodium_open = _sodium_sign = _sodium_keypair = None
 
-STATEMENT_TYPE = "tiplu.statement/1"
+STATEMENT_TYPE = "tiplu.statement/2"  # format 3 (docs/format-3.md): what the ledger signs
+STATEMENT_TYPE_V1 = "tiplu.statement/1"  # the statements of tiplu.hand/2 records and tiplu.receipt/2
 
 #: The verification backend: ``"libsodium"`` (PyNaCl) when importable, else ``"cryptography"``.
 BACKEND = "libsodium" if _sodium_open is not None else "cryptography"

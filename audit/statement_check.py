@@ -27,12 +27,14 @@ from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from replay.canonical import canonical_hash
 from replay.errors import MalformedError
 from replay.faults import Fault, Reason, statement_label
+from replay.movechain import chain_head
 from replay.records import HandRecord
 
 from .errors import SignatureError
-from .signing import verify_statement
+from .signing import STATEMENT_TYPE, verify_statement
 from .consttime import same_text
 
 PHASES = {"hand": 0, "commitment": 1, "seat-receipt": 2, "seat-reveal": 3, "deal": 4, "record": 5, "reveal": 6}
@@ -52,13 +54,38 @@ def _expectations(record: HandRecord) -> dict[str, dict[str, Any]]:
                  "point_value": t.point_value, "commission_pct": t.commission_pct},
         "commitment": {"server_seed_commitment": f.server_commitment, "ruleset_hash": f.ruleset_hash},
         # v2: a seat's receipt binds the server commitment and the rules it was shown
-        **({"seat-receipt": {"server_seed_commitment": f.server_commitment, "ruleset_hash": f.ruleset_hash}}
+        **({"seat-receipt": {"server_seed_commitment": f.server_commitment, "ruleset_hash": f.ruleset_hash,
+                             # v3: and the signed hand statement (terms, names, dealer) the seat was shown
+                             **({"hand_hash": _hand_hash(record)} if record.binds_moves else {})}}
            if record.is_log_bound else {}),
         "deal": {"server_seed_commitment": f.server_commitment, "ruleset_hash": f.ruleset_hash,
                  "player_seeds": [s.hex() for s in f.player_seeds], "dealer": t.dealer},
-        "record": {"record_hash": record.record_hash},
+        "record": {"record_hash": record.record_hash, **(_moves_binding(record) if record.binds_moves else {})},
         "reveal": {"server_seed": f.server_seed.hex() if f.server_seed else None},
     }
+
+
+def _moves_binding(record: HandRecord) -> dict[str, Any]:
+    """What a v3 ``record`` statement must say of the moves: the move chain's final head
+    over the record's moves (:mod:`replay.movechain`) and their number."""
+    try:
+        head, n = chain_head(record.hand_id, record.fairness.server_commitment, record.moves)
+    except MalformedError:  # a move that has no canonical JSON (a float): no head matches it
+        return {"moves_head": None, "n_moves": len(record.moves)}
+    return {"moves_head": head, "n_moves": n}
+
+
+def _hand_hash(record: HandRecord) -> str | None:
+    """The hex SHA-256 of the canonical JSON of the record's (first) ``hand`` statement:
+    what a v3 ``seat-receipt`` must bind.  ``None`` when the record has none."""
+    for signed in record.fairness.statements:
+        st = signed.get("statement") if isinstance(signed, Mapping) else None
+        if isinstance(st, Mapping) and st.get("kind") == "hand":
+            try:
+                return canonical_hash(dict(st))
+            except MalformedError:
+                return None
+    return None
 
 
 def _equal(a: Any, b: Any) -> bool:
@@ -126,6 +153,7 @@ def check_statements(record: HandRecord, *, public_key: str | None = None,
     committed: set[int] = set()
     revealed: set[int] = set()
     phase, last_time = -1, ""
+    binds = record.binds_moves
     for number, signed in enumerate(f.statements, start=1):
         try:
             st = _statement_of(signed, key if check_signatures else key_l, check_signature=check_signatures)
@@ -151,6 +179,9 @@ def check_statements(record: HandRecord, *, public_key: str | None = None,
         if not isinstance(kind, str) or kind not in PHASES:
             faults.append(Fault(Reason.STATEMENT_MISMATCH, f"{name_of} has unknown kind {kind!r}", statement=number))
             continue
+        if binds and st.get("type") != STATEMENT_TYPE:
+            faults.append(Fault(Reason.STATEMENT_MISMATCH, f"{name_of} is not a {STATEMENT_TYPE} statement "
+                                f"(a {record.format} record's statements are)", statement=number))
         if st.get("hand_id") != record.hand_id:
             faults.append(Fault(Reason.STATEMENT_MISMATCH, f"{name_of} is about another hand", statement=number))
         seen[kind] = seen.get(kind, 0) + 1

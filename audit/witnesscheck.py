@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 from replay.errors import MalformedError
 from replay.faults import Fault, Reason
 
-from .tlog.cosignature import WitnessQuorumError, check_quorum, parse_witness_list
+from .tlog.cosignature import WitnessQuorumError, check_quorum, distinct_keys, parse_witness_list
 from .tlog.note import Vkey
 
 _CACHE_SIZE = 4096
@@ -37,9 +37,10 @@ class WitnessPolicy:
     def of(cls, witnesses: Sequence[str], quorum: int | None = None) -> "WitnessPolicy":
         """Parse and check: distinct vkeys, ``0 <= quorum <= len(witnesses)`` (default: all)."""
         keys = parse_witness_list(witnesses)
-        quorum = len(keys) if quorum is None else quorum
-        if not 0 <= quorum <= len(keys):
-            raise MalformedError(f"a quorum of {quorum} needs at least {quorum} witness keys (got {len(keys)})")
+        n = distinct_keys(keys)  # a key under two names counts once
+        quorum = n if quorum is None else quorum
+        if not 0 <= quorum <= n:
+            raise MalformedError(f"a quorum of {quorum} needs at least {quorum} distinct witness keys (got {n})")
         return cls(tuple(str(k) for k in keys), quorum)
 
     @cached_property
@@ -52,7 +53,9 @@ class WitnessPolicy:
 
     def describe(self) -> str:
         names = ", ".join(v.name for v in self.vkeys)
-        return f"{self.quorum} of {len(self.witnesses)} witnesses ({names})" if self.witnesses else "no witnesses"
+        n = distinct_keys(self.vkeys)
+        shared = "" if n == len(self.witnesses) else f", {n} distinct keys"
+        return f"{self.quorum} of {len(self.witnesses)} witnesses ({names}{shared})" if self.witnesses else "no witnesses"
 
     def to_json(self) -> dict:
         return {"witnesses": list(self.witnesses), "quorum": self.quorum}

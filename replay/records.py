@@ -1,9 +1,9 @@
-"""The hand record ``tiplu.hand/2`` (and ``tiplu.hand/1``): what an operator publishes about one hand.
+"""The hand record ``tiplu.hand/3`` (and ``/2``, ``/1``): what an operator publishes about one hand.
 
 A record is JSON (schema: ``docs/hand-record.schema.json``; guide: ``docs/records.md``)::
 
     {
-      "format": "tiplu.hand/2",
+      "format": "tiplu.hand/3",
       "hand_id": "t1-h0007",
       "table": {"table_id": "t1", "operator": "demo-operator", "public_key": "<hex>",
                 "seats": [{"seat": 0, "player": "asha"}, ...], "dealer": 3,
@@ -20,8 +20,11 @@ A record is JSON (schema: ``docs/hand-record.schema.json``; guide: ``docs/record
     }
 
 ``tiplu.hand/2`` adds ``fairness.log_proofs``: one C2SP tlog-proof per statement, same order,
-all under one checkpoint (``docs/records.md``, "Log evidence").  ``tiplu.hand/1`` records
-(no log evidence) still parse and replay; :attr:`HandRecord.is_log_bound` tells them apart.
+all under one checkpoint (``docs/records.md``, "Log evidence").  ``tiplu.hand/3`` has the same
+shape; its statements are ``tiplu.statement/2`` (the ``record`` statement carries the move
+chain's head, :mod:`replay.movechain`; each ``seat-receipt`` the hash of the ``hand``
+statement).  ``tiplu.hand/1`` records (no log evidence) still parse and replay;
+:attr:`HandRecord.is_log_bound` and :attr:`HandRecord.binds_moves` tell them apart.
 This module only keeps the proofs' text: :mod:`audit.verify` checks them.
 
 ``table.carry`` holds what a game carries from the previous hand of the table (Kitti's
@@ -55,9 +58,11 @@ from .registry import game_names
 from .rulesets import PRESETS, Ruleset
 from .settlement import parse_amount
 
-RECORD_FORMAT = "tiplu.hand/2"  # what Tiplu writes
+RECORD_FORMAT = "tiplu.hand/3"  # what Tiplu writes (format 3: moves and terms bound)
+RECORD_FORMAT_V2 = "tiplu.hand/2"  # log evidence, no move chain; still read and audited by its rules
 RECORD_FORMAT_V1 = "tiplu.hand/1"  # no log evidence; still read
-RECORD_FORMATS = (RECORD_FORMAT_V1, RECORD_FORMAT)
+RECORD_FORMATS = (RECORD_FORMAT_V1, RECORD_FORMAT_V2, RECORD_FORMAT)
+LOG_BOUND_FORMATS = (RECORD_FORMAT_V2, RECORD_FORMAT)
 MAX_LOG_PROOF_CHARS = 8192
 MAX_MOVES = 20_000
 MAX_HAND_ID = 128
@@ -112,7 +117,7 @@ class Fairness:
 
 @dataclass(frozen=True, slots=True)
 class HandRecord:
-    """A parsed ``tiplu.hand/1`` or ``/2`` record.  ``raw`` keeps the JSON as published."""
+    """A parsed ``tiplu.hand/1``, ``/2`` or ``/3`` record.  ``raw`` keeps the JSON as published."""
 
     hand_id: str
     table: TableInfo
@@ -136,8 +141,14 @@ class HandRecord:
 
     @property
     def is_log_bound(self) -> bool:
-        """Whether the record carries log evidence (``tiplu.hand/2``)."""
+        """Whether the record carries log evidence (``tiplu.hand/2`` and ``/3``)."""
         return self.fairness.log_proofs is not None
+
+    @property
+    def binds_moves(self) -> bool:
+        """Whether the record is format 3 (``tiplu.hand/3``): its ``record`` statement carries
+        the move chain's head, its seat receipts the hand statement's hash."""
+        return self.format == RECORD_FORMAT
 
 
 def _parse_table(t: Any) -> TableInfo:
@@ -293,14 +304,15 @@ def parse_record(data: Any, *, plain: bool = False) -> HandRecord:
         raise MalformedError("a hand record must be a JSON object", location="$")
     fmt = data.get("format")
     if fmt not in RECORD_FORMATS:
-        raise MalformedError(f"format must be {RECORD_FORMAT!r} (or {RECORD_FORMAT_V1!r})", location="format")
+        raise MalformedError(f"format must be {RECORD_FORMAT!r} (or {RECORD_FORMAT_V2!r}, {RECORD_FORMAT_V1!r})",
+                             location="format")
     hand_id = parse_hand_id(data.get("hand_id"))
     table = _parse_table(data.get("table"))
     try:
         ruleset = _ruleset(data.get("ruleset"), plain)
     except RulesetError as exc:
         raise MalformedError(str(exc), location="ruleset") from None
-    fairness = _parse_fairness(data.get("fairness"), table.n_seats, v2=fmt == RECORD_FORMAT)
+    fairness = _parse_fairness(data.get("fairness"), table.n_seats, v2=fmt in LOG_BOUND_FORMATS)
     moves = _need(data, "moves", list, "$")
     if len(moves) > MAX_MOVES:
         raise MalformedError(f"at most {MAX_MOVES} moves", location="moves")
@@ -383,7 +395,7 @@ class FairnessDoc(Doc):
     statements: list[SignedStatementDoc] | UnsetType = UNSET
     log_proofs: Annotated[list[Annotated[str, Meta(max_length=MAX_LOG_PROOF_CHARS,
                                                    pattern="^c2sp\\.org/tlog-proof@v1\n")]],
-                          Meta(description="tiplu.hand/2: one C2SP tlog-proof (c2sp.org/tlog-proof@v1) per "
+                          Meta(description="tiplu.hand/2 and /3: one C2SP tlog-proof (c2sp.org/tlog-proof@v1) per "
                                            "statement, same order, all under one checkpoint")] | UnsetType = UNSET
 
 
@@ -419,9 +431,9 @@ MoveJson = Annotated[JsonObject, Meta(extra_json_schema=msgspec.json.schema(Move
 
 
 class HandRecordDoc(Doc):
-    """``tiplu.hand/2`` (and ``/1``) -- one hand as an operator publishes it."""
+    """``tiplu.hand/3`` (and ``/2``, ``/1``) -- one hand as an operator publishes it."""
 
-    format: Literal["tiplu.hand/2", "tiplu.hand/1"]
+    format: Literal["tiplu.hand/3", "tiplu.hand/2", "tiplu.hand/1"]
     hand_id: Annotated[str, Meta(min_length=1, max_length=MAX_HAND_ID)]
     table: TableDoc
     ruleset: RulesetDoc

@@ -26,7 +26,7 @@ from audit.cli import TipluGroup
 from audit.cli import load_all as load_audit_commands
 from audit.cli import main as audit_main
 from audit.cli._ledger_common import db_option
-from audit.cli.witness import check_state_file, key_option, name_option, witness_group
+from audit.cli.witness import check_state_file, key_option, marker_option, name_option, witness_group
 from audit.cli.witness import db_option as witness_db_option
 
 
@@ -119,17 +119,20 @@ def demo_command(directory: Path, rebuild: bool, small: bool, serve: bool, host:
 @name_option
 @key_option
 @witness_db_option
+@marker_option
 @click.option("--logs", "logs_file", envvar="TIPLU_WITNESS_LOGS", type=click.Path(exists=True, dir_okay=False),
               help="File of '<origin> <log vkey>' lines: the logs to witness (env TIPLU_WITNESS_LOGS).")
 @click.option("--log", "log_keys", multiple=True, metavar="[ORIGIN=]VKEY",
               help="A log to witness (repeatable); the origin defaults to the vkey's name.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8100, show_default=True, type=int, help="Port to listen on.")
-def witness_serve_command(name: str, key_file: str, db: str, logs_file: str | None, log_keys: tuple[str, ...],
-                          host: str, port: int) -> None:
+def witness_serve_command(name: str, key_file: str, db: str, marker: str | None, logs_file: str | None,
+                          log_keys: tuple[str, ...], host: str, port: int) -> None:
     """Serve the witness (POST /add-checkpoint) on Flask's development server.
 
     For production: gunicorn -w 2 'web.witness:create_app()' with the TIPLU_WITNESS_* settings.
+    It refuses to start when its database is missing or behind what its key cosigned (the
+    marker); see 'tiplu witness reinit'.
     """
     from audit.keys import load_key_file
     from audit.tlog.witness import Witness, load_logs_file, log_vkeys
@@ -145,7 +148,10 @@ def witness_serve_command(name: str, key_file: str, db: str, logs_file: str | No
     if not logs:
         raise MalformedError("a witness needs at least one log (--logs FILE or --log VKEY)")
     check_state_file(db, create=True)
-    witness = Witness(os.path.abspath(db), load_key_file(key_file), name, logs)
+    from audit.tlog.witness_marker import default_marker
+
+    witness = Witness(os.path.abspath(db), load_key_file(key_file), name, logs,
+                      marker=os.path.abspath(marker or default_marker(key_file)))
     app = create_app({"TIPLU_WITNESS": witness})
     click.echo(f"witness {witness.vkey} on http://{host}:{port}/ for {len(logs)} log(s) (state {db})", err=True)
     app.run(host=host, port=port, threaded=True)

@@ -16,6 +16,7 @@ the reveal nobody outside the operator may see them.
 """
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from decimal import Decimal
@@ -31,6 +32,7 @@ from audit.tlog.checkpoint import DEFAULT_ORIGIN
 from audit.report import AuditReport
 from audit.verify import Verdict
 from replay.canonical import canonical_hash
+from replay.errors import TipluError
 from replay.fairness import hand_randomness
 from replay.describe import describe_move
 from replay.registry import game_for
@@ -165,6 +167,19 @@ def _move_text(move: Any) -> str:
     return str(move) if move is not None else ""
 
 
+def _rejected_move(engine: Any, moves: Any, fault: Any, players: list[str]) -> dict[str, Any]:
+    """A move the replay rejected, as the viewer shows it (issue 29: the first bad move is
+    shown and highlighted itself, not only the position before it)."""
+    raw = dict(moves[fault.move_index])
+    try:
+        move = engine.parse_move({k: v for k, v in raw.items() if k != "time"})
+        text, words, move_json = _move_text(move), describe_move(engine, move, players), move.to_json()
+    except (TipluError, TypeError, ValueError, KeyError):  # not even a move: show its JSON
+        text, words, move_json = json.dumps(raw, sort_keys=True), None, None
+    return {"index": fault.move_index, "move": text, "words": words, "move_json": move_json,
+            "seat": raw.get("seat"), "reason": fault.to_json()["reason"], "message": fault.message, "rule": fault.rule}
+
+
 def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
     """The replay viewer's data: one view per step (``-1`` = after the deal) plus the outcome.
 
@@ -185,8 +200,10 @@ def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
 
     result = replay_record(parsed, strict=False, visit=visit)
     outcome = result.outcome.to_json() if result.outcome is not None else None
+    rejected = [_rejected_move(engine, parsed.moves, f, players) for f in result.faults
+                if f.move_index is not None and 0 <= f.move_index < len(parsed.moves)]
     return {"hand_id": parsed.hand_id, "players": list(parsed.table.players), "game": parsed.ruleset.game,
-            "steps": steps, "faults": [f.to_json() for f in result.faults], "outcome": outcome,
+            "steps": steps, "faults": [f.to_json() for f in result.faults], "rejected": rejected, "outcome": outcome,
             "settlement": result.settlement.to_json() if result.settlement is not None else None}
 
 

@@ -3,7 +3,9 @@
     {"error": {"status": 404, "code": "not_found", "message": "no hand 'x'"}}
 
 HTTP errors keep their status; Tiplu's typed errors map to 4xx (:data:`STATUS_OF`; stored
-data that contradicts itself is a 500 ``integrity``); an unexpected error is a 500 with a
+data that contradicts itself is a 500 ``integrity``; a server whose ledger or secret store
+cannot be used -- missing, not a ledger, a store readable by others -- is a 503
+``no_ledger`` or ``misconfigured`` whose message names no path); an unexpected error is a 500 with a
 generic message -- never a traceback, never a secret.  Every blueprint, the log API's
 too, answers through this one handler.
 Pages (non-API paths) get the same information as a small HTML page.
@@ -17,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from audit.errors import (AuthError, LedgerIntegrityError, LedgerStateError, NotALedgerError, NotFoundError,
                           SignatureError)
+from audit.ledger.secret_store import SecretStoreError
 from replay.errors import CommitmentMismatchError, IllegalMoveError, MalformedError, RulesetError, TipluError
 
 log = logging.getLogger("tiplu.web")
@@ -72,6 +75,8 @@ def classify(exc: BaseException) -> tuple[int, str, str]:
         return exc.code or 500, code, exc.description or exc.name or "error"
     if isinstance(exc, NotALedgerError):  # the message names a server path: not for clients
         return 503, "no_ledger", "this server's ledger is not available"
+    if isinstance(exc, SecretStoreError):  # the server's configuration, not the request: says nothing of it
+        return 503, "misconfigured", "this server is misconfigured and cannot sign now; its operator's log says why"
     for kind, status, code in STATUS_OF:
         if isinstance(exc, kind):
             return status, code, str(exc)
@@ -88,6 +93,8 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(Exception)
     def handle(exc: Exception) -> Response:
         status, code, message = classify(exc)
-        if status >= 500:
+        if isinstance(exc, SecretStoreError):  # the operator needs the path and the fix; the client none of it
+            log.error("configuration error on %s %s: %s", request.method, request.path, exc)
+        elif status >= 500:
             log.error("internal error on %s %s: %s", request.method, request.path, type(exc).__name__)
         return _respond(status, code, message)

@@ -25,7 +25,8 @@ def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
 def _err(*codes: int) -> dict[str, Any]:
     text = {400: "Malformed request", 401: "No or invalid token", 403: "Token not allowed here",
             404: "Not found", 409: "Not allowed in the hand's current state", 413: "Body too large",
-            422: "Does not match (commitment, signature)", 429: "Rate limited", 503: "Not configured"}
+            422: "Does not match (commitment, signature)", 429: "Rate limited",
+            503: "Not configured, or misconfigured (no ledger, an unusable secret store)"}
     return {str(c): {"description": text[c], "content": {"application/json": {"schema": _ref("Error")}}}
             for c in codes}
 
@@ -293,6 +294,29 @@ COMPONENTS: dict[str, Any] = {
 }
 
 
+def _with_common_errors(paths: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Every operation with the errors every route of its kind can answer, whatever its entry
+    above lists: a path parameter or a body can be malformed (400); a body can be too large
+    (413); a token route is rate limited per address on failed authentication (429, web/limits.py);
+    anything that signs needs the secret store (503).  So no route's description can leave one out."""
+    out: dict[str, dict[str, Any]] = {}
+    for path, ops in paths.items():
+        out[path] = {}
+        for method, op in ops.items():
+            codes = set()
+            if "{" in path or method == "post":
+                codes.add(400)
+            if method == "post":
+                codes |= {413, 503}
+            if op.get("security"):
+                codes |= {401, 429}
+            responses = dict(op["responses"])
+            for code, resp in _err(*sorted(codes)).items():
+                responses.setdefault(code, resp)
+            out[path][method] = {**op, "responses": responses}
+    return out
+
+
 def document(*, with_log: bool) -> dict[str, Any]:
     """The OpenAPI 3.1 document (with the log's paths when the log API is served)."""
     return {
@@ -300,7 +324,7 @@ def document(*, with_log: bool) -> dict[str, Any]:
         "info": {"title": "Tiplu API", "version": "1",
                  "description": "Provably-fair hand records, verdicts and the operator lifecycle. "
                                 "Every error is {\"error\": {\"status\", \"code\", \"message\"}}. See docs/web.md."},
-        "paths": {**PATHS, **(LOG_PATHS if with_log else {})},
+        "paths": _with_common_errors({**PATHS, **(LOG_PATHS if with_log else {})}),
         "components": COMPONENTS,
     }
 

@@ -279,6 +279,12 @@ def hand(hand_id: str):
     return Response(html, mimetype="text/html", headers=headers)
 
 
+def _audit_of(verdict: Any) -> dict[str, Any] | None:
+    """This server's verdict, as the in-browser check weighs its own result against it (it
+    never shows a success headline on a record the audit rejects)."""
+    return None if verdict is None else {"ok": verdict.ok, "reason": verdict.to_json()["reason"]}
+
+
 def _render_hand(ledger: Any, view: Any, record: dict[str, Any] | None = None) -> str:
     if record is None:
         record = data.record_of(ledger, view.id) if view.state.value in ("finished", "revealed") else None
@@ -328,11 +334,13 @@ def _render_hand(ledger: Any, view: Any, record: dict[str, Any] | None = None) -
                 **{k: ctx["deal"][k] for k in ("turned_up", "indicator") if ctx["deal"][k] is not None},
                 "log": _log_check(view.id, record, public_key),
                 "evidence": _evidence(record, public_key),
+                "audit": _audit_of(verdict),
             }
     elif view.state.value == "finished" and readable:
         # no server seed yet, so no deal to check -- but the record's statements can be
         # checked against the log already
-        ctx["check"] = {"log": _log_check(view.id, record, public_key), "evidence": _evidence(record, public_key)}
+        ctx["check"] = {"log": _log_check(view.id, record, public_key), "evidence": _evidence(record, public_key),
+                        "audit": _audit_of(verdict)}
     g.highlight = _highlights(ctx["steps"])
     return render_template("hand.html", **ctx)
 

@@ -15,6 +15,10 @@ Settings (config keys, or the environment variables of the same names):
 ``TIPLU_WITNESS_KEY_FILE``    its ``tiplu.key/1`` Ed25519 key file (``tiplu keys new``; required)
 ``TIPLU_WITNESS_DB``          its SQLite state file (default ``instance/witness.db``)
 ``TIPLU_WITNESS_LOGS``        the logs it witnesses: a file of ``<origin> <log vkey>`` lines (required)
+``TIPLU_WITNESS_MARKER``      its durable state marker (default ``<key file>.state``): what the key
+                              cosigned, kept apart from the database; the witness refuses to
+                              start when the database is missing or behind it
+                              (:mod:`audit.tlog.witness_marker`, ``tiplu witness reinit``)
 ``TIPLU_WITNESS``             a ready :class:`audit.tlog.witness.Witness` (tests; overrides the rest)
 ============================  ============================================================
 
@@ -37,9 +41,11 @@ from typing import Any, Mapping
 from flask import Flask, Response, current_app, jsonify, request
 
 from audit.tlog.witness import Witness, WitnessRefusal, load_logs_file
+from audit.tlog.witness_marker import default_marker
 
 MAX_REQUEST_BYTES = 128 * 1024
-SETTINGS = ("TIPLU_WITNESS_NAME", "TIPLU_WITNESS_KEY_FILE", "TIPLU_WITNESS_DB", "TIPLU_WITNESS_LOGS")
+SETTINGS = ("TIPLU_WITNESS_NAME", "TIPLU_WITNESS_KEY_FILE", "TIPLU_WITNESS_DB", "TIPLU_WITNESS_LOGS",
+            "TIPLU_WITNESS_MARKER")
 
 
 def _text(body: str, status: int = 200, content_type: str = "text/plain; charset=utf-8") -> Response:
@@ -65,7 +71,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         mine = getattr(local, "witness", None)
         if mine is None:
             mine = local.witness = Witness(configured.db_path, configured.key, configured.name, configured.logs,
-                                           clock=configured._clock)
+                                           clock=configured._clock, marker=configured.marker)
         return mine
 
     @app.post("/add-checkpoint")
@@ -116,5 +122,6 @@ def _witness_from_settings(config: Mapping[str, Any]) -> Witness:
         raise MalformedError(f"the witness needs the settings {', '.join(missing)} (docs/transparency-log.md)")
     db = Path(config["TIPLU_WITNESS_DB"])
     db.parent.mkdir(parents=True, exist_ok=True)
+    marker = config.get("TIPLU_WITNESS_MARKER") or default_marker(config["TIPLU_WITNESS_KEY_FILE"])
     return Witness(db, load_key_file(config["TIPLU_WITNESS_KEY_FILE"]), config["TIPLU_WITNESS_NAME"],
-                   load_logs_file(config["TIPLU_WITNESS_LOGS"]))
+                   load_logs_file(config["TIPLU_WITNESS_LOGS"]), marker=marker)

@@ -17,11 +17,12 @@ def witness_options(f):
 
 def witness_policy(values: tuple[str, ...], quorum: int | None) -> tuple[tuple, int]:
     """The parsed witness vkeys and the quorum (all of them unless given); a typed error if impossible."""
-    from audit.tlog.cosignature import parse_witness_list
+    from audit.tlog.cosignature import distinct_keys, parse_witness_list
 
     witnesses = tuple(parse_witness_list(values))
+    n = distinct_keys(witnesses)  # one key under two names counts once
     if quorum is None:
-        quorum = len(witnesses)
-    if quorum > len(witnesses):
-        raise MalformedError(f"--quorum {quorum} needs at least {quorum} --witness keys (got {len(witnesses)})")
+        quorum = n
+    if quorum > n:
+        raise MalformedError(f"--quorum {quorum} needs at least {quorum} distinct --witness keys (got {n})")
     return witnesses, quorum

@@ -17,6 +17,7 @@ from ..report import AuditReport
 from ..runner import audit_items
 from ..schema import validate_record
 from . import main
+from ._values import PUBLIC_KEY
 from ._witness_common import witness_options
 
 
@@ -81,7 +82,7 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
 
 @main.command("audit")
 @click.argument("source", default="-")
-@click.option("--public-key", help="Pin the operator's Ed25519 public key (hex); without it or --trust each record's own claimed key is used, which is NOT a trust anchor.")
+@click.option("--public-key", callback=PUBLIC_KEY, help="Pin the operator's Ed25519 public key (hex); without it or --trust each record's own claimed key is used, which is NOT a trust anchor.")
 @click.option("--trust", "trust_file", type=click.Path(dir_okay=False),
               help='A trust file {"format": "tiplu.trust/1", "public_key": HEX, "origin": LOG?}: the key (and log) to trust.')
 @click.option("--state", "state_file", type=click.Path(dir_okay=False),

@@ -19,19 +19,7 @@ from replay.known_answers import VECTORS_FORMAT, check_vector, known_answers
 from replay.rulesets import PRESETS, resolve
 
 from . import main
-
-
-def load_settings(text: str | None) -> dict | None:
-    """The value of a ``--settings JSON`` option: a JSON object of setting overrides, or None."""
-    if text is None:
-        return None
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MalformedError(f"--settings is not JSON: {exc.msg} at column {exc.colno}") from None
-    if not isinstance(value, dict):
-        raise MalformedError("--settings must be a JSON object of setting overrides")
-    return value
+from ._values import DIGEST, PLAYER_SEED, SERVER_SEED, SETTINGS, load_settings
 
 
 def _print_text(preset: str, ruleset_hash: str, hand_id: str, dealer: int, ans: dict) -> None:
@@ -75,11 +63,13 @@ def _check_vectors(path: str) -> None:
 @main.command("deal")
 @click.option("--preset", type=click.Choice(PRESETS), help="Ruleset preset of the hand.")
 @click.option("--hand-id", help="The hand id exactly as recorded (bound into every derivation).")
-@click.option("--server-seed", metavar="HEX", help="The revealed server seed: 32 bytes, lower-case hex.")
-@click.option("--player-seed", "player_seeds", metavar="HEX", multiple=True,
+@click.option("--server-seed", metavar="HEX", callback=SERVER_SEED,
+              help="The revealed server seed: 32 bytes, lower-case hex.")
+@click.option("--player-seed", "player_seeds", metavar="HEX", multiple=True, callback=PLAYER_SEED,
               help="A seat's revealed seed (16-64 bytes, hex); repeat once per seat, in seat order.")
 @click.option("--dealer", type=int, help="Dealer seat (default: the last seat, MN-6).")
-@click.option("--settings", "settings_json", metavar="JSON", help="Setting overrides as a JSON object.")
+@click.option("--settings", "settings_json", metavar="JSON", callback=SETTINGS,
+              help="Setting overrides as a JSON object.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (the vector 'expect' layout).")
 @click.option("--vector", "vector_file", metavar="FILE", type=click.Path(dir_okay=False),
               help="Instead: check every vector in FILE (tiplu.vectors/1); exit 1 on any failure.")
@@ -100,7 +90,7 @@ def deal_command(preset, hand_id, server_seed, player_seeds, dealer, settings_js
                if v is None]
     if missing or not player_seeds:
         missing += [] if player_seeds else ["--player-seed"]
-        raise MalformedError(f"missing {', '.join(missing)} (or give --vector FILE)")
+        raise click.UsageError(f"missing {', '.join(missing)} (or give --vector FILE)")
     server = parse_server_seed(server_seed)
     seeds = []
     for i, text in enumerate(player_seeds):
@@ -119,9 +109,9 @@ def deal_command(preset, hand_id, server_seed, player_seeds, dealer, settings_js
 
 
 @main.command("verify-commitment")
-@click.option("--commitment", required=True, metavar="HEX", help="The published commitment (SHA-256, hex).")
-@click.option("--server-seed", metavar="HEX", help="Check a revealed server seed (32 bytes, hex).")
-@click.option("--player-seed", metavar="HEX", help="Or check a seat's revealed seed (with --hand-id and --seat).")
+@click.option("--commitment", required=True, metavar="HEX", callback=DIGEST, help="The published commitment (SHA-256, hex).")
+@click.option("--server-seed", metavar="HEX", callback=SERVER_SEED, help="Check a revealed server seed (32 bytes, hex).")
+@click.option("--player-seed", metavar="HEX", callback=PLAYER_SEED, help="Or check a seat's revealed seed (with --hand-id and --seat).")
 @click.option("--hand-id", help="The hand id (seat commitments only).")
 @click.option("--seat", type=int, help="The seat number, from 0 (seat commitments only).")
 @click.option("--json", "as_json", is_flag=True, help='Print {"ok": true, "kind", "commitment"} on a match.')
@@ -134,14 +124,14 @@ def verify_commitment_command(commitment, server_seed, player_seed, hand_id, sea
     """
     digest = parse_digest(commitment).hex()
     if (server_seed is None) == (player_seed is None):
-        raise MalformedError("give exactly one of --server-seed and --player-seed")
+        raise click.UsageError("give exactly one of --server-seed and --player-seed")
     if server_seed is not None:
         verify_server_seed(parse_server_seed(server_seed), digest)
         click.echo(json.dumps({"ok": True, "kind": "server", "commitment": digest}) if as_json
                    else "OK: the server seed matches the commitment")
         return
     if hand_id is None or seat is None:
-        raise MalformedError("a seat commitment needs --hand-id and --seat")
+        raise click.UsageError("a seat commitment needs --hand-id and --seat")
     if seat < 0:
         raise MalformedError("--seat must be 0 or more")
     verify_player_seed(hand_id, seat, parse_player_seed(player_seed), digest)

@@ -18,7 +18,8 @@ from replay.errors import MalformedError
 from replay.fairness import commit_player_seed, parse_player_seed
 
 from . import main
-from .deal import load_settings
+from ._values import load_settings
+from ._values import COMMISSION_PCT, DIGEST, PLAYER_SEED, POINT_VALUE, PRESET, PUBLIC_KEY, SETTINGS
 from ._ledger_common import db_option, emit, json_option, key_option, open_ledger
 
 
@@ -37,11 +38,11 @@ def table_group() -> None:
 @table_group.command("new")
 @click.argument("table_id")
 @click.option("--operator", required=True, help="The operator who runs the table.")
-@click.option("--preset", required=True, help="marriage/nepal, marriage/classic, kitti or rummy13.")
-@click.option("--settings", "settings_json", metavar="JSON", help="Setting overrides as a JSON object.")
+@click.option("--preset", required=True, callback=PRESET, help="marriage/nepal, marriage/classic, kitti or rummy13.")
+@click.option("--settings", "settings_json", metavar="JSON", callback=SETTINGS, help="Setting overrides as a JSON object.")
 @click.option("--seats", type=int, help="Number of seats (default: the most the preset allows).")
-@click.option("--point-value", default="1", show_default=True, help="House tokens per point (decimal string).")
-@click.option("--commission-pct", default="0", show_default=True, help="Commission on winners' gains, percent.")
+@click.option("--point-value", default="1", callback=POINT_VALUE, show_default=True, help="House tokens per point (decimal string).")
+@click.option("--commission-pct", default="0", callback=COMMISSION_PCT, show_default=True, help="Commission on winners' gains, percent.")
 @db_option
 @json_option
 def table_new(table_id, operator, preset, settings_json, seats, point_value, commission_pct, db, as_json) -> None:
@@ -124,8 +125,8 @@ def hand_commit(hand_id, db, key_file, as_json) -> None:
 @hand_group.command("seed-commit")
 @click.argument("hand_id")
 @click.option("--seat", type=int, required=True, help="The seat (0 = first).")
-@click.option("--commitment", metavar="HEX", help="The seat's seed commitment (computed by the player).")
-@click.option("--seed", metavar="HEX", help="Or the seed itself: the commitment is computed here; the seed is not stored.")
+@click.option("--commitment", metavar="HEX", callback=DIGEST, help="The seat's seed commitment (computed by the player).")
+@click.option("--seed", metavar="HEX", callback=PLAYER_SEED, help="Or the seed itself: the commitment is computed here; the seed is not stored.")
 @db_option
 @key_option
 @json_option
@@ -133,7 +134,7 @@ def hand_seed_commit(hand_id, seat, commitment, seed, db, key_file, as_json) -> 
     """Record a seat's seed commitment; prints the player's signed receipt with the
     inclusion proof of that statement at a freshly signed log checkpoint."""
     if (commitment is None) == (seed is None):
-        raise MalformedError("give exactly one of --commitment and --seed")
+        raise click.UsageError("give exactly one of --commitment and --seed")
     if seed is not None:
         commitment = commit_player_seed(hand_id, seat, parse_player_seed(seed))
     from ..receipts import receipt
@@ -149,11 +150,11 @@ def hand_seed_commit(hand_id, seat, commitment, seed, db, key_file, as_json) -> 
 @hand_group.command("seed-reveal")
 @click.argument("hand_id")
 @click.option("--seat", type=int, required=True, help="The seat (0 = first).")
-@click.option("--seed", metavar="HEX", required=True, help="The seat's seed (16-64 bytes, hex).")
+@click.option("--seed", metavar="HEX", required=True, callback=PLAYER_SEED, help="The seat's seed (16-64 bytes, hex).")
 @click.option("--receipt", "receipt_path", type=click.Path(exists=True, dir_okay=False),
               help="The seat's receipt (seed-commit --json): checked before the seed is revealed.")
-@click.option("--public-key", metavar="HEX", help="With --receipt: the operator key the player pinned.")
-@click.option("--server-commitment", metavar="HEX", help="With --receipt: the server commitment the player was shown.")
+@click.option("--public-key", metavar="HEX", callback=PUBLIC_KEY, help="With --receipt: the operator key the player pinned.")
+@click.option("--server-commitment", metavar="HEX", callback=DIGEST, help="With --receipt: the server commitment the player was shown.")
 @db_option
 @key_option
 @json_option
@@ -167,12 +168,12 @@ def hand_seed_reveal(hand_id, seat, seed, receipt_path, public_key, server_commi
         from .seat import check_receipt_file
 
         if public_key is None:
-            raise MalformedError("--receipt needs --public-key: the operator key the player pinned")
+            raise click.UsageError("--receipt needs --public-key: the operator key the player pinned")
         check_receipt_file(receipt_path, public_key, check=check_before_reveal, hand_id=hand_id, seat=seat,
                            seed_commitment=commit_player_seed(hand_id, seat, parse_player_seed(seed)),
                            shown_commitment=server_commitment)
     elif public_key is not None or server_commitment is not None:
-        raise MalformedError("--public-key and --server-commitment check a --receipt")
+        raise click.UsageError("--public-key and --server-commitment check a --receipt")
     with open_ledger(db, key_file) as ledger:
         signed = ledger.seed_reveal(hand_id, seat, seed)
     emit(signed, _statement_text(signed), as_json)
@@ -304,7 +305,7 @@ def hand_log(hand_id, since_seq, db) -> None:
 
 @hand_group.command("verify")
 @click.argument("hand_id")
-@click.option("--public-key", metavar="HEX", help="Verify under this key (default: the operator's key in the ledger).")
+@click.option("--public-key", metavar="HEX", callback=PUBLIC_KEY, help="Verify under this key (default: the operator's key in the ledger).")
 @db_option
 @json_option
 def hand_verify(hand_id, public_key, db, as_json) -> None:

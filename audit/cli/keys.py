@@ -23,6 +23,7 @@ from replay.errors import MalformedError
 
 from ..keys import key_document, load_key_file
 from ..signing import SigningKey
+from ._values import PLAYER_SEED
 from . import main
 from ._ledger_common import db_option, emit, json_option, open_ledger
 
@@ -109,8 +110,8 @@ def seed_new(size: int, as_json: bool) -> None:
 
 @seed_group.command("commit")
 @click.option("--hand-id", required=True, help="The hand id exactly as the operator published it.")
-@click.option("--seat", type=int, required=True, help="Your seat (0 = first).")
-@click.option("--seed", metavar="HEX", required=True, help="Your seed (16-64 bytes, hex).")
+@click.option("--seat", type=click.IntRange(min=0), required=True, help="Your seat (0 = first).")
+@click.option("--seed", metavar="HEX", required=True, callback=PLAYER_SEED, help="Your seed (16-64 bytes, hex).")
 @json_option
 def seed_commit(hand_id: str, seat: int, seed: str, as_json: bool) -> None:
     """Print the commitment to your seed for one hand and seat (computed here; nothing is sent)."""

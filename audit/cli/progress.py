@@ -3,6 +3,7 @@ the position, the rate, the failures so far and, when the number of records is k
 percentage and ETA.  Off when stderr is not a terminal (unless ``--progress``)."""
 from __future__ import annotations
 
+import itertools
 import sys
 import time
 from pathlib import Path
@@ -42,7 +43,9 @@ class AuditProgress:
     def __init__(self, total: int | None, *, file: Any = None) -> None:
         self.total, self.done, self.started = total, 0, time.monotonic()
         self.failed = 0
-        self.bar = click.progressbar(length=total, label="Auditing", file=file or sys.stderr, show_pos=True,
+        # an unknown total (stdin, a URL) still needs an iterable: click refuses a bar with neither
+        self.bar = click.progressbar(itertools.repeat(None) if total is None else None, length=total,
+                                     label="Auditing", file=file or sys.stderr, show_pos=True,
                                      show_eta=total is not None, show_percent=total is not None,
                                      item_show_func=self._status, width=24)
         self.bar.__enter__()

@@ -79,7 +79,8 @@ def seat_commit(url, hand_id, seat, seed, token, public_key, out) -> None:
     rec = _post(url, hand_id, seat, "commit", token, {"commitment": mine})
     r = check_before_reveal(rec, public_key, hand_id=hand_id, seat=seat, seed_commitment=mine)
     out.write_text(json.dumps(rec, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    click.echo(f"receipt kept in {out}: server commitment {r.server_commitment} (leaf {r.indices[0]}), your "
+    c_leaf = r.of_kind("commitment")[0][0]
+    click.echo(f"receipt kept in {out}: server commitment {r.server_commitment} (leaf {c_leaf}), your "
                f"commitment (leaf {r.indices[-1]}), checkpoint size {r.checkpoint.size}")
 
 

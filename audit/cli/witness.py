@@ -8,6 +8,9 @@
   serve ``POST /add-checkpoint`` on Flask's development server (for production:
   gunicorn, ``web/witness.py``).  It starts a web app, so it is added to this group
   above the web layer, by :mod:`web.cli`; ``python3 -m audit.cli witness`` lacks it.
+* ``tiplu witness reinit --name N --key-file K --db F`` -- after a lost database, rebuild
+  the state from the key's marker (``<key file>.state``), explicitly: a witness whose
+  database is missing or behind its marker refuses to start (:mod:`audit.tlog.witness_marker`).
 * ``tiplu witness state --db F`` / ``tiplu witness evidence --db F`` -- what it cosigned
   last for each log, and the refused, validly signed requests it kept.
 """
@@ -26,6 +29,9 @@ name_option = click.option("--name", "name", envvar="TIPLU_WITNESS_NAME", requir
 key_option = click.option("--key-file", "key_file", envvar="TIPLU_WITNESS_KEY_FILE", required=True,
                           type=click.Path(exists=True, dir_okay=False),
                           help="Its tiplu.key/1 key file from 'tiplu keys new' (env TIPLU_WITNESS_KEY_FILE).")
+marker_option = click.option("--marker", "marker", envvar="TIPLU_WITNESS_MARKER", default=None, metavar="PATH",
+                             help="Its durable state marker, kept apart from the database "
+                                  "(env TIPLU_WITNESS_MARKER; default: <key file>.state).")
 db_option = click.option("--db", "db", envvar="TIPLU_WITNESS_DB", default="witness.db", show_default=True,
                          metavar="PATH", help="The witness's own SQLite state (env TIPLU_WITNESS_DB).")
 
@@ -94,6 +100,40 @@ def _open(db: str):
 
     check_state_file(db, create=False)
     return Witness(db, SigningKey.generate(), "inspect", {})  # read-only use: no key is needed
+
+
+@witness_group.command("reinit")
+@name_option
+@key_option
+@db_option
+@marker_option
+@json_option
+def reinit_command(name: str, key_file: str, db: str, marker: str | None, as_json: bool) -> None:
+    """Rebuild a lost witness state from the key's marker, explicitly (see docs/transparency-log.md).
+
+    A witness whose database is missing or behind its marker refuses to start.  This makes a
+    new database holding, for every log, the size and root the key last cosigned (from the
+    marker), so the witness goes on from there and never cosigns a tree inconsistent with
+    them.  It refuses a database that holds a state already: move it aside first.
+    """
+    from audit.tlog.cosignature import witness_vkey
+    from audit.tlog.witness import connect
+    from audit.tlog.witness_marker import default_marker, reinitialise
+
+    from ..keys import load_key_file
+
+    check_state_file(db, create=True)
+    marker = marker or default_marker(key_file)
+    vkey = str(witness_vkey(name, load_key_file(key_file).public_hex))
+    conn = connect(db)
+    try:
+        views = reinitialise(conn, marker, vkey)
+    finally:
+        conn.close()
+    emit({"db": db, "marker": marker, "logs": [{"origin": o, "size": s, "root": r.hex()}
+                                               for o, (s, r) in sorted(views.items())]},
+         f"witness state re-initialised in {db} from {marker}: "
+         + (", ".join(f"{o} at size {s}" for o, (s, _) in sorted(views.items())) or "no log cosigned yet"), as_json)
 
 
 @witness_group.command("state")

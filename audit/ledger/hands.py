@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import json
 import secrets
 from datetime import datetime
@@ -39,8 +40,9 @@ from replay.rulesets import Ruleset, allowed_players
 from ..errors import LedgerIntegrityError, LedgerStateError, NotFoundError
 from ..signing import SigningKey
 from . import views
-from .inputs import check_id, check_player_name, check_seat, seed_bytes
+from .inputs import check_id, check_player_name, check_reason, check_seat, name_key, seed_bytes
 from .lifecycle import HandState, require, require_step
+from .moves import bound_moves
 from .statements import append_statement
 
 if TYPE_CHECKING:
@@ -117,6 +119,15 @@ class HandLifecycle:
                 self._hands_kept[hand_id] = (kept[0], players)
         return seat, players[seat]
 
+    def _hand_hash(self, hand_id: str) -> str:
+        """The hex SHA-256 of the hand's signed ``hand`` statement (its canonical JSON, which
+        the row keeps as its text): what every ``seat-receipt`` binds (format 3)."""
+        row = self.db.execute("SELECT statement FROM statements WHERE hand_id = ? AND kind = 'hand' ORDER BY seq"
+                              " LIMIT 1", [hand_id]).fetchone()
+        if row is None:  # pragma: no cover - new_hand writes it with the row
+            raise LedgerIntegrityError(f"hand {hand_id!r} has no hand statement")
+        return hashlib.sha256(row[0].encode("utf-8")).hexdigest()
+
     def _commitment(self, hand_id: str) -> str | None:
         row = self.db.execute("SELECT commitment FROM hand_commitments WHERE hand_id = ?", [hand_id]).fetchone()
         return row[0] if row else None
@@ -160,8 +171,8 @@ class HandLifecycle:
         players = list(players)
         for p in players:
             check_player_name(p)
-        if len(set(players)) != len(players):
-            raise MalformedError("player names at one hand must be distinct")
+        if len({name_key(p) for p in players}) != len(players):
+            raise MalformedError("player names at one hand must be distinct (ignoring case)")
         ruleset_text = canonical_json(table.ruleset).decode()  # as the hand's row will hold it
         ruleset = _ruleset(ruleset_text)
         n = len(players)
@@ -220,10 +231,12 @@ class HandLifecycle:
             key = self._signer(operator)
             if step.seat_commitment is not None:
                 raise LedgerStateError(f"seat {seat} of hand {hand_id!r} has already committed its seed")
-            # the receipt binds what the player was shown: the server's commitment and the rules
+            # the receipt binds what the player was shown: the server's commitment, the rules, and
+            # (format 3) the signed hand statement: the terms, every seat's name, the dealer
             seq, signed = append_statement(db, key, "seat-receipt", hand_id, {
                 "seat": seat, "player": player, "commitment": commitment,
-                "server_seed_commitment": step.commitment, "ruleset_hash": ruleset.hash}, time)
+                "server_seed_commitment": step.commitment, "ruleset_hash": ruleset.hash,
+                "hand_hash": self._hand_hash(hand_id)}, time)
             db.conn.execute("INSERT INTO seat_commitments (hand_id, seat, commitment, seq) VALUES (?, ?, ?, ?)",
                             (hand_id, seat, commitment, seq))
         return signed
@@ -292,9 +305,15 @@ class HandLifecycle:
         time = self._time(now)
         key = self._signer(operator)
         record_hash = canonical_hash(record)
+        moves = record.get("moves", [])
+        if not isinstance(moves, list):
+            raise MalformedError("a hand record lists its moves", location="moves")
         with self._write() as db:
-            require(db, hand_id, "finish")
-            seq, signed = append_statement(db, key, "record", hand_id, {"record_hash": record_hash}, time)
+            commitment = require_step(db, hand_id, "finish").commitment
+            # format 3: the moves exactly as played (or, with none played, as the record lists them)
+            moves_head, n_moves = bound_moves(db, hand_id, commitment or "", moves)
+            seq, signed = append_statement(db, key, "record", hand_id, {
+                "record_hash": record_hash, "moves_head": moves_head, "n_moves": n_moves}, time)
             db.execute("INSERT INTO hand_records (hand_id, record, record_hash, seq) VALUES (?, ?, ?, ?)",
                        [hand_id, canonical_json(record).decode(), record_hash, seq])
         return signed
@@ -322,8 +341,7 @@ class HandLifecycle:
         another hand), so anyone can check the commitment was honest.
         """
         hand_id, operator, n, _, _ = self._hand_row(hand_id)
-        if not isinstance(reason, str) or len(reason) > 200:
-            raise MalformedError("a cancel reason is a short text (at most 200 characters)")
+        check_reason(reason)
         with self._write() as db:  # state, clock, key: checked once, under the write lock
             commitment = require_step(db, hand_id, "cancel").commitment
             time = self._time(now)

@@ -4,7 +4,8 @@ Verbs (each a single atomic write that signs and appends one statement, or raise
 error and changes nothing): :meth:`~Ledger.new_operator`, :meth:`~Ledger.new_table`, and
 a hand's lifecycle (:mod:`.hands`): :meth:`~Ledger.new_hand`, :meth:`~Ledger.commit`,
 :meth:`~Ledger.seed_commit`, :meth:`~Ledger.seed_reveal`, :meth:`~Ledger.deal`,
-:meth:`~Ledger.finish`, :meth:`~Ledger.reveal`, :meth:`~Ledger.cancel`.  Reads: :meth:`~Ledger.get_hand`,
+:meth:`~Ledger.finish`, :meth:`~Ledger.reveal`, :meth:`~Ledger.cancel`, and the moves as
+played (:mod:`.moves`): :meth:`~Ledger.play_move` (a signed move receipt, not a log leaf).  Reads: :meth:`~Ledger.get_hand`,
 :meth:`~Ledger.list_hands`, :meth:`~Ledger.statements`, :meth:`~Ledger.iter_records`,
 :meth:`~Ledger.operator`, :meth:`~Ledger.verify_hand`.
 
@@ -32,6 +33,7 @@ from ..signing import SigningKey
 from . import views
 from .hands import HandLifecycle, RecordValidator
 from .inputs import check_id, check_player_name, check_seat
+from .moves import MovePlay
 from .lifecycle import HandState
 from .opening import open_db
 from .secret_store import SecretStore, legacy_secret_tables, move_secrets, secrets_path_for
@@ -45,7 +47,7 @@ def _refused(exc: sqlite3.IntegrityError) -> LedgerStateError:
     return LedgerStateError(f"the ledger refused the write: {exc}")
 
 
-class Ledger(HandLifecycle):
+class Ledger(HandLifecycle, MovePlay):
     """An append-only ledger of operators, tables and hands, in one SQLite file.
 
     ``path_or_db`` is a file path, ``":memory:"``, a :class:`sqlite_utils.Database` or a
@@ -187,7 +189,8 @@ class Ledger(HandLifecycle):
                        [name, key.public_hex, key.key_id, time])
         if not store_key:
             self._keys[key.public_hex] = key
-        return views.get_operator(self.db, name)
+        # key_stored as :meth:`operator` will say it (the bare row says False): just written, or not
+        return dataclasses.replace(views.get_operator(self.db, name), key_stored=store_key)
 
     def new_table(self, table_id: str, *, operator: str, preset: str, overrides: Mapping[str, Any] | None = None,
                   seats: int | None = None, point_value: str = "1", commission_pct: str = "0",

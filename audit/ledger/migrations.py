@@ -254,6 +254,21 @@ def m007_log_nodes_in_leaf_rows(db: Database) -> None:
     TransparencyLog(db, migrate=False).migrate()
 
 
+def m008_moves_as_played(db: Database) -> None:
+    """Format 3: the moves of a hand as they are played (``tiplu hand move``), one row per
+    move with the move chain's head after it (:mod:`replay.movechain`) and the time of the
+    move receipt the operator signed for it.  Move receipts are not log leaves: the logged
+    ``record`` statement carries the final head."""
+    db.execute("""CREATE TABLE hand_moves (
+        hand_id TEXT NOT NULL REFERENCES hands(id),
+        n INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        head TEXT NOT NULL,
+        time TEXT NOT NULL,
+        PRIMARY KEY (hand_id, n)) WITHOUT ROWID""")
+    append_only(db, "hand_moves")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     ("001_initial_schema", m001_initial_schema),
     ("002_append_only_triggers", m002_append_only_triggers),
@@ -262,4 +277,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     ("005_secrets_apart", m005_secrets_apart),
     ("006_fewer_pages_per_append", m006_fewer_pages_per_append),
     ("007_log_nodes_in_leaf_rows", m007_log_nodes_in_leaf_rows),
+    ("008_moves_as_played", m008_moves_as_played),
 )

@@ -1,6 +1,6 @@
 """Signed statements: how the ledger publishes each step of a hand.
 
-Every statement is a JSON object ``{"type": "tiplu.statement/1", "kind": ..., "hand_id": ...,
+Every statement is a JSON object ``{"type": "tiplu.statement/2", "kind": ..., "hand_id": ...,
 <the kind's fields>, "time": "<ISO-8601 UTC>"}``, signed by the operator's Ed25519 key over
 its canonical JSON (:meth:`audit.signing.SigningKey.sign`).  The content never depends on
 the row's ``seq``, so a statement verifies alone, with the operator's public key.  The

@@ -28,7 +28,7 @@ from typing import Any
 
 from replay.canonical import canonical_hash, canonical_json
 from replay.fairness import commit_server_seed, hand_randomness
-from replay.records import parse_record, record_core
+from replay.records import parse_record
 from replay.settlement import settle
 from replay.stream import Stream
 
@@ -36,6 +36,7 @@ from ..ledger.store import atomic
 from ..publish import published_record
 from .play import play_hand
 from .private_log import forge_log
+from .resign import bind_record
 
 
 def _winner(record: dict[str, Any], server_seed: bytes, rng_label: str) -> tuple[dict[str, Any], Any]:
@@ -98,7 +99,7 @@ def grind_record(honest: dict[str, Any], key: Any, *, shill: int = 0, tries: int
             continue  # signed last, over the forged core
         statements.append(key.sign(st))
     rec_st = next(dict(s["statement"]) for s in f["statements"] if s["statement"]["kind"] == "record")
-    rec_st["record_hash"] = canonical_hash(record_core(forged))
+    bind_record(rec_st, forged)  # the record hash and (format 3) the head of the forged moves
     at = [i for i, s in enumerate(statements) if s["statement"]["kind"] == "reveal"][0]
     statements.insert(at, key.sign(rec_st))
     f["statements"] = statements

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from replay.deal import left_of
 from replay.fairness import commit_player_seed, hand_randomness
@@ -68,19 +68,23 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
                    point_value: str = "0.25", commission_pct: str = "5", tamper_rate: float = 0.0,
                    start: datetime = EPOCH, on_record: Callable[[dict, str | None], None] | None = None,
                    bias: "Bias | None" = None, origin: str = DEFAULT_ORIGIN,
-                   tamper_hands: Mapping[int, str] | None = None, tamper_rng: Stream | None = None) -> TableRun:
+                   tamper_hands: Mapping[int, str] | None = None, tamper_rng: Stream | None = None,
+                   names: Sequence[str] | None = None) -> TableRun:
     """Run one table through ``ledger``; ``on_record(record, tamper_kind)`` sees each published record.
 
     With ``bias`` the operator chooses each hand's seeds to favour one seat
     (:mod:`audit.sim.bias`): every record still audits clean.  ``tamper_hands`` forces a
     tamper class on hand ``k`` (the fixtures use it).  A class of
     :data:`~audit.sim.tamper.BEFORE_FINISH` is a lie in the record the operator attaches at
-    ``finish`` (so it is logged as the lie it is); the others edit the published record."""
+    ``finish`` (so it is logged as the lie it is); the others edit the published record.
+    ``names``: the players' names (default: the simulator's own, one per seat)."""
     sim = SimStreams(f"{seed}/{table_id}")
     ruleset = resolve(preset, overrides)
     ledger.new_table(table_id, operator=operator, preset=preset, overrides=overrides, seats=players,
                      point_value=point_value, commission_pct=commission_pct, now=start)
-    names = [PLAYERS[i % len(PLAYERS)] + ("" if i < len(PLAYERS) else str(i)) for i in range(players)]
+    if names is None:
+        names = [PLAYERS[i % len(PLAYERS)] + ("" if i < len(PLAYERS) else str(i)) for i in range(players)]
+    names = list(names)
     run = TableRun(table_id, preset)
     game = game_for(ruleset.game)
     carry: dict[str, Any] = dict(game.carry)  # what the first hand carries

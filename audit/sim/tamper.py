@@ -20,6 +20,7 @@ from replay.settlement import format_amount
 from replay.stream import Stream
 
 from ..signing import SigningKey
+from .resign import bind_record
 
 
 @dataclass(frozen=True)
@@ -32,9 +33,7 @@ def _resign_record(rec: dict[str, Any], ctx: TamperContext) -> dict[str, Any]:
     """Re-sign the record statement over the (tampered) record core, as the operator would."""
     for i, s in enumerate(rec["fairness"].get("statements", [])):
         if s["statement"].get("kind") == "record":
-            st = dict(s["statement"])
-            st["record_hash"] = canonical_hash(record_core(rec))
-            rec["fairness"]["statements"][i] = ctx.key.sign(st)
+            rec["fairness"]["statements"][i] = ctx.key.sign(bind_record(dict(s["statement"]), rec))
     return rec
 
 

@@ -124,19 +124,41 @@ def verify_cosignatures(note: Note | str, witnesses: Sequence[Vkey]) -> list[Cos
     return results
 
 
+def distinct_keys(witnesses: Sequence[Vkey]) -> int:
+    """How many distinct public keys ``witnesses`` name: what a quorum counts.  One key listed
+    under two names is one witness (``cosignature/v1`` does not commit to the name, and one
+    party holding one key must not count twice)."""
+    return len({v.public_key for v in witnesses})
+
+
+def shared_keys(witnesses: Sequence[Vkey]) -> list[list[str]]:
+    """The names that share a public key, one list per shared key (for messages)."""
+    by_key: dict[bytes, list[str]] = {}
+    for v in dict.fromkeys(witnesses):
+        by_key.setdefault(v.public_key, []).append(v.name)
+    return [names for names in by_key.values() if len(names) > 1]
+
+
 def check_quorum(note: Note | str, witnesses: Sequence[Vkey], quorum: int) -> list[CosignatureResult]:
     """Verify the cosignatures and raise :class:`WitnessQuorumError` if fewer than ``quorum``
-    distinct trusted witnesses cosigned; return the per-witness results otherwise."""
-    if quorum < 0 or quorum > len(set(witnesses)):
+    distinct trusted witness *keys* cosigned (:func:`distinct_keys`: a key under two names
+    counts once); return the per-witness results otherwise."""
+    witnesses = list(dict.fromkeys(witnesses))
+    if quorum < 0 or quorum > distinct_keys(witnesses):
         raise MalformedError(f"a quorum of {quorum} needs at least that many distinct witness keys "
-                             f"(got {len(set(witnesses))})")
-    results = verify_cosignatures(note, list(dict.fromkeys(witnesses)))
-    good = [r for r in results if r.ok]
+                             f"(got {distinct_keys(witnesses)}{_shared_note(witnesses)})")
+    results = verify_cosignatures(note, witnesses)
+    good = {v.public_key for v, r in zip(witnesses, results) if r.ok}
     if len(good) < quorum:
         detail = "; ".join(f"{r.name}: {r.reason}" for r in results if not r.ok)
         raise WitnessQuorumError(f"{len(good)} of the required {quorum} witness cosignatures verify"
-                                 + (f" ({detail})" if detail else ""), results=results)
+                                 + (f" ({detail})" if detail else "") + _shared_note(witnesses), results=results)
     return results
+
+
+def _shared_note(witnesses: Sequence[Vkey]) -> str:
+    shared = shared_keys(witnesses)
+    return "".join(f"; {' and '.join(names)} are one key, counted once" for names in shared)
 
 
 def parse_witness_list(values: Sequence[str]) -> list[Vkey]:

@@ -46,6 +46,7 @@ from replay.errors import MalformedError, TipluError
 
 from . import merkle
 from .cosignature import cosign, witness_vkey
+from .witness_marker import check_start, write_marker
 from .note import (TYPE_ED25519, Note, Vkey, b64decode_strict, check_key_name, parse_note, parse_vkey,
                    verify_ed25519_note)
 
@@ -199,14 +200,24 @@ class Witness:
     (each call opens its own transaction; the connection is per instance)."""
 
     def __init__(self, db_path: str | Path, key: SigningKey, name: str, logs: Mapping[str, WitnessedLog], *,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, marker: str | Path | None = None) -> None:
+        """``marker``: the durable marker beside the key file (:mod:`.witness_marker`); with one,
+        the state is checked against it first (:class:`WitnessStateError` if it must not
+        start) and every new view is written to it before the cosignature is returned."""
         self.name = check_key_name(name)
         self.key = key
         self.vkey = witness_vkey(name, key.public_hex)
         self.logs = dict(logs)
         self.db_path = str(db_path)
+        self.marker = None if marker is None else str(marker)
         self._clock = clock
         self._conn = connect(db_path)
+        if self.marker is not None:
+            try:
+                self.state_id = check_start(self._conn, self.marker, str(self.vkey))
+            except BaseException:
+                self._conn.close()
+                raise
 
     def close(self) -> None:
         self._conn.close()
@@ -288,6 +299,9 @@ class Witness:
                                " VALUES (?, ?, ?, ?, ?)", (cp.origin, cp.size, cp.root, text, timestamp))
         self._conn.execute("INSERT INTO witness_history (origin, size, root, timestamp) VALUES (?, ?, ?, ?)",
                            (cp.origin, cp.size, cp.root, timestamp))
+        if self.marker is not None:  # inside the transaction: the marker is never behind a cosignature given
+            views = {o: (sz, bytes(r)) for o, sz, r in self._conn.execute("SELECT origin, size, root FROM witness_logs")}
+            write_marker(self.marker, str(self.vkey), self.state_id, views)
         return line
 
     def _keep_evidence(self, cp: ParsedCheckpoint, reason: str, stored_size: int, stored_root: bytes,
@@ -308,7 +322,7 @@ class Witness:
     def latest(self, origin: str) -> str | None:
         """The last checkpoint cosigned for ``origin``: the log's lines and this witness's."""
         row = self._conn.execute("SELECT checkpoint FROM witness_logs WHERE origin = ?", (origin,)).fetchone()
-        return None if row is None else row[0]
+        return row[0] if row is not None and row[0] else None  # '' after a re-initialisation
 
     def latest_by_hash(self, digest: str) -> str | None:
         for origin in self.logs:

@@ -61,3 +61,31 @@ def test_no_bar_when_stderr_is_not_a_terminal(tmp_path, kitti_archive):
     path = _archive(tmp_path, kitti_archive)
     err = _run(["audit", str(path)], tty=False)
     assert "Auditing" not in err and "records/s" not in err
+
+
+def test_a_bar_without_a_known_total_reads_stdin(tmp_path, kitti_archive):
+    """Issue 29 item 1: ``cat kitti.jsonl | tiplu audit`` at a terminal crashed with
+    ``TypeError: iterable or length is required`` (a progress bar with no length)."""
+    path = _archive(tmp_path, kitti_archive, copies=5)
+    import pty
+    master, slave = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
+    with path.open("rb") as stdin:
+        proc = subprocess.Popen([sys.executable, "-m", "audit.cli", "audit"], stdin=stdin,
+                                stdout=subprocess.PIPE, stderr=slave, env=env, cwd=ROOT)
+        os.close(slave)
+        err = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            err += chunk
+        out = proc.communicate(timeout=300)[0].decode()
+    os.close(master)
+    text = err.decode("utf-8", "replace")
+    assert "internal error" not in text and "Traceback" not in text
+    assert "Auditing" in text and "records/s" in text
+    assert "5 records audited, 0 failed" in out  # (the copies repeat hand numbers: a table fault, exit 1)

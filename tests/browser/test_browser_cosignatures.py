@@ -101,3 +101,36 @@ def test_witness_checks_in_the_check_shape(mpage):
     # witnesses the server names: no quorum; a pass only says the lines it claims verify here
     assert theirs == [True, "Witnesses this server names: 1 of 2 cosigned the checkpoint"]
     assert lying == [False, "witness_quorum"] and nobody is None
+
+
+def test_one_key_under_two_names_counts_once_in_the_browser(mpage):
+    """Performed: key W1 cosigns under two names; a quorum of 2 over them and W2 is not met
+    until W2 cosigns too -- as audit/tlog/cosignature.py check_quorum counts."""
+    from audit.tlog.cosignature import WitnessQuorumError, check_quorum, parse_witness_vkey
+
+    text = documented()
+    body = parse_note(text).body
+    alias = str(witness_vkey("witness.example/alias", W1.public_hex))
+    twice = text + str(cosign(W1, "witness.example/alias", body, 1796126401))  # w1's line is already there
+    thrice = twice + str(cosign(W2, "witness.example/w2", body, 1796126402))
+    out = mpage.evaluate("""async ([twice, thrice, v1, alias, v2]) => {
+        const W = await import('/web/static/verifier/witnesses.mjs');
+        const a = await M.checkWitnessQuorum(twice, [v1, alias, v2], 2);
+        const b = await M.checkWitnessQuorum(thrice, [v1, alias, v2], 2);
+        let tooMany = null;
+        try { await M.checkWitnessQuorum(twice, [v1, alias], 2); } catch (e) { tooMany = e.message; }
+        const checks = await W.witnessChecks(twice, {witnesses: [v1, alias, v2], quorum: 2});
+        const all = await W.witnessChecks(twice, {witnesses: [v1, alias]});
+        return [[a.ok, a.count, a.distinct, a.results.map((r) => r.ok)], [b.ok, b.count], tooMany,
+                [checks[0].ok, checks[0].reason, checks[0].detail], [all[0].ok, all[0].title]];
+    }""", [twice, thrice, V1, alias, V2])
+    a, b, too_many, checks, every = out
+    assert a == [False, 1, 2, [True, True, False]] and b == [True, 2]
+    assert "needs at least that many distinct witness keys (got 1)" in too_many
+    assert checks[:2] == [False, "witness_quorum"]
+    assert "witness.example/w1 and witness.example/alias are one key, counted once" in checks[2]
+    assert every == [True, "Checkpoint cosigned by at least 1 of 2 witnesses"]  # "all" = every distinct key
+    vkeys = [parse_witness_vkey(v) for v in (V1, alias, V2)]
+    with pytest.raises(WitnessQuorumError):
+        check_quorum(twice, vkeys, 2)
+    check_quorum(thrice, vkeys, 2)

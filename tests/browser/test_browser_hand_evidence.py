@@ -79,4 +79,5 @@ def test_a_re_signed_grind_fails_not_in_log_on_the_hand_page(page, evidence_site
     bad = {c["name"]: c["reason"] for c in items(page) if c["ok"] == "false"}
     # the deal recomputes from the forged seed: only the log tells
     assert bad == expect
-    assert "disagrees" in page.inner_text("#check-status")
+    # the server's audit rejects the forgery too: the browser "also" finds a fault (issue 29)
+    assert "also finds a fault" in page.inner_text("#check-status")

@@ -1,7 +1,9 @@
-"""Every record fixture (fixtures/records/, tiplu.hand/2) judged by the browser's log
+"""Every record fixture (fixtures/records/, tiplu.hand/3) judged by the browser's log
 evidence check (web/static/verifier/tlogproof.mjs) and by the Python audit
 (audit.verify.audit_record) under the same pinned operator key: the goldens verify, and on
-every fixture the browser's failed log checks carry exactly the log reasons the audit gives."""
+every fixture the browser's failed log checks carry exactly the log reasons the audit gives,
+and its format-3 checks (the move chain, the hand statement's hash) fail exactly where the
+audit finds those statement_mismatch faults."""
 from __future__ import annotations
 
 import json
@@ -45,7 +47,7 @@ def judged(browser, static_server):
 
 
 def test_the_fixtures_are_log_bound():
-    assert all(json.loads((RECORDS / e["file"]).read_text(encoding="utf-8"))["format"] == "tiplu.hand/2" for e in MANIFEST)
+    assert all(json.loads((RECORDS / e["file"]).read_text(encoding="utf-8"))["format"] == "tiplu.hand/3" for e in MANIFEST)
 
 
 @pytest.mark.parametrize("entry", [e for e in MANIFEST if e["ok"]], ids=lambda e: e["file"])
@@ -61,8 +63,16 @@ def test_every_golden_record_verifies_in_the_browser(judged, entry):
 def test_the_browser_agrees_with_the_python_audit(judged, entry):
     key, results = judged
     record, checks = results[entry["file"]]
-    verdict = audit_record(record, trust=TrustAnchor(key, "pinned"))
+    # the browser checks every statement's signature too (log:keys), as --check-signatures does
+    verdict = audit_record(record, trust=TrustAnchor(key, "pinned"), check_signatures=True)
     python = {f.reason.value for f in verdict.faults} & LOG_REASONS
-    browser = {c["reason"] for c in checks if c["ok"] is False}
-    assert browser == python, (verdict.faults, [c for c in checks if c["ok"] is False])
-    assert (not python) == all(c["ok"] is not False for c in checks)
+    log_checks = [c for c in checks if not c["name"].startswith("moves:")]
+    browser = {c["reason"] for c in log_checks if c["ok"] is False}
+    assert browser == python, (verdict.faults, [c for c in log_checks if c["ok"] is False])
+    assert (not python) == all(c["ok"] is not False for c in log_checks)
+    # format 3: the move chain and the hand binding, as statement_check judges them
+    said = {"moves:chain": ("moves_head", "n_moves"), "moves:hand-hash": ("hand_hash",)}
+    for name, fields in said.items():
+        py = any(f.reason.value == "statement_mismatch" and any(x in f.message for x in fields) for f in verdict.faults)
+        js = any(c["name"] == name and c["ok"] is False for c in checks)
+        assert py == js, (name, verdict.faults, checks)

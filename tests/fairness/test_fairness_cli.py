@@ -102,29 +102,30 @@ def test_verify_seat_commitment():  # rule R-21
     assert wrong_seat.exit_code == 1 and v["player_seeds"][0] not in wrong_seat.output
 
 
-@pytest.mark.parametrize("args", [
-    ["deal", "--preset", "kitti", "--hand-id", "h", "--server-seed", SECRET[:-2], "--player-seed", "ab" * 16],
-    ["deal", "--preset", "kitti", "--hand-id", "h", "--server-seed", SECRET.upper(), "--player-seed", "ab" * 16],
-    ["deal", "--preset", "kitti", "--hand-id", "h", "--server-seed", "ab" * 32, "--player-seed", SECRET[:20]],
-    ["deal", "--preset", "kitti", "--hand-id", "h", "--server-seed", "ab" * 32, "--player-seed", SECRET + "x"],
-    ["deal", "--preset", "kitti", "--hand-id", "h", "--server-seed", SECRET],
-    ["deal", "--preset", "kitti", "--hand-id", "h", "--server-seed", SECRET, "--player-seed", "ab" * 16],  # 1 seat
-    ["deal", "--preset", "kitti", "--hand-id", "h", "--server-seed", SECRET, "--player-seed", "ab" * 16,
-     "--player-seed", "cd" * 16, "--settings", "{nope"],
-    ["deal", "--preset", "kitti", "--hand-id", "h", "--server-seed", SECRET, "--player-seed", "ab" * 16,
-     "--player-seed", "cd" * 16, "--settings", '{"no_such": 1}'],
-    ["deal", "--preset", "kitti", "--hand-id", "h", "--server-seed", SECRET, "--player-seed", "ab" * 16,
-     "--player-seed", "cd" * 16, "--dealer", "2"],
-    ["verify-commitment", "--server-seed", SECRET, "--commitment", "00"],
-    ["verify-commitment", "--server-seed", SECRET, "--player-seed", SECRET, "--commitment", "00" * 32],
-    ["verify-commitment", "--player-seed", SECRET, "--commitment", "00" * 32],
+# the README's rule: 2 for a usage error (a missing or contradictory option, a bad value), 1 otherwise
+@pytest.mark.parametrize("status,args", [
+    (2, ["deal", "--preset", "kitti", "--hand-id", "h", "--server-seed", SECRET[:-2], "--player-seed", "ab" * 16]),
+    (2, ["deal", "--preset", "kitti", "--hand-id", "h", "--server-seed", SECRET.upper(), "--player-seed", "ab" * 16]),
+    (2, ["deal", "--preset", "kitti", "--hand-id", "h", "--server-seed", "ab" * 32, "--player-seed", SECRET[:20]]),
+    (2, ["deal", "--preset", "kitti", "--hand-id", "h", "--server-seed", "ab" * 32, "--player-seed", SECRET + "x"]),
+    (2, ["deal", "--preset", "kitti", "--hand-id", "h", "--server-seed", SECRET]),
+    (1, ["deal", "--preset", "kitti", "--hand-id", "h", "--server-seed", SECRET, "--player-seed", "ab" * 16]),  # 1 seat
+    (2, ["deal", "--preset", "kitti", "--hand-id", "h", "--server-seed", SECRET, "--player-seed", "ab" * 16,
+         "--player-seed", "cd" * 16, "--settings", "{nope"]),
+    (1, ["deal", "--preset", "kitti", "--hand-id", "h", "--server-seed", SECRET, "--player-seed", "ab" * 16,
+         "--player-seed", "cd" * 16, "--settings", '{"no_such": 1}']),
+    (1, ["deal", "--preset", "kitti", "--hand-id", "h", "--server-seed", SECRET, "--player-seed", "ab" * 16,
+         "--player-seed", "cd" * 16, "--dealer", "2"]),
+    (2, ["verify-commitment", "--server-seed", SECRET, "--commitment", "00"]),
+    (2, ["verify-commitment", "--server-seed", SECRET, "--player-seed", SECRET, "--commitment", "00" * 32]),
+    (2, ["verify-commitment", "--player-seed", SECRET, "--commitment", "00" * 32]),
 ])
-def test_errors_are_one_line_and_never_echo_a_seed(args):
+def test_errors_are_one_line_and_never_echo_a_seed(status, args):
     result = CliRunner().invoke(main, args)
-    assert result.exit_code == 1
+    assert result.exit_code == status, result.output
     out = result.output.strip()
     assert result.stdout == ""
-    assert len(out.splitlines()) == 1 and out.startswith("tiplu: error:"), out
+    assert len(out.splitlines()) == 1 and out.startswith(("tiplu: error:", f"tiplu {args[0]}: error:")), out
     assert SECRET not in out and SECRET.upper() not in out and SECRET[:20] not in out
 
 

@@ -37,11 +37,12 @@ def js(result):
     return json.loads(result.stdout)
 
 
-def one_line_error(result, *words):
-    assert result.exit_code == 1
+def one_line_error(result, *words, status=1):
+    """One line on stderr; status 2 for a usage error (a bad value, a missing or contradictory option)."""
+    assert result.exit_code == status, result.stderr
     assert result.stdout == ""
     lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("tiplu: error: "), result.stderr
+    assert len(lines) == 1 and lines[0].startswith("tiplu: error: " if status == 1 else "tiplu "), result.stderr
     for w in words:
         assert w in lines[0]
 
@@ -72,11 +73,12 @@ def test_one_hand_end_to_end_with_json(run, tmp_path):  # rules R-21, R-22
         files[-1].write_text(text)
     # the client checks the receipt before the seed goes out: another seat's receipt, another
     # key or another server commitment than the one shown is refused, and nothing is written
-    for bad in (["--receipt", str(files[1]), "--public-key", pub],
-                ["--receipt", str(files[0]), "--public-key", "ab" * 32],
-                ["--receipt", str(files[0]), "--public-key", pub, "--server-commitment", "cd" * 32],
-                ["--receipt", str(files[0])]):
-        one_line_error(run("hand", "seed-reveal", "h1", "--seat", "0", "--seed", SEEDS[0], *bad, ok=False))
+    for bad, status in ((["--receipt", str(files[1]), "--public-key", pub], 1),
+                        (["--receipt", str(files[0]), "--public-key", "ab" * 32], 1),
+                        (["--receipt", str(files[0]), "--public-key", pub, "--server-commitment", "cd" * 32], 1),
+                        (["--receipt", str(files[0])], 2)):  # a usage error: --receipt needs --public-key
+        one_line_error(run("hand", "seed-reveal", "h1", "--seat", "0", "--seed", SEEDS[0], *bad, ok=False),
+                       status=status)
     assert js(run("hand", "show", "h1", "--json"))["state"] == "seeds-committed"
     for seat in (0, 1, 2, 3):
         run("hand", "seed-reveal", "h1", "--seat", str(seat), "--seed", SEEDS[seat], "--receipt", str(files[seat]),
@@ -114,8 +116,8 @@ def test_errors_are_one_line_with_a_non_zero_exit(run, tmp_path):
     run("hand", "commit", "h1")
     one_line_error(run("hand", "seed-reveal", "h1", "--seat", "0", "--seed", SEEDS[0], ok=False), "every seat")
     one_line_error(run("hand", "seed-commit", "h1", "--seat", "5", "--seed", SEEDS[0], ok=False), "no seat 5")
-    one_line_error(run("hand", "seed-commit", "h1", "--seat", "0", ok=False), "exactly one of")
-    one_line_error(run("hand", "seed-commit", "h1", "--seat", "0", "--seed", "xyz", ok=False), "hex")
+    one_line_error(run("hand", "seed-commit", "h1", "--seat", "0", ok=False), "exactly one of", status=2)
+    one_line_error(run("hand", "seed-commit", "h1", "--seat", "0", "--seed", "xyz", ok=False), "hex", status=2)
     run("hand", "seed-commit", "h1", "--seat", "0", "--seed", SEEDS[0])
     run("hand", "seed-commit", "h1", "--seat", "1", "--seed", SEEDS[1])
     one_line_error(run("hand", "seed-commit", "h1", "--seat", "1", "--seed", SEEDS[1], ok=False), "seeds-committed")
@@ -168,3 +170,18 @@ def test_the_cli_ledger_is_the_library_ledger(run):
     run("operator", "new", "acme")
     with Ledger(run.db) as ledger:
         assert ledger.operator("acme").key_stored
+
+
+def test_operator_new_says_where_its_key_is_as_show_does(run, tmp_path):
+    """Issue 29 item 3: `operator new acme` said "kept outside (pass --key-file to sign)" and
+    key_stored false while the key was stored and `operator show` said key_stored true."""
+    made = run("operator", "new", "acme")
+    assert "stored in" in made.stdout and "kept outside" not in made.stdout, made.stdout
+    new = js(run("operator", "new", "bea", "--json"))
+    assert new["key_stored"] is True
+    assert js(run("operator", "show", "bea", "--json"))["key_stored"] is True
+    keyfile = tmp_path / "cy.key"
+    run("keys", "new", "--out", str(keyfile))
+    outside = run("operator", "new", "cy", "--key-file", str(keyfile))
+    assert "kept outside" in outside.stdout
+    assert js(run("operator", "show", "cy", "--json"))["key_stored"] is False

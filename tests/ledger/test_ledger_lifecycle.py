@@ -36,7 +36,7 @@ def test_every_statement_verifies_with_the_operator_public_key_alone():
     kinds = []
     for st in ledger.statements("h1"):
         stmt = verify_statement(st.to_json(), pub)  # the exported row verifies on its own
-        assert stmt["type"] == "tiplu.statement/1" and stmt["hand_id"] == "h1" and stmt["kind"] == st.kind
+        assert stmt["type"] == "tiplu.statement/2" and stmt["hand_id"] == "h1" and stmt["kind"] == st.kind
         assert stmt["time"].endswith("Z")
         kinds.append(st.kind)
     assert kinds == ["hand", "commitment"] + ["seat-receipt"] * 4 + ["seat-reveal"] * 4 + ["deal", "record", "reveal"]

@@ -10,12 +10,11 @@ from audit.ledger import Ledger
 from audit.publish import published_record
 from audit.receipts import receipt
 from audit.signing import SigningKey
+from audit.sim.resign import bind_record
 from audit.tlog.checkpoint import make_checkpoint
 from audit.tlog.proof import format_tlog_proof
 from audit.tlog.store import TransparencyLog
-from replay.canonical import canonical_hash
 from replay.fairness import commit_player_seed, commit_server_seed
-from replay.records import record_core
 
 KEY = SigningKey.from_hex("22" * 32)
 T0 = datetime(2026, 11, 30, 14, 0, tzinfo=timezone.utc)
@@ -34,18 +33,23 @@ def honest_hand(ledger: Ledger, hand_id: str = "h1"):
 
 
 def finish_honestly(ledger: Ledger, hand_id: str = "h1") -> dict:
-    """Reveal the seeds, deal, attach a (minimal) record, reveal: the published v2 record."""
+    """Reveal the seeds, deal, attach a (minimal) record, reveal: the published v3 record."""
     for s in range(3):
         ledger.seed_reveal(hand_id, s, seed(s), now=T0)
     ledger.deal(hand_id, now=T0)
-    ledger.finish(hand_id, {"hand_id": hand_id, "format": "tiplu.hand/2",
-                            "fairness": {"server_commitment": ledger.get_hand(hand_id).server_seed_commitment}}, now=T0)
+    view = ledger.get_hand(hand_id)
+    table = ledger.table(view.table_id)
+    ledger.finish(hand_id, {"hand_id": hand_id, "format": "tiplu.hand/3",
+                            "table": {"table_id": view.table_id, "operator": view.operator, "dealer": view.dealer,
+                                      "seats": [{"seat": s.seat, "player": s.player} for s in view.seats],
+                                      "point_value": table.point_value, "commission_pct": table.commission_pct},
+                            "fairness": {"server_commitment": view.server_seed_commitment}, "moves": []}, now=T0)
     ledger.reveal(hand_id, now=T0)
     rec = published_record(ledger, hand_id)
     f = rec["fairness"]
     view = ledger.get_hand(hand_id)
     f.update({"ruleset_hash": view.ruleset_hash, "seat_commitments": [s.commitment for s in view.seats]})
-    assert len(f["log_proofs"]) == len(f["statements"])  # published log-bound (tiplu.hand/2)
+    assert len(f["log_proofs"]) == len(f["statements"])  # published log-bound (tiplu.hand/3)
     return rec
 
 
@@ -66,7 +70,7 @@ def resigned_grind(ledger: Ledger, honest: dict, *, key: SigningKey = KEY) -> di
         if st["kind"] == "reveal":
             st["server_seed"] = s2.hex()
         if st["kind"] == "record":
-            st["record_hash"] = canonical_hash(record_core(forged))
+            bind_record(st, forged)
         new = key.sign(st)
         log.append_statement(new)  # the forger logs its statements: they are real leaves
         out.append(new)

@@ -1,4 +1,4 @@
-"""A player's seat receipt (tiplu.receipt/2): the logged commitment and seat-receipt, proved
+"""A player's seat receipt (tiplu.receipt/3): the logged hand, commitment and seat-receipt, proved
 at one signed checkpoint; checked before a reveal; and it proves a re-signed grind forged."""
 from __future__ import annotations
 
@@ -31,11 +31,11 @@ def test_a_seat_receipt_holds_the_logged_commitment_and_verifies_with_the_pinned
     ledger, receipts = ledger_with_receipts
     commitment = ledger.get_hand("h1").server_seed_commitment
     for seat, rec in enumerate(receipts):
-        assert rec["format"] == "tiplu.receipt/2" and [s["statement"]["kind"] for s in rec["statements"]] == [
-            "commitment", "seat-receipt"]
+        assert rec["format"] == "tiplu.receipt/3" and [s["statement"]["kind"] for s in rec["statements"]] == [
+            "hand", "commitment", "seat-receipt"]
         assert all(p.startswith("c2sp.org/tlog-proof@v1\nindex ") for p in rec["log_proofs"])
         r = verify_receipt(rec, KEY.public_hex)
-        assert r.seat == seat and r.server_commitment == commitment and r.indices[0] < r.indices[1]
+        assert r.seat == seat and r.server_commitment == commitment and r.indices[0] < r.indices[1] < r.indices[2]
         assert r.of_kind("seat-receipt")[0][1]["server_seed_commitment"] == commitment
         check_before_reveal(rec, KEY.public_hex, hand_id="h1", seat=seat, shown_commitment=commitment,
                             seed_commitment=commit_player_seed("h1", seat, seed(seat)))
@@ -131,7 +131,7 @@ def test_the_cli_exit_codes(ledger_with_receipts, tmp_path):
     lines = [x for x in bad.output.splitlines() if x.startswith("CONTRADICTED: ")]
     assert any("server commitment" in x for x in lines) and all("\n" not in x for x in lines)
     js = run(paths["receipt"], paths["forged"], "--public-key", KEY.public_hex, "--json")
-    assert js.exit_code == 1 and json.loads(js.output)["contradictions"][0]["receipt"]
+    assert js.exit_code == 1 and json.loads(js.output)["contradictions"][0]["receipt"] is not None
     unpinned = run(paths["receipt"], paths["honest"])
     assert unpinned.exit_code == 0 and "NOT a trust anchor" in unpinned.output
     (tmp_path / "junk.json").write_text("{not json")

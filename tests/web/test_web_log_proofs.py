@@ -158,7 +158,8 @@ def test_a_finished_hand_gets_the_log_check_alone(signed_app, make_app, fresh_db
     hid = site.hands["finished"]
     html = app.test_client().get(f"/hands/{hid}").get_data(as_text=True)
     check = _check_data(html)
-    assert set(check) == {"log", "evidence"}
+    assert set(check) == {"log", "evidence", "audit"}
+    assert check["audit"] == {"ok": False, "reason": "not_revealed"}  # weighed by the browser (issue 29)
     assert check["log"]["public_key"] == public_key
     assert [s["statement"]["kind"] for s in check["log"]["statements"]][-1] == "record"
     assert site.secret_seeds[hid] not in html

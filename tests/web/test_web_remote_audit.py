@@ -34,8 +34,21 @@ def test_audit_over_the_api_catches_every_forgery(served_demo):
     assert res.exit_code == 1
 
 
-def test_an_unreachable_operator_is_one_failure_not_a_traceback():
-    res = CliRunner().invoke(main, ["audit", "http://127.0.0.1:9/", "--json", "--no-progress"])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_an_unreachable_operator_is_no_audit_not_a_malformed_record(as_json):
+    """Issue 29 item 16: nothing listening used to print a `malformed` failure with a Python
+    exception's text and count it as a record.  Now: one line saying the operator could not be
+    reached, exit 1, nothing on stdout (no report, no record counted)."""
+    res = CliRunner().invoke(main, ["audit", "http://127.0.0.1:9/", "--no-progress", *(["--json"] if as_json else [])])
     assert res.exit_code == 1
-    report = json.loads(res.output)
-    assert report["failed"] == 1 and "cannot list hands" in report["failures"][0]["faults"][0]["message"]
+    assert res.stdout == ""
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "could not be reached" in lines[0] and "nothing was audited" in lines[0]
+    assert "malformed" not in lines[0] and "Error" not in lines[0] and "HTTPConnection" not in lines[0]
+
+
+def test_a_site_that_is_no_operator_is_no_audit(served_demo):
+    url, _ = served_demo
+    res = CliRunner().invoke(main, ["audit", url + "/nothing-here", "--no-progress"])
+    assert res.exit_code == 1 and res.stdout == ""
+    assert "answered HTTP 404" in res.stderr and "nothing was audited" in res.stderr

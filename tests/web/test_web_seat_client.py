@@ -53,7 +53,7 @@ def test_commit_keep_the_receipt_check_it_then_reveal(served, tmp_path):  # rule
         res = seat("commit", url, "h1", "--seat", str(s), "--seed", SEEDS[s], "--token", tokens[s],
                    "--public-key", KEY.public_hex, "--out", str(files[s]))
         assert res.exit_code == 0, res.output
-        assert commitment in res.output and json.loads(files[s].read_text())["format"] == "tiplu.receipt/2"
+        assert commitment in res.output and json.loads(files[s].read_text())["format"] == "tiplu.receipt/3"
     common = ["--public-key", KEY.public_hex, "--server-commitment", commitment]
     # refused before anything is sent: another seat's receipt, a commitment not the one shown, an edited receipt
     edited = tmp_path / "edited.json"

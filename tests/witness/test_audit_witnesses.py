@@ -58,7 +58,7 @@ def test_the_cli_requires_the_quorum_and_names_the_policy():
     assert data["witness_policy"] == {"witnesses": [V[0]], "quorum": 1}
     assert data["failures"][0]["reason"] == "witness_quorum"
     r = CliRunner().invoke(main, ["audit", str(GOLDEN), "--witness", V[0], "--quorum", "2"])
-    assert r.exit_code == 1 and "tiplu: error: a quorum of 2 needs at least 2 witness keys" in r.output
+    assert r.exit_code == 1 and "tiplu: error: a quorum of 2 needs at least 2 distinct witness keys" in r.output
 
 
 def test_parallel_workers_apply_the_same_policy(tmp_path):

@@ -10,20 +10,30 @@
  * proofs it serves now.  Trusts no server computation: the server's claims are only
  * compared against.
  *
+ * The browser checks the commitments, the deal and the log evidence -- never the moves or
+ * the payouts.  So the headline (#check-status) says exactly that, and weighs it against
+ * this server's audit verdict (check-data's "audit": {ok, reason}): when the audit rejects
+ * the record, no success headline is shown even if every browser check passed (the fault
+ * is in what the browser does not check); when both find a fault the browser "also" finds
+ * one -- it disagrees with the server only when the server passes what the browser fails.
+ * A failed check is listed under what was found (verifier/wording.mjs), not its title.
+ *
  * For tests: #browser-check[data-state] becomes "verified" (every check passed), "failed"
  * (some check failed), "incomplete" (none failed, some could not be done, e.g. no
- * WebCrypto Ed25519) or "error"; each <li> carries data-check (the check's name) and
+ * WebCrypto Ed25519) or "error"; data-audit is "passed", "rejected" or "none" (no verdict
+ * yet); each <li> carries data-check (the check's name) and
  * data-ok ("true", "false" or "null") and, for a failed log check, data-reason (the Python
  * audit's reason name: not_in_log, log_order, bad_checkpoint, not_log_bound, ...).
  */
 import { verifyHand } from "./verifier/verifier.mjs";
 import { logChecks } from "./hand-log-check.mjs";
 import { recordLogChecks } from "./verifier/tlogproof.mjs";
+import { failedTitle } from "./verifier/wording.mjs";
 
 const box = document.getElementById("browser-check");
 const list = document.getElementById("check-list");
 const status = document.getElementById("check-status");
-const { log, evidence, ...input } = JSON.parse(document.getElementById("check-data").textContent);
+const { log, evidence, audit, ...input } = JSON.parse(document.getElementById("check-data").textContent);
 
 function item(c) {
   const { ok, title, detail } = c;
@@ -33,7 +43,7 @@ function item(c) {
   if (c.name) li.dataset.check = c.name;
   if (c.reason) li.dataset.reason = c.reason;
   const b = document.createElement("b");
-  b.textContent = `${ok === true ? "\u2713" : ok === false ? "\u2717" : "\u2013"} ${title}`;
+  b.textContent = ok === false ? `\u2717 ${failedTitle(title)}` : `${ok === true ? "\u2713" : "\u2013"} ${title}`;
   const d = document.createElement("div");
   d.className = "detail";
   d.textContent = detail;
@@ -85,10 +95,21 @@ try {
   const done = logs.every((c) => c.ok === true);
   box.dataset.state = failed ? "failed" : done ? "verified" : "incomplete";
   const passed = checks.filter((c) => c.ok === true).length;
+  const nFailed = checks.filter((c) => c.ok === false).length;
+  const rejected = audit?.ok === false && audit?.reason !== "not_revealed";
+  box.dataset.audit = audit?.ok === true ? "passed" : rejected ? "rejected" : "none";
+  const what = "hand_id" in input ? "the commitments, the deal and the log evidence" : "the log evidence";
+  const fails = nFailed ? `${nFailed} check${nFailed === 1 ? "" : "s"} failed` : "a commitment is missing, so nothing proves the deal";
   status.textContent = failed
-    ? "\u2717 Your browser disagrees with this server: see below."
-    : done ? `\u2713 Your browser agrees: ${passed} checks passed.`
-      : `\u2013 Nothing failed (${passed} checks passed), but not everything could be checked: see below.`;
+    ? (rejected
+      ? `\u2717 Your browser also finds a fault (${fails}: see below); this server's audit rejects the record too.`
+      : `\u2717 Your browser disagrees with this server: ${fails} (see below), though its audit does not reject the record.`)
+    : rejected
+      ? `\u2013 Your browser checked ${what} (${passed} checks, none failed), not the moves or the payouts; `
+        + "this server's audit above rejects the record, so it does not check out."
+      : done
+        ? `\u2713 Your browser agrees on ${what}: ${passed} checks passed. It does not replay the moves or the payouts: the audit verdict above does.`
+        : `\u2013 Nothing failed (${passed} checks passed), but not everything could be checked: see below.`;
 } catch (e) {
   box.dataset.state = "error";
   status.textContent = `Could not check: ${e.message}`;

@@ -13,7 +13,12 @@
  * (no check failed, and every log check passed), "incomplete" (nothing failed, but a log
  * check could not be done: no pinned key, no WebCrypto Ed25519), "failed" (some check
  * failed) or "error" (input unreadable); every drawn card has data-card="7H", every seat
- * data-seat="n".
+ * data-seat="n".  What is checked is the seeds, the commitments, the deal and a record's log
+ * evidence -- never the moves or the payouts, and the verdict says so.  A failed check is
+ * named by what was found (verifier/wording.mjs), never by its passing title.  The deal is
+ * drawn under what it is: #felt[data-proof] is "proven" (every commitment checked),
+ * "unproven" (a commitment missing) or "wrong-seeds" (a seed or the ruleset does not match
+ * its commitment: the cards drawn are NOT the hand's deal, only what these inputs make).
  *
  * A link to verify.html#record=<URI-encoded JSON> fills the "Hand record" tab and
  * verifies at once (a fragment is never sent to any server).
@@ -24,6 +29,12 @@ import { cardInfo, parseCard } from "./verifier/cards.mjs";
 import { EXAMPLE_HAND } from "./verifier/presets.mjs";
 import { logState, parseTlogProof, recordLogChecks } from "./verifier/tlogproof.mjs";
 import { witnessChecks } from "./verifier/witnesses.mjs";
+import { failedTitle } from "./verifier/wording.mjs";
+import { answerConformance } from "./verifier/conformance.mjs";
+
+// the conformance suite's entry point (docs/conformance.md): a harness runs
+// fixtures/conformance against this page, or against the downloaded offline file
+globalThis.tipluConformance = answerConformance;
 
 const $ = (id) => document.getElementById(id);
 
@@ -196,6 +207,32 @@ function drawDeal(report) {
   }
 }
 
+/** Whether the drawn deal is the hand's: proven, unproven (a commitment missing) or made
+ *  from inputs that do not match their commitments (then it is NOT the hand's deal). */
+function proofOf(report) {
+  const binding = report.checks.filter((c) => c.name === "ruleset_hash" || c.name === "server_commitment" || c.name.startsWith("player_commitment:"));
+  if (binding.some((c) => c.ok === false)) return "wrong-seeds";
+  return report.complete ? "proven" : "unproven";
+}
+
+const DEAL_TITLES = {
+  proven: ["The deal", null],
+  unproven: ["The deal these seeds make (not proven)", "Not every commitment was given, so nothing proves these seeds and rules were fixed before the deal."],
+  "wrong-seeds": ["NOT the hand's deal: what these inputs would deal",
+    "A seed or the ruleset does not match its commitment, so these are not the cards that were dealt. They are drawn only to show what the inputs make."],
+};
+
+function drawProof(report) {
+  const proof = proofOf(report);
+  const [title, note] = DEAL_TITLES[proof];
+  $("felt").dataset.proof = proof;
+  $("deal-title").textContent = title;
+  $("deal-note").hidden = !note;
+  $("deal-note").textContent = note ?? "";
+}
+
+const NOT_MOVES = " This page does not replay the moves or the payouts: a fairly dealt hand can still be played or paid wrongly, and only its audit verdict (the hand's page, tiplu audit) checks that.";
+
 function drawReport(report, logs, trust) {
   lastReport = report;
   const verdict = $("verdict");
@@ -204,19 +241,19 @@ function drawReport(report, logs, trust) {
   if (failed.length) {
     verdict.className = "verdict bad";
     verdict.replaceChildren(el("strong", { text: "\u2717 Does not verify" }),
-      el("span", { text: `${failed.length} check${failed.length > 1 ? "s" : ""} failed: ${failed.map((c) => c.title).join("; ")}.` }));
+      el("span", { text: `${failed.length} check${failed.length > 1 ? "s" : ""} failed: ${failed.map((c) => failedTitle(c.title)).join("; ")}.` }));
   } else if (report.complete && logs && logState(logs) !== "verified") {
     verdict.className = "verdict partial";
-    verdict.replaceChildren(el("strong", { text: "Deal verified, log evidence not fully checked" }),
-      el("span", { text: logs.some((c) => c.name === "log:trust" && c.ok === null)
+    verdict.replaceChildren(el("strong", { text: "Deal verified, log evidence not fully checked \u2014 not the moves or the payouts" }),
+      el("span", { text: (logs.some((c) => c.name === "log:trust" && c.ok === null)
         ? "Nothing failed, but no operator key was pinned: the record was checked against its own claimed key, which proves nothing about who logged it. Paste the operator's key to pin it."
-        : "Nothing failed, but not every log check could be done in this browser: see the checks." }));
+        : "Nothing failed, but not every log check could be done in this browser: see the checks.") + NOT_MOVES }));
   } else if (report.complete) {
     verdict.className = "verdict good";
-    verdict.replaceChildren(el("strong", { text: "\u2713 Deal verified" }),
-      el("span", { text: logs
+    verdict.replaceChildren(el("strong", { text: "\u2713 Deal verified \u2014 not the moves or the payouts" }),
+      el("span", { text: (logs
         ? "The rules and every seed match what was committed before the deal, this is the deal they make, and every statement is the leaf the operator logged, in the protocol's order, under the key you pinned."
-        : "The rules and every seed match what was committed before the deal, and this is the deal they make." }));
+        : "The rules and every seed match what was committed before the deal, and this is the deal they make.") + NOT_MOVES }));
   } else {
     verdict.className = "verdict partial";
     verdict.replaceChildren(el("strong", { text: "Deal recomputed" }),
@@ -228,8 +265,9 @@ function drawReport(report, logs, trust) {
     const icon = c.ok === true ? "\u2713" : c.ok === false ? "\u2717" : "\u2013";
     return el("li", { class: state, "data-check": c.name, "data-ok": String(c.ok), "data-reason": c.reason ?? null },
       el("span", { class: "icon", "aria-hidden": "true", text: icon }),
-      el("div", {}, el("div", { class: "title", text: c.title }), el("div", { class: "detail", text: c.detail })));
+      el("div", {}, el("div", { class: "title", text: c.ok === false ? failedTitle(c.title) : c.title }), el("div", { class: "detail", text: c.detail })));
   }));
+  drawProof(report);
 
   const spec = presetSpec(report.preset);
   const facts = [

@@ -7,6 +7,12 @@
  * seat has shown (view.shown[seat]) are drawn with its hand; cards named by the view's
  * highlight keys (tiplu, wild, maal, ...) are highlighted wherever they appear.  `#move-N` in the URL jumps to move N.
  *
+ * A move the replay rejected (data.rejected: [{index, move, words, move_json, reason,
+ * message, rule}]) is no step: it changed nothing.  It is drawn, in red, at the step it was
+ * tried after (.bad-move#bad-move-N), and `#move-N` for a rejected move N shows that
+ * position with the bad move itself highlighted (.bad-move.target, #replay[data-bad-move]),
+ * never only the position before it.
+ *
  * For tests: #replay[data-step] is the current step, #rp-final[data-final-points] the final
  * points (shown at the last step).
  */
@@ -16,6 +22,8 @@ const TOP_LAST = /discard|open/;
 const HIGHLIGHT_KEYS = ["tiplu", "wild", "wild_rank", "highlight", "maal", "joker", "jokers", "indicator"];
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const steps = data.steps;
+const rejected = data.rejected ?? [];
+const SHOWN_REJECTED = 3;
 const $ = (id) => document.getElementById(id);
 const root = $("replay");
 let current = 0;
@@ -80,7 +88,22 @@ function renderMove(step, hl) {
   return box;
 }
 
-function render(i) {
+/** The rejected moves tried after step i (before the next applied move). */
+function rejectedAfter(i) {
+  const from = steps[i].index;
+  const to = i + 1 < steps.length ? steps[i + 1].index : Infinity;
+  return rejected.filter((r) => r.index > from && r.index < to);
+}
+
+function renderRejected(r, hl, target) {
+  const who = data.players[r.seat] ?? `seat ${r.seat}`;
+  return el("div", { class: `bad-move${target ? " target" : ""}`, id: `bad-move-${r.index}`, "data-move-index": r.index },
+    el("div", { class: "bad-head", text: `\u2717 Record move #${r.index}, rejected: ${String(r.reason).replace(/_/g, " ")}${r.rule ? ` (rule ${r.rule})` : ""}` }),
+    r.move_json ? renderMove(r, hl) : el("code", { text: r.move }),
+    el("div", { class: "bad-why", text: `${r.move_json && (r.move_json.sets || r.move_json.groups) ? `${r.words ?? who}: ` : ""}${r.message}. It changed nothing; the position shown is the one it was tried in.` }));
+}
+
+function render(i, target = null) {
   current = Math.max(0, Math.min(steps.length - 1, i));
   const step = steps[current];
   const view = step.view || {};
@@ -94,6 +117,18 @@ function render(i) {
 
   const board = $("rp-board");
   board.replaceChildren();
+  const bad = rejectedAfter(current);
+  if (target === null) delete root.dataset.badMove;
+  else root.dataset.badMove = String(target);
+  if (bad.length) {
+    const shown = bad.filter((r, k) => k < SHOWN_REJECTED || r.index === target);
+    board.append(el("div", { class: "rejected-moves" }, ...shown.map((r) => renderRejected(r, hl, r.index === target)),
+      bad.length > shown.length ? el("p", { class: "muted", text: `and ${bad.length - shown.length} more rejected move${bad.length - shown.length === 1 ? "" : "s"}` }) : null));
+    if (target !== null) {
+      const r = bad.find((x) => x.index === target);
+      if (r) $("rp-label").textContent = `Record move #${r.index}, rejected: ${r.words ?? r.move} \u2014 ${r.message}`;
+    }
+  }
   const special = HIGHLIGHT_KEYS.filter((k) => view[k] !== undefined && view[k] !== null);
   if (special.length) {
     board.append(el("div", { class: "specials" }, ...special.map((k) =>
@@ -180,8 +215,9 @@ function jumpToHash() {
   const want = Number(m[1]);
   let k = 0;
   steps.forEach((s, i) => { if (s.index <= want) k = i; });
-  render(k);
-  root.scrollIntoView();
+  const isRejected = rejected.some((r) => r.index === want);
+  render(k, isRejected ? want : null);
+  (isRejected ? $(`bad-move-${want}`) : root).scrollIntoView();
 }
 
 $("rp-first").addEventListener("click", () => { stop(); render(0); });

@@ -310,13 +310,24 @@ export async function verifyCosignatures(text, vkeys) {
   return results;
 }
 
-/** Whether at least `quorum` distinct witnesses of `vkeys` cosigned the checkpoint. */
+/**
+ * Whether at least `quorum` distinct witness *keys* of `vkeys` cosigned the checkpoint: one key
+ * listed under two names counts once (as audit/tlog/cosignature.py check_quorum counts).
+ * `distinct` is how many distinct keys `vkeys` name, `shared` the groups of names sharing one.
+ */
 export async function checkWitnessQuorum(text, vkeys, quorum) {
   const unique = [...new Set(vkeys.map((v) => (typeof v === "string" ? v : v.text)))];
-  if (!Number.isInteger(quorum) || quorum < 0 || quorum > unique.length) {
-    throw new SignatureError(`a quorum of ${quorum} needs at least that many distinct witness keys`);
+  const parsed = [];
+  for (const v of unique) parsed.push(await parseVkey(v, TYPE_COSIGNATURE));
+  const keyOf = (v) => bytesToHex(v.publicKey);
+  const byKey = new Map();
+  for (const v of parsed) byKey.set(keyOf(v), [...(byKey.get(keyOf(v)) ?? []), v.name]);
+  const distinct = byKey.size;
+  const shared = [...byKey.values()].filter((names) => names.length > 1);
+  if (!Number.isInteger(quorum) || quorum < 0 || quorum > distinct) {
+    throw new SignatureError(`a quorum of ${quorum} needs at least that many distinct witness keys (got ${distinct})`);
   }
-  const results = await verifyCosignatures(text, unique);
-  const count = results.filter((r) => r.ok).length;
-  return { ok: count >= quorum, count, quorum, results };
+  const results = await verifyCosignatures(text, parsed);
+  const count = new Set(parsed.filter((v, i) => results[i].ok).map(keyOf)).size;
+  return { ok: count >= quorum, count, quorum, distinct, shared, results };
 }

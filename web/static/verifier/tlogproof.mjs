@@ -1,5 +1,7 @@
 /**
- * The log evidence a `tiplu.hand/2` record carries, checked in the browser with no server.
+ * The log evidence a `tiplu.hand/2` or `/3` record carries, checked in the browser with no server.
+ * For a `tiplu.hand/3` record recordLogChecks adds movechain.mjs's checks (moves:chain,
+ * moves:hand-hash): the moves and the hand statement the logged statements bind.
  *
  *   parseTlogProof(text)                      -> {index (BigInt), path (hex[]), extra (Uint8Array | null), checkpointText}
  *   checkpointChecks(text, trust)             -> Promise of {checkpoint | null, checks: [...]}
@@ -27,7 +29,8 @@
  *                    hand < commitment < every seat-receipt < every seat-reveal < deal <
  *                    record < reveal (log_order)
  *   log:keys         every statement's key, and the record's table.public_key, is the
- *                    trusted key (signature)
+ *                    trusted key, and every statement's Ed25519 signature verifies under
+ *                    it (signature; ok null without WebCrypto Ed25519)
  *   statements:order, statements:time  the statements follow the protocol's order
  *                    (event_order), their times run forward (time_order) and none is dated
  *                    past this browser's clock plus five minutes (future_time): ./protocol.mjs
@@ -42,11 +45,14 @@
  * key that is not a trust anchor) -- null is never counted as a pass.
  */
 import { canonicalJson } from "./canonical.mjs";
+import { FORMAT_V3, movesChecks } from "./movechain.mjs";
+import { bytesToHex, hexToBytes, leafHash, parseCheckpoint, ProofError, SignatureError, UnsupportedError, verifyCheckpoint, verifyInclusion } from "./merkle.mjs";
 import { statementChecks } from "./protocol.mjs";
-import { bytesToHex, leafHash, parseCheckpoint, ProofError, UnsupportedError, verifyCheckpoint, verifyInclusion } from "./merkle.mjs";
 
 export const TLOG_PROOF_HEADER = "c2sp.org/tlog-proof@v1";
 export const FORMAT_V2 = "tiplu.hand/2";
+/** The log-bound record formats: v2, and format 3 (whose move chain and hand binding movechain.mjs checks). */
+export const LOG_BOUND_FORMATS = Object.freeze([FORMAT_V2, FORMAT_V3]);
 /** The bases a trusted key can have (audit/trust.py); only "record" is not a trust anchor. */
 export const TRUST_BASES = Object.freeze(["pinned", "trust-file", "monitor-state", "ledger", "record"]);
 /** The protocol's order of statement kinds in the log (docs/records.md). */
@@ -196,15 +202,64 @@ function orderCheck(placed) {
     `leaves ${byIndex[0].index}…${byIndex[byIndex.length - 1].index}: hand, commitment, every seat-receipt, every seat-reveal, deal, record, reveal`);
 }
 
-function keysCheck(record, statements, trust) {
+/**
+ * Verify one signed statement's Ed25519 signature over the canonical JSON of its `statement`
+ * under `publicKeyHex` (docs/records.md, "Statements").  Throws SignatureError when it does
+ * not verify, UnsupportedError without WebCrypto Ed25519.
+ */
+export async function verifyStatementSignature(signed, publicKeyHex) {
+  if (!signed || typeof signed !== "object" || typeof signed.sig !== "string" || !/^[0-9a-f]{128}$/.test(signed.sig)) {
+    throw new SignatureError("a statement's signature is 64 bytes of lower-case hex");
+  }
+  let key;
+  try {
+    key = await crypto.subtle.importKey("raw", hexToBytes(publicKeyHex), { name: "Ed25519" }, false, ["verify"]);
+  } catch (e) {
+    if (e instanceof DOMException && e.name === "NotSupportedError") throw new UnsupportedError("no WebCrypto Ed25519");
+    throw new SignatureError(`bad public key: ${e.message}`);
+  }
+  const sig = hexToBytes(signed.sig);
+  // RFC 8032 section 5.1.7: S must be below the group order L (WebCrypto may not check it)
+  if (!sBelowOrder(sig.slice(32))) throw new SignatureError("the signature's S is not below the group order");
+  if (!(await crypto.subtle.verify({ name: "Ed25519" }, key, sig, canonicalJson(signed.statement)))) {
+    throw new SignatureError("the statement's signature does not verify");
+  }
+}
+
+const ORDER_L = (1n << 252n) + 27742317777372353535851937790883648493n;
+
+function sBelowOrder(sBytes) {
+  let s = 0n;
+  for (let i = sBytes.length - 1; i >= 0; i--) s = (s << 8n) | BigInt(sBytes[i]);
+  return s < ORDER_L;
+}
+
+async function keysCheck(record, statements, trust) {
   const lower = (v) => (typeof v === "string" ? v.toLowerCase() : v);
   const wrong = statements.map((s, i) => [i + 1, lower(s?.key)]).filter(([, key]) => key !== trust.publicKey);
   const claimed = lower(record?.table?.public_key);
   const bits = [];
   if (claimed !== trust.publicKey) bits.push(`the record names another operator key (${short(claimed)})`);
   if (wrong.length) bits.push(`statement${wrong.length > 1 ? "s" : ""} ${wrong.map(([k]) => k).join(", ")} carr${wrong.length > 1 ? "y" : "ies"} another key`);
-  return check("log:keys", "Every statement names the trusted key", bits.length === 0,
-    bits.length === 0 ? `${statements.length} of ${statements.length} carry ${short(trust.publicKey)}` : bits.join("; "), "signature");
+  const unsigned = [];
+  let unsupported = false;
+  if (!wrong.length) {
+    for (const [i, s] of statements.entries()) {
+      try {
+        await verifyStatementSignature(s, trust.publicKey);
+      } catch (e) {
+        if (e instanceof UnsupportedError) { unsupported = true; break; }
+        unsigned.push(i + 1);
+      }
+    }
+  }
+  if (unsigned.length) bits.push(`the signature of statement${unsigned.length > 1 ? "s" : ""} ${unsigned.join(", ")} does not verify`);
+  if (bits.length === 0 && unsupported) {
+    return check("log:keys", "Statement signatures NOT checked", null,
+      `every statement names ${short(trust.publicKey)}, but this browser's WebCrypto has no Ed25519 to check their signatures`);
+  }
+  return check("log:keys", "Every statement is signed by the trusted key", bits.length === 0,
+    bits.length === 0 ? `${statements.length} of ${statements.length} carry ${short(trust.publicKey)} and verify under it` : bits.join("; "), "signature");
 }
 
 /**
@@ -213,16 +268,19 @@ function keysCheck(record, statements, trust) {
  * `publicKey` the record's own `table.public_key` is used and reported as NOT a trust anchor.
  */
 export async function recordLogChecks(record, options = {}) {
-  const checks = await logEvidenceChecks(record, options);
-  // the protocol's order and the statements' times, as the Python audit checks them (./protocol.mjs)
-  return record.format === FORMAT_V2 ? [...checks, ...statementChecks(record.fairness?.statements, options)] : checks;
+  const checks = await logChecks(record, options);
+  if (!LOG_BOUND_FORMATS.includes(record.format)) return checks;
+  // format 3: the moves and the hand statement the logged statements bind (statement_mismatch);
+  // every log-bound format: the protocol's order and the statements' times, as the Python
+  // audit checks them (./protocol.mjs)
+  return [...checks, ...await movesChecks(record), ...statementChecks(record.fairness?.statements, options)];
 }
 
-async function logEvidenceChecks(record, options) {
+async function logChecks(record, options) {
   if (record === null || typeof record !== "object" || Array.isArray(record)) throw new ProofError("a hand record is a JSON object");
   const fairness = record.fairness ?? {};
   const statements = fairness.statements;
-  if (record.format !== FORMAT_V2) {
+  if (!LOG_BOUND_FORMATS.includes(record.format)) {
     return [check("log:bound", "The record is NOT log-bound", false,
       `a ${JSON.stringify(record.format ?? "record")} record carries no log evidence: nothing shows its statements are the ones the operator logged, in order, before the deal`, "not_log_bound")];
   }
@@ -236,7 +294,7 @@ async function logEvidenceChecks(record, options) {
   }
   const trust = trustOf(record, options);
   const checks = [check("log:bound", "The record carries log evidence", true, `${proofs.length} tlog-proofs (c2sp.org/tlog-proof@v1), one per statement`), trustCheck(trust)];
-  const keys = keysCheck(record, statements, trust);
+  const keys = await keysCheck(record, statements, trust);
 
   const parsed = proofs.map((text) => {
     try {

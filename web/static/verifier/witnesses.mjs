@@ -28,10 +28,12 @@ function when(t) {
 
 export async function witnessChecks(checkpointText, { witnesses = [], quorum = null, basis = "pinned", claimed = [] } = {}) {
   if (!witnesses.length) return [];
-  const q = basis === "pinned" ? (quorum ?? witnesses.length) : 0;
-  const title = `Checkpoint cosigned by at least ${q} of ${witnesses.length} witness${witnesses.length === 1 ? "" : "es"}`;
+  let q = basis === "pinned" ? quorum : 0;
+  let title = `Checkpoint cosigned by at least ${q ?? witnesses.length} of ${witnesses.length} witness${witnesses.length === 1 ? "" : "es"}`;
   let res;
   try {
+    if (q === null) q = (await checkWitnessQuorum(checkpointText, witnesses, 0)).distinct;  // all: every distinct key
+    title = `Checkpoint cosigned by at least ${q} of ${witnesses.length} witness${witnesses.length === 1 ? "" : "es"}`;
     res = await checkWitnessQuorum(checkpointText, witnesses, q);
   } catch (e) {
     if (e instanceof UnsupportedError) {
@@ -50,7 +52,8 @@ export async function witnessChecks(checkpointText, { witnesses = [], quorum = n
     }
     return [{ name: "log:witnesses", title: opTitle, ok: res.count > 0 ? true : null, detail, witnesses: res.results }];
   }
-  const detail = `${res.count} of ${witnesses.length} cosigned (quorum ${q}). ${lines.join("; ")}`;
+  const once = res.shared.map((names) => `; ${names.join(" and ")} are one key, counted once`).join("");
+  const detail = `${res.count} distinct witness key${res.count === 1 ? "" : "s"} of ${res.distinct} cosigned (quorum ${q}). ${lines.join("; ")}${once}`;
   if (!res.ok) return [{ name: "log:witnesses", title, ok: false, detail, reason: "witness_quorum", witnesses: res.results }];
   return [{ name: "log:witnesses", title, ok: true, detail, witnesses: res.results }];
 }

@@ -1,0 +1,85 @@
+"""fixtures/records/legacy-v2/: documents published before format 3 (docs/format-3.md), whose
+checkpoints carry the legacy ``time`` extension line, keep their verdicts.  Each golden record
+audits clean under the pinned operator key (signatures and log evidence checked); the seat
+receipt verifies and agrees with its record.  The old body is accepted only because its
+signature covers all four lines: editing that line is caught, as it always was."""
+from __future__ import annotations
+
+import copy
+import json
+import pathlib
+
+import pytest
+
+from audit.receipt_check import compare
+from audit.receipts import ReceiptError, verify_receipt
+from audit.trust import TrustAnchor
+from audit.verify import audit_record
+from replay.faults import Reason
+
+DIR = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "records" / "legacy-v2"
+MANIFEST = json.loads((DIR / "manifest.json").read_text(encoding="utf-8"))
+KEY = MANIFEST["public_key"]
+RECORDS = [d for d in MANIFEST["documents"] if d["kind"] == "record"]
+RECEIPTS = [d for d in MANIFEST["documents"] if d["kind"] == "receipt"]
+
+
+def load(name: str) -> dict:
+    return json.loads((DIR / name).read_text(encoding="utf-8"))
+
+
+def checkpoint_bodies(doc: dict) -> set[str]:
+    proofs = doc["fairness"]["log_proofs"] if "fairness" in doc else doc["log_proofs"]
+    return {p.split("\n\n", 1)[1].split("\n\n", 1)[0] for p in proofs}
+
+
+def test_there_is_a_golden_record_of_every_preset_and_a_receipt():
+    from replay.rulesets import PRESETS
+    assert {d["preset"] for d in RECORDS} == set(PRESETS)
+    assert RECEIPTS
+    assert {p.name for p in DIR.glob("*.json")} == {d["file"] for d in MANIFEST["documents"]} | {"manifest.json"}
+
+
+@pytest.mark.parametrize("entry", MANIFEST["documents"], ids=lambda e: e["file"])
+def test_they_are_legacy_documents_with_the_time_line(entry):
+    doc = load(entry["file"])
+    assert doc["format"] == entry["format"]
+    for body in checkpoint_bodies(doc):
+        lines = body.split("\n")
+        assert len(lines) == 4 and lines[3].startswith("time "), body
+
+
+@pytest.mark.parametrize("entry", RECORDS, ids=lambda e: e["file"])
+def test_every_legacy_record_keeps_its_verdict(entry):
+    verdict = audit_record(load(entry["file"]), trust=TrustAnchor(KEY, "pinned"), check_signatures=True)
+    assert verdict.ok is entry["ok"], verdict.faults
+    assert (verdict.reason.value if verdict.reason else None) == entry["reason"]
+
+
+@pytest.mark.parametrize("entry", RECEIPTS, ids=lambda e: e["file"])
+def test_the_legacy_receipt_verifies_and_agrees_with_its_record(entry):
+    rec = load(entry["file"])
+    got = verify_receipt(rec, KEY)
+    assert got.hand_id == load(entry["record"])["hand_id"]
+    report = compare(rec, load(entry["record"]), public_key=KEY)
+    assert report.consistent is entry["consistent_with_record"], report.to_json()
+
+
+def _edit_time(text: str) -> str:
+    head, rest = text.split("\ntime ", 1)
+    return head + "\ntime 2000" + rest[4:]
+
+
+def test_an_edited_time_line_breaks_the_legacy_record():
+    entry = RECORDS[0]
+    doc = load(entry["file"])
+    doc["fairness"]["log_proofs"] = [_edit_time(p) for p in doc["fairness"]["log_proofs"]]
+    verdict = audit_record(doc, trust=TrustAnchor(KEY, "pinned"))
+    assert not verdict.ok and Reason.BAD_CHECKPOINT in verdict.reasons
+
+
+def test_an_edited_time_line_breaks_the_legacy_receipt():
+    rec = copy.deepcopy(load(RECEIPTS[0]["file"]))
+    rec["log_proofs"] = [_edit_time(p) for p in rec["log_proofs"]]
+    with pytest.raises(ReceiptError, match="checkpoint"):
+        verify_receipt(rec, KEY)

@@ -1,0 +1,60 @@
+"""The conformance suite (fixtures/conformance, docs/conformance.md) run against the in-browser
+verifier (web/static/verifier, loaded as modules over http) and the offline verifier
+(web/static/tiplu-verifier.html opened from disk), in headless Chromium: every case within
+their layers passes; the cases outside them (the game replay, a record's statements against
+its fields, records compared with each other) are answered unsupported, listed below."""
+from __future__ import annotations
+
+import pathlib
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+import conformance  # noqa: E402
+
+OFFLINE = ROOT / "web" / "static" / "tiplu-verifier.html"
+SUITE = conformance.load()
+# the layers these verifiers do not have (web/static/verifier/conformance.mjs, LAYERS)
+NOT_IN_THE_BROWSER = {"replay", "statements", "one-log"}
+
+
+def _run(page, expression):
+    return conformance.run(SUITE["cases"], lambda request: page.evaluate(expression, request))
+
+
+def _check(report):
+    bad = [r for r in report.results if r[1] == "fail"]
+    assert not bad, bad[:6]
+    unsupported = {cid for cid, status, _ in report.results if status == "unsupported"}
+    expected = {c["id"] for c in SUITE["cases"] if set(c["requires"]) & NOT_IN_THE_BROWSER}
+    assert unsupported == expected
+    assert report.count("pass") == len(SUITE["cases"]) - len(expected) > 80
+
+
+def test_browser_verifier_passes_the_suite(page, static_server):
+    page.goto(f"{static_server}/verify.html")
+    page.evaluate("async () => { window.C = await import('/verifier/conformance.mjs'); }")
+    _check(_run(page, "r => window.C.answerConformance(r)"))
+
+
+def test_offline_verifier_passes_the_suite(page):
+    page.goto(OFFLINE.as_uri())
+    page.locator("body[data-ready='1']").wait_for()
+    assert page.evaluate("typeof globalThis.tipluConformance") == "function"
+    _check(_run(page, "r => globalThis.tipluConformance(r)"))
+
+
+@pytest.mark.parametrize("where", ["offline"])
+def test_a_wrong_browser_verifier_fails_a_case(page, where):
+    # the offline file with its canonical JSON made ASCII-escaping: the suite catches it
+    html = OFFLINE.read_text(encoding="utf-8")
+    assert html.count("function canonicalText(value) {") == 1
+    wrong = html.replace("function canonicalText(value) {",
+                         "function canonicalText(value) { return JSON.stringify(value).replace(/[\\u0080-\\uffff]/g, "
+                         "(ch) => '\\\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0')); }\nfunction _unused(value) {")
+    page.set_content(wrong)
+    page.locator("body[data-ready='1']").wait_for()
+    report = _run(page, "r => globalThis.tipluConformance(r)")
+    assert "canonical/non-ascii" in report.failed()
