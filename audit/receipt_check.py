@@ -13,7 +13,10 @@ pinned:
    commission, dealer and every seat's name are the logged hand statement's (a fork of the
    terms or another name in a seat is a contradiction each);
 4. the two checkpoints: of one size, they must have one root (two signed roots for one size
-   prove the operator forked its log).
+   prove the operator forked its log);
+5. with the seat's move receipts (``tiplu.move-receipt/1``, :mod:`audit.move_receipts`): the
+   chain over the record's moves gives each receipt's head after its number of moves (a
+   record with other moves than were played is a contradiction per receipt).
 
 **What an offline check can prove.**  A contradiction found here is a proof: both sides
 are signed by the operator's key, so a record that disagrees with a receipt shows the
@@ -138,7 +141,8 @@ def _compare_terms(hand: Mapping[str, Any], seat: int | None, record: Mapping[st
         checked.append("the record seats every player where the logged hand statement does")
 
 
-def compare(receipt: Any, record: Any, *, public_key: str | None = None) -> ReceiptReport:
+def compare(receipt: Any, record: Any, *, public_key: str | None = None,
+            move_receipts: list[Any] | None = None) -> ReceiptReport:
     """Check ``record`` against ``receipt`` (see the module docstring).
 
     Raises :class:`~replay.errors.MalformedError` for bad input: a receipt that does not
@@ -228,6 +232,15 @@ def compare(receipt: Any, record: Any, *, public_key: str | None = None) -> Rece
     # 3b. format 3: the terms and names of the hand statement the receipt holds
     if r.hand is not None:
         _compare_terms(r.hand, r.seat, record, contradict, report.checked)
+    # 3c. the moves as played: each move receipt the seat kept against the record's moves
+    if move_receipts:
+        from .move_receipts import compare_moves
+
+        found, agree = compare_moves(move_receipts, record, key)
+        for c in found:
+            contradict("moves", c.message, c.receipt, c.record_head)
+        if agree:
+            report.checked.append(f"the record's moves give the head of {agree} of your move receipts")
     # 4. the checkpoints
     rc = r.checkpoint
     if cp is not None:

@@ -16,7 +16,16 @@ it is listed apart (:attr:`TableLedger.rejected`) with its reason and what the o
 *claimed* for it (its published nets and commission, never recomputed).  For games that
 carry a pot (Kitti), each hand's carry must be what the previous hand left: its carry
 moved on by its replayed outcome, as the game says (``Game.next_carry``;
-``CARRY_MISMATCH`` otherwise).
+``CARRY_MISMATCH`` otherwise).  A hand that starts from a pot other than the one the hand
+before it left was settled on a pot the audit rejects: its money is taken out of the
+balances and it is listed under ``rejected`` with reason ``carry_mismatch``.
+
+The money reconciles to the cent, every term named (``reconciliation`` in the JSON): the
+counted hands' balances plus the house's commission plus what those hands moved into (or
+out of) the carried pot is zero -- each hand's settlement is zero-sum with the pot as a
+party (D-2, D-14), so their sum is too::
+
+    sum(balances) + commission + pot_change == 0
 """
 from __future__ import annotations
 
@@ -63,6 +72,10 @@ class TableLedger:
     # next hand carries (Kitti: its pot); only for games that carry something
     carries: dict[int, tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=dict)
     numbers: Counter = field(default_factory=Counter)  # hand_no -> how many records claim it
+    pot_change: Decimal = Decimal(0)  # HT the counted hands moved into the pot (out of it: negative)
+    pot_points: int = 0  # the same in points
+    # hand_no -> the money a counted hand added (taken out again if its carry is rejected)
+    counted: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     def merge(self, other: "TableLedger") -> None:
         for p, v in other.balances.items():
@@ -75,12 +88,61 @@ class TableLedger:
         del self.rejected[MAX_LISTED_FAILURES:]
         self.carries.update(other.carries)
         self.numbers.update(other.numbers)
+        self.pot_change += other.pot_change
+        self.pot_points += other.pot_points
+        self.counted.update(other.counted)
+
+    def carry_rejected(self) -> list[int]:
+        """The counted hands (by number) that start from a pot other than the one the hand
+        before them left: settled on a pot the audit rejects."""
+        nos = sorted(self.carries)
+        return [b for a, b in zip(nos, nos[1:])
+                if b == a + 1 and self.carries[a][1] != self.carries[b][0] and b in self.counted]
+
+    def money(self) -> dict[str, Any]:
+        """The table's money without the hands settled on a rejected pot: balances,
+        commission, pot change (Decimal), hands counted and not, and those hands' entries."""
+        balances, commission, pot_change, pot_points = dict(self.balances), self.commission, self.pot_change, self.pot_points
+        out = []
+        for n in self.carry_rejected():
+            h = self.counted[n]
+            for player, net in h["nets"].items():
+                balances[player] -= net
+            commission -= h["commission"]
+            pot_change -= h["pot_delta"]
+            pot_points -= h["pot_points"]
+            out.append({"where": h["where"], "hand_id": h["hand_id"], "reason": Reason.CARRY_MISMATCH.value,
+                        "claimed": h["claimed"]})
+        return {"balances": balances, "commission": commission, "pot_change": pot_change, "pot_points": pot_points,
+                "passed": self.passed - len(out), "unreconciled": self.unreconciled + len(out), "rejected": out}
+
+    def _pot(self, moved: int) -> dict[str, Any] | None:
+        """The carried pot in points (games that carry a pot only): what the first counted
+        hand started from, what the last one left, and who moved the difference -- the
+        counted hands (``moved`` points) and the hands not counted between them."""
+        nos = [n for n in sorted(self.carries) if n in self.counted and n not in self.carry_rejected()]
+        if not nos:
+            return None
+        start, end = self.carries[nos[0]][0], self.carries[nos[-1]][1]
+        if set(start) != {"pot_before"} or set(end) != {"pot_before"}:
+            return None
+        a, b = start["pot_before"], end["pot_before"]
+        return {"start": a, "end": b, "moved_by_counted_hands": moved, "moved_by_hands_not_counted": b - a - moved}
 
     def to_json(self) -> dict[str, Any]:
-        return {"hands": self.hands, "passed": self.passed, "unreconciled": self.unreconciled,
-                "commission": format_amount(self.commission),
-                "balances": {p: format_amount(v) for p, v in sorted(self.balances.items())},
-                "rejected": sorted(self.rejected, key=lambda r: (r["where"], r.get("hand_id") or "")),
+        m = self.money()
+        total = sum(m["balances"].values(), Decimal(0))
+        pot = self._pot(m["pot_points"])
+        return {"hands": self.hands, "passed": m["passed"], "unreconciled": m["unreconciled"],
+                "commission": format_amount(m["commission"]),
+                "balances": {p: format_amount(v) for p, v in sorted(m["balances"].items())},
+                "reconciliation": {
+                    "balances": format_amount(total), "commission": format_amount(m["commission"]),
+                    "pot_change": format_amount(m["pot_change"]),
+                    "sum": format_amount(total + m["commission"] + m["pot_change"]),
+                    "hands_counted": m["passed"], "hands_not_counted": m["unreconciled"]},
+                **({"pot": pot} if pot is not None else {}),
+                "rejected": sorted(self.rejected + m["rejected"], key=lambda r: (r["where"], r.get("hand_id") or "")),
                 **({"carry_faults": self.carry_faults()} if self.carry_faults() else {})}
 
     def carry_faults(self) -> list[str]:
@@ -135,9 +197,18 @@ class AuditReport:
         settled = replay is not None and replay.settlement is not None and record is not None
         if verdict.ok and settled:
             t.passed += 1
+            nets = {}
             for player, net in zip(record.table.players, replay.settlement.nets):
                 t.balances[player] = t.balances.get(player, Decimal(0)) + net
+                nets[player] = nets.get(player, Decimal(0)) + net
             t.commission += replay.settlement.commission
+            t.pot_change += replay.settlement.pot_delta
+            pot_points = getattr(replay.outcome, "pot_delta_points", 0) or 0
+            t.pot_points += pot_points
+            if record.table.carry and record.table.hand_no is not None:
+                t.counted[record.table.hand_no] = {
+                    "where": where, "hand_id": verdict.hand_id, "nets": nets, "commission": replay.settlement.commission,
+                    "pot_delta": replay.settlement.pot_delta, "pot_points": pot_points, "claimed": claimed_money(record)}
         else:
             t.unreconciled += 1
         if not (verdict.ok and settled) and len(t.rejected) < MAX_LISTED_FAILURES:

@@ -55,9 +55,11 @@ TABLES = [
     ("kitti-4p-t0", "kitti", 4, 1, None, [0], "a clean Kitti hand"),
     ("marriage-nepal-5p-t0", "marriage/nepal", 5, 17, None, [0, 16], "Marriage (Nepal); hand 16 reshuffles"),
     ("marriage-classic-5p-t0", "marriage/classic", 5, 35, None, [34], "Marriage (classic); the stock runs out"),
-    ("rummy13-6p-t0", "rummy13", 6, 11, None, [0, 10], "13-card Rummy; hand 10 reshuffles"),
+    ("rummy13-6p-t0", "rummy13", 6, 12, None, [0, 11], "13-card Rummy; hand 11 reshuffles and draws from the reshuffled stock"),
     ("kitti-redeal-3p", "kitti", 3, 29, {"four_pairs_void": True}, [28], "Kitti with K-21: hand 28 is redealt"),
 ]
+RESHUFFLED = {"marriage-nepal-5p-t0/h16", "marriage-classic-5p-t0/h34", "rummy13-6p-t0/h11"}
+REDEALT = {"kitti-redeal-3p/h28"}
 NON_ASCII = ("kitti-names-4p", ["आशा", "बिकाश", "चन्द्र", "दीपा"])
 
 
@@ -171,7 +173,8 @@ def record_cases(b: Builder, ledger, key: SigningKey, kept, forged, reference_au
         ref = b.add_file(path, rec)
         b.main.append((path, rec))
         b.expect_main.append(verdict())
-        b.audit_case(f"record/{name.replace('/', '-')}", [ref], [verdict()], trust=trust, about=about)
+        catches = (["reshuffle-unshuffled"] if name in RESHUFFLED else ["redeal-same-shoe"] if name in REDEALT else [])
+        b.audit_case(f"record/{name.replace('/', '-')}", [ref], [verdict()], trust=trust, about=about, catches=catches)
     for kind, rec in forged.items():
         path = f"records/main/forged-{kind}.json"
         ref = b.add_file(path, rec)
@@ -222,6 +225,31 @@ def forgery_cases(b: Builder, key: SigningKey, golden: dict, other_key: SigningK
         logged("moves-head-mismatch", rebound, "the logged record statement's moves_head is the chain of other "
                "moves (the first move's time differs) than the record lists", "statement_mismatch",
                catches=["skip-statement-fields"])
+    backwards = copy.deepcopy(st)
+    i = kinds.index("deal")
+    earlier = backwards[i - 1]["statement"]["time"]
+    backwards[i] = key.sign(dict(backwards[i]["statement"], time="2026-10-31T23:59:59.000Z"))
+    assert backwards[i]["statement"]["time"] < earlier
+    logged("time-backwards", backwards, "the deal statement is dated before the seat reveals listed (and logged) "
+           "before it: statement times must not go back", "event_order", catches=["skip-statement-fields"])
+    def resigned(name, edit, about, reason, move=None):
+        """The operator edits the record and re-signs (and logs) its record statement."""
+        rec = copy.deepcopy(golden)
+        edit(rec)
+        signed = copy.deepcopy(st)
+        i = kinds.index("record")
+        new = dict(signed[i]["statement"], record_hash=canonical_hash(record_core(rec)))
+        if "moves_head" in new:
+            from replay.movechain import chain_head
+            new["moves_head"], new["n_moves"] = chain_head(rec["hand_id"], rec["fairness"]["server_commitment"],
+                                                           rec["moves"])
+        signed[i] = key.sign(new)
+        logged(name, signed, about, reason, record=rec, move=move)
+
+    resigned("incomplete", lambda r: r["moves"].pop(), "the last move is dropped and the record re-signed and "
+             "logged: the moves stop before the hand is over", "incomplete", move=len(golden["moves"]) - 1)
+    resigned("outcome-mismatch", lambda r: r["outcome"].update(winner=(r["outcome"]["winner"] + 1) % len(
+        r["table"]["seats"])), "the claimed winner is another seat (re-signed, logged)", "outcome_mismatch")
     d, r = kinds.index("deal"), kinds.index("record")
     swapped = list(range(len(st)))
     swapped[d], swapped[r] = swapped[r], swapped[d]

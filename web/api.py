@@ -85,7 +85,7 @@ def _record(hand_id: str) -> dict[str, Any]:
 
 @bp.get("/hands/<hand_id>/record")
 def get_record(hand_id: str):
-    """The published record (``tiplu.hand/1``); the server seed is ``null`` until revealed."""
+    """The published record (``tiplu.hand/3``); the server seed is ``null`` until revealed."""
     return jsonify(_record(hand_id))
 
 
@@ -110,6 +110,16 @@ def get_statements(hand_id: str):
     # n: the statement's number in the hand, from 1 -- the numbering of every page and fault
     return jsonify({"hand_id": view.id, "statements": [{"n": n, **s.to_json()}
                                                        for n, s in enumerate(ledger.statements(view.id), start=1)]})
+
+
+@bp.get("/hands/<hand_id>/move-receipts")
+def get_move_receipts(hand_id: str):
+    """The move receipts of moves ``since + 1 …`` (``?since=N``, at most 1000): heads of the
+    hand's move chain, signed again from the ledger -- the very receipts that were given."""
+    ledger = get_ledger()
+    view = ledger.get_hand(hand_id)
+    since = int_arg("since", 0, lo=0)
+    return jsonify({"hand_id": view.id, "receipts": ledger.move_receipts(view.id, since=since)})
 
 
 @bp.get("/hands/<hand_id>/log-proofs")

@@ -145,7 +145,8 @@ def table_money(ledger: Any, table_id: str) -> dict[str, Any]:
                     entry["commission"] = format_amount(replay.settlement.commission)
         hands.append(entry)
     ledger_t = report.tables.get(table_id)
-    balances = {p: format_amount(v) for p, v in sorted((ledger_t.balances if ledger_t else {}).items())}
+    money = ledger_t.to_json() if ledger_t else None  # without hands settled on a rejected pot
+    balances = money["balances"] if money else {}
     pot = None
     if ledger_t and ledger_t.carries:   # the carry the table's last audited hand left
         pot = ledger_t.carries[max(ledger_t.carries)][1].get("pot_before")
@@ -153,11 +154,12 @@ def table_money(ledger: Any, table_id: str) -> dict[str, Any]:
         "table": table.to_json(),
         "hands": hands,
         "balances": balances,
-        "commission": format_amount(ledger_t.commission if ledger_t else Decimal(0)),
+        "commission": money["commission"] if money else format_amount(Decimal(0)),
         "audited_hands": ledger_t.hands if ledger_t else 0,
-        "passed_hands": ledger_t.passed if ledger_t else 0,
-        "unreconciled": ledger_t.unreconciled if ledger_t else 0,
-        "rejected": ledger_t.to_json()["rejected"] if ledger_t else [],
+        "passed_hands": money["passed"] if money else 0,
+        "unreconciled": money["unreconciled"] if money else 0,
+        "reconciliation": money["reconciliation"] if money else None,
+        "rejected": money["rejected"] if money else [],
         "pot": pot,
         "carry_faults": ledger_t.carry_faults() if ledger_t else [],
     }

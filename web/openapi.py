@@ -73,7 +73,7 @@ PATHS: dict[str, dict[str, Any]] = {
         "summary": "One hand's public view (server_seed is null until revealed)", "tags": ["public"],
         "parameters": [HAND_ID], "responses": {"200": _json(_ref("Hand")), **_err(400, 404)}}},
     "/api/v1/hands/{hand_id}/record": {"get": {
-        "summary": "The published hand record (tiplu.hand/1); 404 until the hand is finished", "tags": ["public"],
+        "summary": "The published hand record (tiplu.hand/3); 404 until the hand is finished", "tags": ["public"],
         "parameters": [HAND_ID],
         "responses": {"200": _json({"type": "object", "description": "docs/records.md"}), **_err(400, 404)}}},
     "/api/v1/hands/{hand_id}/verdict": {"get": {
@@ -90,6 +90,15 @@ PATHS: dict[str, dict[str, Any]] = {
                        "recomputes each leaf hash from the statement it holds; see docs/transparency-log.md.",
         "tags": ["public", "log"], "parameters": [HAND_ID],
         "responses": {"200": _json(_ref("LogProofs")), **_err(400, 404, 503)}}},
+    "/api/v1/hands/{hand_id}/move-receipts": {"get": {
+        "summary": "The move receipts of the hand's moves after `since` (at most 1000), signed again from the "
+                   "stored heads: the very receipts that were given. Heads only: no move is in them",
+        "tags": ["public"], "parameters": [HAND_ID, _param("since", "query", {"type": "integer", "minimum": 0},
+                                                             "receipts of moves after this many (default 0)",
+                                                             required=False)],
+        "responses": {"200": _json({"type": "object", "properties": {
+            "hand_id": {"type": "string"}, "receipts": {"type": "array", "items": _ref("MoveReceipt")}}}),
+            **_err(400, 404)}}},
     "/api/v1/hands/{hand_id}/seats/{seat}/commit": {"post": {
         "summary": "A seat submits its seed commitment; returns the signed seat-receipt", "tags": ["seat"],
         "security": SEAT_AUTH, "parameters": [HAND_ID, SEAT],
@@ -154,8 +163,21 @@ PATHS: dict[str, dict[str, Any]] = {
             "token": {"type": "string"}}}]}), **_err(400, 401, 403, 404)}}},
     "/api/v1/operator/hands/{hand_id}/deal": {"post": _op_write("Deal: every seed is in")},
     "/api/v1/operator/hands/{hand_id}/finish": {"post": _op_write(
-        "Attach the hand record", body={"type": "object", "required": ["record"],
-                                        "properties": {"record": {"type": "object"}}})},
+        "Attach the hand record: its moves (outcome and settlement computed from their replay) or the whole "
+        "record (checked against the ledger and the replay; 400 malformed, nothing stored, if the audit would "
+        "refuse it)",
+        body={"type": "object", "oneOf": [{"required": ["moves"]}, {"required": ["record"]}],
+              "properties": {"moves": {"type": "array", "items": {"type": "object"}},
+                             "record": {"type": "object"}}})},
+    "/api/v1/operator/hands/{hand_id}/moves": {"post": {
+        "summary": "Play a move of a dealt hand: appended to its move chain; returns the signed move receipt "
+                   "(tiplu.move-receipt/1, not a log leaf) to hand to every seat", "tags": ["operator"],
+        "security": OPERATOR_AUTH, "parameters": [HAND_ID],
+        "requestBody": _body({"type": "object", "required": ["move"], "properties": {"move": {
+            "type": "object", "required": ["type", "seat"],
+            "description": "the move as the record will list it; 'time' is added when absent"}}}),
+        "responses": {"201": _json({"type": "object", "properties": {"receipt": _ref("MoveReceipt")}}),
+                      **_err(400, 401, 403, 404, 409, 413)}}},
     "/api/v1/operator/hands/{hand_id}/reveal": {"post": _op_write(
         "Reveal the server seed (R-22), then publish the hand's record")},
     "/api/v1/operator/hands/{hand_id}/publish": {"post": {
@@ -213,12 +235,18 @@ COMPONENTS: dict[str, Any] = {
         "Signed": {"type": "object", "required": ["statement", "key", "sig"], "properties": {
             "statement": {"type": "object"}, "key": _HEX, "sig": _HEX}},
         "Receipt": {"type": "object", "required": ["format", "hand_id", "statements", "log_proofs"], "properties": {
-            "format": {"const": "tiplu.receipt/2"}, "hand_id": {"type": "string"}, "seat": {"type": "integer"},
+            "format": {"const": "tiplu.receipt/3"}, "hand_id": {"type": "string"}, "seat": {"type": "integer"},
             "statements": {"type": "array", "items": _ref("Signed"),
-                           "description": "a seat receipt: the hand's commitment, then the seat-receipt"},
+                           "description": "a seat receipt: the hand statement, the hand's commitment, then the "
+                                          "seat-receipt (which binds the hand statement's hash)"},
             "log_proofs": {"type": "array", "items": {"type": "string"},
                            "description": "one C2SP tlog-proof (c2sp.org/tlog-proof@v1) per statement, "
                                           "all at one signed checkpoint"}}},
+        "MoveReceipt": {"type": "object", "required": ["statement", "key", "sig"], "properties": {
+            "statement": {"type": "object", "required": ["type", "hand_id", "n_moves", "head", "time"], "properties": {
+                "type": {"const": "tiplu.move-receipt/1"}, "hand_id": {"type": "string"},
+                "n_moves": {"type": "integer", "minimum": 1}, "head": _HEX, "time": {"type": "string"}}},
+            "key": _HEX, "sig": _HEX}},
         "LogProofs": {"type": "object", "required": ["hand_id", "checkpoint", "size", "root", "time", "statements"],
                       "properties": {
             "hand_id": {"type": "string"}, "checkpoint": {"type": "string", "description": "signed note text"},
@@ -275,7 +303,12 @@ COMPONENTS: dict[str, Any] = {
             "balances": {"type": "object", "additionalProperties": {"type": "string"}},
             "commission": {"type": "string", "description": "from the hands that pass the audit only"},
             "audited_hands": {"type": "integer"}, "passed_hands": {"type": "integer"},
-            "unreconciled": {"type": "integer", "description": "audited hands whose money is not counted (rejected)"},
+            "unreconciled": {"type": "integer", "description": "audited hands whose money is not counted (rejected, "
+                                                               "or settled on a pot the audit rejects)"},
+            "reconciliation": {"type": ["object", "null"], "description": "balances + commission + pot_change = sum, "
+                               "always 0.00 (D-2, D-14)", "properties": {
+                "balances": {"type": "string"}, "commission": {"type": "string"}, "pot_change": {"type": "string"},
+                "sum": {"type": "string"}, "hands_counted": {"type": "integer"}, "hands_not_counted": {"type": "integer"}}},
             "rejected": {"type": "array", "items": {"type": "object", "properties": {
                 "hand_id": {"type": ["string", "null"]}, "where": {"type": "string"},
                 "reason": {"type": ["string", "null"]},

@@ -10,7 +10,7 @@ Each write is one ledger verb and answers with the signed statement it appended:
 ``POST /hands/<id>/commit``                 the server-seed commitment (R-21)
 ``POST /hands/<id>/seats/<n>/token``        a new seat token for that seat's player
 ``POST /hands/<id>/deal``                   close the shuffle's inputs (every seed in)
-``POST /hands/<id>/finish``                 attach the record ``{record}``
+``POST /hands/<id>/finish``                 attach the record ``{moves}`` or ``{record}`` (checked)
 ``POST /hands/<id>/reveal``                 reveal the server seed (R-22), then publish the record
 ``POST /hands/<id>/publish``                publish a revealed hand's record (if its publication was lost)
 ``POST /hands/<id>/cancel``                 cancel before the deal ``{reason?}``
@@ -99,11 +99,29 @@ def deal(hand_id: str):
 
 @bp.post("/hands/<hand_id>/finish")
 def finish(hand_id: str):
+    """Attach the record: ``{"moves": [...]}`` (the outcome and settlement computed from their
+    replay) or ``{"record": {...}}`` (checked against the ledger and the replay, key for key);
+    a record the audit would refuse is refused here, 400 ``malformed``, nothing stored."""
+    from audit.finishing import finish_hand
+
     view = _own_hand(hand_id)
-    record = json_body().get("record")
-    if not isinstance(record, dict):
-        raise ApiError(400, "malformed", "finish needs {\"record\": <the tiplu.hand/1 record>}")
-    return _signed(get_ledger().finish(view.id, record), view.id)
+    body = json_body()
+    record, moves = body.get("record"), body.get("moves")
+    if ("record" in body) == ("moves" in body) or (record is not None and not isinstance(record, dict)) \
+            or (moves is not None and not isinstance(moves, list)):
+        raise ApiError(400, "malformed", "finish needs {\"moves\": [<move>, ...]} or {\"record\": <the hand record>}")
+    return _signed(finish_hand(get_ledger(), view.id, record=record, moves=moves), view.id)
+
+
+@bp.post("/hands/<hand_id>/moves")
+def play_move(hand_id: str):
+    """One move of a dealt hand ``{"move": {...}}``: appended to the hand's move chain; the
+    signed move receipt (not a log leaf) for the game server to hand to every seat."""
+    view = _own_hand(hand_id)
+    move = json_body().get("move")
+    if not isinstance(move, dict):
+        raise ApiError(400, "malformed", "a move is {\"move\": <the move as the record will list it>}")
+    return jsonify({"receipt": get_ledger().play_move(view.id, move)}), 201
 
 
 @bp.post("/hands/<hand_id>/reveal")

@@ -55,10 +55,10 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
         click.echo(f"FAIL {f['where']}: {f['reason']}: {where}{root['message']}{consequence_note(f)}")
     if len(data["failures"]) > 50:
         click.echo(f"... and {len(data['failures']) - 50} more failures (use --json for all)")
-    for tid, t in sorted(report.tables.items()):
-        if t.unreconciled:
-            click.echo(f"table {tid}: balances from the {t.passed} hand{'s' if t.passed != 1 else ''} that pass; "
-                       f"{t.unreconciled} rejected hand{'s' if t.unreconciled != 1 else ''} not counted "
+    for tid, t in sorted(data["tables"].items()):  # the money without hands settled on a rejected pot
+        if t["unreconciled"]:
+            click.echo(f"table {tid}: balances from the {t['passed']} hand{'s' if t['passed'] != 1 else ''} that pass; "
+                       f"{t['unreconciled']} rejected hand{'s' if t['unreconciled'] != 1 else ''} not counted "
                        "(their claims are in --json under tables.<id>.rejected)")
     for tid, faults in report.table_faults().items():
         for msg in faults:

@@ -82,7 +82,8 @@ def _statement_text(signed: dict) -> str:
         "seat-receipt": f"hand {hid} seat {s.get('seat')} ({s.get('player')}) committed {s.get('commitment')}",
         "seat-reveal": f"hand {hid} seat {s.get('seat')} ({s.get('player')}) revealed its seed",
         "deal": f"hand {hid} dealt (dealer {s.get('dealer')}, {len(s.get('player_seeds', []))} seeds)",
-        "record": f"hand {hid} finished\nrecord hash {s.get('record_hash')}",
+        "record": f"hand {hid} finished\nrecord hash {s.get('record_hash')}"
+                  + (f"\nmoves head {s['moves_head']} after {s.get('n_moves')} moves" if "moves_head" in s else ""),
         "reveal": f"hand {hid} revealed\nserver seed {s.get('server_seed')}",
         "cancel": f"hand {hid} cancelled; missing seats: {', '.join(map(str, s.get('missing_seats', []))) or '-'}",
     }
@@ -155,14 +156,22 @@ def hand_seed_commit(hand_id, seat, commitment, seed, db, key_file, as_json) -> 
               help="The seat's receipt (seed-commit --json): checked before the seed is revealed.")
 @click.option("--public-key", metavar="HEX", callback=PUBLIC_KEY, help="With --receipt: the operator key the player pinned.")
 @click.option("--server-commitment", metavar="HEX", callback=DIGEST, help="With --receipt: the server commitment the player was shown.")
+@click.option("--player", metavar="NAME", help="With --receipt: the player's own name (the logged hand must seat it here).")
+@click.option("--point-value", metavar="DECIMAL", help="With --receipt: the stake the player agreed (HT per point).")
+@click.option("--commission-pct", metavar="DECIMAL", help="With --receipt: the commission the player agreed (percent).")
 @db_option
 @key_option
 @json_option
-def hand_seed_reveal(hand_id, seat, seed, receipt_path, public_key, server_commitment, db, key_file, as_json) -> None:
+def hand_seed_reveal(hand_id, seat, seed, receipt_path, public_key, server_commitment, player, point_value,
+                     commission_pct, db, key_file, as_json) -> None:
     """Record a seat's seed once every seat has committed (checked against its commitment).
 
     With --receipt and --public-key the seed is revealed only if the receipt proves the
-    server commitment (and this seat's commitment) are in the log under that key."""
+    server commitment (and this seat's commitment) are in the log under that key, and that
+    the logged hand seats --player here at the --point-value and --commission-pct given."""
+    from .seat import agreed_terms
+
+    terms = agreed_terms(point_value, commission_pct)
     if receipt_path is not None:
         from ..receipts import check_before_reveal
         from .seat import check_receipt_file
@@ -171,9 +180,9 @@ def hand_seed_reveal(hand_id, seat, seed, receipt_path, public_key, server_commi
             raise click.UsageError("--receipt needs --public-key: the operator key the player pinned")
         check_receipt_file(receipt_path, public_key, check=check_before_reveal, hand_id=hand_id, seat=seat,
                            seed_commitment=commit_player_seed(hand_id, seat, parse_player_seed(seed)),
-                           shown_commitment=server_commitment)
-    elif public_key is not None or server_commitment is not None:
-        raise click.UsageError("--public-key and --server-commitment check a --receipt")
+                           shown_commitment=server_commitment, player=player, terms=terms)
+    elif public_key is not None or server_commitment is not None or player is not None or terms:
+        raise click.UsageError("--public-key, --server-commitment, --player and the terms check a --receipt")
     with open_ledger(db, key_file) as ledger:
         signed = ledger.seed_reveal(hand_id, seat, seed)
     emit(signed, _statement_text(signed), as_json)
@@ -200,22 +209,85 @@ def hand_cards(hand_id, db, as_json) -> None:
                             f"stock ({len(data['stock'])}): {' '.join(data['stock'])}"]), as_json)
 
 
+def _load_json_file(fh, what: str):
+    try:
+        return json.load(fh)
+    except json.JSONDecodeError as exc:
+        raise MalformedError(f"the {what} is not JSON: {exc.msg} at line {exc.lineno}") from None
+
+
 @hand_group.command("finish")
 @click.argument("hand_id")
-@click.option("--record", "record_file", type=click.File("r", encoding="utf-8"), required=True,
-              help="The hand record: a JSON object with the same hand_id ('-' = stdin).")
+@click.option("--moves", "moves_file", type=click.File("r", encoding="utf-8"),
+              help="The moves as played: a JSON array of move objects ('-' = stdin); the outcome and settlement "
+                   "are computed from their replay.")
+@click.option("--record", "record_file", type=click.File("r", encoding="utf-8"),
+              help="Or the whole hand record (a JSON object with the same hand_id): checked against the ledger "
+                   "and the replay, key for key.")
 @db_option
 @key_option
 @json_option
-def hand_finish(hand_id, record_file, db, key_file, as_json) -> None:
-    """Attach the hand record; prints the signed statement of its hash."""
-    try:
-        record = json.load(record_file)
-    except json.JSONDecodeError as exc:
-        raise MalformedError(f"the record is not JSON: {exc.msg} at line {exc.lineno}") from None
+def hand_finish(hand_id, moves_file, record_file, db, key_file, as_json) -> None:
+    """Attach the hand's record; prints the signed statement of its hash.
+
+    With --moves the record is built here: the ledger's table, seats, ruleset, seeds and
+    commitments, the moves, and the outcome and settlement of their replay (with the
+    operator's private server seed, which stays secret). With --record the record is
+    refused, in one line and with nothing stored, if the audit would call it malformed once
+    published, if it is not this ledger's hand, if a move does not replay, or if its outcome
+    or payouts differ from the replay (the line names the first place that differs).
+    """
+    if (moves_file is None) == (record_file is None):
+        raise click.UsageError("give exactly one of --moves and --record")
+    from ..finishing import finish_hand
+
+    if moves_file is not None:
+        moves = _load_json_file(moves_file, "moves file")
+        if isinstance(moves, dict) and "moves" in moves:  # a record-like {"moves": [...]} works too
+            moves = moves["moves"]
+        kwargs = {"moves": moves}
+    else:
+        kwargs = {"record": _load_json_file(record_file, "record")}
     with open_ledger(db, key_file) as ledger:
-        signed = ledger.finish(hand_id, record)
+        signed = finish_hand(ledger, hand_id, **kwargs)
     emit(signed, _statement_text(signed), as_json)
+
+
+@hand_group.command("bot-moves")
+@click.argument("hand_id")
+@db_option
+def hand_bot_moves(hand_id, db) -> None:
+    """OPERATOR ONLY, for trying the CLI: the moves the simulator's bot plays in a dealt hand
+    (a JSON array for 'tiplu hand finish --moves'); a real table's moves come from its game."""
+    from ..sim.play import bot_moves
+
+    with open_ledger(db) as ledger:
+        moves = bot_moves(ledger, hand_id)
+    click.echo(json.dumps(moves))
+
+
+@hand_group.command("record")
+@click.argument("hand_id")
+@click.option("--attached", is_flag=True,
+              help="The record as attached at finish (before its publication: no statements, no server seed).")
+@db_option
+def hand_record(hand_id, attached, db) -> None:
+    """Print a hand's published record (JSON, as the site serves it and auditors audit it)."""
+    from ..publish import get_published_text
+
+    with open_ledger(db) as ledger:
+        if attached:
+            row = ledger.db.execute("SELECT record FROM hand_records WHERE hand_id = ?",
+                                    [ledger.get_hand(hand_id).id]).fetchone()
+            if row is None:
+                from ..errors import NotFoundError
+
+                raise NotFoundError(f"hand {hand_id!r} has no record yet")
+            text = row[0]
+        else:
+            ledger.get_hand(hand_id)  # "no hand 'x'" before "no published record"
+            text = get_published_text(ledger, hand_id)
+    click.echo(text)
 
 
 @_verb("reveal", "Reveal the server seed of a finished hand (checked against its commitment), then publish its record.")
@@ -315,3 +387,8 @@ def hand_verify(hand_id, public_key, db, as_json) -> None:
         n = sum(1 for _ in ledger.statements(hand_id))
     emit({"hand_id": hand_id, "ok": True, "state": state.value, "statements": n},
          f"OK: {n} statements of hand {hand_id} verify ({state.value})", as_json)
+
+
+from . import hand_moves  # noqa: E402
+
+hand_moves.register(hand_group)  # ``tiplu hand move`` and ``tiplu hand move-receipts``

@@ -20,7 +20,7 @@ from . import main
 
 @main.group("receipt")
 def receipt_group() -> None:
-    """A player's seat receipts (tiplu.receipt/2)."""
+    """A player's seat receipts (tiplu.receipt/3) and move receipts."""
 
 
 def _load(path: str, what: str):
@@ -38,15 +38,30 @@ def _load(path: str, what: str):
 @click.argument("record_path", metavar="RECORD")
 @click.option("--public-key", metavar="HEX", help="The operator key you pinned (default: the key the receipt "
                                                   "names, which is NOT a trust anchor).")
+@click.option("--moves", "moves_path", metavar="FILE", help="Your move receipts (tiplu.move-receipt/1), a JSON "
+                                                           "array or JSON lines: the record's moves must give "
+                                                           "each one's head.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report (with the evidence) as JSON.")
-def receipt_verify(receipt_path: str, record_path: str, public_key: str | None, as_json: bool) -> None:
+def receipt_verify(receipt_path: str, record_path: str, public_key: str | None, moves_path: str | None,
+                   as_json: bool) -> None:
     """Check a published RECORD against your RECEIPT: same logged statements, same server
-    commitment and ruleset hash, one root per checkpoint size.  Exit 0 consistent, 1
-    contradicted, 2 bad input."""
+    commitment, ruleset hash, terms and names, one root per checkpoint size, and (--moves)
+    the moves as played.  Exit 0 consistent, 1 contradicted, 2 bad input."""
+    from ..move_receipts import load_move_receipts
     from ..receipt_check import compare
 
     try:
-        report = compare(_load(receipt_path, "receipt"), _load(record_path, "record"), public_key=public_key)
+        moves = None
+        if moves_path is not None:
+            try:
+                with open(moves_path, encoding="utf-8") as fh:
+                    moves = load_move_receipts(fh.read())
+            except OSError as exc:
+                raise TipluError(f"cannot read the move receipts {moves_path}: {exc.strerror or exc}") from None
+            except (TipluError, UnicodeDecodeError) as exc:
+                raise TipluError(f"the move receipts {moves_path} are not JSON: {exc}") from None
+        report = compare(_load(receipt_path, "receipt"), _load(record_path, "record"), public_key=public_key,
+                         move_receipts=moves)
     except TipluError as exc:
         click.echo(f"tiplu: error: {exc}", err=True)
         sys.exit(2)

@@ -32,6 +32,7 @@ from sqlite_utils import Database
 
 from replay.canonical import canonical_hash, canonical_json
 from replay.deal import Deal
+from replay.fairness import HandRandomness
 from replay.errors import MalformedError
 from replay.fairness import (SERVER_SEED_BYTES, commit_server_seed, hand_randomness, parse_digest,
                              parse_player_seed, verify_player_seed, verify_server_seed)
@@ -278,12 +279,23 @@ class HandLifecycle:
 
     def operator_deal(self, hand_id: str) -> Deal:
         """The cards of a dealt hand, for the operator's game server only (uses the private seed)."""
-        hand_id, _, _, dealer, ruleset = self._hand_row(hand_id)
+        hand_id, _, _, dealer, _ = self._hand_row(hand_id)
+        return self.operator_randomness(hand_id).deal(dealer)
+
+    def operator_randomness(self, hand_id: str) -> "HandRandomness":
+        """OPERATOR ONLY: the v1 randomness of a dealt hand (its shoe, from the private seed)."""
+        hand_id, _, _, _, ruleset = self._hand_row(hand_id)
         view = views.get_hand(self.db, hand_id)
-        if view.state not in (HandState.DEALT, HandState.FINISHED, HandState.REVEALED):
-            raise LedgerStateError(f"hand {hand_id!r} is {view.state.value}: it has not been dealt")
         seeds = [bytes.fromhex(s.seed or "") for s in view.seats]
-        return hand_randomness(self._server_seed(hand_id), hand_id, ruleset, seeds).deal(dealer)
+        return hand_randomness(self.operator_server_seed(hand_id), hand_id, ruleset, seeds)
+
+    def operator_server_seed(self, hand_id: str) -> bytes:
+        """OPERATOR ONLY: the private server seed of a dealt hand, for the operator's own
+        replay of its moves before ``finish`` (:mod:`audit.finishing`); never shown."""
+        view = views.get_hand(self.db, check_id(hand_id, what="hand id"))
+        if view.state not in (HandState.DEALT, HandState.FINISHED, HandState.REVEALED):
+            raise LedgerStateError(f"hand {view.id!r} is {view.state.value}: it has not been dealt")
+        return self._server_seed(view.id)
 
     def finish(self, hand_id: str, record: Mapping[str, Any], *, validate_record: RecordValidator | None = None,
                now: datetime | None = None) -> dict[str, Any]:

@@ -35,3 +35,20 @@ def play_hand(randomness: HandRandomness, *, dealer: int, carry: Mapping[str, An
         state = engine.apply(state, move)
         moves.append(move.to_json())
     return PlayedHand(tuple(moves), engine.outcome(state), len(moves))
+
+
+
+def bot_moves(ledger: Any, hand_id: str) -> list[dict[str, Any]]:
+    """OPERATOR ONLY (it deals with the private server seed): the moves the game's bot plays
+    in dealt hand ``hand_id`` of ``ledger`` -- for trying the CLI without a game server
+    (``tiplu hand bot-moves``; the README's walk-through)."""
+    import hashlib
+
+    from ..finishing import table_place
+
+    view = ledger.get_hand(hand_id)
+    carry, _ = table_place(ledger, view.id, view.table_id)
+    key = hashlib.sha256(b"tiplu/bot-moves/v1/" + view.id.encode("utf-8")).digest()
+    rng = Stream(key, hashlib.sha256(b"tiplu/bot-moves/v1/material").digest(), f"bot:{view.id}")
+    played = play_hand(ledger.operator_randomness(view.id), dealer=view.dealer, carry=carry, rng=rng)
+    return list(played.moves)

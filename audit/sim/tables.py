@@ -30,7 +30,7 @@ from ..publish import build_record, publish, published_record
 from ..tlog.checkpoint import DEFAULT_ORIGIN
 from .bias import Bias
 from .play import play_hand
-from .tamper import BEFORE_FINISH, TamperContext, applicable, tamper
+from .tamper import BEFORE_FINISH, MOVE_LIES, TamperContext, applicable, tamper
 
 PLAYERS = ("asha", "bikash", "chandra", "deepa", "esha", "firoz", "gita", "hari")
 EPOCH = datetime(2026, 11, 1, tzinfo=timezone.utc)
@@ -61,6 +61,8 @@ class TableRun:
     #: the time of the table's last statement: the next table starts after it (statement
     #: times run forward in log order, as an honest operator's clock makes them)
     last_time: datetime | None = None
+    #: with ``keep_move_receipts``: each hand's move receipts, as every seat was given them
+    move_receipts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
 def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: str, table_id: str,
@@ -69,7 +71,8 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
                    start: datetime = EPOCH, on_record: Callable[[dict, str | None], None] | None = None,
                    bias: "Bias | None" = None, origin: str = DEFAULT_ORIGIN,
                    tamper_hands: Mapping[int, str] | None = None, tamper_rng: Stream | None = None,
-                   names: Sequence[str] | None = None) -> TableRun:
+                   names: Sequence[str] | None = None, live_moves: bool = True,
+                   keep_move_receipts: bool = False) -> TableRun:
     """Run one table through ``ledger``; ``on_record(record, tamper_kind)`` sees each published record.
 
     With ``bias`` the operator chooses each hand's seeds to favour one seat
@@ -117,15 +120,20 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
         ledger.deal(hand_id, now=now())
         randomness = hand_randomness(server_seed, hand_id, ruleset, seeds)
         played = play_hand(randomness, dealer=dealer, carry=carry, rng=sim.stream(f"bot:{hand_id}"))
-        moves = [{**m, "time": format_time(now())} for m in played.moves]
+        times = [now() for _ in played.moves]
+        moves = [{**m, "time": format_time(t)} for m, t in zip(played.moves, times)]
+        kind = tamper_hands.get(k) if tamper_hands is not None else None
+        if kind is None and tamper_rate > 0 and tamper_pick.randbelow(10**6) < int(tamper_rate * 10**6):
+            kinds = applicable({"moves": moves})
+            kind = kinds[tamper_pick.randbelow(len(kinds))]
+        if live_moves and kind not in MOVE_LIES:  # each move through the ledger, as played: a move receipt
+            receipts = [ledger.play_move(hand_id, m, now=t) for m, t in zip(moves, times)]
+            if keep_move_receipts:
+                run.move_receipts[hand_id] = receipts
         settlement = settle(played.outcome.net_points, point_value=pv, commission_pct=pct,
                             pot_delta_points=played.outcome.pot_delta_points)
         record = build_record(ledger, hand_id, moves=moves, outcome=played.outcome, settlement=settlement,
                               carry=carry, hand_no=k)
-        kind = tamper_hands.get(k) if tamper_hands is not None else None
-        if kind is None and tamper_rate > 0 and tamper_pick.randbelow(10**6) < int(tamper_rate * 10**6):
-            kinds = applicable(record)
-            kind = kinds[tamper_pick.randbelow(len(kinds))]
         ctx = TamperContext(operator_key, tamper_pick if tamper_rng is None else tamper_rng)
         if kind in BEFORE_FINISH:  # a lie in the record the operator attaches: logged as it is
             record["fairness"]["server_seed"] = server_seed.hex()  # the operator knows it (to replay)

@@ -197,6 +197,31 @@ def resigned_grind(rec, ctx):
     return grind_record(rec, ctx.key, shill=0, tries=24, strict=False)
 
 
+def other_moves(rec, ctx):
+    """The published moves are another game on the same deal (the bots choosing otherwise:
+    another winner, other payouts), with the record statement re-signed over them -- moves
+    hash and all.  The seats' move receipts prove it forged; an audit of the record sees a
+    record statement that is not the logged leaf (the operator logged the moves as played)."""
+    from replay.settlement import settle
+
+    from .grind import _winner
+
+    seed = bytes.fromhex(rec["fairness"]["server_seed"])
+    for attempt in range(8):
+        played, parsed = _winner(rec, seed, f"other-moves:{rec['hand_id']}:{attempt}")
+        if [dict(m) for m in played.moves] != [{k: v for k, v in m.items() if k not in ("time", "auto")}
+                                               for m in rec["moves"]]:
+            break
+    times = [m.get("time") for m in rec["moves"]]
+    last = times[-1] if times else None
+    rec["moves"] = [{**m, "time": times[i] if i < len(times) else last} if last else dict(m)
+                    for i, m in enumerate(played.moves)]
+    settlement = settle(played.outcome.net_points, point_value=parsed.table.point_value,
+                        commission_pct=parsed.table.commission_pct, pot_delta_points=played.outcome.pot_delta_points)
+    rec["outcome"] = {**played.outcome.to_json(), "payouts": settlement.to_json()}
+    return _resign_record(rec, ctx)
+
+
 def inflated_payout(rec, ctx):
     """The winner is paid 1.00 HT more, taken from another seat (still zero-sum)."""
     nets = rec["outcome"]["payouts"]["nets"]
@@ -232,6 +257,7 @@ TAMPERS: dict[str, Callable[[dict, TamperContext], dict]] = {
     "inflated_payout": inflated_payout,
     "commission_off": commission_off,
     "resigned_grind": resigned_grind,
+    "other_moves": other_moves,
 }
 
 # The reason each class must produce (first fault).  Move edits may surface as an illegal
@@ -256,6 +282,10 @@ EXPECTED: dict[str, set[Reason]] = {
     # issue 15: the whole statement set re-signed for a ground server seed; the record keeps
     # the honest hand's log proofs, and the forged statements are not those leaves
     "resigned_grind": {Reason.NOT_IN_LOG},
+    # issue 27: other moves than were played, the record statement re-signed over them; the
+    # logged record statement (over the moves as played) is another leaf.  The seats' move
+    # receipts prove it too (tiplu receipt verify --moves)
+    "other_moves": {Reason.NOT_IN_LOG},
 }
 
 
@@ -265,7 +295,11 @@ EXPECTED: dict[str, set[Reason]] = {
 BEFORE_FINISH = frozenset({"swapped_seed", "edited_move", "dropped_move", "reordered_moves", "deck_mismatch",
                            "illegal_show", "changed_ruleset", "inflated_payout", "commission_off"})
 
-MOVE_KINDS = ("edited_move", "dropped_move", "reordered_moves", "illegal_show", "deck_mismatch")
+MOVE_KINDS = ("edited_move", "dropped_move", "reordered_moves", "illegal_show", "deck_mismatch", "other_moves")
+#: the lies in the attached record that change its moves: the ledger refuses a record whose
+#: moves are not the moves played through it, so this operator does not play them live
+#: (no seat holds a move receipt for those hands)
+MOVE_LIES = frozenset(MOVE_KINDS) & BEFORE_FINISH
 
 
 def applicable(record: dict[str, Any]) -> list[str]:

@@ -315,10 +315,29 @@ class _Patched(Verifier):
             import importlib
             for module, name, value in self.patches:
                 mod = importlib.import_module(module)
-                old = getattr(mod, name)
-                setattr(mod, name, value)
-                stack.callback(setattr, mod, name, old)
+                *owner, attr = name.split(".")
+                for part in owner:
+                    mod = getattr(mod, part)
+                old = getattr(mod, attr)
+                setattr(mod, attr, value)
+                stack.callback(setattr, mod, attr, old)
             return super().check_audit(inp)
+
+
+def _no_reshuffle(self, k, cards):  # the discards become the stock unshuffled
+    return list(cards)
+
+
+def _redeal_reuses_deal(self, k):  # a redeal deals the first shoe again
+    return self.shoe()
+
+
+class ReshuffleUnshuffled(_Patched):
+    patches = (("replay.fairness", "HandRandomness.reshuffle", _no_reshuffle),)
+
+
+class RedealSameShoe(_Patched):
+    patches = (("replay.fairness", "HandRandomness.redeal", _redeal_reuses_deal),)
 
 
 class SkipSameCheckpoint(_Patched):
@@ -439,6 +458,10 @@ MUTANTS = {
                         _cosig_mutant(header=False)),
     "cosig-name-only": ("a witness line counted by name and key ID, signature unchecked", ["cosignature/"],
                         _cosig_mutant(verify=False)),
+    "reshuffle-unshuffled": ("the discards become the stock without the reshuffle:k stream",
+                             ["record/marriage", "record/rummy13"], ReshuffleUnshuffled),
+    "redeal-same-shoe": ("a redeal deals the first shoe again, not the redeal:k stream", ["record/kitti-redeal"],
+                         RedealSameShoe),
     "skip-same-checkpoint": ("proofs with different checkpoints accepted", ["record/two-checkpoints"],
                              SkipSameCheckpoint),
     "skip-log-order": ("log order not checked", ["record/log-order"], SkipLogOrder),

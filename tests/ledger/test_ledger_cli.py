@@ -87,9 +87,16 @@ def test_one_hand_end_to_end_with_json(run, tmp_path):  # rules R-21, R-22
     assert deal["statement"]["player_seeds"] == SEEDS
     cards = js(run("hand", "cards", "h1", "--json"))
     assert [len(h) for h in cards["hands"]] == [13, 13, 13, 13] and cards["indicator"]
+    # issue 29 item 2: a record the audit would call malformed is refused, in one line, nothing stored
     record = tmp_path / "record.json"
     record.write_text(json.dumps({"hand_id": "h1", "moves": []}))
-    run("hand", "finish", "h1", "--record", str(record))
+    one_line_error(run("hand", "finish", "h1", "--record", str(record), ok=False), "format", "nothing stored")
+    assert js(run("hand", "show", "h1", "--json"))["state"] == "dealt"
+    assert [e["kind"] for e in map(json.loads, run("hand", "log", "--hand", "h1").stdout.splitlines())][-1] == "deal"
+    # item 2b: the moves alone make the record (outcome and settlement from the replay)
+    moves = tmp_path / "moves.json"
+    moves.write_text(run("hand", "bot-moves", "h1").stdout)
+    run("hand", "finish", "h1", "--moves", str(moves))
     shown = js(run("hand", "show", "h1", "--json"))
     assert shown["state"] == "finished" and shown["server_seed"] is None
     assert "secret until the reveal" in run("hand", "show", "h1").stdout
@@ -100,6 +107,12 @@ def test_one_hand_end_to_end_with_json(run, tmp_path):  # rules R-21, R-22
         "hand_id": "h1", "ok": True, "state": "revealed", "statements": 13}
     log = [json.loads(line) for line in run("hand", "log", "--hand", "h1").stdout.splitlines()]
     assert [e["kind"] for e in log][-3:] == ["deal", "record", "reveal"]
+    # item 2b: `hand record` prints the published record, and it audits clean under the pinned key
+    published = tmp_path / "published.json"
+    published.write_text(run("hand", "record", "h1").stdout)
+    assert json.loads(published.read_text())["fairness"]["server_seed"] == seed
+    audited = run("audit", str(published), "--public-key", pub, "--json", "--no-progress")
+    assert js(audited)["ok"] is True and js(audited)["total"] == 1
     assert all(verify_statement(e, pub) for e in log)
     assert [e["seq"] for e in log[-2:]] == [e["seq"] for e in map(json.loads, run(
         "hand", "log", "--since", str(log[-3]["seq"])).stdout.splitlines())]

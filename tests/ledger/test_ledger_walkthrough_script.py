@@ -32,7 +32,7 @@ def test_every_variable_the_block_uses_is_set_in_it_and_every_file_made():
     used = set(re.findall(r"\$([A-Z][A-Z0-9_]*)", block)) - {"PWD"}
     assigned = set(re.findall(r"(?:^|[\s;(])(?:export )?([A-Z][A-Z0-9_]*)=", block, re.M))
     assert used <= assigned, f"used but never set: {sorted(used - assigned)}"
-    for f in re.findall(r"--record (\S+)", block):
+    for f in re.findall(r"--(?:record|moves) (\S+)", block):
         assert f"> {f}" in block, f"{f} is never written"
 
 
@@ -45,5 +45,8 @@ def test_the_walkthrough_script_passes():  # rules R-21, R-22
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "walkthrough: all steps passed" in done.stdout
+    # issue 29 item 2: the walk-through's hand audits clean and agrees with every receipt
+    assert "OK: the published hand audits clean and agrees with every seat's receipt" in done.stdout
+    assert "1 records audited, 0 failed" in done.stdout and "AUDIT FAILED" not in done.stdout
     # the second reveal at the end is refused with one line on stderr
     assert done.stderr.strip().splitlines()[-1].startswith("tiplu: error: hand 'demo-1' is revealed")

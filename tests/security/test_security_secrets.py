@@ -134,7 +134,12 @@ def test_a_hand_driven_over_http_shows_its_seed_only_once_revealed(site, app, ca
         step(f"/api/v1/hands/sec-h1/seats/{s}/reveal", {"seed": seeds[s].hex()},
              headers={"Authorization": f"Bearer {tokens[s]}"})
     step("/api/v1/operator/hands/sec-h1/deal")
-    step("/api/v1/operator/hands/sec-h1/finish", {"record": {"hand_id": "sec-h1", "moves": []}})
+    from audit.ledger import Ledger
+    from audit.sim.play import bot_moves
+
+    with Ledger(app.config["TIPLU_DB"]) as ledger:  # the operator's game server: the moves as played
+        moves = bot_moves(ledger, "sec-h1")
+    step("/api/v1/operator/hands/sec-h1/finish", {"moves": moves})
     assert "sec-h1" in _unrevealed(app)
     revealed = client.post("/api/v1/operator/hands/sec-h1/reveal", headers=op)
     assert revealed.status_code == 200

@@ -69,7 +69,8 @@ def test_a_whole_hand_over_http(wclient, site, fresh_db):  # rules R-21, R-22, K
                        pot_delta_points=played.outcome.pot_delta_points)
         record = build_record(ledger, "web1-h1", moves=list(played.moves), outcome=played.outcome,
                               settlement=money, carry={"pot_before": 0}, hand_no=0)
-    assert wclient.post(f"{OP}/hands/web1-h1/finish", json={"record": record}, headers=h).status_code == 200
+    r = wclient.post(f"{OP}/hands/web1-h1/finish", json={"record": record}, headers=h)
+    assert r.status_code == 200, r.get_json()
     assert wclient.get("/api/v1/hands/web1-h1/verdict").get_json()["reason"] == "not_revealed"
     r = wclient.post(f"{OP}/hands/web1-h1/reveal", headers=h)
     seed = r.get_json()["hand"]["server_seed"]
@@ -221,3 +222,26 @@ def test_publish_over_http_repairs_a_lost_publication(wclient, site, fresh_db):
     assert r.status_code == 201 and r.get_json()["hand"]["published"] is True
     after = {f["hand_id"] for f in audit_source(fresh_db, now=later).to_json()["failures"]}
     assert hand_id not in after
+
+
+def test_the_operator_api_refuses_the_stub_and_takes_moves(make_app, fresh_db, site):
+    """Issue 29 items 2 and 2b over the operator API (audit.finishing)."""
+    from audit.sim.play import bot_moves
+
+    client, ledger_path, hand_id = make_app(fresh_db).test_client(), fresh_db, site.hands["dealt"]
+    h = bearer(site.operator_token)
+    r = client.post(f"/api/v1/operator/hands/{hand_id}/finish", headers=h,
+                    json={"record": {"hand_id": hand_id, "moves": []}})
+    assert r.status_code == 400 and r.get_json()["error"]["code"] == "malformed"
+    assert "nothing stored" in r.get_json()["error"]["message"]
+    with Ledger(ledger_path) as ledger:
+        assert ledger.get_hand(hand_id).state.value == "dealt"
+        moves = bot_moves(ledger, hand_id)
+    r = client.post(f"/api/v1/operator/hands/{hand_id}/finish", headers=h, json={"moves": moves})
+    assert r.status_code == 200, r.get_json()
+    r = client.post(f"/api/v1/operator/hands/{hand_id}/reveal", headers=h)
+    assert r.status_code == 200
+    verdict = client.get(f"/api/v1/hands/{hand_id}/verdict").get_json()
+    assert verdict["ok"] is True, verdict
+    bad = client.post(f"/api/v1/operator/hands/{hand_id}/finish", headers=h, json={"moves": moves, "record": {}})
+    assert bad.status_code == 400

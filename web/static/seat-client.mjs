@@ -314,7 +314,7 @@ function compareTerms(hand, seat, record, contradict, checked) {
   else if (!wrong) checked.push("the record seats every player where the logged hand statement does");
 }
 
-/** The record's moves against the move receipts the seat kept (audit/receipt_check.py compare_moves). */
+/** The record's moves against the move receipts the seat kept (audit/move_receipts.py compare_moves). */
 async function compareMoves(moveReceipts, key, record, contradict, checked) {
   const handId = record.hand_id;
   const moves = Array.isArray(record.moves) ? record.moves : [];
@@ -325,14 +325,19 @@ async function compareMoves(moveReceipts, key, record, contradict, checked) {
     heads = [];
   }
   let agreed = 0;
-  for (const mr of moveReceipts) {
-    const st = await checkMoveReceipt(mr, key, { handId });
+  const found = [];
+  const sts = [];
+  for (const mr of moveReceipts) sts.push(await checkMoveReceipt(mr, key, { handId }));
+  sts.sort((a, b) => a.n_moves - b.n_moves);
+  for (const st of sts) {
     const n = st.n_moves;
     if (n > moves.length) {
-      contradict("moves", `the record lists ${moves.length} moves; the operator signed your move receipt for move ${n} (head ${st.head})`);
-    } else if (n < 1 || heads[n - 1] !== st.head) {
-      contradict("moves", `the record's moves 1..${n} are not the ones played: the operator signed head ${st.head} after move ${n}, the record's moves give ${heads[n - 1] ?? "none"}`);
+      found.push(`the record lists ${moves.length} moves; the operator signed your move receipt for move ${n} (head ${st.head})`);
+    } else if (heads[n - 1] !== st.head) {
+      found.push(`the record's moves 1..${n} are not the moves played: the operator signed head ${st.head} after move ${n}, the record's moves give ${heads[n - 1] ?? "none"}`);
     } else agreed++;
   }
-  if (agreed === moveReceipts.length) checked.push(`the record's moves give the head of each of your ${agreed} move receipts`);
+  // the first difference is the proof; the later heads chain from it (audit/move_receipts.py)
+  if (found.length) contradict("moves", found.length > 1 ? `${found[0]} (and ${found.length - 1} later move receipts of yours differ with it)` : found[0]);
+  if (agreed) checked.push(`the record's moves give the head of ${agreed} of your move receipts`);
 }
