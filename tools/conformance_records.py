@@ -44,7 +44,8 @@ EXPECT = {"changed_ruleset": "ruleset_mismatch", "commission_off": "commission_m
 LAYER = {"server_seed_mismatch": "fairness", "seat_seed_mismatch": "fairness", "ruleset_mismatch": "fairness",
          "not_revealed": "fairness", "not_log_bound": "log-evidence", "not_in_log": "log-evidence",
          "log_order": "log-evidence", "bad_checkpoint": "log-evidence", "signature": "log-evidence",
-         "statement_mismatch": "statements", "event_order": "statements", "illegal_move": "replay",
+         "statement_mismatch": "statements", "event_order": "statements", "time_order": "statements",
+         "illegal_move": "replay",
          "deck_mismatch": "replay", "incomplete": "replay", "outcome_mismatch": "replay",
          "commission_mismatch": "replay", "payout_mismatch": "replay", "carry_mismatch": "replay",
          "witness_quorum": "witnesses", "log_inconsistent": "one-log", "malformed": "record"}
@@ -231,7 +232,7 @@ def forgery_cases(b: Builder, key: SigningKey, golden: dict, other_key: SigningK
     backwards[i] = key.sign(dict(backwards[i]["statement"], time="2026-10-31T23:59:59.000Z"))
     assert backwards[i]["statement"]["time"] < earlier
     logged("time-backwards", backwards, "the deal statement is dated before the seat reveals listed (and logged) "
-           "before it: statement times must not go back", "event_order", catches=["skip-statement-fields"])
+           "before it: statement times must run forward (time_order, issue #27)", "time_order", catches=["skip-statement-fields"])
     def resigned(name, edit, about, reason, move=None):
         """The operator edits the record and re-signs (and logs) its record statement."""
         rec = copy.deepcopy(golden)
