@@ -102,16 +102,16 @@ def _wire(item: Item) -> Wire | StatusWire:
 
 def plan_partitions(source: str, chunk_size: int = CHUNK_SIZE, *, read_in_workers: bool = True,
                     now: datetime | None = None, grace: timedelta = DEFAULT_GRACE,
-                    taper: int = 0) -> Iterator[Partition]:
+                    taper: int = 0, scope: Any = None) -> Iterator[Partition]:
     """The partitions of ``source``: splits the workers read, when it is a local archive and
     ``read_in_workers`` (the last ones smaller, for ``taper`` workers: :func:`audit.splits.plan`);
     else the records themselves, streamed by the parent.  A ledger's
     hands without a published record (:mod:`audit.coverage`) come last, as the single
     process reads them: the parent looks them up (one query) and ships their statuses."""
     now = now or utc_now()
-    if read_in_workers and splittable(source):
+    if read_in_workers and splittable(source) and scope is None:  # one operator's hands: the parent picks them
         return _split_partitions(source, chunk_size, now, grace, taper)
-    return partitions(iter_source(source, raw=True, now=now, grace=grace), chunk_size)
+    return partitions(iter_source(source, raw=True, now=now, grace=grace, scope=scope), chunk_size)
 
 
 def _split_partitions(source: str, chunk_size: int, now: datetime, grace: timedelta,
@@ -477,7 +477,7 @@ def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = 
                    witnesses: Any = None, chunk_size: int = CHUNK_SIZE, max_in_flight: int | None = None,
                    read_in_workers: bool | None = None, now: datetime | None = None,
                    grace: timedelta = DEFAULT_GRACE, trust: Any = None, check_signatures: bool = False,
-                   log: Any = None, state: Any = None, findings: Any = None) -> AuditReport:
+                   log: Any = None, state: Any = None, scope: Any = None, findings: Any = None) -> AuditReport:
     """Audit ``source`` (anything :func:`iter_source` reads) in parallel into one report,
     the same report -- byte for byte in ``to_json`` -- as :func:`audit.runner.audit_items`
     with the same ``trust``, ``check_signatures``, ``log`` (the whole log's view,
@@ -496,13 +496,13 @@ def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = 
     if dask_address:
         parts: Iterator[Partition] | None = None
         if dask_address.startswith("local:"):  # the workers fork from this process: warm it first
-            parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace,
+            parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace, scope=scope,
                                     taper=_local_size(dask_address))
             parts, _ = _warm(iter(parts), public_key, strict, witnesses, shipped, checks)
         client = dask_client(dask_address)
         try:
             if parts is None:
-                parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace,
+                parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace, scope=scope,
                                         taper=dask_workers(client))
             return audit_partitions_dask(parts, client, public_key=public_key, strict=strict, witnesses=witnesses,
                                          progress=progress, max_in_flight=max_in_flight, log=shipped,
@@ -512,7 +512,7 @@ def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = 
             client.close()
             if cluster is not None:
                 cluster.close()
-    parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace,
+    parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace, scope=scope,
                             taper=workers)
     return audit_partitions_local(parts, workers=workers, public_key=public_key, strict=strict, witnesses=witnesses,
                                   progress=progress, max_in_flight=max_in_flight, log=shipped, checks=checks)

@@ -30,6 +30,7 @@ from replay.settlement import Settlement
 
 from .errors import LedgerIntegrityError, NotFoundError
 from .tlog.checkpoint import DEFAULT_ORIGIN, Checkpoint, make_checkpoint, parse_checkpoint
+from .tlog.logs import operator_origin
 from .tlog.proof import format_tlog_proof
 from .tlog.store import TransparencyLog, leaf_entry
 
@@ -61,19 +62,27 @@ def build_record(ledger: Any, hand_id: str, *, moves: Sequence[Mapping[str, Any]
 
 
 def covering_checkpoint(ledger: Any, size: int, *, operator: str, origin: str = DEFAULT_ORIGIN,
-                        now: datetime | None = None) -> Checkpoint:
-    """A checkpoint of ``origin`` whose tree covers the first ``size`` leaves: the latest one
+                        now: datetime | None = None, key: Any = None) -> Checkpoint:
+    """A checkpoint of ``operator``'s log (origin :func:`~audit.tlog.logs.operator_origin` of
+    the base ``origin``) whose tree covers the first ``size`` leaves: the latest one that log
     issued when it does (one size, one checkpoint), else the log's current head signed now
-    with the operator's key and stored with the others."""
+    with the operator's key (``key``, else the ledger's) and stored with the others.  Never
+    another operator's checkpoint: each operator signs its own log."""
+    if key is not None and key.public_hex != ledger.public_key(operator):
+        raise LedgerIntegrityError(f"the key given is not operator {operator!r}'s: an operator's log is "
+                                   f"signed by its own key only")
     log = TransparencyLog(ledger.db, migrate=False)
-    latest = log.latest_checkpoint()
+    log_origin = operator_origin(origin, operator)
+    latest = log.latest_checkpoint(log_origin)
     if latest is not None:
         cp = parse_checkpoint(latest)
-        if cp.size >= size and cp.origin == origin:
+        if cp.size >= size and cp.origin == log_origin:
             return cp
     if now is None:
         now = ledger._clock() if getattr(ledger, "_clock", None) is not None else datetime.now(timezone.utc)
-    return make_checkpoint(log, ledger.signing_key(operator), origin=origin, now=now)
+    if key is None:
+        key = ledger.signing_key(operator)
+    return make_checkpoint(log, key, origin=log_origin, now=now)
 
 
 def log_proofs(ledger: Any, statements: Sequence[Any], *, operator: str, origin: str = DEFAULT_ORIGIN,

@@ -36,7 +36,7 @@ from replay.errors import MalformedError
 
 from .errors import LedgerIntegrityError, ProofError, SignatureError
 from .signing import SigningKey, verify_statement
-from .tlog.checkpoint import DEFAULT_ORIGIN, Checkpoint, make_checkpoint, parse_checkpoint, verify_checkpoint
+from .tlog.checkpoint import DEFAULT_ORIGIN, Checkpoint, verify_checkpoint
 from .tlog.merkle import leaf_hash, verify_inclusion
 from .tlog.proof import format_tlog_proof, parse_tlog_proof
 from .tlog.store import TransparencyLog, leaf_entry
@@ -95,16 +95,6 @@ class Receipt:
         return found[0][1].get("player") if found else None
 
 
-def _covering_checkpoint(log: TransparencyLog, size: int, key: SigningKey, origin: str, now: datetime) -> Checkpoint:
-    """The latest stored checkpoint of ``origin`` when it covers ``size`` leaves, else a new one."""
-    latest = log.latest_checkpoint()
-    if latest is not None:
-        cp = parse_checkpoint(latest)
-        if cp.size >= size and cp.origin == origin:
-            return cp
-    return make_checkpoint(log, key, origin=origin, now=now)
-
-
 def _index_of(ledger: Any, signed: Mapping[str, Any]) -> int:
     row = ledger.db.execute("SELECT seq FROM statements WHERE sig = ?", [signed["sig"]]).fetchone()
     if row is None:
@@ -136,7 +126,11 @@ def receipt(ledger: Any, signed: Mapping[str, Any], *, key: SigningKey, origin: 
     for index, s in zip(indices, chosen):
         if log.entry(index) != leaf_entry(s):
             raise LedgerIntegrityError(f"log leaf {index} differs from the statement")
-    cp = _covering_checkpoint(log, max(indices) + 1, key, origin, now or datetime.now(timezone.utc))
+    from .publish import covering_checkpoint
+
+    operator = ledger.get_hand(hand_id).operator
+    cp = covering_checkpoint(ledger, max(indices) + 1, operator=operator, origin=origin, key=key,
+                             now=now or datetime.now(timezone.utc))
     out: dict[str, Any] = {"format": RECEIPT_FORMAT, "hand_id": hand_id}
     if isinstance(st.get("seat"), int):
         out["seat"] = st["seat"]

@@ -70,7 +70,9 @@ def _status_item(http: requests.Session, base: str, hand: dict[str, Any], now: d
 
 
 def iter_remote_records(url: str, *, session: requests.Session | None = None, now: datetime | None = None,
-                        grace: timedelta = DEFAULT_GRACE) -> Iterator[Item]:
+                        grace: timedelta = DEFAULT_GRACE, scope: Any = None) -> Iterator[Item]:
+    """``scope`` (:class:`audit.scope.OperatorScope`): only the hands the site lists under
+    that operator are audited."""
     base = url.rstrip("/")
     if base.endswith("/api/v1"):
         base = base[: -len("/api/v1")]
@@ -96,6 +98,8 @@ def iter_remote_records(url: str, *, session: requests.Session | None = None, no
             if not isinstance(hand, dict):
                 yield Item(where, error=MalformedError("the hand list holds something other than a hand"))
                 continue
+            if scope is not None and not scope.keeps(str(hand.get("hand_id")), str(hand.get("operator"))):
+                continue  # another operator's hand: its own key and log (audit.scope)
             if hand.get("state") != "revealed" or hand.get("published") is False:
                 yield _status_item(http, base, hand, now, grace)
                 continue

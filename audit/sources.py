@@ -89,20 +89,22 @@ def db_statuses(path: Path | str, *, now: datetime | None = None,
         yield Item(f"{path}#{status.hand_id}", status=status)
 
 
-def iter_url(url: str, *, now: datetime | None = None, grace: timedelta = DEFAULT_GRACE) -> Iterator[Item]:
+def iter_url(url: str, *, now: datetime | None = None, grace: timedelta = DEFAULT_GRACE,
+             scope: Any = None) -> Iterator[Item]:
     """Every revealed record an operator's JSON API publishes (paged), and the status of
     every other hand it lists."""
     from .remote import iter_remote_records
 
-    yield from iter_remote_records(url, now=now or utc_now(), grace=grace)
+    yield from iter_remote_records(url, now=now or utc_now(), grace=grace, scope=scope)
 
 
 def iter_source(source: str, *, raw: bool = False, now: datetime | None = None,
-                grace: timedelta = DEFAULT_GRACE) -> Iterator[Item]:
+                grace: timedelta = DEFAULT_GRACE, scope: Any = None) -> Iterator[Item]:
     """Dispatch on the kind of source (see the module docstring).  ``now`` and ``grace``
-    judge the hands of a ledger or URL that have no record (:mod:`audit.coverage`)."""
+    judge the hands of a ledger or URL that have no record (:mod:`audit.coverage`).
+    ``scope`` (:class:`audit.scope.OperatorScope`): only one operator's hands of a ledger or URL."""
     if source.startswith(("http://", "https://")):
-        yield from iter_url(source, now=now, grace=grace)
+        yield from iter_url(source, now=now, grace=grace, scope=scope)
         return
     if source == "-":
         yield from iter_jsonl(getattr(sys.stdin, "buffer", sys.stdin), "<stdin>", raw=raw)
@@ -111,7 +113,8 @@ def iter_source(source: str, *, raw: bool = False, now: datetime | None = None,
     if not path.exists():
         raise MalformedError(f"no such file: {source}")
     if path.suffix in DB_SUFFIXES:
-        yield from iter_db(path, now=now, grace=grace)
+        items = iter_db(path, now=now, grace=grace)
+        yield from (items if scope is None else scope.filter(items))
         return
     if path.suffix == ".json":
         with path.open("r", encoding="utf-8", errors="strict") as fh:

@@ -26,6 +26,7 @@ from . import data
 from .auth import require_seat
 from .db import get_ledger
 from .errors import ApiError
+from .log_api import base_origin
 from .params import query_int
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -139,14 +140,14 @@ def get_log_proofs(hand_id: str):
     view = ledger.get_hand(hand_id)
     statements = list(ledger.statements(view.id))  # before the checkpoint: it covers them all
     log = queries.transparency_log(ledger)
-    cp = current_checkpoint(log)
+    cp = current_checkpoint(log, view.operator)  # the hand's own operator's log, never another's
     proofs = []
     for n, s in enumerate(statements, start=1):
         index = s.seq - 1  # leaf i is the i-th statement in seq order (seq counts from 1)
         proofs.append({"n": n, "kind": s.kind, "index": index,
                        "leaf_hash": log.leaf_hash(index).hex(),
                        "path": [h.hex() for h in log.inclusion_proof(index, cp.size)]})
-    return jsonify({"hand_id": view.id, **checkpoint_json(cp), "statements": proofs})
+    return jsonify({"hand_id": view.id, **checkpoint_json(cp, log), "statements": proofs})
 
 
 @bp.get("/tables")
@@ -187,7 +188,7 @@ def _receipt(signed: dict[str, Any], hand_id: str) -> dict[str, Any]:
 
     ledger = get_ledger()
     key = ledger.signing_key(ledger.get_hand(hand_id).operator)
-    return receipt(ledger, signed, key=key, origin=current_app.config["TIPLU_LOG_ORIGIN"])
+    return receipt(ledger, signed, key=key, origin=base_origin())
 
 
 @bp.post("/hands/<hand_id>/seats/<seat:seat>/commit")

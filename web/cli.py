@@ -73,8 +73,9 @@ def serve(db: str, host: str, port: int, debug: bool) -> None:
     app.run(host=host, port=port, debug=debug)
 
 
-def demo_app(db: Path):
-    """The website over the demo archive, its log checkpoints signed by the demo operator."""
+def demo_app(db: Path, witnesses: str | None = None):
+    """The website over the demo archive, its log checkpoints signed by the demo operator
+    (and sent to ``witnesses``, a ``TIPLU_WITNESSES`` setting: the demo's witness)."""
     from audit.cli.demo import DEMO_ORIGIN
     from audit.ledger import Ledger, queries
     from audit.sim.archive import OPERATOR
@@ -82,11 +83,15 @@ def demo_app(db: Path):
 
     from . import create_app
 
+    from audit.publish import covering_checkpoint
+
     with Ledger(str(db)) as ledger:
         signer = CheckpointSigner(ledger.signing_key(OPERATOR), DEMO_ORIGIN)
-        cp = signer(queries.transparency_log(ledger))
+        # the operator's own log (DEMO_ORIGIN/demo-operator): the latest checkpoint when it covers the log
+        cp = covering_checkpoint(ledger, queries.transparency_log(ledger).size(), operator=OPERATOR, origin=DEMO_ORIGIN)
     click.echo(f"Signed a log checkpoint: {cp.size} statements, root {cp.root_hex[:16]}...")
-    return create_app({"TIPLU_DB": str(db.resolve()), "TIPLU_CHECKPOINT_SIGNER": signer, "TIPLU_LOG_ORIGIN": DEMO_ORIGIN})
+    return create_app({"TIPLU_DB": str(db.resolve()), "TIPLU_CHECKPOINT_SIGNER": signer, "TIPLU_LOG_ORIGIN": DEMO_ORIGIN,
+                       "TIPLU_WITNESSES": witnesses or ""})
 
 
 @main.command("demo")
@@ -105,14 +110,30 @@ def demo_command(directory: Path, rebuild: bool, small: bool, serve: bool, host:
     the audit rejects exactly the hands the demo forged (every forgery caught, no honest
     hand rejected), 1 otherwise.
     """
-    from audit.cli.demo import build_and_audit
+    from audit.cli.demo import build_and_audit, demo_log, needs_build
 
-    db = build_and_audit(directory, rebuild=rebuild, small=small)
-    if not serve:
-        return
-    app = demo_app(db)
-    click.echo(f"\nServing the demo at http://{host}:{port}/  (Ctrl-C to stop)")
-    app.run(host=host, port=port, debug=False, use_reloader=False)
+    from .demo_witness import NAME, DemoWitness
+
+    building = needs_build(directory, rebuild=rebuild)
+    witness = None
+    if building or serve:  # its own process, key, database and port; the archive's records are sent to it
+        origin, public_hex = demo_log()
+        make = DemoWitness.fresh if building else DemoWitness  # a rebuilt archive is a new history: a new witness
+        witness = make(directory / "witness", origin=origin, log_public_hex=public_hex).start()
+        click.echo(f"Started the demo witness {NAME} at {witness.url} (its own key, database and port; "
+                   f"run by the demo, so it shows witnessing, not independence)", err=True)
+    try:
+        db = build_and_audit(directory, rebuild=rebuild, small=small,
+                             witnesses=witness.setting if witness is not None else None)
+        if not serve:
+            return
+        app = demo_app(db, witness.setting)
+        click.echo(f"\nServing the demo at http://{host}:{port}/  (Ctrl-C to stop)")
+        app.run(host=host, port=port, debug=False, use_reloader=False)
+    finally:
+        if witness is not None:
+            witness.stop()
+            click.echo("Stopped the demo witness.", err=True)
 
 
 @click.command("serve")

@@ -79,7 +79,9 @@ def record_of(ledger: Any, hand_id: str) -> dict[str, Any] | None:
         pass
     from flask import current_app, has_app_context
 
-    origin = current_app.config.get("TIPLU_LOG_ORIGIN", DEFAULT_ORIGIN) if has_app_context() else DEFAULT_ORIGIN
+    from .log_api import base_origin
+
+    origin = base_origin() if has_app_context() else DEFAULT_ORIGIN
     try:
         return published_record(ledger, hand_id, origin=origin)
     except NotFoundError:

@@ -11,9 +11,12 @@ Configuration (the flaskr way: the app factory sets these, ``init_app(app)`` reg
 
 Routes (all GET, all JSON; sizes and indexes are decimal integers):
 
-* ``/checkpoint`` -> ``{"checkpoint": text, "size", "root": hex, "time", "public_key"?}``.
-  The latest stored checkpoint is served while the log has not grown; otherwise a new one
-  is signed and stored first, so one size always gets one checkpoint.  With witnesses
+* ``/checkpoint[?operator=NAME]`` -> ``{"checkpoint": text, "size", "root": hex, "time",
+  "public_key", "operator"}``: the checkpoint of that operator's log (without ``operator``: of
+  the operator whose key is the site's log key), signed by that operator's key only, and
+  that key (:mod:`audit.tlog.logs`, "One log per operator" in docs/transparency-log.md).
+  The latest stored checkpoint of that log is served while the log has not grown; otherwise a
+  new one is signed and stored first, so one size always gets one checkpoint per log.  With witnesses
   configured (``app.config["TIPLU_WITNESSING"]``, from ``TIPLU_WITNESSES``) the text carries
   their cosignature lines and the body adds ``"witnesses": [{"name", "vkey", "url",
   "cosigned", "reason"}]`` and ``"witnesses_missing": [name, ...]``; a witness that is down
@@ -36,11 +39,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, g, jsonify
+from datetime import datetime, timezone
 
+from flask import Blueprint, Flask, current_app, g, jsonify, request
+
+from audit.consttime import same_text
 from audit.ledger import queries
-from audit.tlog.checkpoint import Checkpoint, parse_checkpoint
+from audit.tlog.checkpoint import DEFAULT_ORIGIN, Checkpoint, make_checkpoint, parse_checkpoint
+from audit.tlog.logs import OPERATOR_PARAM, check_id, operator_origin
 from audit.tlog.store import TransparencyLog
+from replay.errors import MalformedError, TipluError
 
 from . import db, errors
 from .errors import ApiError
@@ -70,38 +78,123 @@ def _int_arg(name: str, default: int | None = None) -> int:
     return query_int(name, default)
 
 
-def current_checkpoint(log: TransparencyLog) -> Checkpoint:
-    """The checkpoint of ``log``'s current size: the latest stored one while the log has not
-    grown (and it is of the signer's origin), else a new one signed (and stored) by ``TIPLU_CHECKPOINT_SIGNER`` -- so one size
-    always gets one checkpoint.  Raises :class:`ApiError` 503 ``no_signer`` when a new one is
-    needed and no signer is configured."""
-    size = log.size()
-    latest = log.latest_checkpoint()
-    cp = parse_checkpoint(latest) if latest is not None else None
+def base_origin() -> str:
+    """The base the operators' log origins are made from (:func:`~audit.tlog.logs.operator_origin`):
+    the checkpoint signer's origin, else ``TIPLU_LOG_ORIGIN`` (``create_app`` makes them one)."""
     signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
-    mine = getattr(signer, "origin", None)
-    if cp is None or cp.size != size or (mine is not None and cp.origin != mine):
-        if signer is None:
+    return getattr(signer, "origin", None) or current_app.config.get("TIPLU_LOG_ORIGIN") or DEFAULT_ORIGIN
+
+
+def requested_operator() -> str | None:
+    """The operator whose log a request names (``?operator=``, :mod:`audit.tlog.logs`), or ``None``."""
+    name = request.args.get(OPERATOR_PARAM)
+    if name is None:
+        return None
+    try:
+        return check_id(name, what="operator name")
+    except MalformedError as exc:
+        raise ApiError(400, "bad_request", str(exc)) from None
+
+
+def _log_owner(operator: str | None) -> tuple[str | None, Any]:
+    """``(operator, key)``: whose log to serve and the key that signs it.
+
+    Each operator's log is signed by that operator's key only (``docs/transparency-log.md``,
+    "One log per operator").  ``operator`` given: its log, signed by the site's log key when
+    that is the operator's key, else by the key the ledger holds for it (``None`` when it
+    holds none: only checkpoints already stored are served).  Without one: the log of the
+    operator whose key is the site's log key (``TIPLU_LOG_KEY_FILE``); a log key that is no
+    operator's key of a ledger with operators is refused (503 ``log_key_not_operator``).  A
+    ledger without operators (a bare log) is signed by the log key under the base origin."""
+    signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
+    signer_key = getattr(signer, "key", None)
+    ledger = db.get_ledger()
+    ops = {op.name: op.public_key for op in queries.operators(ledger)}
+    if operator is None:
+        if not ops:
+            return None, signer_key
+        if signer_key is None:
             raise ApiError(503, "no_signer", "this server has no checkpoint signer configured")
-        cp = signer(log)
+        mine = [name for name, pub in ops.items() if same_text(pub, signer_key.public_hex)]
+        if not mine:
+            raise ApiError(503, "log_key_not_operator", "the site's log key (TIPLU_LOG_KEY_FILE) is no operator's key: "
+                           "each operator's log is signed by the operator's own key, so point it at the operator's "
+                           "key file")
+        return mine[0], signer_key
+    if operator not in ops:
+        raise ApiError(404, "not_found", f"no operator {operator!r}")
+    if signer_key is not None and same_text(ops[operator], signer_key.public_hex):
+        return operator, signer_key
+    try:
+        return operator, ledger.signing_key(operator)
+    except TipluError:
+        return operator, None
+
+
+def current_checkpoint(log: TransparencyLog, operator: str | None = None) -> Checkpoint:
+    """The checkpoint of ``operator``'s log (:func:`_log_owner`; default: the request's
+    ``?operator=``, else the site's own) at ``log``'s current size: the latest stored one of
+    that log while the log has not grown, else a new one signed (and stored) by that
+    operator's key -- so one size always gets one checkpoint per log.  Raises
+    :class:`ApiError` 503 ``no_signer`` when a new one is needed and no key can sign it."""
+    if operator is None:
+        operator = requested_operator()
+    operator, key = _log_owner(operator)
+    base = base_origin()
+    signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
+    origin = base if operator is None else operator_origin(base, operator)  # None: a bare log
+    size = log.size()
+    latest = log.latest_checkpoint(origin)
+    cp = parse_checkpoint(latest) if latest is not None else None
+    if cp is None or cp.size != size:
+        if key is None:
+            if cp is not None:
+                return cp  # the latest this log signed: nothing here can sign a newer one
+            raise ApiError(503, "no_signer", "this server has no key to sign this log's checkpoint")
+        clock = getattr(signer, "clock", None)
+        now = clock() if clock is not None else datetime.now(timezone.utc)
+        cp = make_checkpoint(log, key, origin=origin, now=now)
     return cp
 
 
 def checkpoint_json(cp: Checkpoint, log: TransparencyLog | None = None) -> dict[str, Any]:
-    """``{"checkpoint", "size", "root", "time", "public_key"?}``: the signer's public key is
-    added when the configured signer has one (monitors pin it on first use).  With witnesses
-    configured, the checkpoint text carries their cosignatures and ``witnesses`` /
-    ``witnesses_missing`` say who cosigned (:mod:`audit.tlog.witnessing`)."""
+    """``{"checkpoint", "size", "root", "time", "public_key", "operator"?}``: the public key
+    of the operator whose log it is (the one key that signed it; monitors pin it on first
+    use).  With witnesses configured, the checkpoint text carries their cosignatures and
+    ``witnesses`` / ``witnesses_missing`` say who cosigned (:mod:`audit.tlog.witnessing`)."""
     body: dict[str, Any] = {"checkpoint": cp.text, "size": cp.size, "root": cp.root.hex(), "time": cp.time}
-    signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
-    if getattr(signer, "public_hex", None):
-        body["public_key"] = signer.public_hex
+    key = _signing_public_key(cp)
+    if key is not None:
+        body["public_key"], body["operator"] = key
     witnessing = current_app.config.get("TIPLU_WITNESSING")
     if witnessing is not None:
         witnessed = witnessing.witness(log if log is not None else get_log(), cp.text)
         body["checkpoint"] = witnessed.text
         body.update(witnessed.to_json())
     return body
+
+
+def _signing_public_key(cp: Checkpoint) -> tuple[str, str | None] | None:
+    """``(public key hex, operator or None)`` of the key whose signature ``cp`` carries: the
+    operator whose origin it is, or, for a bare log, the configured signer -- never a key
+    beside another key's signature."""
+    from audit.tlog.checkpoint import verify_checkpoint
+
+    candidates: list[tuple[str, str | None]] = []
+    base = base_origin()
+    for op in queries.operators(db.get_ledger()):
+        if cp.origin == operator_origin(base, op.name):
+            candidates.append((op.public_key, op.name))
+    signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
+    if getattr(signer, "public_hex", None):
+        candidates.append((signer.public_hex, None))
+    for pub, name in candidates:
+        try:
+            verify_checkpoint(cp.text, pub)
+        except (TipluError, ValueError):
+            continue
+        return pub, name
+    return None
 
 
 @bp.get("/checkpoint")

@@ -30,6 +30,7 @@ from .api import json_body
 from .auth import require_operator
 from .db import get_ledger
 from .errors import ApiError
+from .log_api import base_origin
 from .params import body_id
 
 bp = Blueprint("operator_api", __name__, url_prefix="/api/v1/operator")
@@ -132,7 +133,7 @@ def reveal(hand_id: str):
     from flask import current_app
 
     view = _own_hand(hand_id)
-    signed, _ = reveal_and_publish(get_ledger(), view.id, origin=current_app.config["TIPLU_LOG_ORIGIN"])
+    signed, _ = reveal_and_publish(get_ledger(), view.id, origin=base_origin())
     return _signed(signed, view.id)
 
 
@@ -144,7 +145,7 @@ def publish(hand_id: str):
     from flask import current_app
 
     view = _own_hand(hand_id)
-    publish_record(get_ledger(), view.id, origin=current_app.config["TIPLU_LOG_ORIGIN"])
+    publish_record(get_ledger(), view.id, origin=base_origin())
     return jsonify({"hand": data.hand_json(get_ledger().get_hand(view.id))}), 201
 
 

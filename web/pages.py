@@ -28,6 +28,7 @@ from replay.canonical import canonical_json
 from replay.errors import TipluError
 from replay.records import parse_record
 
+from .witness_view import configured_vkeys, record_cosignatures
 from . import data
 from .db import get_ledger
 
@@ -106,11 +107,14 @@ def _checkpoint(ledger: Any) -> dict[str, Any]:
     """The transparency log's latest checkpoint (``size`` None while there is none)."""
     from audit.tlog.checkpoint import parse_checkpoint
 
+    from .witness_view import cosignatures
+
     text = queries.latest_checkpoint(ledger)
     if text is None:
         return {"size": None}
     cp = parse_checkpoint(text)
-    return {"size": cp.size, "root": cp.root.hex(), "time": cp.time, "origin": cp.origin, "text": cp.text}
+    return {"size": cp.size, "root": cp.root.hex(), "time": cp.time, "origin": cp.origin, "text": cp.text,
+            "witnesses": cosignatures(cp.text, log=queries.transparency_log(ledger))}
 
 
 @bp.get("/")
@@ -241,7 +245,7 @@ def _page_key(view: Any, record_text: str, ledger: Any, public_key: str) -> str:
     record = hashlib.sha256(record_text.encode("utf-8")).hexdigest()
     parts = {"record": record, "view": view.to_json(), "table": ledger.table(view.table_id).to_json(),
              "public_key": public_key, "log": current_app.config.get("TIPLU_CHECKPOINT_SIGNER") is not None,
-             "templates": _templates_hash()}
+             "witnesses": configured_vkeys(), "templates": _templates_hash()}
     return hashlib.sha256(canonical_json(parts)).hexdigest()
 
 
@@ -295,7 +299,8 @@ def _render_hand(ledger: Any, view: Any, record: dict[str, Any] | None = None) -
     ctx: dict[str, Any] = {"view": view, "record": record, "verdict": verdict,
                            "vj": verdict.to_json() if verdict is not None else None, "public_key": public_key,
                            "fair": fair, "table": ledger.table(view.table_id),
-                           "steps": None, "deal": None, "rows": None, "check": None, "readable": readable}
+                           "steps": None, "deal": None, "rows": None, "check": None, "readable": readable,
+                           "witnesses": record_cosignatures(record) if readable else None}
     if readable and verdict is not None:
         ctx["rows"] = _settlement_rows(record, verdict)
         ctx["claimed_commission"] = ((record.get("outcome") or {}).get("payouts") or {}).get("commission")

@@ -152,8 +152,11 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
 
     from ..verify import Verdict
 
+    from ..scope import scope_for
+
+    scope = scope_for(source, trust.public_key) if trust is not None and trust.basis != "record" else None
     show = _progress_printer(sys.stderr.isatty() if progress is None else progress, source)
-    log, log_failures = _whole_log(source, trust)
+    log, log_failures = _whole_log(source, trust, scope)
     findings = _findings(source, log, now)
     source_cp = None
     if saved is not None:
@@ -164,9 +167,9 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
         report = audit_parallel(source, workers=workers, dask_address=dask_address, trust=trust,
                                 check_signatures=check_signatures, log=log, state=state,
                                 strict=strict, progress=show, read_in_workers=read_in_workers, now=now, grace=grace,
-                                witnesses=policy, findings=findings)
+                                witnesses=policy, scope=scope, findings=findings)
     else:
-        report = audit_items(iter_source(source, now=now, grace=grace), strict=strict,
+        report = audit_items(iter_source(source, now=now, grace=grace, scope=scope), strict=strict,
                              progress=show, witnesses=policy, trust=trust, check_signatures=check_signatures,
                              log=log, state=state, findings=findings)
     for where, fault in log_failures:
@@ -196,6 +199,8 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
                              and state.best is not saved.checkpoint}
         if policy is not None:
             data["witness_policy"] = policy.to_json()
+        if scope is not None:
+            data["scope"] = scope.to_json()
         if source.startswith(("http://", "https://")):
             data["log"] = _log_json(log, log_failures)
         click.echo(json.dumps(data, indent=2, sort_keys=True))
@@ -205,6 +210,8 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
                    "(pin the operator's key with --public-key or --trust)")
         if policy is not None:
             click.echo(f"witnesses required: {policy.describe()}")
+        if scope is not None:
+            click.echo(scope.describe())
         if state is not None:
             click.echo(state.describe())
         if source.startswith(("http://", "https://")):
@@ -261,7 +268,7 @@ def _findings(source: str, log, now):
     return scan_archive(source, now=now) or {}
 
 
-def _whole_log(source: str, trust=None):
+def _whole_log(source: str, trust=None, scope=None):
     """The operator's whole log when the source holds it (a ledger file, an operator's URL),
     else ``None``; and the audit's failures if a URL's served log is not the log its signed
     checkpoint fixes (that log is then not used: the records are judged on their own)."""
@@ -274,7 +281,8 @@ def _whole_log(source: str, trust=None):
         from ..logcheck import LogMismatch, RemoteLog
         from ..tlog.monitor import LogClient
 
-        log = RemoteLog(LogClient(source), public_key=trust.public_key if trust is not None else None,
+        client = LogClient(source, operator=scope.operator if scope is not None else None)
+        log = RemoteLog(client, public_key=trust.public_key if trust is not None else None,
                         origin=trust.origin if trust is not None else None)
         try:
             return log.open(), []

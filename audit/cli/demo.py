@@ -24,8 +24,11 @@ DEMO_TAMPER_RATE = 0.04
 DEMO_ORIGIN = "tiplu.demo/log"  # the demo log's name: the records' checkpoints and the site's agree
 
 
-def build_demo(db: Path, *, plan=DEMO_PLAN, tamper_rate: float = DEMO_TAMPER_RATE, progress: bool = True) -> dict:
-    """Simulate the demo archive into ``db`` (a new file) and write its private tamper log."""
+def build_demo(db: Path, *, plan=DEMO_PLAN, tamper_rate: float = DEMO_TAMPER_RATE, progress: bool = True,
+               witnesses: str | None = None) -> dict:
+    """Simulate the demo archive into ``db`` (a new file) and write its private tamper log.
+    ``witnesses`` (a ``TIPLU_WITNESSES`` setting): every record's checkpoint is sent to them
+    and carries the cosignatures they give."""
     from ..ledger import Ledger
     from ..sim.archive import simulate_archive, write_tamper_log
 
@@ -42,6 +45,10 @@ def build_demo(db: Path, *, plan=DEMO_PLAN, tamper_rate: float = DEMO_TAMPER_RAT
             click.echo(f"  simulated {t.table_id}: {t.hands} hands", err=True)
 
     with Ledger(str(tmp), create=True) as ledger:
+        if witnesses:
+            from ..tlog.witnessing import Witnessing
+
+            ledger.cosign_checkpoint = Witnessing.from_setting(witnesses).cosigner()
         run = simulate_archive(ledger, plan, seed=DEMO_SEED, tamper_rate=tamper_rate, on_table=said,
                                origin=DEMO_ORIGIN)
         ledger.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -53,7 +60,20 @@ def build_demo(db: Path, *, plan=DEMO_PLAN, tamper_rate: float = DEMO_TAMPER_RAT
     return run.summary()
 
 
-def build_and_audit(directory: Path, *, rebuild: bool = False, small: bool = False) -> Path:
+def needs_build(directory: Path, *, rebuild: bool = False) -> bool:
+    return rebuild or not (directory / "tiplu.db").exists()
+
+
+def demo_log(directory: Path | None = None) -> tuple[str, str]:
+    """``(origin, public key hex)`` of the demo operator's log (known before the archive exists)."""
+    from ..sim.archive import OPERATOR, operator_key_for
+    from ..tlog.logs import operator_origin
+
+    return operator_origin(DEMO_ORIGIN, OPERATOR), operator_key_for(DEMO_SEED).public_hex
+
+
+def build_and_audit(directory: Path, *, rebuild: bool = False, small: bool = False,
+                    witnesses: str | None = None) -> Path:
     """The demo up to its verdict: build the archive in ``directory`` (first run, or
     ``rebuild``), audit it with a progress bar, print the summary and whether the audit
     rejected exactly the hands the demo forged.  Returns the archive's path; exits 1 when it
@@ -63,10 +83,10 @@ def build_and_audit(directory: Path, *, rebuild: bool = False, small: bool = Fal
     from .audit import _progress_printer, print_summary
 
     db = directory / "tiplu.db"
-    if rebuild or not db.exists():
+    if needs_build(directory, rebuild=rebuild):
         click.echo(f"Building the demo archive in {db} (first run only) ...", err=True)
         plan = SMALL_PLAN if small else DEMO_PLAN
-        summary = build_demo(db, plan=plan, tamper_rate=0.25 if small else DEMO_TAMPER_RATE)
+        summary = build_demo(db, plan=plan, tamper_rate=0.25 if small else DEMO_TAMPER_RATE, witnesses=witnesses)
         click.echo(f"  {summary['hands']} hands in {len(plan)} tables", err=True)
     click.echo(f"Auditing {db} ...", err=True)
     show = _progress_printer(sys.stderr.isatty(), str(db))

@@ -44,13 +44,16 @@ def ensure_operator(ledger: Any, name: str = OPERATOR, *, seed: str | None = Non
     try:
         ledger.operator(name)
     except NotFoundError:
-        key = None
-        if seed is not None:
-            from ..signing import SigningKey
-            from .tables import SimStreams
+        ledger.new_operator(name, key=None if seed is None else operator_key_for(seed), now=EPOCH)
 
-            key = SigningKey.from_hex(SimStreams(seed).bytes("operator-key", 32).hex())
-        ledger.new_operator(name, key=key, now=EPOCH)
+
+def operator_key_for(seed: str):
+    """The simulated operator's key derived from ``seed`` (known before the ledger exists:
+    the demo's witness is told the log's key first)."""
+    from ..signing import SigningKey
+    from .tables import SimStreams
+
+    return SigningKey.from_hex(SimStreams(seed).bytes("operator-key", 32).hex())
 
 
 def simulate_archive(ledger: Any, plan: Iterable[tuple[str, int, int]], *, seed: str, tamper_rate: float = 0.0,

@@ -131,10 +131,14 @@ class OperatorError(TipluError):
 class LogClient:
     """A thin :mod:`requests` client of ``<base>/api/v1/log`` (and ``/api/v1/hands``)."""
 
-    def __init__(self, base_url: str, *, session: requests.Session | None = None, timeout: float = 10.0) -> None:
+    def __init__(self, base_url: str, *, session: requests.Session | None = None, timeout: float = 10.0,
+                 operator: str | None = None) -> None:
+        """``operator``: whose log's checkpoint to ask for (``?operator=``, :mod:`audit.tlog.logs`);
+        without it, the site's own log."""
         self.base = base_url.rstrip("/")
         self.session = session or requests.Session()
         self.timeout = timeout
+        self.operator = operator
 
     def _get(self, path: str, params: Mapping[str, Any] | None = None, *, allow_404: bool = False) -> Any:
         try:
@@ -161,7 +165,9 @@ class LogClient:
         return body
 
     def checkpoint(self) -> dict[str, Any]:
-        return self._object("/api/v1/log/checkpoint")
+        from .logs import OPERATOR_PARAM
+
+        return self._object("/api/v1/log/checkpoint", None if self.operator is None else {OPERATOR_PARAM: self.operator})
 
     def entries(self, start: int, end: int) -> list[dict[str, Any]]:
         items = self._object("/api/v1/log/entries", {"start": start, "end": end}).get("entries")

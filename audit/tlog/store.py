@@ -393,9 +393,15 @@ class TransparencyLog:
         second = self._check_size(second)
         return self._prefetched(lambda perfect: merkle.consistency_path(first, second, perfect))
 
-    def latest_checkpoint(self) -> str | None:
-        """The text of the last checkpoint issued, if any."""
-        row = self._conn.execute("SELECT text FROM tlog_checkpoints ORDER BY id DESC LIMIT 1").fetchone()
+    def latest_checkpoint(self, origin: str | None = None) -> str | None:
+        """The text of the last checkpoint issued, if any; with ``origin``, the last one of that
+        log (one operator's: :func:`audit.tlog.logs.operator_origin`)."""
+        if origin is None:
+            row = self._conn.execute("SELECT text FROM tlog_checkpoints ORDER BY id DESC LIMIT 1").fetchone()
+        else:
+            head = origin + "\n"
+            row = self._conn.execute("SELECT text FROM tlog_checkpoints WHERE substr(text, 1, ?) = ?"
+                                     " ORDER BY id DESC LIMIT 1", (len(head), head)).fetchone()
         return None if row is None else row[0]
 
     def checkpoints(self) -> list[str]:

@@ -46,7 +46,7 @@ from replay.errors import MalformedError, TipluError
 
 from . import merkle
 from .cosignature import cosign, witness_vkey
-from .witness_marker import check_start, write_marker
+from .witness_marker import check_start, sync_marker
 from .note import (TYPE_ED25519, Note, Vkey, b64decode_strict, check_key_name, parse_note, parse_vkey,
                    verify_ed25519_note)
 
@@ -242,6 +242,8 @@ class Witness:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
+        if self.marker is not None:  # after COMMIT, before the answer: never behind a cosignature given
+            sync_marker(conn, self.marker, str(self.vkey), self.state_id)
         return line
 
     def _verify_log_signature(self, note: Note, log: WitnessedLog) -> None:
@@ -299,9 +301,6 @@ class Witness:
                                " VALUES (?, ?, ?, ?, ?)", (cp.origin, cp.size, cp.root, text, timestamp))
         self._conn.execute("INSERT INTO witness_history (origin, size, root, timestamp) VALUES (?, ?, ?, ?)",
                            (cp.origin, cp.size, cp.root, timestamp))
-        if self.marker is not None:  # inside the transaction: the marker is never behind a cosignature given
-            views = {o: (sz, bytes(r)) for o, sz, r in self._conn.execute("SELECT origin, size, root FROM witness_logs")}
-            write_marker(self.marker, str(self.vkey), self.state_id, views)
         return line
 
     def _keep_evidence(self, cp: ParsedCheckpoint, reason: str, stored_size: int, stored_root: bytes,

@@ -5,8 +5,10 @@ log it cosigned before -- a rival history, with a valid cosignature.  So a serve
 (``tiplu witness serve``, ``web/witness.py``) keeps a second, small record beside its **key
 file** (default ``<key file>.state``): the witness's vkey, the id of the state it cosigns
 from, and, for every log, the last size and root it cosigned.  It is rewritten (a temporary
-file, ``fsync``, ``rename``) inside the transaction that stores a new view, before the
-cosignature is returned, so it is never behind what the witness gave out.
+file, ``fsync``, ``rename``, under a lock: :func:`sync_marker`) from the committed views
+after each new view is stored and before the cosignature is returned, so it is never behind
+what the witness gave out; a witness killed between the two has a database ahead of its
+marker, which starts fine.
 
 At start (:func:`check_start`):
 
@@ -81,6 +83,20 @@ def write_marker(path: str | os.PathLike, vkey: str, state_id: str, logs: Mappin
         os.fsync(dfd)
     finally:
         os.close(dfd)
+
+
+def sync_marker(conn: sqlite3.Connection, marker: str | os.PathLike, vkey: str, state_id: str) -> None:
+    """Rewrite the marker from the database's committed views, under an exclusive lock
+    (``<marker>.lock``): each writer reads the views after taking the lock, so a later write
+    never holds less than an earlier one, and the marker only grows."""
+    import fcntl
+
+    fd = os.open(str(marker) + ".lock", os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        write_marker(marker, vkey, state_id, _views(conn))
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def _views(conn: sqlite3.Connection) -> dict[str, tuple[int, bytes]]:

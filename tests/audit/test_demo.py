@@ -50,3 +50,66 @@ def test_the_demo_exits_1_when_a_planted_forgery_is_not_caught(tmp_path):
     (tmp_path / "tampered.json").write_text(json.dumps(tampered))
     again = CliRunner().invoke(main, ["demo", "--small", "--no-serve", "--dir", str(tmp_path)])
     assert again.exit_code == 1 and "DEMO AUDIT WRONG: 1 planted forgeries not caught" in again.output
+
+
+def test_the_demo_runs_its_own_witness_and_its_records_are_witnessed(tmp_path):
+    """`tiplu demo` starts a witness process (own key, database, port), sends it every record's
+    checkpoint while it builds, and stops it: every record carries a cosignature that verifies."""
+    from audit.keys import load_key_file
+    from audit.ledger import Ledger
+    from audit.publish import iter_published
+    from audit.tlog.cosignature import check_quorum, witness_vkey
+    from audit.tlog.witness_marker import read_marker
+    from web.demo_witness import NAME
+
+    res = CliRunner().invoke(main, ["demo", "--small", "--no-serve", "--dir", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert f"Started the demo witness {NAME}" in res.output and "Stopped the demo witness." in res.output
+    wdir = tmp_path / "witness"
+    vkey = witness_vkey(NAME, load_key_file(str(wdir / "witness.key")).public_hex)
+    with Ledger(str(tmp_path / "tiplu.db")) as ledger:
+        records = [json.loads(text) for _, text in iter_published(ledger)]
+    assert records
+    stamps = set()
+    for rec in records:
+        text = rec["fairness"]["log_proofs"][0].split("\n\n", 1)[1]
+        [result] = check_quorum(text, [vkey], 1)  # raises if the witness's line is missing or wrong
+        stamps.add(result.timestamp)
+    marker = read_marker(str(wdir / "witness.key") + ".state")
+    assert list(marker["logs"]) == ["tiplu.demo/log/demo-operator"]
+    assert marker["logs"]["tiplu.demo/log/demo-operator"]["size"] > 0
+    # a second run without serving has nothing to cosign: no witness is started
+    again = CliRunner().invoke(main, ["demo", "--small", "--no-serve", "--dir", str(tmp_path)])
+    assert again.exit_code == 0 and "Started the demo witness" not in again.output
+
+
+def test_the_demo_pages_show_which_witnesses_cosigned_and_when(tmp_path):
+    from datetime import datetime, timezone
+
+    from audit.keys import load_key_file
+    from audit.tlog.cosignature import verify_cosignatures, witness_vkey
+    from web.cli import demo_app
+    from web.demo_witness import NAME
+
+    assert CliRunner().invoke(main, ["demo", "--small", "--no-serve", "--dir", str(tmp_path)]).exit_code == 0
+    vkey = witness_vkey(NAME, load_key_file(str(tmp_path / "witness" / "witness.key")).public_hex)
+    # the pages read the lines the records carry and the site stored: no witness is asked (it is stopped)
+    client = demo_app(tmp_path / "tiplu.db", f"http://127.0.0.1:9 {vkey}").test_client()
+    home = client.get("/").get_data(as_text=True)
+    assert f'data-witness="{NAME}"' in home and "cosigned this checkpoint at" in home
+    tampered = json.loads((tmp_path / "tampered.json").read_text())
+    honest = next(h["hand_id"] for h in client.get("/api/v1/hands?limit=200").get_json()["hands"]
+                  if h["hand_id"] not in tampered and h["state"] == "revealed")
+    record = client.get(f"/api/v1/hands/{honest}/record").get_json()
+    [r] = verify_cosignatures(record["fairness"]["log_proofs"][0].split("\n\n", 1)[1], [vkey])
+    when = datetime.fromtimestamp(r.timestamp, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    page = client.get(f"/hands/{honest}").get_data(as_text=True)
+    assert f'data-witness="{NAME}" data-cosigned-at="{r.timestamp}"' in page
+    assert f"cosigned the record’s log checkpoint at <time datetime=\"{when}\">{when}</time>" in page
+    assert "The operator chose them" in page
+    # a witness the server names that did not cosign is said to be missing, never ticked
+    other = witness_vkey("witness.example/absent", load_key_file(str(tmp_path / "witness" / "witness.key")).public_hex)
+    page = demo_app(tmp_path / "tiplu.db", f"http://127.0.0.1:9 {other}").test_client().get(f"/hands/{honest}")
+    text = page.get_data(as_text=True)
+    assert "No cosignature on the record’s log checkpoint from witness.example/absent" in text
+    assert 'data-witness="' not in text

@@ -44,10 +44,21 @@ def test_serve_has_help():
 
 
 def test_log_key_file_signs_checkpoints_and_home_shows_it(make_app, fresh_db, tmp_path):
-    key_file = str(tmp_path / "log.key")
-    assert CliRunner().invoke(main, ["keys", "new", "--out", key_file]).exit_code == 0
-    client = make_app(fresh_db, TIPLU_LOG_KEY_FILE=key_file).test_client()
+    import json
+
+    from audit.keys import key_document
+    from audit.ledger import Ledger
+
+    other = str(tmp_path / "other.key")
+    assert CliRunner().invoke(main, ["keys", "new", "--out", other]).exit_code == 0
+    r = make_app(fresh_db, TIPLU_LOG_KEY_FILE=other).test_client().get("/api/v1/log/checkpoint")
+    assert r.status_code == 503 and r.get_json()["error"]["code"] == "log_key_not_operator"  # never a key beside another's
+    key_file = tmp_path / "log.key"  # the operator's own key file: one key for operator and log
+    with Ledger(fresh_db) as ledger:
+        key_file.write_text(json.dumps(key_document(ledger.signing_key("demo-operator"))))
+    client = make_app(fresh_db, TIPLU_LOG_KEY_FILE=str(key_file)).test_client()
     cp = client.get("/api/v1/log/checkpoint").get_json()
-    assert cp["checkpoint"].startswith("tiplu.local/log\n") and isinstance(cp["size"], int)
+    assert cp["checkpoint"].startswith("tiplu.local/log/demo-operator\n") and isinstance(cp["size"], int)
+    assert cp["operator"] == "demo-operator"
     page = client.get("/").get_data(as_text=True)
     assert "data-checkpoint" in page and cp["root"] in page

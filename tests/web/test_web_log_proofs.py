@@ -10,6 +10,7 @@ import pytest
 from audit.errors import ProofError
 from audit.ledger import Ledger
 from audit.tlog.checkpoint import CheckpointSigner, verify_checkpoint
+from audit.tlog.logs import operator_origin
 from audit.tlog.merkle import leaf_hash, verify_inclusion
 from audit.tlog.store import leaf_entry
 
@@ -56,8 +57,9 @@ def test_every_statement_is_proved_at_the_signed_checkpoint(signed_app, site, ro
     client = app.test_client()
     hid = site.hands[role]
     body = client.get(f"/api/v1/hands/{hid}/log-proofs").get_json()
-    assert set(body) == {"hand_id", "checkpoint", "size", "root", "time", "public_key", "statements"}
-    cp = verify_checkpoint(body["checkpoint"], public_key, origin=ORIGIN)
+    assert set(body) == {"hand_id", "checkpoint", "size", "root", "time", "public_key", "operator", "statements"}
+    assert (body["public_key"], body["operator"]) == (public_key, OPERATOR)
+    cp = verify_checkpoint(body["checkpoint"], public_key, origin=operator_origin(ORIGIN, OPERATOR))
     assert (body["hand_id"], body["size"], body["root"], body["time"]) == (hid, cp.size, cp.root.hex(), cp.time)
     stored = client.get(f"/api/v1/hands/{hid}/statements").get_json()["statements"]
     assert [s["n"] for s in body["statements"]] == list(range(1, len(stored) + 1))
@@ -121,9 +123,13 @@ def test_unknown_hand_is_404_in_the_one_shape(signed_app):
 def test_no_signer_is_503_in_the_one_shape(fresh_db, make_app, site):
     with Ledger(fresh_db) as ledger:  # the log grows past its last checkpoint
         ledger.new_hand("t1", ["asha", "bikash", "chandra"], hand_id="t1-after")
+        public_key = ledger.public_key(OPERATOR)
     client = make_app(fresh_db).test_client()  # no TIPLU_CHECKPOINT_SIGNER, and the log has grown
-    assert_error(client.get(f"/api/v1/hands/{site.hands['revealed0']}/log-proofs"), 503, "no_signer")
-    assert_error(client.get("/api/v1/log/checkpoint"), 503, "no_signer")  # the same rule as the log API
+    assert_error(client.get("/api/v1/log/checkpoint"), 503, "no_signer")  # whose log? no log key says
+    # a hand's proofs are its operator's log, signed by the operator's own key, which this ledger holds
+    body = client.get(f"/api/v1/hands/{site.hands['revealed0']}/log-proofs").get_json()
+    assert (body["public_key"], body["operator"]) == (public_key, OPERATOR)
+    verify_checkpoint(body["checkpoint"], public_key, origin=operator_origin("tiplu.local/log", OPERATOR))
 
 
 def _check_data(html: str) -> dict:

@@ -14,6 +14,7 @@ from audit.errors import LedgerIntegrityError
 from audit.tlog.checkpoint import CheckpointSigner
 from audit.tlog.store import TransparencyLog
 from web import log_api
+from web_testkit import OPERATOR
 
 KEY_HEX = "44" * 32
 
@@ -67,6 +68,8 @@ def test_a_log_that_contradicts_itself_is_the_same_500_everywhere(make_app, site
 def test_a_request_opens_the_ledger_at_most_once_and_the_next_reuses_it(make_app, site, monkeypatch):
     from audit import ledger as ledger_pkg
 
+    with ledger_pkg.Ledger(site.db_path) as ledger:  # the site's log key is its operator's key (one log per operator)
+        key = ledger.signing_key(OPERATOR)
     opened = []
 
     class Counting(ledger_pkg.Ledger):
@@ -75,12 +78,9 @@ def test_a_request_opens_the_ledger_at_most_once_and_the_next_reuses_it(make_app
             super().__init__(*a, **k)
 
     monkeypatch.setattr(ledger_pkg, "Ledger", Counting)
-    from audit.signing import SigningKey
-
     for route in (f"/api/v1/hands/{site.hands['revealed0']}/log-proofs", "/api/v1/log/checkpoint",
                   "/api/v1/log/entries?start=0", f"/hands/{site.hands['revealed0']}", "/"):
-        client = make_app(site.db_path, TIPLU_CHECKPOINT_SIGNER=CheckpointSigner(SigningKey.from_hex(KEY_HEX),
-                                                                                 "t.example/log")).test_client()
+        client = make_app(site.db_path, TIPLU_CHECKPOINT_SIGNER=CheckpointSigner(key, "t.example/log")).test_client()
         opened.clear()
         assert client.get(route).status_code == 200, route
         assert len(opened) == 1, route      # one ledger for the whole request

@@ -16,6 +16,7 @@ import pytest
 from audit.ledger import Ledger
 from audit.signing import SigningKey
 from audit.tlog.cosignature import witness_vkey
+from audit.tlog.logs import operator_origin
 from audit.tlog.note import TYPE_ED25519, Vkey
 from audit.sim.archive import OPERATOR, ensure_operator
 
@@ -42,10 +43,11 @@ def test_records_on_a_forked_branch_fail_an_audit_that_requires_the_witness(tmp_
     with Ledger(b_db, create=True) as ledger:  # the fork: the same operator key (the simulator derives it from seed "a")
         ensure_operator(ledger, seed="a")
         operator_key = ledger.public_key(OPERATOR)
-    log_vkey = Vkey.for_key(ORIGIN, TYPE_ED25519, bytes.fromhex(operator_key))
+        log_key = write_key(tmp_path / "operator.key", ledger.signing_key(OPERATOR))  # one key: operator and log
+    origin = operator_origin(ORIGIN, OPERATOR)  # the operator's own log
+    log_vkey = Vkey.for_key(origin, TYPE_ED25519, bytes.fromhex(operator_key))
     (tmp_path / "w").mkdir()
-    witness = WitnessServer(tmp_path / "w", WITNESS, VKEY.name, {ORIGIN: str(log_vkey)}).start()
-    unused_key = write_key(tmp_path / "unused.key", SigningKey.from_hex("76" * 32))
+    witness = WitnessServer(tmp_path / "w", WITNESS, VKEY.name, {origin: str(log_vkey)}).start()
     env = {"TIPLU_WITNESSES": f"{witness.url} {VKEY}"}
     sites = []
     try:  # the operator's process publishes the history everyone sees, then a rival one
@@ -53,7 +55,7 @@ def test_records_on_a_forked_branch_fail_an_audit_that_requires_the_witness(tmp_
             r = run("-m", "audit.cli", "simulate", "--db", db, "--preset", "kitti", "--players", "3",
                     "--hands", "3", "--seed", seed, env=env)
             assert r.returncode == 0, r.stderr
-        sites = [SiteServer(tmp_path, db, log_key_file=unused_key, origin=ORIGIN, witnesses="").start()
+        sites = [SiteServer(tmp_path, db, log_key_file=log_key, origin=ORIGIN, witnesses="").start()
                  for db in (a_db, b_db)]
         ok = audit(sites[0].url, operator_key, "--witness", str(VKEY))
         bad = audit(sites[1].url, operator_key, "--witness", str(VKEY))
