@@ -172,11 +172,14 @@ def check_record(ledger: Any, hand_id: str, record: Mapping[str, Any]) -> None:
 
 
 def finish_hand(ledger: Any, hand_id: str, *, record: Mapping[str, Any] | None = None,
-                moves: Sequence[Any] | None = None, now: Any = None) -> dict[str, Any]:
-    """Attach a checked record to dealt hand ``hand_id`` (from ``moves``, or ``record``
-    checked); the signed ``record`` statement.  Exactly one of the two."""
-    if (record is None) == (moves is None):
-        raise MalformedError("give the hand's moves or its whole record (one of them)")
+                moves: Sequence[Any] | None = None, played: bool = False, now: Any = None) -> dict[str, Any]:
+    """Attach a checked record to dealt hand ``hand_id`` (from ``moves``, from the moves
+    ``played`` one by one through the ledger, or ``record`` checked); the signed ``record``
+    statement.  Exactly one of the three."""
+    if (record is not None) + (moves is not None) + bool(played) != 1:
+        raise MalformedError("give the hand's moves, its whole record, or finish with the moves played (one of them)")
+    if played:
+        moves = ledger.played_moves(hand_id)
     view = ledger.get_hand(hand_id)
     from .ledger.lifecycle import HandState
 

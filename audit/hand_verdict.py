@@ -25,5 +25,6 @@ def published_verdict(record: Any, *, hand_id: str, public_key: str, log: Any = 
     claimed = record.get("hand_id") if isinstance(record, dict) else None
     if claimed != hand_id:
         wrong = Fault(Reason.STATEMENT_MISMATCH, f"the record published as hand {hand_id!r} is about hand {claimed!r}")
-        verdict = Verdict(verdict.hand_id, verdict.preset, (wrong,) + verdict.faults, verdict.table_id, verdict.replay)
+        verdict = Verdict(verdict.hand_id, verdict.preset, (wrong,) + verdict.faults, verdict.table_id, verdict.replay,
+                          verdict.timing)
     return verdict

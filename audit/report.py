@@ -124,9 +124,10 @@ class TableLedger:
         if not nos:
             return None
         start, end = self.carries[nos[0]][0], self.carries[nos[-1]][1]
-        if set(start) != {"pot_before"} or set(end) != {"pot_before"}:
+        if len(start) != 1 or start.keys() != end.keys():   # a game that carries one pot (D-14)
             return None
-        a, b = start["pot_before"], end["pot_before"]
+        (key,) = start
+        a, b = start[key], end[key]
         return {"start": a, "end": b, "moved_by_counted_hands": moved, "moved_by_hands_not_counted": b - a - moved}
 
     def to_json(self) -> dict[str, Any]:
@@ -170,6 +171,8 @@ class AuditReport:
     tables: dict[str, TableLedger] = field(default_factory=dict)
     not_audited: Counter = field(default_factory=Counter)  # (preset, status) of cancelled / in-progress hands
     not_audited_hands: list[dict[str, Any]] = field(default_factory=list)
+    timing: Counter = field(default_factory=Counter)  # timing status -> records (audit.timing)
+    unproven_records: list[dict[str, Any]] = field(default_factory=list)  # passed, timing unproven
 
     @property
     def total(self) -> int:
@@ -177,17 +180,37 @@ class AuditReport:
 
     @property
     def failed(self) -> int:
-        return sum(n for (preset, reason), n in self.counts.items() if reason != "ok")
+        return sum(n for (preset, reason), n in self.counts.items() if reason not in ("ok", "unproven"))
 
     @property
     def ok(self) -> bool:
+        """No record or hand failed and no table fault (the timing aside: see :attr:`result`)."""
         return self.failed == 0 and not self.table_faults()
+
+    @property
+    def unproven(self) -> int:
+        """Records with no fault whose timing nothing proved (audit.timing: ``unproven``)."""
+        return self.timing["unproven-pass"]
+
+    @property
+    def result(self) -> str:
+        """``fail`` (exit 1), ``unproven`` (nothing failed, some record's timing unproven: exit 3)
+        or ``pass`` (exit 0)."""
+        return "fail" if not self.ok else "unproven" if self.unproven else "pass"
 
     def add(self, where: str, verdict: Verdict) -> None:
         preset = verdict.preset or "unknown"
-        self.counts[(preset, verdict.reason.value if verdict.reason else "ok")] += 1
+        unproven = verdict.ok and verdict.timing is not None and not verdict.timing.proven
+        self.counts[(preset, verdict.reason.value if verdict.reason else "unproven" if unproven else "ok")] += 1
         if not verdict.ok and len(self.failures) < MAX_LISTED_FAILURES:
             self.failures.append({"where": where, **verdict.to_json()})
+        if verdict.timing is not None:
+            self.timing[verdict.timing.status] += 1
+            if verdict.ok and not verdict.timing.proven:
+                self.timing["unproven-pass"] += 1
+                if len(self.unproven_records) < MAX_LISTED_FAILURES:
+                    self.unproven_records.append({"where": where, "hand_id": verdict.hand_id,
+                                                  "timing": verdict.timing.to_json()})
         replay = verdict.replay
         record = getattr(replay, "record", None)
         if verdict.table_id is None:
@@ -244,6 +267,9 @@ class AuditReport:
         del self.failures[MAX_LISTED_FAILURES:]
         self.not_audited.update(other.not_audited)
         self.not_audited_hands.extend(other.not_audited_hands)
+        self.timing.update(other.timing)
+        self.unproven_records.extend(other.unproven_records)
+        del self.unproven_records[MAX_LISTED_FAILURES:]
         del self.not_audited_hands[MAX_LISTED_FAILURES:]
         for tid, t in other.tables.items():
             self.tables.setdefault(tid, TableLedger()).merge(t)
@@ -261,9 +287,13 @@ class AuditReport:
             skipped.setdefault(preset, {})[status] = n
         return {
             "format": "tiplu.audit-report/1",
-            "ok": self.ok,
+            "ok": self.result == "pass",
+            "result": self.result,
             "total": self.total,
             "failed": self.failed,
+            "unproven": self.unproven,
+            "timing": {s: self.timing[s] for s in ("witnessed", "whole-log", "unproven")},
+            "unproven_records": sorted(self.unproven_records, key=lambda r: (r["where"], r.get("hand_id") or "")),
             "by_game": by_game,
             "failures": sorted(self.failures, key=lambda f: (f["where"], f.get("hand_id") or "")),
             "not_audited": {"by_game": skipped,

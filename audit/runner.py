@@ -12,27 +12,27 @@ from replay.faults import Fault, Reason
 
 from .trust import TrustAnchor
 from .verify import Verdict, audit_record
-from .witnesscheck import WitnessPolicy, record_witness_faults
+from .policy import Policy, policy_of_witnesses
+from .witnesscheck import WitnessPolicy
 
 Progress = Callable[[AuditReport], None]
 
 
 def audit_one(data, *, public_key: str | None = None, strict: bool = False,
-              witnesses: WitnessPolicy | None = None, trust: TrustAnchor | None = None,
+              witnesses: Policy | WitnessPolicy | None = None, trust: TrustAnchor | None = None,
               check_signatures: bool = False, log=None, state=None, kind: int | None = None,
               findings=None) -> Verdict:
     """:func:`audit_record`, but a crash of the auditor on one record becomes that record's
     ``INTERNAL_ERROR`` verdict instead of ending the run (the error type is kept, no traceback).
-    With ``witnesses``, a record whose checkpoint lacks the quorum also gets ``WITNESS_QUORUM``;
-    with ``findings`` (hand id -> faults, :mod:`audit.logscan`), the record's hand gets what
+    ``witnesses``: the auditor's pinned :class:`~audit.policy.Policy` (or the older
+    :class:`~audit.witnesscheck.WitnessPolicy` of ``--witness``/``--quorum``): a record whose
+    checkpoint lacks its quorum gets ``WITNESS_QUORUM``, and a quorum met proves its timing.
+    With ``findings`` (hand id -> faults, :mod:`audit.logscan`), the record's hand gets what
     the whole log (or the whole archive) shows of it."""
     try:
         verdict = audit_record(data, public_key=public_key, strict=strict, trust=trust,
-                               check_signatures=check_signatures, log=log, kind=kind)
-        if witnesses is not None and witnesses.active and not (strict and verdict.faults):
-            extra = record_witness_faults(data, witnesses)
-            if extra:
-                verdict = replace(verdict, faults=verdict.faults + tuple(extra))
+                               check_signatures=check_signatures, log=log, kind=kind,
+                               policy=as_policy(witnesses))
         if state is not None and not (strict and verdict.faults):
             extra = state_faults(data, state, trust.public_key if trust else public_key,
                                  trust.origin if trust else None)
@@ -53,6 +53,16 @@ def audit_one(data, *, public_key: str | None = None, strict: bool = False,
 def with_findings(status, findings):
     """A hand's status with what the whole log shows of it (``findings``, may be ``None``)."""
     return status.with_log_faults(findings.get(status.hand_id)) if findings else status
+
+
+def as_policy(witnesses) -> Policy | None:
+    """A :class:`Policy` from what a caller passes as ``witnesses`` (a policy, a
+    :class:`WitnessPolicy`, or nothing)."""
+    if witnesses is None or isinstance(witnesses, Policy):
+        return witnesses
+    if isinstance(witnesses, WitnessPolicy):
+        return policy_of_witnesses(list(witnesses.witnesses), witnesses.quorum) if witnesses.active else None
+    raise TypeError(f"not a witness policy: {type(witnesses).__name__}")
 
 
 def state_faults(data, state, public_key: str | None, origin: str | None) -> list[Fault]:
@@ -77,7 +87,7 @@ def state_faults(data, state, public_key: str | None, origin: str | None) -> lis
 
 def audit_items(items: Iterable[Item], *, public_key: str | None = None, strict: bool = False,
                 progress: Progress | None = None, every: int = 200,
-                witnesses: WitnessPolicy | None = None, trust=None, check_signatures: bool = False,
+                witnesses: Policy | WitnessPolicy | None = None, trust=None, check_signatures: bool = False,
                 log=None, state=None, findings=None) -> AuditReport:
     """Audit every item; a malformed item is a failure of its own and the run goes on; a
     hand's status (no record to audit) is added as such.  ``findings`` (hand id -> faults:

@@ -5,7 +5,7 @@ were not *chosen*: an operator who also controls the players' seeds (its own app
 them) could try many and publish only deals it likes -- every one of them audits clean.
 What such an operator cannot hide is the pattern.  This module counts, per game, where
 the cards of audit-passing hands landed and compares the counts with what a fair shuffle
-gives, each with a chi-square test (:mod:`audit.chisquare`):
+gives, each with a chi-square test (``scipy.stats.chi2``):
 
 * ``cards_by_seat`` -- each card in each seat's dealt hand (test over the seats plus
   "elsewhere": a card-by-place table whose margins every deal fixes);
@@ -54,7 +54,6 @@ from replay.faults import Reason
 from replay.registry import game_for
 from replay.shoes import canonical_shoe
 
-from .chisquare import chi2_ppf, chi2_sf
 
 STATS_FORMAT = "tiplu.stats/1"
 LEVEL = 0.99
@@ -162,7 +161,9 @@ def chi_square(observed: list[list[int]], per_hand: list[list[float]], hands: in
         q20 = cells[int(len(cells) * 0.2)]  # four in five cells are at least this
         need = max(1, math.ceil(1.0 / cells[0] - 1e-9), math.ceil(5.0 / q20 - 1e-9))
     df = max(df, 1)
-    return ChiSquare(stat, df, chi2_sf(stat, df), chi2_ppf(LEVEL, df), hands >= need and hands > 0, need)
+    from scipy.stats import chi2   # imported on first use: the audit alone never needs it
+
+    return ChiSquare(stat, df, float(chi2.sf(stat, df)), float(chi2.ppf(LEVEL, df)), hands >= need and hands > 0, need)
 
 
 @dataclass(frozen=True)
@@ -403,6 +404,7 @@ class DealStats:
     considered: int = 0
     excluded: Counter = field(default_factory=Counter)       # first fault reason -> hands
     trust: dict[str, Any] = field(default_factory=lambda: {"public_key": None, "basis": "record"})
+    timing: Counter = field(default_factory=Counter)  # what proved the timing of the hands used
 
     def add_verdict(self, verdict: Any) -> HandFacts | None:
         """Count one audited record: its facts if it passes, its first reason otherwise."""
@@ -412,6 +414,8 @@ class DealStats:
             self.excluded[verdict.reason.value if verdict.reason else "no_outcome"] += 1
             return None
         self.add(facts, verdict.replay.record.ruleset)
+        timing = getattr(verdict, "timing", None)
+        self.timing[timing.status if timing is not None else "unproven"] += 1
         return facts
 
     def add_error(self) -> None:
@@ -446,6 +450,7 @@ class DealStats:
         return {"format": STATS_FORMAT, "level": LEVEL, "used": USED, "trust": dict(self.trust),
                 "considered": self.considered,
                 "hands": self.used, "excluded": dict(sorted(self.excluded.items())),
+                "timing": {k: self.timing[k] for k in ("witnessed", "whole-log", "unproven")},
                 "games": [{**g, "charts": [c.to_json() for c in g["charts"]]} for g in games]}
 
 
@@ -457,9 +462,12 @@ def stats_of_verdicts(verdicts: Iterable[Any]) -> DealStats:
 
 
 def stats_of_items(items: Iterable[Any], *, public_key: str | None = None, trust: Any = None,
-                   progress: Callable[[int], None] | None = None) -> DealStats:
+                   progress: Callable[[int], None] | None = None, policy: Any = None,
+                   log: Any = None) -> DealStats:
     """Audit each :class:`~audit.sources.Item` (under ``trust``, a :class:`~audit.trust.TrustAnchor`,
-    or the pinned ``public_key``, else each record's own claimed key) and count the ones that pass."""
+    or the pinned ``public_key``, else each record's own claimed key; under ``policy``, a pinned
+    :class:`~audit.policy.Policy`; against ``log``, the operator's whole log) and count the ones
+    that pass; ``timing`` counts what proved the timing of those."""
     from .runner import audit_one
     from .trust import TrustAnchor
 
@@ -472,7 +480,7 @@ def stats_of_items(items: Iterable[Any], *, public_key: str | None = None, trust
         if item.error is not None:
             stats.add_error()
         else:
-            stats.add_verdict(audit_one(item.data, trust=trust))
+            stats.add_verdict(audit_one(item.data, trust=trust, witnesses=policy, log=log, kind=item.kind))
         if progress and n % 200 == 0:
             progress(n)
     return stats
@@ -486,6 +494,13 @@ def summary_lines(data: Mapping[str, Any]) -> list[str]:
         lines.append("trusted key: each record's own claimed key (nothing pinned: pass --public-key)")
     elif trust.get("public_key"):
         lines.append(f"trusted key: {trust['public_key']} ({trust['basis']})")
+    timing = data.get("timing") or {}
+    if timing.get("unproven"):
+        lines.append(f"timing of the hands used: {timing['witnessed']} witnessed, {timing['whole-log']} whole-log, "
+                     f"{timing['unproven']} UNPROVEN (records judged alone: pin a witness policy with --policy or "
+                     "read the operator's URL, so that a hand re-made after the players' seeds were known cannot count)")
+    elif timing:
+        lines.append(f"timing of the hands used: {timing['witnessed']} witnessed, {timing['whole-log']} whole-log")
     if data["excluded"]:
         lines.append("left out: " + ", ".join(f"{n} {r}" for r, n in data["excluded"].items()))
     for g in data["games"]:

@@ -11,6 +11,8 @@ with ``check_signatures``, every statement) under a key the auditor pinned befor
 ``trust-file``     read from a trust file (``--trust FILE``, see :func:`load_trust_file`)
 ``monitor-state``  the key a monitor pinned on first use and has watched since
 ``ledger``         the auditor opened the ledger and read the operator registry
+``policy``         a ``log`` line of the auditor's pinned C2SP tlog-policy (``--policy FILE``,
+                   :mod:`audit.policy`): the vkey's key, and its name as the log's origin
 ``record``         nothing pinned: the record's own claimed key -- *not* a trust anchor
 =================  ==========================================================================
 
@@ -23,11 +25,14 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from replay.errors import MalformedError
 
-BASES = ("pinned", "trust-file", "monitor-state", "ledger", "record")
+if TYPE_CHECKING:
+    from .policy import Policy
+
+BASES = ("pinned", "trust-file", "monitor-state", "ledger", "policy", "record")
 TRUST_FORMAT = "tiplu.trust/1"
 _KEY_RE = re.compile(r"[0-9a-f]{64}")
 
@@ -88,3 +93,31 @@ def load_trust_file(path: str | Path) -> TrustAnchor:
     if extra:
         raise MalformedError(f"a trust file has no field {sorted(extra)[0]!r}")
     return TrustAnchor(parse_key(data.get("public_key"), what="trust file public_key"), "trust-file", origin)
+
+
+class TrustConflictError(MalformedError):
+    """A trust file (or ``--public-key``) and a pinned policy that name different logs."""
+
+
+def reconcile(trust: TrustAnchor | None, policy: "Policy | None") -> TrustAnchor | None:
+    """The anchor an audit uses when both a key (``--public-key``, ``--trust``, a state file)
+    and a C2SP policy (``--policy``) are given.
+
+    A policy's ``log`` lines already pin the key and (as the vkey's name) the origin, and in
+    Tiplu the operator signs its statements with its log's key (one log per operator).  So
+    the two must agree: the key must be one of the policy's logs, and a pinned origin that
+    log's name; anything else is a :class:`TrustConflictError` (nothing silently wins).
+    When they agree the anchor keeps its own basis and gains the log's origin.  A policy
+    with no ``log`` line leaves the key to the trust file."""
+    if trust is None or policy is None or not policy.logs:
+        return trust
+    logs = [log for log in policy.logs if log.vkey.public_hex == trust.public_key]
+    if not logs:
+        raise TrustConflictError(f"the key pinned ({trust.public_key[:16]}...) is not a log of the policy "
+                                 f"{policy.name} (its logs: {', '.join(log.origin for log in policy.logs)})")
+    if trust.origin is not None and trust.origin not in [log.origin for log in logs]:
+        raise TrustConflictError(f"the trust file pins origin {trust.origin!r}, but the policy {policy.name} "
+                                 f"names that key's log {logs[0].origin!r}")
+    if trust.origin is None and trust.basis != "record":
+        return TrustAnchor(trust.public_key, trust.basis, logs[0].origin)
+    return trust

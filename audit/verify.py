@@ -45,6 +45,8 @@ from replay.replayer import ReplayResult, replay_record
 from .logcheck import LogView, check_log_evidence
 from .schema import validate_record
 from .statement_check import check_statements
+from .policy import Policy
+from .timing import Timing, checkpoint_text_of, judge_timing
 from .trust import TrustAnchor
 from .consttime import same_text
 
@@ -58,6 +60,7 @@ class Verdict:
     faults: tuple[Fault, ...] = ()
     table_id: str | None = None
     replay: ReplayResult | None = field(default=None, repr=False, compare=False)
+    timing: Timing | None = None  # what proved the timing (audit.timing); None: no record that parses
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "faults", group_faults(self.faults))
@@ -88,6 +91,16 @@ class Verdict:
         return min(indices) if indices else None
 
     @property
+    def proven(self) -> bool:
+        """Whether something proved the timing (a witness quorum or the whole log)."""
+        return self.timing is not None and self.timing.proven
+
+    @property
+    def status(self) -> str:
+        """``fail`` (a fault), ``unproven`` (no fault, timing unproven) or ``pass``."""
+        return "fail" if self.faults else "pass" if self.proven else "unproven"
+
+    @property
     def reasons(self) -> tuple[Reason, ...]:
         return tuple(dict.fromkeys(f.reason for f in self.faults))
 
@@ -97,6 +110,7 @@ class Verdict:
             "reason": self.reason.value if self.reason else None,
             "first_bad_move": self.first_bad_move, "root_causes": len(self.root_causes),
             "faults": [f.to_json() for f in self.faults],
+            "timing": self.timing.to_json() if self.timing is not None else None,
         }
 
 
@@ -145,13 +159,20 @@ def compare_outcome(claimed: Mapping[str, Any] | None, result: ReplayResult) -> 
 
 
 def trust_of(record: HandRecord | None, *, trust: TrustAnchor | None = None,
-             public_key: str | None = None) -> TrustAnchor | None:
+             public_key: str | None = None, policy: Policy | None = None) -> TrustAnchor | None:
     """The key an audit of ``record`` trusts: ``trust``, else ``public_key`` (basis
-    ``pinned``), else the record's own claim (basis ``record``, not a trust anchor)."""
+    ``pinned``), else the log of ``policy`` named as the record's checkpoint origin (basis
+    ``policy``; its first log when none is), else the record's own claim (basis ``record``,
+    not a trust anchor)."""
     if trust is not None:
         return trust
     if public_key is not None:
         return TrustAnchor(public_key, "pinned")
+    if policy is not None and policy.logs:
+        text = checkpoint_text_of(record)
+        log = policy.log_for(text.split("\n", 1)[0]) if text else None
+        log = log or policy.logs[0]
+        return TrustAnchor(log.vkey.public_hex, "policy", log.origin)
     if record is None:
         return None
     try:
@@ -162,10 +183,14 @@ def trust_of(record: HandRecord | None, *, trust: TrustAnchor | None = None,
 
 def audit_record(data: Any, *, public_key: str | None = None, strict: bool = False,
                  trust: TrustAnchor | None = None, check_signatures: bool = False,
-                 log: LogView | None = None, kind: int | None = None) -> Verdict:
+                 log: LogView | None = None, kind: int | None = None, policy: Policy | None = None) -> Verdict:
     """Audit one record (JSON text, a dict, or a parsed :class:`HandRecord`).  ``kind``:
     the dict's :func:`~replay.canonical.json_kind` when the caller knows it (a source that
-    decoded it: :func:`replay.records.load_json_kind`)."""
+    decoded it: :func:`replay.records.load_json_kind`).  ``policy``: the auditor's pinned
+    C2SP tlog-policy (:mod:`audit.policy`): its logs are the trusted keys when nothing else
+    is pinned, and its witness quorum, when it asks one, must have cosigned the record's
+    checkpoint (``WITNESS_QUORUM``).  The verdict's ``timing`` (:mod:`audit.timing`) says what
+    proved the timing: ``log`` (the whole log), the policy's quorum, or nothing."""
     try:
         if isinstance(data, HandRecord):
             record = data
@@ -204,7 +229,7 @@ def audit_record(data: Any, *, public_key: str | None = None, strict: bool = Fal
                 add(Fault(Reason.SEAT_SEED_MISMATCH, str(exc)))
         if not same_text(record.ruleset.hash, f.ruleset_hash):
             add(Fault(Reason.RULESET_MISMATCH, "the resolved ruleset does not hash to the committed ruleset hash"))
-        anchor = trust_of(record, trust=trust, public_key=public_key)
+        anchor = trust_of(record, trust=trust, public_key=public_key, policy=policy)
         key = anchor.public_key if anchor is not None else record.table.public_key
         add(check_statements(record, public_key=key if anchor is not None and anchor.is_pinned else None,
                              check_signatures=check_signatures))
@@ -219,4 +244,14 @@ def audit_record(data: Any, *, public_key: str | None = None, strict: bool = Fal
             add(check_log_evidence(record, anchor.public_key, origin=anchor.origin, log=log))
     except _Stop:
         pass
-    return Verdict(record.hand_id, record.preset, tuple(faults), record.table.table_id, result)
+    timing, extra = judge_timing(record, faults, policy=policy, whole_log=whole_log_name(log))
+    if not (strict and faults):
+        faults.extend(extra)
+    return Verdict(record.hand_id, record.preset, tuple(faults), record.table.table_id, result, timing)
+
+
+def whole_log_name(log: LogView | None) -> str | None:
+    """How a verdict names the whole log a record was judged against (``None``: none).  One
+    name for a ledger, a served log and a worker's copy of either, so that a parallel audit
+    says exactly what one process says."""
+    return None if log is None else "its ledger or its served log, read by the auditor"

@@ -188,7 +188,10 @@ class Game:
     :meth:`next_carry`); ``describe_move`` -- a move in words for people (``None``: its
     notation); ``jokers_of_hand`` -- ``(ruleset, deal, outcome) -> is_joker``, which cards
     were jokers in a played hand, for the deal statistics (``None``: a game without jokers,
-    or the function returns ``None`` when the hand fixed no jokers).
+    or the function returns ``None`` when the hand fixed no jokers); ``hidden_signals`` --
+    ``(engine, state, move, stream) -> [Observation]``, how a decision made in ``state``
+    lines up with cards its maker could not see (:mod:`replay.signals`; ``None``: no
+    signal yet).
     """
 
     name: str
@@ -202,6 +205,7 @@ class Game:
     carry_after: Callable[[Mapping[str, Any], Outcome], Mapping[str, Any]] | None = None
     describe_move: Callable[[Move, Sequence[str]], str] | None = None
     jokers_of_hand: Callable[["Ruleset", Any, Outcome], Callable[[Any], bool] | None] | None = None
+    hidden_signals: Callable[[Any, Any, Move, Any], list[Any]] | None = None
 
     def next_carry(self, carry: Mapping[str, Any], outcome: Outcome) -> dict[str, Any]:
         """What the table's next hand carries (its ``table.carry``) after a hand that

@@ -24,11 +24,12 @@ def _seat_receipt(ledger, hand_id, seat):
                 if s.kind == "seat-receipt" and s.signed["statement"]["seat"] == seat)
 
 
-def receipt_cases(b, ledger, key, origin, golden, grind_record, other_key, other_record):
+def receipt_cases(b, ledger, key, origins, golden, grind_record, other_key, other_record):
+    base, origin = origins  # the log base the ledger is given, and the origin of its operator's log
     hand_id = golden["hand_id"]
     seat = 1
     now = EPOCH + timedelta(days=40)
-    rc = receipt(ledger, _seat_receipt(ledger, hand_id, seat), key=key, origin=origin, now=now)
+    rc = receipt(ledger, _seat_receipt(ledger, hand_id, seat), key=key, origin=base, now=now)
     rc_ref = b.add_file("receipts/seat-1.json", rc)
     st = golden["fairness"]["statements"]
     k = next(i for i, s in enumerate(st) if s["statement"]["kind"] == "seat-receipt" and s["statement"]["seat"] == seat)
@@ -99,7 +100,7 @@ def receipt_cases(b, ledger, key, origin, golden, grind_record, other_key, other
                  "the record has one seat fewer than the logged hand statement (so the last seat has no name either)")):
             add(f"terms-{name}", edited(f"terms-{name}", fn), 1, what, about, catches=["receipt-skip-terms"])
     grind = json.loads(b.files[grind_record])
-    rc_grind = receipt(ledger, _seat_receipt(ledger, grind["hand_id"], seat), key=key, origin=origin, now=now)
+    rc_grind = receipt(ledger, _seat_receipt(ledger, grind["hand_id"], seat), key=key, origin=base, now=now)
     add("grind", {"file": grind_record}, 1, ["different_statement", "different_statement", "server_commitment"],
         "the re-signed grind (issue #15): the operator re-signed the hand for another server seed after "
         "the seeds were seen; the seat's receipt proves the record forged",

@@ -10,6 +10,8 @@ game-rule fault is the reference verifier's (``tiplu audit``), as the old fixtur
 from __future__ import annotations
 
 import copy
+import hashlib
+import importlib.util
 import json
 from datetime import timedelta
 
@@ -31,8 +33,21 @@ from conformance_primitives import case
 
 SEED = "tiplu-conformance-1"
 SEED2 = "tiplu-conformance-2"
-MAIN_ORIGIN = "conformance.tiplu.example/log"
-OTHER_ORIGIN = "conformance.tiplu.example/operator-2"
+MAIN_BASE = "conformance.tiplu.example/log"
+OTHER_BASE = "conformance.tiplu.example/operator-2"
+
+
+def log_origin(base: str) -> str:
+    """The origin of OPERATOR's log under ``base`` (one log per operator: ``<base>/<operator>``)."""
+    try:
+        from audit.tlog.logs import operator_origin
+    except ImportError:  # before one log per operator, the base was the origin
+        return base
+    return operator_origin(base, OPERATOR)
+
+
+MAIN_ORIGIN = log_origin(MAIN_BASE)
+OTHER_ORIGIN = log_origin(OTHER_BASE)
 
 # the tamper classes of audit/sim/tamper.py and the reason each must get (by hand)
 EXPECT = {"changed_ruleset": "ruleset_mismatch", "commission_off": "commission_mismatch",
@@ -44,11 +59,16 @@ EXPECT = {"changed_ruleset": "ruleset_mismatch", "commission_off": "commission_m
 LAYER = {"server_seed_mismatch": "fairness", "seat_seed_mismatch": "fairness", "ruleset_mismatch": "fairness",
          "not_revealed": "fairness", "not_log_bound": "log-evidence", "not_in_log": "log-evidence",
          "log_order": "log-evidence", "bad_checkpoint": "log-evidence", "signature": "log-evidence",
-         "statement_mismatch": "statements", "event_order": "statements", "time_order": "statements",
-         "illegal_move": "replay",
+         "statement_mismatch": "statements", "event_order": "statements", "illegal_move": "replay",
          "deck_mismatch": "replay", "incomplete": "replay", "outcome_mismatch": "replay",
          "commission_mismatch": "replay", "payout_mismatch": "replay", "carry_mismatch": "replay",
-         "witness_quorum": "witnesses", "log_inconsistent": "one-log", "malformed": "record"}
+         "witness_quorum": "witnesses", "log_inconsistent": "one-log", "malformed": "record",
+         "time_order": "statements", "future_time": "clock", "seed_reuse": "one-log"}
+# the auditor's clock of every record case (a verifier judges future_time against it)
+NOW = "2027-06-01T00:00:00Z"
+# format 3 (#26): every verdict says what proved its timing, and an audit whose records all
+# passed but not all with their timing proven exits 3 (docs/format-3.md)
+TIMING = importlib.util.find_spec("audit.timing") is not None
 # (table id, preset, players, hands, overrides, the hands kept, what they show); the reshuffles and
 # the redeal were found by simulating these tables with SEED (each a hand where the stock ran out,
 # or where four pairs voided the deal)
@@ -90,10 +110,16 @@ class Builder:
     def audit_case(self, cid, paths, verdicts, *, trust, about, one_log=False, log_failures=(), witnesses=None,
                    quorum=None, catches=(), extra_requires=()):
         reasons = [v["reason"] for v in verdicts] + list(log_failures)
-        inp = {"records": paths, "one_log": one_log, "trust": trust}
+        inp = {"records": paths, "one_log": one_log, "trust": trust, "now": NOW}
         if witnesses is not None:
             inp.update(witnesses=witnesses, quorum=quorum)
         exit_status = 1 if any(not v["ok"] for v in verdicts) or log_failures else 0
+        if TIMING:  # a file proves a record's timing only by a witness quorum (never the whole log)
+            inp["timing"] = True
+            verdicts = [dict(v, timing=None if not v["ok"] else "witnessed" if witnesses else "unproven")
+                        for v in verdicts]
+            if exit_status == 0 and any(v["timing"] == "unproven" for v in verdicts):
+                exit_status = 3
         self.cases.append(case(cid, "audit", "record", inp,
                                {"exit": exit_status, "verdicts": verdicts, "log_failures": sorted(log_failures)},
                                about=about, catches=catches,
@@ -146,7 +172,7 @@ def simulate_main(b: Builder):
         nonlocal day
         out = []
         simulate_table(ledger, preset=preset, players=players, hands=hands, seed=SEED, table_id=table_id,
-                       operator=OPERATOR, overrides=overrides, start=EPOCH + timedelta(days=day), origin=MAIN_ORIGIN,
+                       operator=OPERATOR, overrides=overrides, start=EPOCH + timedelta(days=day), origin=MAIN_BASE,
                        on_record=lambda r, k: out.append(r), names=names,
                        tamper_hands={0: tamper} if tamper else None,
                        tamper_rng=SimStreams(SEED).stream(f"forger:{table_id}") if tamper else None)
@@ -232,7 +258,8 @@ def forgery_cases(b: Builder, key: SigningKey, golden: dict, other_key: SigningK
     backwards[i] = key.sign(dict(backwards[i]["statement"], time="2026-10-31T23:59:59.000Z"))
     assert backwards[i]["statement"]["time"] < earlier
     logged("time-backwards", backwards, "the deal statement is dated before the seat reveals listed (and logged) "
-           "before it: statement times must run forward (time_order, issue #27)", "time_order", catches=["skip-statement-fields"])
+           "before it: statement times must not go back",
+           "time_order" if has_reason("time_order") else "event_order", catches=["skip-statement-fields"])
     def resigned(name, edit, about, reason, move=None):
         """The operator edits the record and re-signs (and logs) its record statement."""
         rec = copy.deepcopy(golden)
@@ -311,7 +338,7 @@ def second_operator(b: Builder, trust1: dict):
     key2 = ledger.signing_key(OPERATOR)
     out = []
     simulate_table(ledger, preset="kitti", players=4, hands=1, seed=SEED2, table_id="kitti-op2", operator=OPERATOR,
-                   origin=OTHER_ORIGIN, on_record=lambda r, k: out.append(r))
+                   origin=OTHER_BASE, on_record=lambda r, k: out.append(r))
     ref = b.add_file("records/operator-2/kitti-op2-h0.json", out[0])
     trust2 = {"public_key": key2.public_hex, "origin": OTHER_ORIGIN}
     b.audit_case("operators/second-trusted", [ref], [verdict()], trust=trust2,
@@ -359,3 +386,42 @@ def witness_cases(b: Builder, trust: dict, golden: dict, witnesses):
                  extra_requires=["witnesses"])
     b.audit_case("witness/quorum-missed", [ref], [verdict(False, "witness_quorum")], trust=trust, witnesses=vkeys,
                  quorum=3, about="the same record, quorum 3", catches=["no-quorum"])
+
+
+def has_reason(name: str) -> bool:
+    from replay.faults import Reason
+    return any(r.value == name for r in Reason)
+
+
+def timing_cases(b: Builder, key: SigningKey, golden: dict):
+    """future_time and seed_reuse (issue #27), once the audit knows them."""
+    st = golden["fairness"]["statements"]
+    kinds = [s["statement"]["kind"] for s in st]
+    if has_reason("future_time"):
+        late = copy.deepcopy(st)
+        i = kinds.index("reveal")
+        late[i] = key.sign(dict(late[i]["statement"], time="2099-01-01T00:00:00.000Z"))
+        origin = "conformance.tiplu.example/forged-future-time"
+        rec, _, _ = relog(golden, late, key, origin)
+        ref = b.add_file("records/forged/future-time.json", rec)
+        b.audit_case("record/future-time", [ref], [verdict(False, "future_time")],
+                     trust={"public_key": key.public_hex, "origin": origin},
+                     about=f"the reveal is dated 2099, later than the auditor's clock ({NOW}) plus the skew")
+    if has_reason("seed_reuse"):
+        ledger = Ledger(":memory:")
+        ensure_operator(ledger, seed=SEED)
+        out = []
+
+        class OneServerSeed:  # the operator deals two hands from one server seed
+            def choose(self, ruleset, hand_id, dealer, draw):
+                return hashlib.sha256(b"conformance reused server seed").digest(), draw(0)[1]
+
+        origin = "conformance.tiplu.example/seed-reuse"
+        simulate_table(ledger, preset="kitti", players=4, hands=2, seed=SEED, table_id="kitti-reuse", operator=OPERATOR,
+                       origin=origin, on_record=lambda r, k: out.append(r), bias=OneServerSeed())
+        refs = [b.add_file(f"records/seed-reuse/h{i}.json", r) for i, r in enumerate(out)]
+        t = {"public_key": key.public_hex, "origin": log_origin(origin)}
+        b.audit_case("record/seed-reuse-alone", refs[:1], [verdict()], trust=t,
+                     about="one of two hands dealt from one server seed, alone: nothing shows the reuse")
+        b.audit_case("log/seed-reuse-together", refs, [verdict(False, "seed_reuse"), verdict(False, "seed_reuse")],
+                     trust=t, one_log=True, about="both hands in one archive: one server seed in two hands, both fail")

@@ -35,7 +35,7 @@ from replay.fairness import parse_player_seed  # noqa: E402
 from replay.stream import Stream, key_material  # noqa: E402
 
 LAYERS = {"canonical", "movechain", "stream", "statement", "leaf", "merkle", "checkpoint", "cosignature", "receipt",
-          "record", "fairness", "log-evidence", "statements", "replay", "witnesses", "one-log"}
+          "record", "fairness", "log-evidence", "statements", "replay", "witnesses", "one-log", "clock"}
 
 
 class _Words(Stream):
@@ -192,6 +192,8 @@ class Verifier:
                 trust["origin"] = inp["trust"]["origin"]
             (d / "trust.json").write_text(json.dumps(trust), encoding="utf-8")
             args = ["audit", str(src), "--trust", str(d / "trust.json"), "--check-signatures", "--json", "--no-progress"]
+            if inp.get("now"):
+                args += ["--now", inp["now"]]
             if inp.get("one_log"):  # one log: the checkpoints met must agree (a first audit with a state file)
                 args += ["--state", str(d / "state.json")]
             for w in inp.get("witnesses") or []:
@@ -206,6 +208,11 @@ class Verifier:
             f = by_where.pop(name, None)
             verdicts.append({"ok": True, "reason": None, "first_bad_move": None} if f is None else
                             {"ok": False, "reason": f.get("reason"), "first_bad_move": f.get("first_bad_move")})
+        if inp.get("timing"):  # each passed record's timing: unproven ones are listed, the others proven
+            unproven = {u["where"] for u in report.get("unproven_records", [])}
+            witnessed = "witnessed" if inp.get("witnesses") else "whole-log"
+            for name, v in zip(names, verdicts):
+                v["timing"] = None if not v["ok"] else "unproven" if name in unproven else witnessed
         return {"exit": code, "verdicts": verdicts, "log_failures": sorted(f.get("reason") for f in by_where.values())}
 
     def check_receipt(self, inp):

@@ -78,7 +78,8 @@ def build() -> dict[str, str]:
     R.second_operator(b, trust)
     R.fork_case(b, key, [golden, kept["non-ascii/h0"][0]])
     R.witness_cases(b, trust, golden, witnesses)
-    RC.receipt_cases(b, ledger, key, R.MAIN_ORIGIN, golden, "records/main/forged-resigned_grind.json", other,
+    R.timing_cases(b, key, golden)
+    RC.receipt_cases(b, ledger, key, (R.MAIN_BASE, R.MAIN_ORIGIN), golden, "records/main/forged-resigned_grind.json", other,
                      b.main[1][0])
     ids = [c["id"] for c in b.cases]
     assert len(ids) == len(set(ids)), "case ids are unique"

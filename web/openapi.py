@@ -166,9 +166,10 @@ PATHS: dict[str, dict[str, Any]] = {
         "Attach the hand record: its moves (outcome and settlement computed from their replay) or the whole "
         "record (checked against the ledger and the replay; 400 malformed, nothing stored, if the audit would "
         "refuse it)",
-        body={"type": "object", "oneOf": [{"required": ["moves"]}, {"required": ["record"]}],
+        body={"type": "object", "oneOf": [{"required": ["moves"]}, {"required": ["record"]}, {"required": ["played"]}],
               "properties": {"moves": {"type": "array", "items": {"type": "object"}},
-                             "record": {"type": "object"}}})},
+                             "record": {"type": "object"},
+                             "played": {"const": True, "description": "the moves played one by one (POST .../moves)"}}})},
     "/api/v1/operator/hands/{hand_id}/moves": {"post": {
         "summary": "Play a move of a dealt hand: appended to its move chain; returns the signed move receipt "
                    "(tiplu.move-receipt/1, not a log leaf) to hand to every seat", "tags": ["operator"],

@@ -107,11 +107,13 @@ def finish(hand_id: str):
 
     view = _own_hand(hand_id)
     body = json_body()
-    record, moves = body.get("record"), body.get("moves")
-    if ("record" in body) == ("moves" in body) or (record is not None and not isinstance(record, dict)) \
-            or (moves is not None and not isinstance(moves, list)):
-        raise ApiError(400, "malformed", "finish needs {\"moves\": [<move>, ...]} or {\"record\": <the hand record>}")
-    return _signed(finish_hand(get_ledger(), view.id, record=record, moves=moves), view.id)
+    record, moves, played = body.get("record"), body.get("moves"), body.get("played")
+    if ("record" in body) + ("moves" in body) + ("played" in body) != 1 \
+            or (record is not None and not isinstance(record, dict)) \
+            or (moves is not None and not isinstance(moves, list)) or ("played" in body and played is not True):
+        raise ApiError(400, "malformed", "finish needs {\"moves\": [<move>, ...]}, {\"record\": <the hand record>} "
+                                         "or {\"played\": true} (the moves played one by one)")
+    return _signed(finish_hand(get_ledger(), view.id, record=record, moves=moves, played=played is True), view.id)
 
 
 @bp.post("/hands/<hand_id>/moves")

@@ -64,7 +64,7 @@ COMMANDS: dict[str, str] = {
     "audit": "audit", "replay": "audit", "deal": "deal", "verify-commitment": "deal",
     "eval": "evaluate", "table": "hand", "hand": "hand", "keys": "keys", "operator": "keys", "seed": "keys",
     "monitor": "monitor", "receipt": "receipt", "seat": "seat", "simulate": "simulate",
-    "stats": "stats", "token": "token",
+    "stats": "stats", "token": "token", "collusion": "collusion",
     "witness": "witness", "init": "init", "move-secrets": "init",
 }
 

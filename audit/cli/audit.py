@@ -17,8 +17,9 @@ from ..report import AuditReport
 from ..runner import audit_items
 from ..schema import validate_record
 from . import main
+from ..timing import UNPROVEN_MESSAGE
 from ._values import PUBLIC_KEY
-from ._witness_common import witness_options
+from ._witness_common import pinned_policy, reconciled, witness_options
 
 
 def _progress_printer(enabled: bool, source: str | None = None):
@@ -75,9 +76,19 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
     if counts:
         click.echo(f"{sum(counts.values())} hands without a record to audit (not failures): "
                    + ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in sorted(counts.items())))
+    timing = data["timing"]
+    if any(timing.values()):
+        click.echo("timing: " + ", ".join(f"{n} {s}" for s, n in timing.items()))
+    for r in data["unproven_records"][:50]:
+        click.echo(f"UNPROVEN {r['where']}: hand {r['hand_id']}: nothing proved when it was logged")
+    if len(data["unproven_records"]) > 50:
+        click.echo(f"... and {len(data['unproven_records']) - 50} more unproven records (use --json for all)")
+    if data["unproven"]:
+        click.echo(f"what unproven means: {UNPROVEN_MESSAGE}")
     if verdict_line:
-        click.echo(f"{data['total']} records audited, {data['failed']} failed"
-                   + ("" if data["ok"] else "  -- AUDIT FAILED"))
+        click.echo(f"{data['total']} records audited, {data['failed']} failed, {data['unproven']} unproven"
+                   + {"pass": "", "fail": "  -- AUDIT FAILED",
+                      "unproven": "  -- NOT A PASS: timing unproven (exit 3)"}[data["result"]])
 
 
 @main.command("audit")
@@ -110,18 +121,23 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
                   check_signatures: bool,
                   strict: bool, as_json: bool, progress: bool | None,
                   workers: int, dask_address: str | None, grace_text: str | None, now_text: str | None,
-                  read_in_workers: bool | None, witness_keys: tuple[str, ...], quorum: int | None) -> None:
+                  read_in_workers: bool | None, witness_keys: tuple[str, ...], quorum: int | None,
+                  policy_file: str | None) -> None:
     """Audit hand records: one record (.json), a JSON-lines file, a ledger (.db) or an operator URL.
 
     A ledger or URL audit covers every hand, not only the published ones: a hand stalled
     (stopped before its reveal) or unpublished (finished or revealed, no published record)
     past the grace period is a failure; cancelled and in-progress hands are listed apart.
-    With --witness (repeatable) a record whose log checkpoint lacks --quorum valid
-    cosignatures of those witnesses fails with witness_quorum.
-    Exits 1 if any record or hand fails.
+    Every record's verdict says what proved its timing (that the deal was fixed before
+    the players' seeds were known): "witnessed" (a quorum of the --policy file's
+    witnesses cosigned its checkpoint), "whole-log" (a ledger or URL audit) or
+    "unproven" (a lone record: its proofs only agree with themselves).  Under a --policy
+    (or --witness/--quorum) that requires witnesses, a missing quorum fails with
+    witness_quorum.
+    Exits 0 if every record passed with its timing proven, 1 if any record or hand
+    fails, 2 on bad input, 3 if nothing failed but some record's timing is unproven.
     """
     from ..coverage import DEFAULT_GRACE, parse_grace, parse_time, utc_now
-    from ..witnesscheck import WitnessPolicy
 
     from ..trust import TrustAnchor, load_trust_file, parse_key
 
@@ -142,7 +158,10 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
                                      param_hint="--state")
         if trust is None:
             trust = saved.anchor()
-    policy = WitnessPolicy.of(witness_keys, quorum) if witness_keys or quorum else None
+    policy = pinned_policy(policy_file, witness_keys, quorum)
+    trust = reconciled(trust, policy)
+    if trust is None and policy is not None and len(policy.logs) == 1:
+        trust = TrustAnchor(policy.logs[0].vkey.public_hex, "policy", policy.logs[0].origin)
 
     grace = DEFAULT_GRACE if grace_text is None else parse_grace(grace_text)
     now = utc_now() if now_text is None else parse_time(now_text)
@@ -198,7 +217,7 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
                              "written": not state.contradicted and state.best is not None
                              and state.best is not saved.checkpoint}
         if policy is not None:
-            data["witness_policy"] = policy.to_json()
+            data["policy"] = policy.to_json()
         if scope is not None:
             data["scope"] = scope.to_json()
         if source.startswith(("http://", "https://")):
@@ -206,10 +225,12 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
         click.echo(json.dumps(data, indent=2, sort_keys=True))
     else:
         click.echo(f"trusted: {trust.describe()}" if trust is not None else
+                   f"trusted: the log of the policy {policy.label} named by each record's checkpoint"
+                   if policy is not None and policy.logs else
                    "trusted: each record's own claimed key -- NOT a trust anchor "
-                   "(pin the operator's key with --public-key or --trust)")
+                   "(pin the operator's key with --public-key, --trust or --policy)")
         if policy is not None:
-            click.echo(f"witnesses required: {policy.describe()}")
+            click.echo(f"policy: {policy.label} requires {policy.describe()}")
         if scope is not None:
             click.echo(scope.describe())
         if state is not None:
@@ -219,6 +240,8 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
         print_summary(report)
     if not report.ok:
         sys.exit(1)
+    if report.unproven:
+        sys.exit(3)
 
 
 def _state_check(source: str, saved, trust, log=None):

@@ -224,24 +224,29 @@ def _load_json_file(fh, what: str):
 @click.option("--record", "record_file", type=click.File("r", encoding="utf-8"),
               help="Or the whole hand record (a JSON object with the same hand_id): checked against the ledger "
                    "and the replay, key for key.")
+@click.option("--played", is_flag=True, help="Or the moves played one by one (tiplu hand move), exactly as the "
+                                            "ledger holds them.")
 @db_option
 @key_option
 @json_option
-def hand_finish(hand_id, moves_file, record_file, db, key_file, as_json) -> None:
+def hand_finish(hand_id, moves_file, record_file, played, db, key_file, as_json) -> None:
     """Attach the hand's record; prints the signed statement of its hash.
 
     With --moves the record is built here: the ledger's table, seats, ruleset, seeds and
     commitments, the moves, and the outcome and settlement of their replay (with the
-    operator's private server seed, which stays secret). With --record the record is
+    operator's private server seed, which stays secret); --played takes the moves played one by
+    one (tiplu hand move), each already answered by a move receipt. With --record the record is
     refused, in one line and with nothing stored, if the audit would call it malformed once
     published, if it is not this ledger's hand, if a move does not replay, or if its outcome
     or payouts differ from the replay (the line names the first place that differs).
     """
-    if (moves_file is None) == (record_file is None):
-        raise click.UsageError("give exactly one of --moves and --record")
+    if (moves_file is not None) + (record_file is not None) + played != 1:
+        raise click.UsageError("give exactly one of --moves, --record and --played")
     from ..finishing import finish_hand
 
-    if moves_file is not None:
+    if played:
+        kwargs = {"played": True}
+    elif moves_file is not None:
         moves = _load_json_file(moves_file, "moves file")
         if isinstance(moves, dict) and "moves" in moves:  # a record-like {"moves": [...]} works too
             moves = moves["moves"]

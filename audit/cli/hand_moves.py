@@ -1,13 +1,14 @@
 """``tiplu hand move`` and ``tiplu hand move-receipts``: the moves of a dealt hand as they are
 played, each answered by a signed move receipt (``docs/fairness.md``, "Moves as played").
 
-* ``tiplu hand move HAND --move JSON`` (``-`` = stdin: one move, or JSON lines of moves)
+* ``tiplu hand move HAND --move JSON`` (``-`` = stdin: one move, a JSON array or JSON lines)
   appends the move(s) to the hand's move chain and prints each move receipt (``--json``: the
   signed receipt, one per line) -- what the game server hands to every seat.
 * ``tiplu hand move-receipts HAND [--since N]`` prints the receipts of moves ``N+1 …`` again
   (byte for byte the ones given), one JSON line each: what ``tiplu seat moves`` fetches.
 
-``tiplu hand finish --record FILE`` then requires the record's moves to be exactly these.
+``tiplu hand finish --played`` then finishes the hand with exactly these moves (``--moves`` and
+``--record`` must list exactly them too).
 """
 from __future__ import annotations
 
@@ -24,6 +25,11 @@ from ._ledger_common import db_option, emit, json_option, key_option, open_ledge
 def _moves(text: str) -> list:
     text = text.strip()
     try:
+        if text.startswith("["):  # a JSON array of moves (as tiplu hand bot-moves prints them)
+            moves = json.loads(text)
+            if not isinstance(moves, list):
+                raise MalformedError("moves are a JSON array, JSON lines or one JSON object")
+            return moves
         if text.startswith("{"):
             try:
                 return [json.loads(text)]
@@ -43,7 +49,7 @@ def _receipt_text(signed: dict) -> str:
 @click.argument("hand_id")
 @click.option("--move", "move_text", metavar="JSON", required=True,
               help="The move as the record will list it (the engine's move JSON; 'time' is added when absent). "
-                   "'-' reads stdin: one move, or JSON lines of moves in order.")
+                   "'-' reads stdin: one move, a JSON array or JSON lines of moves, in order.")
 @db_option
 @key_option
 @json_option

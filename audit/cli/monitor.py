@@ -23,7 +23,7 @@ from audit.coverage import DEFAULT_GRACE, format_grace, parse_grace
 from audit.tlog.monitor import AuditHook, LogClient, MonitorState, compare, load_other_checkpoint, poll
 
 from . import main
-from ._witness_common import witness_options, witness_policy
+from ._witness_common import pinned_policy, reconciled, witness_options
 
 DEFAULT_AUDIT_HOOK = "audit.verify:audit_record"
 
@@ -43,11 +43,11 @@ def load_hook(spec: str, *, required: bool) -> AuditHook | None:
 
 def run_once(client: LogClient, state_path: Path, *, url: str, public_key: str | None,
              hook: AuditHook | None, compare_paths: tuple[Path, ...], witnesses: tuple = (), quorum: int = 0,
-             grace: timedelta = DEFAULT_GRACE) -> bool:
+             grace: timedelta = DEFAULT_GRACE, policy=None) -> bool:
     """One round: poll, then compare with every other checkpoint; report; save if clean."""
     state = MonitorState.load(state_path, url=url)
     result = poll(client, state, public_key=public_key, audit_record=hook, witnesses=witnesses, quorum=quorum,
-                  grace=grace)
+                  grace=grace, policy=policy)
     problems = list(result.problems)
     if not problems:
         for path in compare_paths:
@@ -62,7 +62,7 @@ def run_once(client: LogClient, state_path: Path, *, url: str, public_key: str |
         return False
     cp = result.checkpoint
     click.echo(f"ok: {cp.origin} size {cp.size} root {cp.root.hex()} "
-               f"(+{result.new_entries} entries checked, {result.audited} hands audited, "
+               f"(+{result.new_entries} entries checked, {result.audited} hands audited against the whole log, "
                f"{len(result.state.open_hands)} in progress"
                f"{', key pinned on first use' if state.public_key is None and not public_key else ''})")
     return True
@@ -87,18 +87,17 @@ def against_the_log(hook: AuditHook, client: LogClient, public_key: str | None =
     return audit
 
 
-def records_need_witnesses(hook: AuditHook, witnesses: tuple, quorum: int) -> AuditHook:
-    """The default audit hook, plus: a revealed hand's record must carry a checkpoint with the
-    witness quorum (``witness_quorum`` otherwise), as ``tiplu audit --witness`` judges it."""
+def records_need_witnesses(hook: AuditHook, policy) -> AuditHook:
+    """The default audit hook under the pinned policy (:class:`audit.policy.Policy`): a
+    revealed hand's record must carry a checkpoint with its witness quorum (``witness_quorum``
+    otherwise), as ``tiplu audit --policy`` judges it."""
     from dataclasses import replace
 
-    from audit.witnesscheck import WitnessPolicy, record_witness_faults
+    from audit.timing import judge_timing
 
-    policy = WitnessPolicy.of([str(w) for w in witnesses], quorum)
-
-    def audit(record):
-        verdict = hook(record)
-        extra = record_witness_faults(record, policy)
+    def audit(record, **kwargs):
+        verdict = hook(record, **kwargs)
+        _, extra = judge_timing(record, getattr(verdict, "faults", ()), policy=policy)
         return replace(verdict, faults=verdict.faults + tuple(extra)) if extra else verdict
     return audit
 
@@ -121,7 +120,7 @@ def records_need_witnesses(hook: AuditHook, witnesses: tuple, quorum: int) -> Au
                    "reported STALLED or UNPUBLISHED (90m, 2h, 1d).")
 def monitor_command(url: str, state_path: Path, public_key: str | None, once: bool, interval: float,
                     compare_paths: tuple[Path, ...], audit_hook: str, witness_keys: tuple[str, ...],
-                    quorum: int | None, grace_text: str) -> None:
+                    quorum: int | None, grace_text: str, policy_file: str | None) -> None:
     """Watch the transparency log of the operator at URL.
 
     Verifies each new checkpoint's signature and its consistency with the last one
@@ -130,11 +129,19 @@ def monitor_command(url: str, state_path: Path, public_key: str | None, once: bo
     stalled or left unpublished past the grace period, a statement out of the protocol's
     order, dated backwards or in the future, or a server seed used twice is one line on
     stderr.  With --once the exit status is then 1; otherwise the monitor keeps polling
-    every --interval seconds.  With --witness, a checkpoint lacking --quorum valid
-    cosignatures of those witnesses is WITNESS_QUORUM.
+    every --interval seconds.  With --policy (a pinned C2SP tlog-policy) or --witness, a
+    checkpoint, or a revealed hand's record, lacking the quorum of valid cosignatures is
+    WITNESS_QUORUM.  Every hand is audited against the whole served log (its timing:
+    "whole-log").
     """
+    from audit.trust import TrustAnchor
+
     grace = parse_grace(grace_text)
-    witnesses, quorum = witness_policy(witness_keys, quorum)
+    policy = pinned_policy(policy_file, witness_keys, quorum)
+    if public_key is not None and policy is not None:
+        reconciled(TrustAnchor(public_key, "pinned"), policy)
+    elif policy is not None and len(policy.logs) == 1:
+        public_key = policy.logs[0].vkey.public_hex
     hook = load_hook(audit_hook, required=audit_hook != DEFAULT_AUDIT_HOOK)
     if hook is None and audit_hook.lower() != "none":
         click.echo(f"note: audit hook {audit_hook} is not available; revealed hands are not audited")
@@ -145,10 +152,10 @@ def monitor_command(url: str, state_path: Path, public_key: str | None, once: bo
         if hook is not None and audit_hook == DEFAULT_AUDIT_HOOK:
             known = MonitorState.load(state_path, url=url)
             round_hook = against_the_log(hook, client, public_key or known.public_key, known.origin)
-            if witnesses and quorum:
-                round_hook = records_need_witnesses(round_hook, witnesses, quorum)
+            if policy is not None and policy.requires_witnesses:
+                round_hook = records_need_witnesses(round_hook, policy)
         clean = run_once(client, state_path, url=url, public_key=public_key, hook=round_hook,
-                         compare_paths=compare_paths, witnesses=witnesses, quorum=quorum, grace=grace)
+                         compare_paths=compare_paths, grace=grace, policy=policy)
         if once:
             if not clean:
                 sys.exit(1)

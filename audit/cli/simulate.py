@@ -29,11 +29,16 @@ from ._ledger_common import witness_from_env
 @click.option("--bias-seat", type=click.IntRange(0, 7), default=None,
               help="A dishonest operator that chooses the seeds so this seat is dealt aces (audits clean; "
                    "`tiplu stats` sees it, docs/stats.md).")
+@click.option("--peek-seat", type=click.IntRange(0, 7), default=None,
+              help="A superuser in this seat sees the hidden cards (audits clean; `tiplu collusion` looks "
+                   "for it, docs/collusion.md). Kitti only for now.")
+@click.option("--peek-rate", type=click.FloatRange(0, 1), default=1.0, show_default=True,
+              help="Share of the superuser's decisions made with the hidden cards in view.")
 @click.option("--bias-tries", type=click.IntRange(1, 1000), default=8, show_default=True,
               help="Seed sets the biased operator tries per hand.")
 def simulate_command(preset: str, players: int, hands: int, tables: int, seed: str, tamper_rate: float,
                      tamper_log: Path | None, db_path: str, out: Path | None, as_json: bool,
-                     bias_seat: int | None, bias_tries: int) -> None:
+                     bias_seat: int | None, bias_tries: int, peek_seat: int | None, peek_rate: float) -> None:
     """Run simulated tables through the real ledger: commitments, two-phase seeds, bot play, reveals."""
     from ..ledger import Ledger
     from ..sim.archive import simulate_archive, write_tamper_log
@@ -42,6 +47,16 @@ def simulate_command(preset: str, players: int, hands: int, tables: int, seed: s
     if bias_seat is not None and bias_seat >= players:
         raise click.BadParameter(f"seat {bias_seat} is not at a table of {players}", param_hint="--bias-seat")
     bias = Bias(seat=bias_seat, tries=bias_tries) if bias_seat is not None else None
+    if peek_seat is not None and peek_seat >= players:
+        raise click.BadParameter(f"seat {peek_seat} is not at a table of {players}", param_hint="--peek-seat")
+    peek = {peek_seat: round(peek_rate * 1000)} if peek_seat is not None else None
+    if peek:
+        from replay.rulesets import resolve
+        from ..sim.bots import peeking_bot_for
+        try:
+            peeking_bot_for(resolve(preset).game)
+        except LookupError as exc:
+            raise click.BadParameter(str(exc), param_hint="--peek-seat") from None
 
     sink = out.open("w", encoding="utf-8") if out else None
     try:
@@ -52,7 +67,7 @@ def simulate_command(preset: str, players: int, hands: int, tables: int, seed: s
         with Ledger(db_path, create=True) as ledger:
             witness_from_env(ledger)  # TIPLU_WITNESSES: the records' checkpoints get cosigned
             run = simulate_archive(ledger, [(preset, players, hands)] * tables, seed=seed,
-                                   tamper_rate=tamper_rate, on_record=write, bias=bias,
+                                   tamper_rate=tamper_rate, on_record=write, bias=bias, peek=peek,
                                    table_prefix="" if tables == 1 else "")
     finally:
         if sink:

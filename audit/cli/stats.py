@@ -7,6 +7,7 @@ import sys
 import click
 
 from . import main
+from ._witness_common import pinned_policy, policy_option, reconciled
 
 
 @main.command("stats")
@@ -15,13 +16,17 @@ from . import main
               "default: the key each record names (then nothing is pinned: say so when you quote the result).")
 @click.option("--trust", "trust_file", type=click.Path(dir_okay=False),
               help="A tiplu.trust/1 file pinning the operator's key (and log origin); see docs/transparency-log.md.")
+@policy_option
 @click.option("--json", "as_json", is_flag=True, help="Print every chart's counts, expected counts and test as JSON.")
 @click.option("--progress/--no-progress", default=None, help="Show progress on stderr (default: when stderr is a terminal).")
 def stats_command(source: str, public_key: str | None, trust_file: str | None, as_json: bool,
-                  progress: bool | None) -> None:
+                  progress: bool | None, policy_file: str | None) -> None:
     """Deal statistics of a source of records (.json, JSON lines, a ledger .db, an operator URL).
 
-    Every record is audited; only log-bound (tiplu.hand/2) records that pass count.  Per
+    Every record is audited; only log-bound (tiplu.hand/2) records that pass count.  A
+    ledger or URL is audited against its whole log; with --policy a record whose checkpoint
+    lacks the policy's witness quorum does not count; the report says how many of the hands
+    used had their timing proven (witnessed, whole-log) and how many are unproven.  Per
     game: each card and rank by seat, each rank by stretch of the stock, the turned-up card
     and indicator, jokers by seat and the winner by seat and by place after the dealer,
     each with a chi-square test
@@ -40,7 +45,14 @@ def stats_command(source: str, public_key: str | None, trust_file: str | None, a
     if public_key and trust_file:
         raise click.UsageError("give --public-key or --trust, not both")
     trust = load_trust_file(trust_file) if trust_file else TrustAnchor(public_key, "pinned") if public_key else None
-    stats = stats_of_items(iter_source(source), trust=trust, progress=tick if show else None)
+    policy = pinned_policy(policy_file)
+    trust = reconciled(trust, policy)
+    if trust is None and policy is not None and len(policy.logs) == 1:
+        trust = TrustAnchor(policy.logs[0].vkey.public_hex, "policy", policy.logs[0].origin)
+    from .audit import _whole_log
+
+    log, _ = _whole_log(source, trust)
+    stats = stats_of_items(iter_source(source), trust=trust, progress=tick if show else None, policy=policy, log=log)
     data = stats.to_json()
     if as_json:
         click.echo(json.dumps(data, indent=2, sort_keys=True))

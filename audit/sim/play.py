@@ -9,7 +9,7 @@ from replay.game import Outcome
 from replay.registry import game_for
 from replay.stream import Stream
 
-from .bots import bot_for
+from .bots import bot_for, peeking_bot_for
 
 
 @dataclass(frozen=True)
@@ -20,18 +20,24 @@ class PlayedHand:
 
 
 def play_hand(randomness: HandRandomness, *, dealer: int, carry: Mapping[str, Any], rng: Stream,
-              max_moves: int = 20_000) -> PlayedHand:
+              max_moves: int = 20_000, peek: Mapping[int, int] | None = None) -> PlayedHand:
     """Play a hand to its end with the game's bot (:func:`audit.sim.bots.bot_for`); the
-    moves as record JSON."""
+    moves as record JSON.  ``peek`` maps a seat to how often, per mille of its decisions,
+    it plays as a superuser that sees the hidden cards (:func:`~audit.sim.bots.peeking_bot_for`)."""
     game = game_for(randomness.ruleset.game)
     engine = game.engine(randomness.ruleset)
     choose_move = bot_for(game.name)
+    peeking = peeking_bot_for(game.name) if peek else None
     state = engine.start(randomness, dealer=dealer, **game.table_options(carry))
     moves = []
     while not engine.is_over(state):
         if len(moves) >= max_moves:
             raise RuntimeError(f"bot hand did not end within {max_moves} moves")
-        move = choose_move(engine, state, rng)
+        seat = engine.to_move(state)
+        if peeking is not None and seat in peek and rng.randbelow(1000) < peek[seat]:
+            move = peeking(engine, state, rng)
+        else:
+            move = choose_move(engine, state, rng)
         state = engine.apply(state, move)
         moves.append(move.to_json())
     return PlayedHand(tuple(moves), engine.outcome(state), len(moves))

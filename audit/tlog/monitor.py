@@ -305,13 +305,32 @@ def _check_witnesses(cp: Checkpoint, witnesses: Sequence[Vkey], quorum: int, res
     result.notes.append(f"checkpoint of size {cp.size} cosigned by {names}")
 
 
+def _check_policy(cp: Checkpoint, policy: Any, result: PollResult) -> None:
+    """A ``WITNESS_QUORUM`` problem unless the quorum of ``policy`` (:class:`audit.policy.Policy`)
+    cosigned ``cp``; a ``BAD_SIGNATURE`` one if the policy lists logs and none of them signed it."""
+    if policy is None:
+        return
+    judged = policy.evaluate(cp.text)
+    if policy.logs and judged.log is None:
+        result.problems.append(Problem("BAD_SIGNATURE", f"checkpoint of size {cp.size}: {judged.log_problem} "
+                                                        f"{policy.label}"))
+    if not judged.quorum_met:
+        result.problems.append(Problem("WITNESS_QUORUM", f"checkpoint of size {cp.size} lacks the quorum of "
+                                                         f"{policy.label} ({policy.describe()}): "
+                                                         + "; ".join(judged.missing)))
+    elif judged.counted:
+        result.notes.append(f"checkpoint of size {cp.size} cosigned by {', '.join(c.name for c in judged.counted)}"
+                            f" (quorum of {policy.label})")
+
+
 def poll(client: LogClient, state: MonitorState, *, public_key: str | None = None,
          audit_record: AuditHook | None = None, witnesses: Sequence[Vkey] = (), quorum: int = 0,
-         now: datetime | None = None, grace: timedelta = DEFAULT_GRACE) -> PollResult:
+         now: datetime | None = None, grace: timedelta = DEFAULT_GRACE, policy: Any = None) -> PollResult:
     """Poll the operator once; the returned state holds the new checkpoint only if all is well.
 
     With ``witnesses`` (vkeys, type 0x04) and ``quorum`` > 0, a checkpoint that fewer than
-    ``quorum`` of them cosigned is a ``WITNESS_QUORUM`` problem (and is not accepted).
+    ``quorum`` of them cosigned is a ``WITNESS_QUORUM`` problem (and is not accepted); so is
+    one that lacks the quorum of ``policy`` (a pinned C2SP tlog-policy, :mod:`audit.policy`).
     ``now`` (default: the real time) and ``grace`` judge the hands still open."""
     now = now or utc_now()
     result = PollResult(state=state, open_hands={h: (k, t) for h, k, t in state.open_hands},
@@ -324,6 +343,7 @@ def poll(client: LogClient, state: MonitorState, *, public_key: str | None = Non
         if cp is None or problems:
             return result
         _check_witnesses(cp, witnesses, quorum, result)
+        _check_policy(cp, policy, result)
         if result.problems:
             return result
         result.checkpoint = cp

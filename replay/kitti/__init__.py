@@ -16,6 +16,7 @@ from .describe import describe
 from .engine import KittiEngine
 from .eval_requests import evaluate
 from .moves import parse_move, parse_move_text
+from .signals import hidden_signals
 from .view import view
 
 def carry_after(carry, outcome):
@@ -26,4 +27,5 @@ def carry_after(carry, outcome):
 GAME = Game(name="kitti", engine=KittiEngine, parse_move_json=parse_move,
             parse_move_text=parse_move_text, view=view,
             deal_layout=DealLayout(),    # K-1: nothing is turned up
-            eval_handlers=evaluate, describe_move=describe, carry=MappingProxyType({"pot_before": 0}), carry_after=carry_after)
+            eval_handlers=evaluate, describe_move=describe, carry=MappingProxyType({"pot_before": 0}), carry_after=carry_after,
+            hidden_signals=hidden_signals)

@@ -55,7 +55,17 @@ def sets_of(cards: Sequence[Card], pos: Sequence[int], ranker: SetRanker) -> Set
 
 
 def default_arrangement(cards: Sequence[Card], ranker: SetRanker) -> Sets:
-    """The timeout arrangement (see the module docstring).
+    """The timeout arrangement (see the module docstring)."""
+    return sets_of(cards, _split_positions()[_default_split(cards, ranker)[1]], ranker)
+
+
+def default_keys(cards: Sequence[Card], ranker: SetRanker) -> tuple[int, int, int]:
+    """The rank keys of the default arrangement's sets, strongest first (without its cards)."""
+    return _default_split(cards, ranker)[0]
+
+
+def _default_split(cards: Sequence[Card], ranker: SetRanker) -> tuple[tuple[int, int, int], int]:
+    """The default split's keys (strongest first) and its index in split order.
 
     :func:`scored_splits`' choice without its 280 tuples: each of the hand's 84 sets is
     ranked and scored once, every split's score summed in C (``map``), and only the splits
@@ -76,7 +86,8 @@ def default_arrangement(cards: Sequence[Card], ranker: SetRanker) -> Sets:
         ordered = tuple(sorted((keys[first[at]], keys[second[at]], keys[third[at]]), reverse=True))
         if best is None or ordered > best:
             best, best_at = ordered, at
-    return sets_of(cards, _split_positions()[best_at], ranker)
+    assert best is not None
+    return best, best_at
 
 
 @cache

@@ -16,11 +16,12 @@ def _write(path, records):
     return str(path)
 
 
-def test_audit_clean_jsonl_exits_zero(tmp_path, kitti_archive):
+def test_audit_clean_jsonl_is_not_a_bare_pass(tmp_path, kitti_archive):
+    # records alone, no policy: nothing proves their timing, so not exit 0 (issue #26)
     src = _write(tmp_path / "a.jsonl", [r for r, _ in kitti_archive[2]])
     res = CliRunner().invoke(main, ["audit", src, "--no-progress"])
-    assert res.exit_code == 0, res.output
-    assert "4 records audited, 0 failed" in res.output
+    assert res.exit_code == 3, res.output
+    assert "4 records audited, 0 failed, 4 unproven  -- NOT A PASS" in res.output
 
 
 def test_bad_lines_are_reported_and_the_audit_goes_on(tmp_path, kitti_archive):

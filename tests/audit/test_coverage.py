@@ -129,7 +129,8 @@ def test_a_ledger_audit_covers_every_hand(ledger_db):
     report = audit_source(ledger_db, now=NOW).to_json()
     assert statuses(report) == expected()
     # the published hands are audited as records (three simulated, one driven by hand)
-    assert report["by_game"]["kitti"]["ok"] == 4 and report["tables"]["t2"]["hands"] == 1
+    # audit_source without a log view judges each record alone: nothing fails, timing unproven
+    assert report["by_game"]["kitti"]["unproven"] == 4 and report["tables"]["t2"]["hands"] == 1
     assert report["by_game"]["kitti"]["stalled"] == 2 and report["by_game"]["kitti"]["unpublished"] == 2
     assert report["failed"] == 4 and not report["ok"]
     assert report["not_audited"]["by_game"] == {"kitti": {"cancelled": 1, "in_progress": 2}}

@@ -254,7 +254,7 @@ class IgnoreOrigin(Verifier):
 
 # -- cosignatures: an independent checker with switches
 def cosignatures(text, vkeys, *, type_byte=4, ts=">Q", message="body", header=True, verify=True,
-                 all_lines=True, split_plus="right"):
+                 all_lines=True, split_plus="right"):  # noqa: C901 - one switch per mistake
     head, _, tail = text.partition("\n\n")
     body = (head + "\n").encode()
     note_lines = [ln[2:].split(" ") for ln in tail.strip("\n").split("\n") if ln]
@@ -277,7 +277,7 @@ def cosignatures(text, vkeys, *, type_byte=4, ts=">Q", message="body", header=Tr
                 continue
             (t,) = struct.unpack(ts, sig[4:12])
             msg = {"body": body, "three": b"\n".join(body.split(b"\n")[:3]) + b"\n",
-                   "note": text.encode()}[message]
+                   "note": text.encode(), "no-newline": body[:-1]}[message]
             signed = (b"cosignature/v1\n" if header else b"") + b"time %d\n" % t + msg
             if not verify:
                 results.append(True)
@@ -397,6 +397,10 @@ def _receipt_mutant(skipped):
     return M
 
 
+#: mistakes that exist only for some checkpoint bodies: signing the first three lines is wrong
+#: only while a body has a fourth (the legacy time line; format 3's body is the three lines)
+ONLY_FOR_LEGACY_BODIES = {"cosig-three-lines"}
+
 MUTANTS = {
     "ascii-escape": ("canonical JSON escapes non-ASCII as \\uXXXX", ["canonical/", "statement/", "record/"], AsciiEscape),
     "utf16-key-order": ("keys sorted by UTF-16 code units (JavaScript's default sort)", ["canonical/"], Utf16KeyOrder),
@@ -453,6 +457,8 @@ MUTANTS = {
     "cosig-timestamp-le": ("cosignature timestamp read little-endian", ["cosignature/"], _cosig_mutant(ts="<Q")),
     "cosig-three-lines": ("cosignature over the first three body lines", ["cosignature/"],
                           _cosig_mutant(message="three")),
+    "cosig-no-final-newline": ("cosignature over the body without its last newline", ["cosignature/"],
+                               _cosig_mutant(message="no-newline")),
     "cosig-full-note": ("cosignature over the whole note", ["cosignature/"], _cosig_mutant(message="note")),
     "cosig-no-header": ("cosignature without the cosignature/v1 header", ["cosignature/"],
                         _cosig_mutant(header=False)),

@@ -182,3 +182,31 @@ def test_any_damaged_receipt_is_a_typed_error_never_a_crash(data):
 
 
 _SHARED = new_ledger()
+
+
+def test_receipt_verify_takes_a_pinned_policy(ledger_with_receipts, tmp_path):
+    # the policy's log pins the key; a policy requiring a witness fails the uncosigned record
+    from audit.tlog.cosignature import witness_vkey
+    from audit.tlog.note import TYPE_ED25519, Vkey
+
+    ledger, receipts = ledger_with_receipts
+    honest = finish_honestly(ledger)
+    log = Vkey.for_key("tiplu.local/log", TYPE_ED25519, bytes.fromhex(KEY.public_hex))
+    w = witness_vkey("witness.test/r", SigningKey.from_hex("33" * 32).public_hex)
+    paths = {"receipt": receipts[0], "honest": honest}
+    for name, value in paths.items():
+        paths[name] = tmp_path / f"{name}.json"
+        paths[name].write_text(json.dumps(value))
+    none, one = tmp_path / "none.policy", tmp_path / "one.policy"
+    none.write_text(f"log {log}\nquorum none\n")
+    one.write_text(f"log {log}\nwitness w {w}\nquorum w\n")
+    run = lambda *a: CliRunner().invoke(main, ["receipt", "verify", *map(str, a)])  # noqa: E731
+    ok = run(paths["receipt"], paths["honest"], "--policy", none, "--json")
+    assert ok.exit_code == 0, ok.output
+    data = json.loads(ok.output)
+    assert data["trust"]["public_key"] == KEY.public_hex and data["timing"]["status"] == "unproven"
+    bad = run(paths["receipt"], paths["honest"], "--policy", one)
+    assert bad.exit_code == 1 and "FAIL witness_quorum" in bad.output and "requires witness w" in bad.output
+    assert "the record agrees with your receipt" in bad.output  # the receipt itself is not contradicted
+    other = run(paths["receipt"], paths["honest"], "--policy", one, "--public-key", SigningKey.generate().public_hex)
+    assert other.exit_code == 2 and "is not a log of the policy" in other.output

@@ -55,10 +55,11 @@ def test_the_cli_requires_the_quorum_and_names_the_policy():
     r = CliRunner().invoke(main, ["audit", str(GOLDEN), "--witness", V[0], "--json"])
     assert r.exit_code == 1
     data = json.loads(r.output)
-    assert data["witness_policy"] == {"witnesses": [V[0]], "quorum": 1}
+    assert data["policy"]["witnesses"] == {V[0].split("+")[0]: V[0]} and data["policy"]["quorum"] == "cli-witnesses"
+    assert data["policy"]["groups"] == {"cli-witnesses": {"threshold": 1, "members": [V[0].split("+")[0]]}}
     assert data["failures"][0]["reason"] == "witness_quorum"
     r = CliRunner().invoke(main, ["audit", str(GOLDEN), "--witness", V[0], "--quorum", "2"])
-    assert r.exit_code == 1 and "tiplu: error: a quorum of 2 needs at least 2 distinct witness keys" in r.output
+    assert r.exit_code == 2 and "a quorum of 2 needs at least 2 witness keys" in r.output
 
 
 def test_parallel_workers_apply_the_same_policy(tmp_path):

@@ -51,7 +51,8 @@ def test_a_cosigned_checkpoint_meets_the_quorum(site, tmp_path):
 def test_a_missing_witness_breaks_a_quorum_of_two(site, tmp_path):
     r = monitor(site, tmp_path / "m.json", "--witness", str(V1), "--witness", str(V2))  # default quorum: all
     assert r.exit_code == 1
-    assert "tiplu monitor: WITNESS_QUORUM: checkpoint of size 4: 1 of the required 2" in r.output
+    assert "tiplu monitor: WITNESS_QUORUM: checkpoint of size 4 lacks the quorum of --witness" in r.output
+    assert "(all of (witness.test/m1, witness.test/m2)): witness.test/m2: missing" in r.output
     assert "witness.test/m2: missing" in r.output
     assert not (tmp_path / "m.json").exists()  # not accepted
     r = monitor(site, tmp_path / "m.json", "--witness", str(V1), "--witness", str(V2), "--quorum", "1")
@@ -60,9 +61,10 @@ def test_a_missing_witness_breaks_a_quorum_of_two(site, tmp_path):
 
 def test_an_impossible_quorum_is_a_one_line_error(site, tmp_path):
     r = monitor(site, tmp_path / "m.json", "--witness", str(V1), "--quorum", "2")
-    assert r.exit_code == 1 and r.output.strip().splitlines()[-1].startswith("tiplu: error: --quorum 2 needs")
+    # a bad value: exit 2, one line naming the option
+    assert r.exit_code == 2 and "a quorum of 2 needs at least 2 witness keys" in r.output.strip().splitlines()[-1]
     r = monitor(site, tmp_path / "m.json", "--witness", "not-a-vkey")
-    assert r.exit_code == 1 and "tiplu: error:" in r.output
+    assert r.exit_code == 2 and "--witness" in r.output and len(r.output.strip().splitlines()) == 1
 
 
 def test_revealed_hands_records_are_judged_by_the_witness_policy_too():
@@ -70,6 +72,8 @@ def test_revealed_hands_records_are_judged_by_the_witness_policy_too():
     from audit.verify import Verdict
     from replay.faults import Reason
 
-    hook = records_need_witnesses(lambda record: Verdict("h1", "kitti"), (V1,), 1)
+    from audit.policy import policy_of_witnesses
+
+    hook = records_need_witnesses(lambda record: Verdict("h1", "kitti"), policy_of_witnesses([str(V1)], 1))
     verdict = hook({"hand_id": "h1", "fairness": {}})  # no checkpoint in the record: no cosignature
     assert not verdict.ok and verdict.reason is Reason.WITNESS_QUORUM

@@ -32,6 +32,21 @@ def bot_for(game: str) -> ChooseMove:
     return module.choose_move
 
 
+def peeking_bot_for(game: str) -> ChooseMove:
+    """The ``choose_peeking`` of a game's bot: a "superuser" that sees the hidden cards
+    (``docs/collusion.md``); ``LookupError`` if the game's bot has none."""
+    if not (isinstance(game, str) and game.isidentifier()):
+        raise LookupError(f"no bot plays game {game!r}")
+    try:
+        module = import_module(f"{__name__}.{game}")
+    except ModuleNotFoundError:
+        raise LookupError(f"no bot plays game {game!r}") from None
+    choose = getattr(module, "choose_peeking", None)
+    if choose is None:
+        raise LookupError(f"the {game} bot cannot peek yet")
+    return choose
+
+
 def register(game: str, choose_move: ChooseMove) -> None:
     """Add the bot of a game from outside ``replay/``."""
     _registered[game] = choose_move

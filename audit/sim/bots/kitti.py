@@ -19,6 +19,7 @@ from typing import Protocol
 
 from replay.kitti.engine import KittiEngine, KittiState
 from replay.kitti.moves import Arrange, Fold, Move
+from replay.kitti.signals import reference_keys, rounds_won
 from replay.kitti.strategy import N_SETS, default_arrangement, scored_splits, sets_of
 
 TIMEOUT_PER_MILLE = 20
@@ -43,3 +44,16 @@ def choose_move(engine: KittiEngine, state: KittiState, rng: RandBelow) -> Move:
         return Fold(seat)
     pick = ranked[1] if rng.randbelow(4) == 0 else ranked[0]
     return Arrange(seat, sets_of(hand, pick[2], engine.ranker))
+
+
+def choose_peeking(engine: KittiEngine, state: KittiState, rng: RandBelow) -> Move:
+    """A superuser's move (``docs/collusion.md``): it sees every other hand, guesses each is
+    played as its default arrangement, and plays the split that wins the most rounds against
+    them (the best-scoring split among equals).  It never folds: it knows when it wins."""
+    seat = engine.to_move(state)
+    if seat is None:
+        raise ValueError("the deal is over: no seat to move")
+    hand = state.hands[seat]
+    others = [reference_keys(state.hands[s], engine.ranker) for s in range(state.n_seats) if s != seat]
+    best = max(scored_splits(hand, engine.ranker), key=lambda t: (rounds_won(t[1], others), t[0], t[1]))
+    return Arrange(seat, sets_of(hand, best[2], engine.ranker))

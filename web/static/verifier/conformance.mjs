@@ -154,7 +154,13 @@ const CHECKS = {
   async audit(inp) {
     const verdicts = [];
     for (const text of inp.records) verdicts.push(await recordVerdict(text, inp.trust, inp.witnesses ?? null, inp.quorum ?? null));
-    return { exit: verdicts.every((v) => v.ok) ? 0 : 1, verdicts, log_failures: [] };
+    let exit = verdicts.every((v) => v.ok) ? 0 : 1;
+    if (inp.timing) {
+      // what proved each passed record's timing: a file alone proves it only by a witness quorum
+      for (const v of verdicts) v.timing = !v.ok ? null : inp.witnesses ? "witnessed" : "unproven";
+      if (exit === 0 && verdicts.some((v) => v.timing === "unproven")) exit = 3;
+    }
+    return { exit, verdicts, log_failures: [] };
   },
   async receipt(inp) {
     let receipt;

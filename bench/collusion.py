@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""The collusion review's power and false-positive rate, and its cost against the audit.
+
+    python bench/collusion.py power [--runs 5]       # hands until a planted superuser is flagged
+    python bench/collusion.py honest [--hands 10000] # flags on honest archives
+    python bench/collusion.py cost [--hands 200]     # review vs audit of the same records
+
+``power``: one Kitti table of four with a superuser in seat 0 (peeking at the given share
+of its decisions, :func:`audit.sim.bots.kitti.choose_peeking`) beside three honest tables;
+for each share, the smallest table length (of a doubling grid) at which the superuser is
+flagged, over ``--runs`` seeds, and whether any honest account was flagged.  ``honest``:
+honest archives (tables of four, 400 hands each) reviewed whole, flags counted.  ``cost``:
+``tiplu collusion``'s time on a simulated archive as a ratio of ``tiplu audit``'s on the
+same records, measured in the same run.  All played in memory (:mod:`audit.sim.cheaters`)
+except ``cost``, which goes through the ledger.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+GRID = (50, 100, 200, 400, 800, 1600)
+
+
+def power(runs: int, shares: list[float]) -> None:
+    from audit.collusion import review
+    from audit.sim.cheaters import account, played_observations
+
+    print("share  hands-until-flagged per run            honest accounts flagged")
+    for share in shares:
+        found, false = [], 0
+        for run in range(runs):
+            at = None
+            for hands in GRID:
+                obs = played_observations("kitti", tables=4, players=4, hands=hands, seed=f"power{run}",
+                                          peek={(0, 0): round(share * 1000)})
+                rep = review(obs)
+                false += sum(1 for t in rep.flags if t.account != account(0, 0))
+                if any(t.account == account(0, 0) for t in rep.flags):
+                    at = hands
+                    break
+            found.append(at)
+        print(f"{share:5.2f}  {' '.join(str(x) if x else f'>{GRID[-1]}' for x in found):40s} {false}")
+
+
+def honest(hands: int, runs: int) -> None:
+    from audit.collusion import review
+    from audit.sim.cheaters import played_observations
+
+    per_table = 400
+    for run in range(runs):
+        t0 = time.perf_counter()
+        obs = played_observations("kitti", tables=max(1, hands // per_table), players=4, hands=per_table,
+                                  seed=f"honest{run}")
+        rep = review(obs)
+        tested = sum(1 for t in rep.tests if t.tested)
+        print(f"run {run}: {obs.hands} hands, {tested} accounts tested, {len(rep.flags)} flagged, "
+              f"smallest p {min(t.p for t in rep.tests if t.tested):.3g} ({time.perf_counter() - t0:.0f} s)")
+
+
+def cost(hands: int) -> None:
+    from click.testing import CliRunner
+    from web.cli import main
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "a.jsonl"
+        CliRunner().invoke(main, ["simulate", "--preset", "kitti", "--hands", str(hands), "--out", str(out)],
+                           catch_exceptions=False)
+        times = {}
+        for name, args in (("audit", ["audit", str(out), "--no-progress"]),
+                           ("collusion", ["collusion", str(out), "--no-progress"])):
+            best = None
+            for _ in range(3):
+                t0 = time.process_time()
+                CliRunner().invoke(main, args, catch_exceptions=False)
+                dt = time.process_time() - t0
+                best = dt if best is None else min(best, dt)
+            times[name] = best
+    print(f"{hands} Kitti records: audit {times['audit']:.2f} CPU-s (baseline), collusion "
+          f"{times['collusion']:.2f} CPU-s = x{times['collusion'] / times['audit']:.2f} the audit")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("power")
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--shares", default="1,0.5,0.25")
+    h = sub.add_parser("honest")
+    h.add_argument("--hands", type=int, default=10_000)
+    h.add_argument("--runs", type=int, default=1)
+    c = sub.add_parser("cost")
+    c.add_argument("--hands", type=int, default=200)
+    args = ap.parse_args()
+    if args.cmd == "power":
+        power(args.runs, [float(x) for x in args.shares.split(",")])
+    elif args.cmd == "honest":
+        honest(args.hands, args.runs)
+    else:
+        cost(args.hands)
+
+
+if __name__ == "__main__":
+    main()
