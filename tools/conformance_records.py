@@ -108,15 +108,18 @@ class Builder:
         return {"file": path}
 
     def audit_case(self, cid, paths, verdicts, *, trust, about, one_log=False, log_failures=(), witnesses=None,
-                   quorum=None, catches=(), extra_requires=()):
+                   quorum=None, catches=(), extra_requires=(), policy=None):
         reasons = [v["reason"] for v in verdicts] + list(log_failures)
         inp = {"records": paths, "one_log": one_log, "trust": trust, "now": NOW}
         if witnesses is not None:
             inp.update(witnesses=witnesses, quorum=quorum)
+        if policy is not None:
+            inp["policy"] = policy
+            extra_requires = (*extra_requires, "witnesses", "policy")
         exit_status = 1 if any(not v["ok"] for v in verdicts) or log_failures else 0
         if TIMING:  # a file proves a record's timing only by a witness quorum (never the whole log)
             inp["timing"] = True
-            verdicts = [dict(v, timing=None if not v["ok"] else "witnessed" if witnesses else "unproven")
+            verdicts = [dict(v, timing=None if not v["ok"] else "witnessed" if witnesses or policy else "unproven")
                         for v in verdicts]
             if exit_status == 0 and any(v["timing"] == "unproven" for v in verdicts):
                 exit_status = 3
@@ -386,6 +389,19 @@ def witness_cases(b: Builder, trust: dict, golden: dict, witnesses):
                  extra_requires=["witnesses"])
     b.audit_case("witness/quorum-missed", [ref], [verdict(False, "witness_quorum")], trust=trust, witnesses=vkeys,
                  quorum=3, about="the same record, quorum 3", catches=["no-quorum"])
+    if importlib.util.find_spec("audit.policy") is not None:  # a pinned C2SP tlog-policy file (#26)
+        from audit.tlog.note import Vkey
+        log_vkey = str(Vkey.for_key(trust["origin"], 0x01, bytes.fromhex(trust["public_key"])))
+        for k, name, v, about in ((2, "policy-met", verdict(), "a tlog-policy: the log's key, three witnesses, "
+                                   "a group of any 2 of them as the quorum; two cosigned"),
+                                  (3, "policy-missed", verdict(False, "witness_quorum"),
+                                   "the same policy with all 3 required")):
+            text = (f"log {log_vkey}\n\n" + "".join(f"witness {n.split('.')[0]} {vk}\n" for (n, _), vk in
+                                                     zip(witnesses, vkeys))
+                    + f"group conformance {k} w1 w2 w3\nquorum conformance\n")
+            pref = b.add_file(f"policies/{name}.txt", text)
+            b.audit_case(f"witness/{name}", [ref], [v], trust=trust, policy=pref, about=about,
+                         catches=["no-quorum"] if not v["ok"] else [])
 
 
 def has_reason(name: str) -> bool:

@@ -35,7 +35,7 @@ from replay.fairness import parse_player_seed  # noqa: E402
 from replay.stream import Stream, key_material  # noqa: E402
 
 LAYERS = {"canonical", "movechain", "stream", "statement", "leaf", "merkle", "checkpoint", "cosignature", "receipt",
-          "record", "fairness", "log-evidence", "statements", "replay", "witnesses", "one-log", "clock"}
+          "record", "fairness", "log-evidence", "statements", "replay", "witnesses", "one-log", "clock", "policy"}
 
 
 class _Words(Stream):
@@ -200,6 +200,9 @@ class Verifier:
                 args += ["--witness", w]
             if inp.get("witnesses") is not None:
                 args += ["--quorum", str(inp["quorum"])]
+            if inp.get("policy") is not None:
+                (d / "policy.txt").write_text(inp["policy"], encoding="utf-8")
+                args += ["--policy", str(d / "policy.txt")]
             code, out = self.cli(args)
         report = json.loads(out)
         by_where = {f["where"]: f for f in report.get("failures", [])}
@@ -210,7 +213,7 @@ class Verifier:
                             {"ok": False, "reason": f.get("reason"), "first_bad_move": f.get("first_bad_move")})
         if inp.get("timing"):  # each passed record's timing: unproven ones are listed, the others proven
             unproven = {u["where"] for u in report.get("unproven_records", [])}
-            witnessed = "witnessed" if inp.get("witnesses") else "whole-log"
+            witnessed = "witnessed" if inp.get("witnesses") or inp.get("policy") else "whole-log"
             for name, v in zip(names, verdicts):
                 v["timing"] = None if not v["ok"] else "unproven" if name in unproven else witnessed
         return {"exit": code, "verdicts": verdicts, "log_failures": sorted(f.get("reason") for f in by_where.values())}

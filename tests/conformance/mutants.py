@@ -302,7 +302,7 @@ def _cosig_mutant(no_quorum=False, **switches):
             return {**out, "quorum_met": True} if no_quorum else out
 
         def check_audit(self, inp):
-            return super().check_audit({**inp, "witnesses": None}) if no_quorum else super().check_audit(inp)
+            return super().check_audit({**inp, "witnesses": None, "policy": None}) if no_quorum else super().check_audit(inp)
     return M
 
 
