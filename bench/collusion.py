@@ -5,7 +5,7 @@
     python bench/collusion.py honest [--hands 10000] # flags on honest archives
     python bench/collusion.py cost [--hands 200]     # review vs audit of the same records
 
-``power``: one Kitti table of four with a superuser in seat 0 (peeking at the given share
+``power``: one table of four (Kitti, or ``--preset rummy13``) with a superuser in seat 0 (peeking at the given share
 of its decisions, :func:`audit.sim.bots.kitti.choose_peeking`) beside three honest tables;
 for each share, the smallest table length (of a doubling grid) at which the superuser is
 flagged, over ``--runs`` seeds, and whether any honest account was flagged.  ``honest``:
@@ -26,9 +26,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 GRID = (50, 100, 200, 400, 800, 1600)
+RUMMY_GRID = (10, 20, 40, 80, 160)
 
 
-def power(runs: int, shares: list[float]) -> None:
+def power(runs: int, shares: list[float], preset: str = "kitti") -> None:
     from audit.collusion import review
     from audit.sim.cheaters import account, played_observations
 
@@ -37,8 +38,9 @@ def power(runs: int, shares: list[float]) -> None:
         found, false = [], 0
         for run in range(runs):
             at = None
-            for hands in GRID:
-                obs = played_observations("kitti", tables=4, players=4, hands=hands, seed=f"power{run}",
+            grid = GRID if preset == "kitti" else RUMMY_GRID
+            for hands in grid:
+                obs = played_observations(preset, tables=4, players=4, hands=hands, seed=f"power{run}",
                                           peek={(0, 0): round(share * 1000)})
                 rep = review(obs)
                 false += sum(1 for t in rep.flags if t.account != account(0, 0))
@@ -46,7 +48,7 @@ def power(runs: int, shares: list[float]) -> None:
                     at = hands
                     break
             found.append(at)
-        print(f"{share:5.2f}  {' '.join(str(x) if x else f'>{GRID[-1]}' for x in found):40s} {false}")
+        print(f"{share:5.2f}  {' '.join(str(x) if x else f'>{grid[-1]}' for x in found):40s} {false}")
 
 
 def honest(hands: int, runs: int) -> None:
@@ -92,6 +94,7 @@ def main() -> None:
     p = sub.add_parser("power")
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--shares", default="1,0.5,0.25")
+    p.add_argument("--preset", default="kitti", choices=("kitti", "rummy13"))
     h = sub.add_parser("honest")
     h.add_argument("--hands", type=int, default=10_000)
     h.add_argument("--runs", type=int, default=1)
@@ -99,7 +102,7 @@ def main() -> None:
     c.add_argument("--hands", type=int, default=200)
     args = ap.parse_args()
     if args.cmd == "power":
-        power(args.runs, [float(x) for x in args.shares.split(",")])
+        power(args.runs, [float(x) for x in args.shares.split(",")], args.preset)
     elif args.cmd == "honest":
         honest(args.hands, args.runs)
     else:

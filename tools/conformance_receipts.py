@@ -143,6 +143,39 @@ def receipt_cases(b, ledger, key, origins, golden, grind_record, other_key, othe
     add("receipt-other-key", golden_ref, 2, [], "the pinned key is not the one that signed the receipt: the receipt "
         "does not hold, so it is no evidence (bad input)", public_key=other_key.public_hex, catches=["trust-record-key"])
     add("other-hand", {"file": other_record}, 2, [], "a record of another hand (bad input)")
+    def relogged(name, statements, order, about):
+        """A receipt whose statements the operator logged in ``order`` in a tree of its own (the
+        receipt's proofs and checkpoint are that tree's): it must not hold."""
+        tree = TransparencyLog(sqlite_utils.Database(memory=True))
+        index = {}
+        for k in order:
+            index[k] = tree.append_statement(statements[k])
+        cp = make_checkpoint(tree, key, origin=origin, now=now)
+        out = dict(copy.deepcopy(rc), statements=statements,
+                   log_proofs=[format_tlog_proof(index[k], tree.inclusion_proof(index[k], cp.size), cp.text)
+                               for k in range(len(statements))])
+        add(name, golden_ref, 2, [], about, receipt_ref=b.add_file(f"receipts/{name}.json", out))
+
+    kinds = [s["statement"]["kind"] for s in rc["statements"]]
+    c, s = kinds.index("commitment"), kinds.index("seat-receipt")
+    order = list(range(len(kinds)))
+    order[c], order[s] = order[s], order[c]
+    relogged("receipt-commitment-after", rc["statements"], order, "the commitment was logged after the seat's "
+             "receipt: the seat committed before the server did, so the receipt does not hold")
+    rebound = copy.deepcopy(rc["statements"])
+    rebound[s] = key.sign(dict(rebound[s]["statement"], server_seed_commitment="ef" * 32))
+    relogged("receipt-binds-other-commitment", rebound, list(range(len(kinds))), "the seat-receipt binds another "
+             "server commitment than the logged commitment statement: the receipt does not hold")
+    if "hand" in kinds:  # format 3: the hand statement seats the receipt's player
+        h = kinds.index("hand")
+        renamed = copy.deepcopy(rc["statements"])
+        hand = dict(renamed[h]["statement"])
+        hand["seats"] = [dict(x, player="mallory") if x["seat"] == seat else x for x in hand["seats"]]
+        renamed[h] = key.sign(hand)
+        from replay.canonical import canonical_hash
+        renamed[s] = key.sign(dict(renamed[s]["statement"], hand_hash=canonical_hash(hand)))
+        relogged("receipt-hand-seats-another", renamed, list(range(len(kinds))), "the logged hand statement seats "
+                 "another player at the receipt's seat than the seat-receipt names: the receipt does not hold")
     broken = copy.deepcopy(rc)
     broken["statements"][1]["sig"] = broken["statements"][1]["sig"][:-2] + (
         "00" if broken["statements"][1]["sig"][-2:] != "00" else "01")

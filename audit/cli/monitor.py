@@ -145,7 +145,11 @@ def monitor_command(url: str, state_path: Path, public_key: str | None, once: bo
     hook = load_hook(audit_hook, required=audit_hook != DEFAULT_AUDIT_HOOK)
     if hook is None and audit_hook.lower() != "none":
         click.echo(f"note: audit hook {audit_hook} is not available; revealed hands are not audited")
-    client = LogClient(url)
+    # a pinned key that is one of several operators' at this site: watch that operator's own log
+    from ..scope import url_scope
+
+    scope = url_scope(url.rstrip("/"), public_key) if public_key else None
+    client = LogClient(url, operator=scope.operator if scope is not None else None)
     clean = True
     while True:
         round_hook = hook

@@ -31,7 +31,7 @@ from ._ledger_common import witness_from_env
                    "`tiplu stats` sees it, docs/stats.md).")
 @click.option("--peek-seat", type=click.IntRange(0, 7), default=None,
               help="A superuser in this seat sees the hidden cards (audits clean; `tiplu collusion` looks "
-                   "for it, docs/collusion.md). Kitti only for now.")
+                   "for it, docs/collusion.md). Kitti and 13-card Rummy.")
 @click.option("--peek-rate", type=click.FloatRange(0, 1), default=1.0, show_default=True,
               help="Share of the superuser's decisions made with the hidden cards in view.")
 @click.option("--bias-tries", type=click.IntRange(1, 1000), default=8, show_default=True,

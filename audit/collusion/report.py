@@ -12,6 +12,8 @@ from .significance import ALPHA, MIN_DECISIONS, SignalTest, assess_accounts
 SIGNALS = {
     "kitti.arrangement": "rounds its arrangements won against the real hidden hands, beyond what the "
                          "same arrangements win against hands redealt at random",
+    "rummy13.pick": "points its picks saved (taking the hidden stock card when it helped, leaving it when "
+                    "it did not), beyond what the same picks save against a stock card drawn at random",
 }
 
 MEANING = ("A flag means this account's choices lined up with cards it could not see more often than "
@@ -27,6 +29,7 @@ class CollusionReport:
     tests: tuple[SignalTest, ...]
     pairs: tuple[dict[str, Any], ...]
     groups: tuple[tuple[str, ...], ...]
+    min_decisions: int = MIN_DECISIONS
 
     @property
     def flags(self) -> tuple[SignalTest, ...]:
@@ -35,7 +38,7 @@ class CollusionReport:
     def sentence(self, t: SignalTest) -> str:
         what = SIGNALS.get(t.signal, t.signal)
         if not t.tested:
-            return f"{t.account}: {t.decisions} decisions on {t.signal}, fewer than {MIN_DECISIONS}: not tested."
+            return f"{t.account}: {t.decisions} decisions on {t.signal}, fewer than {self.min_decisions}: not tested."
         verdict = "REVIEW" if t.flagged else "within chance"
         return (f"{t.account}: {verdict} -- {what}: {t.mean_excess:+.3f} per decision over {t.decisions} "
                 f"decisions (t {t.t:.2f}, p {t.p:.2g}, q {t.q:.2g}).")
@@ -43,7 +46,7 @@ class CollusionReport:
     def to_json(self) -> dict[str, Any]:
         return {
             "hands": self.hands, "skipped": dict(sorted(self.skipped.items())),
-            "alpha": ALPHA, "min_decisions": MIN_DECISIONS, "meaning": MEANING.format(alpha=ALPHA),
+            "alpha": ALPHA, "min_decisions": self.min_decisions, "meaning": MEANING.format(alpha=ALPHA),
             "signals": SIGNALS,
             "flags": [_row(t) | {"sentence": self.sentence(t)} for t in self.flags],
             "accounts": [_row(t) for t in self.tests],
@@ -56,7 +59,7 @@ class CollusionReport:
                    f"{n} {why}" for why, n in sorted(self.skipped.items())) + ")")]
         tested = [t for t in self.tests if t.tested]
         out.append(f"{len(tested)} account signals tested, {len(self.flags)} flagged for review "
-                   f"(false discovery rate {ALPHA:.0%}, at least {MIN_DECISIONS} decisions each)")
+                   f"(false discovery rate {ALPHA:.0%}, at least {self.min_decisions} decisions each)")
         out += [self.sentence(t) for t in self.flags]
         untested = [t for t in self.tests if not t.tested]
         if untested:
@@ -78,4 +81,4 @@ def review(obs: Observations, *, min_decisions: int = MIN_DECISIONS) -> Collusio
     tests = assess_accounts(obs.excesses, min_decisions=min_decisions)
     return CollusionReport(obs.hands, dict(obs.skipped), tuple(tests),
                            tuple(pair_rows(obs.together, obs.flows)),
-                           tuple(tuple(g) for g in components(obs.together)))
+                           tuple(tuple(g) for g in components(obs.together)), min_decisions)

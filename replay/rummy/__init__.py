@@ -18,6 +18,7 @@ from .engine import RummyEngine
 from .eval_requests import evaluate
 from .groups import is_joker, wild_rank_of
 from .moves import parse_move, parse_move_text
+from .signals import hidden_signals
 from .view import view
 
 def jokers_of_hand(ruleset, deal, outcome):
@@ -30,4 +31,5 @@ def jokers_of_hand(ruleset, deal, outcome):
 GAME = Game(name="rummy13", engine=RummyEngine, parse_move_json=parse_move,
             parse_move_text=parse_move_text, view=view,
             deal_layout=DealLayout(indicator=True, turned_up=True),    # R-5, D-19
-            eval_handlers=evaluate, describe_move=describe, jokers_of_hand=jokers_of_hand)
+            eval_handlers=evaluate, describe_move=describe, jokers_of_hand=jokers_of_hand,
+            hidden_signals=hidden_signals)

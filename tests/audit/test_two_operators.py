@@ -158,3 +158,12 @@ def test_a_signer_for_a_bare_log_keeps_the_base_origin(tmp_path):
     body = app.test_client().get("/api/v1/log/checkpoint").get_json()
     assert body["checkpoint"].startswith(f"{BASE}\n0\n") and body["public_key"] == pub("alpha")
     assert body["operator"] is None
+
+
+@pytest.mark.parametrize("name", ["alpha", "beta"])
+def test_the_monitor_watches_the_pinned_operators_own_log(site, tmp_path, name):
+    _, url = site
+    r = CliRunner().invoke(main, ["monitor", url, "--state", str(tmp_path / "m.json"), "--public-key", pub(name),
+                                  "--once", "--audit-hook", "none"])
+    assert r.exit_code == 0, r.output
+    assert f"{BASE}/{name} size" in r.output

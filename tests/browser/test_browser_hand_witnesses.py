@@ -10,6 +10,7 @@ from audit.ledger import Ledger
 from audit.signing import SigningKey
 from audit.tlog.checkpoint import CheckpointSigner
 from audit.tlog.cosignature import witness_vkey
+from audit.tlog.logs import operator_origin
 from audit.tlog.note import TYPE_ED25519, Vkey
 from audit.tlog.witness import Witness, WitnessedLog
 from audit.tlog.witnessing import Witnessing, parse_witnesses
@@ -38,8 +39,9 @@ def test_the_hand_page_lists_the_witnesses_that_cosigned(page, tmp_path):
         key = ledger.signing_key(SITE_OPERATOR)
     finally:
         ledger.close()
-    log_vkey = Vkey.for_key(ORIGIN, TYPE_ED25519, bytes.fromhex(key.public_hex))
-    w = Witness(tmp_path / "w.db", W1, V1.name, {ORIGIN: WitnessedLog(ORIGIN, (log_vkey,))})
+    origin = operator_origin(ORIGIN, SITE_OPERATOR)  # the operator's own log
+    log_vkey = Vkey.for_key(origin, TYPE_ED25519, bytes.fromhex(key.public_hex))
+    w = Witness(tmp_path / "w.db", W1, V1.name, {origin: WitnessedLog(origin, (log_vkey,))})
     wserver, wurl = serve(create_witness_app({"TIPLU_WITNESS": w}))
     dead = f"http://127.0.0.1:{free_port()}"  # the second witness is down
     app = create_app({"TESTING": True, "TIPLU_DB": site.db_path,

@@ -115,3 +115,8 @@ def test_cli_refuses_a_peeking_seat_that_is_not_at_the_table(tmp_path):
 def test_cli_bad_source_is_one_line(tmp_path):
     res = CliRunner().invoke(main, ["collusion", str(tmp_path / "missing.jsonl")])
     assert res.exit_code != 0 and "no such file" in res.output and "Traceback" not in res.output
+
+
+def test_cli_refuses_a_peeking_seat_in_a_game_whose_bot_cannot_peek():
+    res = CliRunner().invoke(main, ["simulate", "--preset", "marriage/nepal", "--peek-seat", "0"])
+    assert res.exit_code == 2 and "the marriage bot cannot peek yet" in res.output

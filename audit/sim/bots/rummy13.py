@@ -23,6 +23,7 @@ from replay.cards import Card
 from replay.rummy.engine import DISCARD, PICK, TIMEOUT, RummyEngine, RummyState
 from replay.rummy.groups import card_points
 from replay.rummy.moves import Declare, Discard, Drop, Move, Pick
+from replay.rummy.signals import use_of
 from replay.rummy.solver import solve
 
 TIMEOUT_ODDS = 40        # 1 in 40 turns the clock runs out
@@ -94,3 +95,17 @@ def choose_move(engine: RummyEngine, state: RummyState, rng: RandomSource) -> Mo
     if engine.can_pick_open(state):
         return Pick(seat, "open", state.open_pile[-1])
     return Drop(seat)
+
+
+def choose_peeking(engine: RummyEngine, state: RummyState, rng: RandomSource) -> Move:
+    """A superuser's move (``docs/collusion.md``): at a pick where it may take either card it
+    sees the closed stock's top card and takes whichever of the two saves it more points
+    (the open one on a tie); every other move is the honest bot's."""
+    seat = state.turn
+    if state.phase != PICK or not state.closed or not engine.can_pick_open(state):
+        return choose_move(engine, state, rng)
+    hand, high = state.hands[seat], engine.ruleset["high_card_points"]
+    top, open_top = state.closed[0], state.open_pile[-1]
+    if use_of(hand, top, state.wild, high=high) > use_of(hand, open_top, state.wild, high=high):
+        return Pick(seat, "closed")
+    return Pick(seat, "open", open_top)
