@@ -127,7 +127,7 @@ WANT = {"future": {"x-future": "future_time"}, "cancel": {"x-cancel": "event_ord
 
 def cli_audit(*args: str) -> tuple[int, dict]:
     res = CliRunner().invoke(main, ["audit", *args, "--now", NOW_TEXT, "--json", "--no-progress"])
-    assert res.exit_code in (0, 1), res.output
+    assert res.exit_code in (0, 1, 3), res.output  # 3: nothing failed, some record's timing unproven
     return res.exit_code, json.loads(res.stdout)
 
 
@@ -199,7 +199,8 @@ def test_a_jsonl_archive_of_the_published_records_catches_the_seed_reuse(ledgers
     # one record alone has no other hand to compare with: it passes
     one = tmp_path / "one.jsonl"
     one.write_text(rows[-1][0] + "\n")
-    assert cli_audit(str(one))[0] == 0
+    code, alone = cli_audit(str(one))
+    assert code != 1 and alone["failed"] == 0
 
 
 # -- the same over the operator's API: tiplu audit URL and tiplu monitor ---------------------
