@@ -67,7 +67,7 @@ class AuditState:
         if text is not None and not isinstance(text, str) or origin is not None and not isinstance(origin, str):
             raise MalformedError(f"{path} is not a state file: checkpoint and origin are text")
         try:
-            cp = parse_checkpoint(text) if text is not None else None
+            cp = parse_checkpoint(text, legacy=True) if text is not None else None  # maybe saved before format 3
         except MalformedError as exc:
             raise MalformedError(f"{path} holds no readable checkpoint: {exc}") from None
         key = parse_key(key, what=f"{path} public_key") if key is not None else None

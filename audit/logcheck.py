@@ -7,8 +7,9 @@ operator fixes every leaf below its size.  :func:`check_log_evidence` checks, fo
 
 1. a ``tiplu.hand/1`` record has no log evidence -- ``NOT_LOG_BOUND`` (never a plain ok);
 2. every ``fairness.log_proofs`` entry is a C2SP tlog-proof and all carry **one**
-   checkpoint, which verifies under the *trusted* key (and origin, when pinned) --
-   ``BAD_CHECKPOINT``;
+   checkpoint, which verifies under the *trusted* key (and origin, when pinned) and is a plain
+   three-line C2SP body (the legacy ``time`` line only in a ``tiplu.hand/2`` record,
+   ``docs/format-3.md``) -- ``BAD_CHECKPOINT``;
 3. every statement is exactly the leaf at its proof's index: its recomputed leaf hash folds
    up the proof's path to the checkpoint's root -- ``NOT_IN_LOG`` (proofs under one checkpoint
    fold with one memo, :func:`~audit.tlog.merkle.root_from_inclusion_proof`: a node two paths
@@ -42,7 +43,7 @@ from replay.records import HandRecord
 
 from .errors import ProofError, SignatureError
 from .statement_check import PHASES
-from .tlog.checkpoint import Checkpoint, verify_checkpoint
+from .tlog.checkpoint import Checkpoint, accepts_legacy_time, verify_checkpoint
 from .tlog.merkle import leaf_hash, root_from_inclusion_proof
 from .tlog.proof import tlog_proof_parts
 from .tlog.store import leaf_entry
@@ -50,7 +51,7 @@ from replay.canonical import plain_canonical_json
 from .consttime import same_text
 
 _CACHE_SIZE = 4096
-_checkpoints: "OrderedDict[tuple[bytes, str, str | None], Checkpoint | str]" = OrderedDict()
+_checkpoints: "OrderedDict[tuple[bytes, str, str | None, bool], Checkpoint | str]" = OrderedDict()
 
 
 #: the inclusion memo (:func:`~audit.tlog.merkle.root_from_inclusion_proof`) of the last
@@ -72,13 +73,14 @@ def inclusion_memo(checkpoint_text: str) -> dict:
     return memo
 
 
-def verified_checkpoint(text: str, public_key: str, origin: str | None = None) -> Checkpoint:
-    """:func:`verify_checkpoint`, cached by the text's SHA-256 (and the key and origin)."""
-    key = (hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest(), public_key, origin)
+def verified_checkpoint(text: str, public_key: str, origin: str | None = None, *, legacy: bool = False) -> Checkpoint:
+    """:func:`verify_checkpoint`, cached by the text's SHA-256 (and the key, origin and
+    whether the legacy body is accepted: :func:`~audit.tlog.checkpoint.accepts_legacy_time`)."""
+    key = (hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest(), public_key, origin, legacy)
     hit = _checkpoints.get(key)
     if hit is None:
         try:
-            hit = verify_checkpoint(text, public_key, origin=origin)
+            hit = verify_checkpoint(text, public_key, origin=origin, legacy=legacy)
         except (SignatureError, MalformedError) as exc:
             hit = str(exc) or type(exc).__name__
         _checkpoints[key] = hit
@@ -154,7 +156,7 @@ def check_log_evidence(record: HandRecord, public_key: str, *, origin: str | Non
         return faults
     text = texts.pop()
     try:
-        cp = verified_checkpoint(text, public_key, origin)
+        cp = verified_checkpoint(text, public_key, origin, legacy=accepts_legacy_time(record.format))
     except SignatureError as exc:
         return faults + [Fault(Reason.BAD_CHECKPOINT, f"the record's checkpoint does not verify under the "
                                                       f"trusted key: {exc}",

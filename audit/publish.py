@@ -75,8 +75,8 @@ def covering_checkpoint(ledger: Any, size: int, *, operator: str, origin: str = 
     log_origin = operator_origin(origin, operator)
     latest = log.latest_checkpoint(log_origin)
     if latest is not None:
-        cp = parse_checkpoint(latest)
-        if cp.size >= size and cp.origin == log_origin:
+        cp = parse_checkpoint(latest, legacy=True)
+        if cp.size >= size and cp.origin == log_origin and cp.legacy_time is None:  # never hand out a legacy body
             return cp
     if now is None:
         now = ledger._clock() if getattr(ledger, "_clock", None) is not None else datetime.now(timezone.utc)

@@ -37,7 +37,7 @@ from replay.errors import MalformedError
 
 from .errors import ProofError, SignatureError
 from .receipts import ReceiptError, verify_receipt
-from .tlog.checkpoint import Checkpoint, verify_checkpoint
+from .tlog.checkpoint import Checkpoint, accepts_legacy_time, verify_checkpoint
 from .tlog.merkle import leaf_hash, verify_inclusion
 from .tlog.proof import parse_tlog_proof
 from .tlog.store import leaf_entry
@@ -84,7 +84,7 @@ def _key_of(statement: Mapping[str, Any]) -> tuple[Any, ...]:
     return (statement.get("kind"), statement.get("seat"))
 
 
-def _record_checkpoint(proofs: list[Any], key: str) -> tuple[Checkpoint | None, list[Any], str | None]:
+def _record_checkpoint(proofs: list[Any], key: str, *, legacy: bool = False) -> tuple[Checkpoint | None, list[Any], str | None]:
     """The record's checkpoint (verified), its parsed proofs, or why not."""
     try:
         parsed = [parse_tlog_proof(p) for p in proofs]
@@ -93,7 +93,7 @@ def _record_checkpoint(proofs: list[Any], key: str) -> tuple[Checkpoint | None, 
     if len({p.checkpoint_text for p in parsed}) != 1:
         return None, parsed, "the record's proofs carry different checkpoints"
     try:
-        return verify_checkpoint(parsed[0].checkpoint_text, key), parsed, None
+        return verify_checkpoint(parsed[0].checkpoint_text, key, legacy=legacy), parsed, None
     except (SignatureError, MalformedError) as exc:
         return None, parsed, f"the record's checkpoint does not verify under the key: {exc}"
 
@@ -175,7 +175,7 @@ def compare(receipt: Any, record: Any, *, public_key: str | None = None,
         report.not_checked.append(f"the record ({record.get('format')}) carries no log evidence: it is not "
                                   "log-bound, so only its statements and what they bind were compared")
     else:
-        cp, parsed, why = _record_checkpoint(proofs, key)
+        cp, parsed, why = _record_checkpoint(proofs, key, legacy=accepts_legacy_time(record.get("format")))
         if why:
             contradict("record_checkpoint", why)
     # 2. every statement of the receipt, the same leaf in the record

@@ -36,7 +36,7 @@ from replay.errors import MalformedError
 
 from .errors import LedgerIntegrityError, ProofError, SignatureError
 from .signing import SigningKey, verify_statement
-from .tlog.checkpoint import DEFAULT_ORIGIN, Checkpoint, verify_checkpoint
+from .tlog.checkpoint import DEFAULT_ORIGIN, Checkpoint, accepts_legacy_time, verify_checkpoint
 from .tlog.merkle import leaf_hash, verify_inclusion
 from .tlog.proof import format_tlog_proof, parse_tlog_proof
 from .tlog.store import TransparencyLog, leaf_entry
@@ -164,7 +164,8 @@ def verify_receipt(rec: Any, public_key_hex: str, *, origin: str | None = None) 
     if len({p.checkpoint_text for p in parsed}) != 1:
         raise ReceiptError("a receipt's proofs carry different checkpoints")
     try:
-        cp = verify_checkpoint(parsed[0].checkpoint_text, public_key_hex, origin=origin)
+        cp = verify_checkpoint(parsed[0].checkpoint_text, public_key_hex, origin=origin,
+                               legacy=accepts_legacy_time(rec.get("format")))
     except (SignatureError, MalformedError) as exc:
         raise ReceiptError(f"the receipt's checkpoint does not verify under the pinned key: {exc}") from None
     statements = []

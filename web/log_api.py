@@ -12,7 +12,8 @@ Configuration (the flaskr way: the app factory sets these, ``init_app(app)`` reg
 Routes (all GET, all JSON; sizes and indexes are decimal integers):
 
 * ``/checkpoint[?operator=NAME]`` -> ``{"checkpoint": text, "size", "root": hex, "time",
-  "public_key", "operator"}``: the checkpoint of that operator's log (without ``operator``: of
+  "public_key", "operator"}`` (``time``: when this server signed it, noted by its ledger
+  beside the checkpoint -- not in the signed three-line body, so not evidence): the checkpoint of that operator's log (without ``operator``: of
   the operator whose key is the site's log key), signed by that operator's key only, and
   that key (:mod:`audit.tlog.logs`, "One log per operator" in docs/transparency-log.md).
   The latest stored checkpoint of that log is served while the log has not grown; otherwise a
@@ -135,7 +136,8 @@ def current_checkpoint(log: TransparencyLog, operator: str | None = None) -> Che
     """The checkpoint of ``operator``'s log (:func:`_log_owner`; default: the request's
     ``?operator=``, else the site's own) at ``log``'s current size: the latest stored one of
     that log while the log has not grown, else a new one signed (and stored) by that
-    operator's key -- so one size always gets one checkpoint per log.  Raises
+    operator's key -- so one size always gets one checkpoint per log (a legacy four-line one
+    stored before format 3 is replaced by a plain one of the same tree).  Raises
     :class:`ApiError` 503 ``no_signer`` when a new one is needed and no key can sign it."""
     if operator is None:
         operator = requested_operator()
@@ -145,8 +147,10 @@ def current_checkpoint(log: TransparencyLog, operator: str | None = None) -> Che
     origin = base if operator is None else operator_origin(base, operator)  # None: a bare log
     size = log.size()
     latest = log.latest_checkpoint(origin)
-    cp = parse_checkpoint(latest) if latest is not None else None
-    if cp is None or cp.size != size:
+    cp = parse_checkpoint(latest, legacy=True) if latest is not None else None
+    # a checkpoint stored before format 3 (with the time line) is not served while a key can
+    # sign a plain one of the same tree
+    if cp is None or cp.size != size or (cp.legacy_time is not None and key is not None):
         if key is None:
             if cp is not None:
                 return cp  # the latest this log signed: nothing here can sign a newer one
@@ -158,17 +162,20 @@ def current_checkpoint(log: TransparencyLog, operator: str | None = None) -> Che
 
 
 def checkpoint_json(cp: Checkpoint, log: TransparencyLog | None = None) -> dict[str, Any]:
-    """``{"checkpoint", "size", "root", "time", "public_key", "operator"?}``: the public key
+    """``{"checkpoint", "size", "root", "time", "public_key", "operator"?}`` (``time``: when this
+    server signed it, its ledger's unsigned note -- not evidence; the signed body has no time): the public key
     of the operator whose log it is (the one key that signed it; monitors pin it on first
     use).  With witnesses configured, the checkpoint text carries their cosignatures and
     ``witnesses`` / ``witnesses_missing`` say who cosigned (:mod:`audit.tlog.witnessing`)."""
-    body: dict[str, Any] = {"checkpoint": cp.text, "size": cp.size, "root": cp.root.hex(), "time": cp.time}
+    log = log if log is not None else get_log()
+    body: dict[str, Any] = {"checkpoint": cp.text, "size": cp.size, "root": cp.root.hex(),
+                            "time": log.checkpoint_time(cp.text)}
     key = _signing_public_key(cp)
     if key is not None:
         body["public_key"], body["operator"] = key
     witnessing = current_app.config.get("TIPLU_WITNESSING")
     if witnessing is not None:
-        witnessed = witnessing.witness(log if log is not None else get_log(), cp.text)
+        witnessed = witnessing.witness(log, cp.text)
         body["checkpoint"] = witnessed.text
         body.update(witnessed.to_json())
     return body

@@ -191,6 +191,9 @@ PATHS: dict[str, dict[str, Any]] = {
                                         "properties": {"reason": {"type": "string", "maxLength": 200}}})},
 }
 
+#: a checkpoint's issue time in the JSON beside it (the signed text has none since format 3)
+_ISSUED = {"type": ["string", "null"], "description": "when this server signed the checkpoint, as its ledger noted it beside the checkpoint: NOT in the signed body (a checkpoint is origin, size and root only), so it proves nothing; witnesses' cosignature timestamps do"}
+
 LOG_PATHS: dict[str, dict[str, Any]] = {
     "/api/v1/log/checkpoint": {"get": {
         "summary": "The transparency log's latest signed checkpoint", "tags": ["log"],
@@ -198,7 +201,7 @@ LOG_PATHS: dict[str, dict[str, Any]] = {
                        "cosignature lines (C2SP cosignature/v1) and `witnesses` / `witnesses_missing` say who cosigned.",
         "responses": {"200": _json({"type": "object", "properties": {
             "checkpoint": {"type": "string"}, "size": {"type": "integer"}, "root": {"type": "string"},
-            "time": {"type": "string"}, "public_key": {"type": "string"},
+            "time": _ISSUED, "public_key": {"type": "string"},
             "witnesses": {"type": "array", "items": _ref("WitnessStatus")},
             "witnesses_missing": {"type": "array", "items": {"type": "string"}}}}), **_err(503)}}},
     "/api/v1/log/entries": {"get": {
@@ -251,7 +254,7 @@ COMPONENTS: dict[str, Any] = {
         "LogProofs": {"type": "object", "required": ["hand_id", "checkpoint", "size", "root", "time", "statements"],
                       "properties": {
             "hand_id": {"type": "string"}, "checkpoint": {"type": "string", "description": "signed note text"},
-            "size": {"type": "integer"}, "root": _HEX, "time": {"type": "string"},
+            "size": {"type": "integer"}, "root": _HEX, "time": _ISSUED,
             "public_key": {**_HEX, "description": "the checkpoint signer's key, when the server knows it"},
             "witnesses": {"type": "array", "items": _ref("WitnessStatus")},
             "witnesses_missing": {"type": "array", "items": {"type": "string"}},

@@ -112,9 +112,10 @@ def _checkpoint(ledger: Any) -> dict[str, Any]:
     text = queries.latest_checkpoint(ledger)
     if text is None:
         return {"size": None}
-    cp = parse_checkpoint(text)
-    return {"size": cp.size, "root": cp.root.hex(), "time": cp.time, "origin": cp.origin, "text": cp.text,
-            "witnesses": cosignatures(cp.text, log=queries.transparency_log(ledger))}
+    cp = parse_checkpoint(text, legacy=True)  # the ledger's latest, maybe signed before format 3
+    log = queries.transparency_log(ledger)
+    return {"size": cp.size, "root": cp.root.hex(), "time": log.checkpoint_time(text), "origin": cp.origin,
+            "text": cp.text, "witnesses": cosignatures(cp.text, log=log)}
 
 
 @bp.get("/")

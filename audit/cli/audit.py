@@ -179,7 +179,7 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
     findings = _findings(source, log, now)
     source_cp = None
     if saved is not None:
-        state, source_cp = _state_check(source, saved, trust, log)
+        state, source_cp = _state_check(source, saved, trust, log, scope)
     if workers > 1 or dask_address:
         from ..parallel import audit_parallel
 
@@ -244,7 +244,7 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
         sys.exit(3)
 
 
-def _state_check(source: str, saved, trust, log=None):
+def _state_check(source: str, saved, trust, log=None, scope=None):
     """A :class:`StateCheck` against ``saved``, with the source's consistency proofs (a ledger
     or URL), and the source's own current checkpoint verified under the trusted key (or None):
     for a URL, the one its served log was checked against (:class:`RemoteLog`) when it has one."""
@@ -262,14 +262,18 @@ def _state_check(source: str, saved, trust, log=None):
         if isinstance(log, RemoteLog) and log.checkpoint is not None:
             text = log.checkpoint.text
         else:
-            body = LogClient(source).checkpoint()
+            body = LogClient(source, operator=scope.operator if scope is not None else None).checkpoint()
             text = body.get("checkpoint") if isinstance(body, dict) else None
     elif source != "-" and Path(source).suffix in DB_SUFFIXES:
         from ..ledger.store import open_readonly
         from ..tlog.store import TransparencyLog
 
         proof = SourceProofs("db", source)
-        text = TransparencyLog(open_readonly(source), migrate=False).latest_checkpoint()
+        tlog = TransparencyLog(open_readonly(source), migrate=False)
+        text = tlog.latest_checkpoint()
+        if scope is not None:  # several operators: the pinned one's own log (audit/tlog/logs.py)
+            text = next((t for t in reversed(tlog.checkpoints())
+                         if t.split("\n", 1)[0].endswith("/" + scope.operator)), None)
 
     source_cp = None
     if isinstance(text, str) and trust is not None:

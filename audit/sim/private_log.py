@@ -15,28 +15,25 @@ from ..signing import SigningKey
 def forge_log(rec: dict[str, Any], key: SigningKey, *, first_index: int = 0) -> dict[str, Any]:
     """Give ``rec`` log evidence from a forger's private log: a tree whose leaves
     ``first_index ..`` are the record's statements (earlier leaves filler), and a checkpoint
-    over it signed by ``key`` under the origin and time of the record's own checkpoint.
+    over it signed by ``key`` under the origin of the record's own checkpoint.
     Self-consistent: only the operator's real log (or a pinned key) tells it apart."""
-    from datetime import datetime, timezone
-
     from ..tlog.checkpoint import DEFAULT_ORIGIN, parse_checkpoint, sign_checkpoint
     from ..tlog.merkle import MemoryTree
     from ..tlog.proof import format_tlog_proof, parse_tlog_proof
     from ..tlog.store import leaf_entry
 
     f = rec["fairness"]
-    origin, when = DEFAULT_ORIGIN, datetime(2026, 11, 1, tzinfo=timezone.utc)
+    origin = DEFAULT_ORIGIN
     try:
-        cp = parse_checkpoint(parse_tlog_proof(f["log_proofs"][-1]).checkpoint_text)
-        origin, when = cp.origin, datetime.strptime(cp.time, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
-    except Exception:  # noqa: BLE001 - no usable evidence to imitate: the defaults
+        origin = parse_checkpoint(parse_tlog_proof(f["log_proofs"][-1]).checkpoint_text, legacy=True).origin
+    except Exception:  # noqa: BLE001 - no usable evidence to imitate: the default
         pass
     tree = MemoryTree()
     for i in range(first_index):
         tree.append(b"filler %d" % i)
     for signed in f["statements"]:
         tree.append(leaf_entry(signed))
-    cp = sign_checkpoint(key, origin=origin, size=tree.size, root=tree.root(), now=when)
+    cp = sign_checkpoint(key, origin=origin, size=tree.size, root=tree.root())
     f["log_proofs"] = [format_tlog_proof(first_index + k, tree.inclusion_proof(first_index + k), cp.text)
                        for k in range(len(f["statements"]))]
     return rec

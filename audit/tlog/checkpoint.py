@@ -6,19 +6,29 @@ specifications::
     tiplu.example/log
     6
     duZ9rbzfHhDht03cYIq9L5jfsW+851J3tSMqEn8gh+8=
-    time 2026-11-30T14:35:00Z
 
     — tiplu.example/log PD0fAc3VzvZLIFyXj7GnxYDnfxEw8C6JCZU/64oeyd9dTAnGWbAMMhCJxCRffAynFk40D33hOhGxgWSiBL/F2cB2uwM=
 
 * line 1: the *origin*, the log's name (no leading/trailing space, non-empty);
 * line 2: the tree size in decimal (no leading zeros);
 * line 3: the root hash, standard base64 with padding (32 bytes);
-* line 4: ``time `` and the UTC issue time as ``YYYY-MM-DDTHH:MM:SSZ`` (an extension line);
+* no extension line (C2SP calls them NOT RECOMMENDED; witnesses that sign only three lines
+  could not cosign the log otherwise);
 * a blank line, then one or more signature lines ``— <key name> <base64(key id || sig)>``
   (``—`` is U+2014 EM DASH followed by a space).
 
-**What is signed**: the *body*, the four lines above each ending in ``\\n`` (LF) --
+**What is signed**: the *body*, the three lines above each ending in ``\\n`` (LF) --
 exactly the bytes before the blank line, UTF-8 -- with Ed25519 (RFC 8032, pure).
+
+**The legacy body** (before format 3, ``docs/format-3.md``): a fourth line ``time
+YYYY-MM-DDTHH:MM:SSZ``, the UTC issue time, covered by the signature.  It is read only with
+``legacy=True``, which the checks of a document pass only for the formats that were
+published with it (:func:`accepts_legacy_time`: ``tiplu.hand/2`` records and
+``tiplu.receipt/2`` receipts) and for a log's own stored history; every checkpoint signed
+now has three lines.  When a checkpoint was issued is what the witnesses' cosignature
+timestamps say (proven by them) and the statements' own times (claimed by the operator); the
+log store keeps the time it signed one beside it (:meth:`TransparencyLog.checkpoint_time`:
+not signed, not evidence).
 The *key id* is the first 4 bytes of ``SHA-256(<key name> || 0x0A || 0x01 || <32-byte
 public key>)`` (0x01 = the signed-note type for Ed25519); the signature line carries
 those 4 bytes followed by the 64-byte signature.  The key name defaults to the origin.
@@ -50,6 +60,8 @@ ED25519_NOTE_TYPE = b"\x01"
 _SIZE_RE = re.compile(r"0|[1-9][0-9]{0,19}")
 _TIME_RE = re.compile(r"time ([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)")
 _NAME_RE = re.compile(r"[^\s+]+")
+#: the document formats published with the legacy four-line checkpoint body (``docs/format-3.md``)
+LEGACY_TIME_FORMATS = frozenset({"tiplu.hand/2", "tiplu.receipt/2"})
 MAX_CHECKPOINT_CHARS = 4096
 #: The log's origin when nothing else is configured (the website's ``TIPLU_LOG_ORIGIN``).
 DEFAULT_ORIGIN = "tiplu.local/log"
@@ -59,6 +71,12 @@ def note_key_id(key_name: str, public_key_hex: str) -> bytes:
     """The 4-byte C2SP signed-note key id of an Ed25519 key under ``key_name``."""
     pub = bytes.fromhex(public_key_hex)
     return hashlib.sha256(key_name.encode("utf-8") + b"\n" + ED25519_NOTE_TYPE + pub).digest()[:4]
+
+
+def accepts_legacy_time(document_format: object) -> bool:
+    """Whether a document of this ``format`` may carry a checkpoint with the legacy ``time``
+    line (only the formats published before format 3 may)."""
+    return isinstance(document_format, str) and document_format in LEGACY_TIME_FORMATS
 
 
 def format_time(t: datetime) -> str:
@@ -83,14 +101,15 @@ class Checkpoint:
     origin: str
     size: int
     root: bytes
-    time: str
+    #: the legacy ``time`` line's value (a checkpoint signed before format 3), else ``None``
+    legacy_time: str | None
     signatures: tuple[NoteSignature, ...]
     text: str
 
     @property
     def body(self) -> bytes:
-        """The signed bytes: the four body lines, each ending in LF."""
-        return checkpoint_body(self.origin, self.size, self.root, self.time)
+        """The signed bytes: the body lines (three; four in a legacy checkpoint), each ending in LF."""
+        return checkpoint_body(self.origin, self.size, self.root, self.legacy_time)
 
     @property
     def root_hex(self) -> str:
@@ -100,20 +119,22 @@ class Checkpoint:
         return self.text
 
 
-def checkpoint_body(origin: str, size: int, root: bytes, time: str) -> bytes:
+def checkpoint_body(origin: str, size: int, root: bytes, legacy_time: str | None = None) -> bytes:
+    """The signed body: origin, size, base64 root (and, only to re-derive a legacy
+    checkpoint's bytes, its ``time`` line)."""
     if not origin or origin != origin.strip() or "\n" in origin:
         raise MalformedError("a checkpoint origin is one non-empty line without surrounding spaces")
-    return f"{origin}\n{size}\n{base64.b64encode(root).decode('ascii')}\ntime {time}\n".encode("utf-8")
+    tail = "" if legacy_time is None else f"time {legacy_time}\n"
+    return f"{origin}\n{size}\n{base64.b64encode(root).decode('ascii')}\n{tail}".encode("utf-8")
 
 
-def sign_checkpoint(key: SigningKey, *, origin: str, size: int, root: bytes, now: datetime,
+def sign_checkpoint(key: SigningKey, *, origin: str, size: int, root: bytes,
                     key_name: str | None = None) -> Checkpoint:
-    """A checkpoint of ``(size, root)`` issued at ``now`` and signed by ``key``."""
+    """A checkpoint of ``(size, root)`` signed by ``key``: the plain three-line C2SP body."""
     key_name = origin if key_name is None else key_name
     if not _NAME_RE.fullmatch(key_name):
         raise MalformedError("a key name is non-empty, without spaces or '+'")
-    time = format_time(now)
-    body = checkpoint_body(origin, size, root, time)
+    body = checkpoint_body(origin, size, root)
     sig = bytes.fromhex(key.sign_bytes(body))
     line = f"{SIGNATURE_DASH}{key_name} {base64.b64encode(note_key_id(key_name, key.public_hex) + sig).decode('ascii')}\n"
     return parse_checkpoint(body.decode("utf-8") + "\n" + line)
@@ -121,10 +142,11 @@ def sign_checkpoint(key: SigningKey, *, origin: str, size: int, root: bytes, now
 
 def make_checkpoint(log: "TransparencyLog", key: SigningKey, *, origin: str, now: datetime,
                     key_name: str | None = None) -> Checkpoint:
-    """Sign the log's current size and root at ``now`` and store the checkpoint in the log."""
+    """Sign the log's current size and root and store the checkpoint in the log, with ``now``
+    beside it as its issue time (the store's note, not signed: not evidence)."""
     size = log.size()
-    cp = sign_checkpoint(key, origin=origin, size=size, root=log.root(size), now=now, key_name=key_name)
-    log.record_checkpoint(cp.size, cp.root, cp.time, cp.text)
+    cp = sign_checkpoint(key, origin=origin, size=size, root=log.root(size), key_name=key_name)
+    log.record_checkpoint(cp.size, cp.root, format_time(now), cp.text)
     return cp
 
 
@@ -156,8 +178,11 @@ def _valid_time(t: str) -> None:
     datetime(int(t[0:4]), int(t[5:7]), int(t[8:10]), int(t[11:13]), int(t[14:16]), int(t[17:19]))
 
 
-def parse_checkpoint(text: str) -> Checkpoint:
-    """Parse checkpoint text strictly (no signature check); raise :class:`MalformedError`."""
+def parse_checkpoint(text: str, *, legacy: bool = False) -> Checkpoint:
+    """Parse checkpoint text strictly (no signature check); raise :class:`MalformedError`.
+
+    The body is three lines; with ``legacy`` a fourth, the pre-format-3 ``time`` line, is
+    accepted too (and nothing else after the root ever is)."""
     if not isinstance(text, str) or len(text) > MAX_CHECKPOINT_CHARS:
         raise MalformedError("a checkpoint is text of at most 4096 characters")
     try:
@@ -170,22 +195,26 @@ def parse_checkpoint(text: str) -> Checkpoint:
     if not sep:
         raise MalformedError("a checkpoint needs a blank line between its body and its signatures")
     lines = head.split("\n")
-    if len(lines) != 4:
-        raise MalformedError("a checkpoint body has 4 lines: origin, size, root, time")
-    origin, size_text, root_text, time_line = lines
+    if len(lines) != 3 and not (legacy and len(lines) == 4):
+        raise MalformedError("a checkpoint body is exactly 3 lines: origin, size, root" + (
+            " (no line after the root)" if len(lines) > 3 else ""))
+    origin, size_text, root_text = lines[:3]
     if not _SIZE_RE.fullmatch(size_text):
         raise MalformedError("checkpoint size is not a decimal number", location="line 2")
     root = b64decode_strict(root_text, "checkpoint root")
     if len(root) != 32:
         raise MalformedError("checkpoint root is not 32 bytes", location="line 3")
-    m = _TIME_RE.fullmatch(time_line)
-    if not m:
-        raise MalformedError("checkpoint time line is not 'time YYYY-MM-DDTHH:MM:SSZ'", location="line 4")
-    try:
-        _valid_time(m.group(1))
-    except ValueError:
-        raise MalformedError("checkpoint time is not a valid date", location="line 4") from None
-    checkpoint_body(origin, 0, root, m.group(1))  # validates the origin
+    legacy_time = None
+    if len(lines) == 4:
+        m = _TIME_RE.fullmatch(lines[3])
+        if not m:
+            raise MalformedError("a legacy checkpoint's 4th line is not 'time YYYY-MM-DDTHH:MM:SSZ'", location="line 4")
+        try:
+            _valid_time(m.group(1))
+        except ValueError:
+            raise MalformedError("checkpoint time is not a valid date", location="line 4") from None
+        legacy_time = m.group(1)
+    checkpoint_body(origin, 0, root)  # validates the origin
     signatures = []
     for line in tail[:-1].split("\n"):
         if not line.startswith(SIGNATURE_DASH):
@@ -199,18 +228,19 @@ def parse_checkpoint(text: str) -> Checkpoint:
         signatures.append(NoteSignature(parts[0], raw[:4], raw[4:]))
     if not signatures:
         raise MalformedError("a checkpoint needs at least one signature line")
-    return Checkpoint(origin, int(size_text), root, m.group(1), tuple(signatures), text)
+    return Checkpoint(origin, int(size_text), root, legacy_time, tuple(signatures), text)
 
 
 def verify_checkpoint(text: str, public_key_hex: str, *, origin: str | None = None,
-                      key_name: str | None = None) -> Checkpoint:
+                      key_name: str | None = None, legacy: bool = False) -> Checkpoint:
     """Parse and verify a checkpoint under the operator's public key; return it or raise.
+    ``legacy``: accept the pre-format-3 body (:func:`parse_checkpoint`).
 
     Raises :class:`MalformedError` for text that does not parse and :class:`SignatureError`
     when no signature line of ``key_name`` (default: the origin) with this key's id verifies,
     or when ``origin`` is given and differs.
     """
-    cp = parse_checkpoint(text)
+    cp = parse_checkpoint(text, legacy=legacy)
     if origin is not None and not hmac.compare_digest(cp.origin.encode(), origin.encode()):
         raise SignatureError(f"checkpoint is for log {cp.origin!r}, not {origin!r}")
     name = cp.origin if key_name is None else key_name

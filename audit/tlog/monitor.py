@@ -349,7 +349,7 @@ def poll(client: LogClient, state: MonitorState, *, public_key: str | None = Non
         result.checkpoint = cp
         start = 0
         if state.checkpoint is not None:
-            old = parse_checkpoint(state.checkpoint)
+            old = parse_checkpoint(state.checkpoint, legacy=True)  # ours, maybe saved before format 3
             result.problems += _check_against(old, cp, client, "the operator's")
             if result.problems:
                 return result
@@ -394,9 +394,9 @@ def compare(state: MonitorState, other_text: str, client: LogClient, *, label: s
     """
     if state.checkpoint is None or state.public_key is None:
         return [Problem("NO_STATE", "nothing accepted yet to compare with")]
-    mine = parse_checkpoint(state.checkpoint)
+    mine = parse_checkpoint(state.checkpoint, legacy=True)
     try:
-        theirs = verify_checkpoint(other_text, state.public_key, origin=state.origin)
+        theirs = verify_checkpoint(other_text, state.public_key, origin=state.origin, legacy=True)
     except (SignatureError, MalformedError) as exc:
         return [Problem("BAD_SIGNATURE", f"{label}'s checkpoint does not verify under our key: {exc}")]
     small, large = (mine, theirs) if mine.size <= theirs.size else (theirs, mine)

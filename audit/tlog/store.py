@@ -19,7 +19,9 @@ recorded in the shared ``migrations`` table in the same transaction):
   in the same query as the log's size).  Until ``tlog-0002`` the subtrees had a table of
   their own, which cost an append a second B-tree page; ``tlog_nodes(level, idx, hash)`` is
   now a view of the same rows.
-* ``tlog_checkpoints(id, size, root, time, text)`` -- every checkpoint issued.
+* ``tlog_checkpoints(id, size, root, time, text)`` -- every checkpoint issued; ``time`` is
+  when this store signed it (UTC ``YYYY-MM-DDTHH:MM:SSZ``), a note beside the checkpoint: since
+  format 3 it is not in the signed body, so it is no evidence of anything.
 
 Both tables are append-only: triggers abort any ``UPDATE`` or ``DELETE`` (the view refuses
 every write).
@@ -406,6 +408,13 @@ class TransparencyLog:
 
     def checkpoints(self) -> list[str]:
         return [row[0] for row in self._conn.execute("SELECT text FROM tlog_checkpoints ORDER BY id")]
+
+    def checkpoint_time(self, text: str) -> str | None:
+        """When this store issued the checkpoint ``text`` (its first issue), ``None`` if it did
+        not: the store's own note, not signed by anyone (``docs/transparency-log.md``)."""
+        row = self._conn.execute("SELECT time FROM tlog_checkpoints WHERE text = ? ORDER BY id LIMIT 1",
+                                 [text]).fetchone()
+        return None if row is None else row[0]
 
     # -- self-check ----------------------------------------------------------------------
     def check(self) -> None:

@@ -214,8 +214,7 @@ def _rewritten_log(path, key_hex):
     for i, signed in altered.items():
         entries[i] = leaf_entry(signed)
     tree = MemoryTree(leaf_hash(e) for e in entries)
-    cp = sign_checkpoint(key, origin=real.origin, size=tree.size, root=tree.root(),
-                         now=datetime(2026, 12, 1, tzinfo=timezone.utc))
+    cp = sign_checkpoint(key, origin=real.origin, size=tree.size, root=tree.root())
     forged["fairness"]["log_proofs"] = [format_tlog_proof(i, tree.inclusion_proof(i), cp.text) for i in indices]
     _replace_published(path, forged)
     # the attack is real: against the rewritten log, the forgery passes every record check
@@ -315,8 +314,7 @@ def test_monitor_reports_a_served_log_that_is_not_the_signed_log(rewritten, tmp_
         reveal = max(altered)  # the hand's reveal: new to the monitor, and served as logged
         real = parse_checkpoint(log.latest_checkpoint())
         op = ledger.signing_key(ledger.get_hand(HID).operator)
-        cp = sign_checkpoint(op, origin=real.origin, size=reveal, root=log.root(reveal),
-                             now=datetime(2026, 12, 1, tzinfo=timezone.utc))
+        cp = sign_checkpoint(op, origin=real.origin, size=reveal, root=log.root(reveal))
     del altered[reveal]  # only the leaves the monitor accepted before are rewritten
     state = tmp_path / "m.json"
     MonitorState(url=url, public_key=key, origin=real.origin, trust="pinned", checkpoint=cp.text).save(state)

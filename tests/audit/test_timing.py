@@ -21,65 +21,17 @@ import pytest
 from audit.ledger import Ledger
 from audit.logcheck import LedgerLog
 from audit.policy import parse_policy
-from audit.publish import published_record
-from audit.signing import SigningKey
-from audit.sim.archive import simulate_archive
-from audit.sim.grind import resigned_grind
 from audit.timing import UNPROVEN_MESSAGE
-from audit.tlog.cosignature import witness_vkey
-from audit.tlog.note import TYPE_ED25519, Vkey
-from audit.tlog.witness import Witness, WitnessedLog, WitnessRefusal
 from audit.verify import audit_record
 from replay.faults import Reason
+from tests.audit.timing_kit import HID, build_world
 
 ROOT = Path(__file__).resolve().parents[2]
-HID = "kitti-4p-t0-h0001"
-
-
-def _checkpoint(record: dict) -> str:
-    return record["fairness"]["log_proofs"][0].split("\n\n", 1)[1]
-
-
-def _with_line(record: dict, line: str) -> dict:
-    """The record with a cosignature line added to the checkpoint every proof carries."""
-    rec = json.loads(json.dumps(record))
-    rec["fairness"]["log_proofs"] = [p + line for p in rec["fairness"]["log_proofs"]]
-    return rec
 
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
-    """A ledger; its honest record of HID cosigned by a real witness; the forger's private-tree
-    grind of HID, which that witness refuses; policies: one witness required, and none."""
-    tmp = tmp_path_factory.mktemp("timing")
-    path = tmp / "ledger.db"
-    with Ledger(str(path), create=True) as ledger:
-        simulate_archive(ledger, [("kitti", 4, 3)], seed="grind")
-        key = ledger.public_key("demo-operator")
-        honest = published_record(ledger, HID)
-        forged = resigned_grind(ledger, HID, shill=0, evidence="private")
-    origin = _checkpoint(honest).split("\n", 1)[0]
-    log_vkey = Vkey.for_key(origin, TYPE_ED25519, bytes.fromhex(key))
-    wkey = SigningKey.from_hex("11" * 32)
-    witness = Witness(tmp / "witness.db", wkey, "witness.test/w1", {origin: WitnessedLog(origin, (log_vkey,))})
-    line = witness.add_checkpoint(b"old 0\n\n" + _checkpoint(honest).encode())
-    refusal = None
-    try:
-        witness.add_checkpoint(b"old 0\n\n" + _checkpoint(forged).encode())
-    except WitnessRefusal as exc:
-        refusal = exc
-    witness.close()
-    w = witness_vkey("witness.test/w1", wkey.public_hex)
-    files = {}
-    for name, text in {"one-witness": f"log {log_vkey}\nwitness w1 {w}\nquorum w1\n",
-                       "no-witness": f"log {log_vkey}\nquorum none\n"}.items():
-        files[name] = tmp / f"{name}.policy"
-        files[name].write_text(text)
-    for name, rec in {"forged": forged, "honest": _with_line(honest, line)}.items():
-        files[name] = tmp / f"{name}.json"
-        files[name].write_text(json.dumps(rec))
-    return {"path": path, "key": key, "honest": _with_line(honest, line), "forged": forged,
-            "refusal": refusal, "files": files}
+    return build_world(tmp_path_factory.mktemp("timing"))
 
 
 def _audit(*args: str) -> tuple[int, dict]:

@@ -167,3 +167,12 @@ def test_the_monitor_watches_the_pinned_operators_own_log(site, tmp_path, name):
                                   "--once", "--audit-hook", "none"])
     assert r.exit_code == 0, r.output
     assert f"{BASE}/{name} size" in r.output
+
+
+@pytest.mark.parametrize("name", ["alpha", "beta"])
+def test_a_state_file_follows_the_pinned_operators_own_log(two, tmp_path, name):
+    state = str(tmp_path / "state.json")
+    for _ in range(2):  # the first run writes the state, the second checks the log against it
+        r = CliRunner().invoke(main, ["audit", two, "--public-key", pub(name), "--state", state, "--json"])
+        assert r.exit_code == 0, r.output[-2000:]
+    assert json.load(open(state))["checkpoint"].startswith(f"{BASE}/{name}\n")

@@ -65,11 +65,11 @@ def bind(record: dict[str, Any], *, key: SigningKey = KEY, names: dict[str, str]
     return rec
 
 
-def proofs_for(entries: list[bytes], start: int, count: int, key: SigningKey, *, now: datetime = NOW) -> list[str]:
+def proofs_for(entries: list[bytes], start: int, count: int, key: SigningKey) -> list[str]:
     tree = MemoryTree()
     for e in entries:
         tree.append(e)
-    cp = sign_checkpoint(key, origin=ORIGIN, size=tree.size, root=tree.root(), now=now)
+    cp = sign_checkpoint(key, origin=ORIGIN, size=tree.size, root=tree.root())
     return [format_tlog_proof(i, tree.inclusion_proof(i), cp.text) for i in range(start, start + count)]
 
 

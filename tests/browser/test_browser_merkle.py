@@ -75,18 +75,25 @@ def test_every_proof_up_to_40_and_its_bit_flips(mpage):
 
 
 def test_checkpoint_signature_in_the_browser(mpage):
+    from tests.tlog.legacy_kit import legacy_checkpoint
+
     key = SigningKey.from_hex("11" * 32)
-    cp = sign_checkpoint(key, origin="tiplu.test/log", size=6, root=bytes(range(32)),
-                         now=datetime(2026, 11, 30, 14, 35, tzinfo=timezone.utc))
+    cp = sign_checkpoint(key, origin="tiplu.test/log", size=6, root=bytes(range(32)))
+    legacy = legacy_checkpoint(key, origin="tiplu.test/log", size=6, root=bytes(range(32)))
     if not mpage.evaluate("() => M.ed25519Supported()"):
         pytest.skip("this Chromium's WebCrypto has no Ed25519 (documented: signatures then go unchecked)")
-    out = mpage.evaluate("""async ([text, pub, other]) => {
+    out = mpage.evaluate("""async ([text, legacy, pub, other]) => {
         const cp = await M.verifyCheckpoint(text, pub);
-        const res = [cp.origin, String(cp.size), cp.rootHex, cp.time];
-        for (const [t, k] of [[text.replace("\\n6\\n", "\\n7\\n"), pub], [text, other]]) {
-            try { await M.verifyCheckpoint(t, k); res.push("accepted"); } catch (e) { res.push(e.name); }
+        const res = [cp.origin, String(cp.size), cp.rootHex, cp.legacyTime];
+        const old = await M.verifyCheckpoint(legacy, pub, null, {legacy: true});
+        res.push(old.legacyTime);
+        for (const [t, k, o] of [[text.replace("\\n6\\n", "\\n7\\n"), pub, {}], [text, other, {}],
+                                 [legacy, pub, {}], [legacy.replace("14:35:00Z", "14:35:01Z"), pub, {legacy: true}],
+                                 [legacy.replace("\\ntime ", "\\nnote "), pub, {legacy: true}]]) {
+            try { await M.verifyCheckpoint(t, k, null, o); res.push("accepted"); } catch (e) { res.push(e.name); }
         }
+        res.push(M.acceptsLegacyTime("tiplu.hand/2"), M.acceptsLegacyTime("tiplu.receipt/2"), M.acceptsLegacyTime("tiplu.hand/3"));
         return res;
-    }""", [cp.text, key.public_hex, SigningKey.from_hex("22" * 32).public_hex])
-    assert out == ["tiplu.test/log", "6", bytes(range(32)).hex(), "2026-11-30T14:35:00Z", "SignatureError",
-                   "SignatureError"]
+    }""", [cp.text, legacy, key.public_hex, SigningKey.from_hex("22" * 32).public_hex])
+    assert out == ["tiplu.test/log", "6", bytes(range(32)).hex(), None, "2026-11-30T14:35:00Z", "SignatureError",
+                   "SignatureError", "ProofError", "SignatureError", "ProofError", True, True, False]

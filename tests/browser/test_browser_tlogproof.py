@@ -145,10 +145,10 @@ def _change_index(rec):
 
 
 def _two_checkpoints(rec):
-    """The last proof under another (honestly signed) checkpoint of the same tree."""
+    """The last proof under another (honestly signed) checkpoint: of the log one leaf later."""
     signed = rec["fairness"]["statements"]
     entries = noise(5, "before") + [leaf_entry(s) for s in signed] + noise(2, "after")
-    later = proofs_for(entries, 5, len(signed), KEY, now=NOW + timedelta(seconds=30))
+    later = proofs_for(entries + noise(1, "later"), 5, len(signed), KEY)
     rec["fairness"]["log_proofs"][-1] = later[-1]
     return {"log:same-checkpoint": "bad_checkpoint"}
 
@@ -190,7 +190,7 @@ def _relogged_grind(rec):
     tree = MemoryTree()
     for e in entries:
         tree.append(e)
-    cp = sign_checkpoint(KEY, origin=ORIGIN, size=tree.size, root=tree.root(), now=NOW)
+    cp = sign_checkpoint(KEY, origin=ORIGIN, size=tree.size, root=tree.root())
     at = {k: 5 + k for k in range(len(honest))}
     at.update({k: 5 + len(honest) + j for j, k in enumerate(changed)})
     rec["fairness"]["statements"] = forged

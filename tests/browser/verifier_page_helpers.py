@@ -25,7 +25,7 @@ def fill_fields(pg, v, *, commitments=True, overrides=None):
 def verify(pg, *, expect_state=None):
     """Press "Verify deal" and wait until the page has finished; returns the body state."""
     pg.click("#verify-btn")
-    pg.locator("body:is([data-state='verified'], [data-state='incomplete'], [data-state='failed'], [data-state='error'])").wait_for(timeout=10000)
+    pg.locator("body:is([data-state='verified'], [data-state='unproven'], [data-state='incomplete'], [data-state='failed'], [data-state='error'])").wait_for(timeout=10000)
     state = pg.evaluate("document.body.dataset.state")
     if expect_state is not None:
         assert state == expect_state, (state, pg.inner_text("#status"))

@@ -455,8 +455,6 @@ MUTANTS = {
                         _cosig_mutant(all_lines=False)),
     "cosig-type-byte": ("witness key ID with type byte 0x01", ["cosignature/"], _cosig_mutant(type_byte=1)),
     "cosig-timestamp-le": ("cosignature timestamp read little-endian", ["cosignature/"], _cosig_mutant(ts="<Q")),
-    "cosig-three-lines": ("cosignature over the first three body lines", ["cosignature/"],
-                          _cosig_mutant(message="three")),
     "cosig-no-final-newline": ("cosignature over the body without its last newline", ["cosignature/"],
                                _cosig_mutant(message="no-newline")),
     "cosig-full-note": ("cosignature over the whole note", ["cosignature/"], _cosig_mutant(message="note")),

@@ -47,8 +47,6 @@ def test_the_checker_notices_a_lost_statement(tmp_path):
 
 def test_the_checker_notices_a_checkpoint_the_log_contradicts(tmp_path):
     """A signed checkpoint whose root is not a prefix of the final log is caught."""
-    from datetime import datetime, timezone
-
     from audit.errors import ProofError
     from audit.tlog.checkpoint import sign_checkpoint
     from audit.tlog.store import TransparencyLog
@@ -56,9 +54,8 @@ def test_the_checker_notices_a_checkpoint_the_log_contradicts(tmp_path):
     path = str(tmp_path / "crash.db")
     crashkit.setup(path)
     storm = crashkit.kill_storm(path, kills=3, concurrency=2, max_delay=0.2, seed=2)
-    forged = sign_checkpoint(crashkit.LOG_KEY, origin=crashkit.ORIGIN, size=1, root=b"\x07" * 32,
-                             now=datetime(2026, 11, 30, tzinfo=timezone.utc))
+    forged = sign_checkpoint(crashkit.LOG_KEY, origin=crashkit.ORIGIN, size=1, root=b"\x07" * 32)
     with crashkit.Ledger(path, keys=[crashkit.KEY]) as ledger:  # a stored checkpoint the log contradicts
-        TransparencyLog(ledger.db).record_checkpoint(forged.size, forged.root, forged.time, forged.text)
+        TransparencyLog(ledger.db).record_checkpoint(forged.size, forged.root, "2026-11-30T00:00:00Z", forged.text)
     with pytest.raises(ProofError):
         crashkit.check_after_crashes(path, storm)

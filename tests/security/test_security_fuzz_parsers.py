@@ -258,8 +258,7 @@ def _signed_checkpoint() -> str:
     from audit.tlog.checkpoint import sign_checkpoint
 
     key = SigningKey.from_hex("11" * 32)
-    return sign_checkpoint(key, origin="tiplu.example/log", size=6, root=bytes(range(32)),
-                           now=datetime(2026, 11, 30, 14, 35, tzinfo=timezone.utc)).text
+    return sign_checkpoint(key, origin="tiplu.example/log", size=6, root=bytes(range(32))).text
 
 
 CHECKPOINT = _signed_checkpoint()

@@ -1,4 +1,5 @@
-"""Signed checkpoints: the documented bytes are signed, any change is rejected, the store keeps them."""
+"""Signed checkpoints: the documented three-line bytes are signed, any change is rejected, the store
+keeps them; the legacy four-line body is read only where asked for (docs/format-3.md)."""
 from __future__ import annotations
 
 import base64
@@ -11,9 +12,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.errors import SignatureError
 from audit.signing import SigningKey
-from audit.tlog.checkpoint import make_checkpoint, parse_checkpoint, sign_checkpoint, verify_checkpoint
+from audit.tlog.checkpoint import (accepts_legacy_time, make_checkpoint, parse_checkpoint, sign_checkpoint,
+                                   verify_checkpoint)
 from audit.tlog.store import TransparencyLog
 from replay.errors import MalformedError
+from tests.tlog.legacy_kit import legacy_checkpoint
 
 KEY = SigningKey.from_hex("11" * 32)
 OTHER = SigningKey.from_hex("22" * 32)
@@ -23,13 +26,13 @@ ORIGIN = "tiplu.example/log"
 
 
 def example() -> str:
-    return sign_checkpoint(KEY, origin=ORIGIN, size=6, root=ROOT6, now=NOW).text
+    return sign_checkpoint(KEY, origin=ORIGIN, size=6, root=ROOT6).text
 
 
 def test_the_documented_bytes_are_what_is_signed():
     text = example()
     body, _, sigline = text.partition("\n\n")
-    assert body + "\n" == f"{ORIGIN}\n6\n{base64.b64encode(ROOT6).decode()}\ntime 2026-11-30T14:35:00Z\n"
+    assert body + "\n" == f"{ORIGIN}\n6\n{base64.b64encode(ROOT6).decode()}\n"  # exactly three lines
     assert sigline.startswith("\u2014 tiplu.example/log ") and sigline.endswith("\n")
     raw = base64.b64decode(sigline.split(" ")[2])
     pub = bytes.fromhex(KEY.public_hex)
@@ -40,7 +43,7 @@ def test_the_documented_bytes_are_what_is_signed():
 def test_round_trip_and_verify():
     text = example()
     cp = verify_checkpoint(text, KEY.public_hex, origin=ORIGIN)
-    assert (cp.origin, cp.size, cp.root, cp.time, str(cp)) == (ORIGIN, 6, ROOT6, "2026-11-30T14:35:00Z", text)
+    assert (cp.origin, cp.size, cp.root, cp.legacy_time, str(cp)) == (ORIGIN, 6, ROOT6, None, text)
     assert parse_checkpoint(text) == cp
 
 
@@ -53,7 +56,7 @@ def test_wrong_key_or_origin_is_rejected():
 
 
 @pytest.mark.parametrize("old,new", [
-    ("\n6\n", "\n7\n"), ("duZ9", "duZ8"), ("14:35:00Z", "14:35:01Z"), ("tiplu.example/log\n6", "tiplu.example/lo\n6"),
+    ("\n6\n", "\n7\n"), ("duZ9", "duZ8"), ("tiplu.example/log\n6", "tiplu.example/lo\n6"),
 ])
 def test_any_change_to_the_body_is_rejected(old, new):
     text = example()
@@ -76,23 +79,48 @@ def test_every_bit_of_the_signature_matters():
 
 def test_a_cosignature_by_another_key_is_ignored_but_kept():
     text = example()
-    other = sign_checkpoint(OTHER, origin=ORIGIN, size=6, root=ROOT6, now=NOW, key_name="witness")
+    other = sign_checkpoint(OTHER, origin=ORIGIN, size=6, root=ROOT6, key_name="witness")
     both = text + other.text.partition("\n\n")[2]
     assert len(verify_checkpoint(both, KEY.public_hex).signatures) == 2
     verify_checkpoint(both, OTHER.public_hex, key_name="witness")
 
 
 @pytest.mark.parametrize("bad", [
-    "", "x\n", "o\n6\nAAAA\ntime 2026-11-30T14:35:00Z\n\n\u2014 o AAAAAAAA\n",
-    "o\n06\n" + base64.b64encode(ROOT6).decode() + "\ntime 2026-11-30T14:35:00Z\n\n\u2014 o AAAAAAAA\n",
-    "o\n6\n" + base64.b64encode(ROOT6).decode() + "\ntime 2026-13-30T14:35:00Z\n\n\u2014 o AAAAAAAA\n",
-    "o\n6\n" + base64.b64encode(ROOT6).decode() + "\ntime 2026-11-30T14:35:00Z\n\n- o AAAAAAAA\n",
-    "o\n6\n" + base64.b64encode(ROOT6).decode() + "\ntime 2026-11-30T14:35:00Z\n\n",
-    "o\n6\n" + base64.b64encode(ROOT6).decode() + "\ntime 2026-11-30T14:35:00Z\n\n\u2014 o AAAAAAAA",
+    "", "x\n", "o\n6\nAAAA\n\n\u2014 o AAAAAAAA\n",
+    "o\n06\n" + base64.b64encode(ROOT6).decode() + "\n\n\u2014 o AAAAAAAA\n",
+    "o\n6\n" + base64.b64encode(ROOT6).decode() + "\n\n- o AAAAAAAA\n",
+    "o\n6\n" + base64.b64encode(ROOT6).decode() + "\n\n",
+    "o\n6\n" + base64.b64encode(ROOT6).decode() + "\n\n\u2014 o AAAAAAAA",
+    "o\n6\n\n\u2014 o AAAAAAAA\n",
 ])
 def test_malformed_text_is_rejected(bad):
+    for legacy in (False, True):
+        with pytest.raises(MalformedError):
+            parse_checkpoint(bad, legacy=legacy)
+
+
+def test_a_line_after_the_root_is_refused_unless_the_legacy_body_is_asked_for():
+    legacy = legacy_checkpoint(KEY, origin=ORIGIN, size=6, root=ROOT6)
+    with pytest.raises(MalformedError, match="exactly 3 lines"):
+        verify_checkpoint(legacy, KEY.public_hex)
+    cp = verify_checkpoint(legacy, KEY.public_hex, legacy=True)  # its signature covers all four lines
+    assert (cp.size, cp.root, cp.legacy_time) == (6, ROOT6, "2026-11-30T14:35:00Z")
+    assert cp.body == legacy.partition("\n\n")[0].encode() + b"\n"
+    with pytest.raises(SignatureError):  # the time line is signed: editing it breaks the checkpoint
+        verify_checkpoint(legacy.replace("14:35:00Z", "14:35:01Z"), KEY.public_hex, legacy=True)
+    # only the time line was ever accepted there, and never a fifth line
+    for other in ("note hello", "time 2026-13-30T14:35:00Z", "time 2026-11-30 14:35:00"):
+        with pytest.raises(MalformedError):
+            parse_checkpoint(legacy_checkpoint(KEY, origin=ORIGIN, size=6, root=ROOT6, extra=other), legacy=True)
+    five = legacy.replace("14:35:00Z\n", "14:35:00Z\nmore\n")
     with pytest.raises(MalformedError):
-        parse_checkpoint(bad)
+        parse_checkpoint(five, legacy=True)
+
+
+def test_the_legacy_body_is_a_function_of_the_document_format():
+    assert accepts_legacy_time("tiplu.hand/2") and accepts_legacy_time("tiplu.receipt/2")
+    for fmt in ("tiplu.hand/3", "tiplu.receipt/3", "tiplu.hand/1", None, 2, ["tiplu.hand/2"]):
+        assert not accepts_legacy_time(fmt)
 
 
 def test_make_checkpoint_signs_the_log_and_stores_it(tmp_path):
@@ -104,12 +132,17 @@ def test_make_checkpoint_signs_the_log_and_stores_it(tmp_path):
     second = make_checkpoint(log, KEY, origin=ORIGIN, now=NOW + timedelta(minutes=1))
     assert verify_checkpoint(second.text, KEY.public_hex).root == log.root(6)
     assert log.checkpoints() == [first.text, second.text] and log.latest_checkpoint() == second.text
+    assert len(second.text.partition("\n\n")[0].split("\n")) == 3  # no time in the signed body
+    # the store notes when it signed each one, beside it (unsigned)
+    assert (log.checkpoint_time(first.text), log.checkpoint_time(second.text)) == ("2026-11-30T14:35:00Z",
+                                                                                 "2026-11-30T14:36:00Z")
+    assert log.checkpoint_time("not a checkpoint") is None
     with pytest.raises(MalformedError):
         make_checkpoint(log, KEY, origin=ORIGIN, now=datetime(2026, 1, 1))  # naive time
 
 
 def test_the_time_check_refuses_exactly_the_dates_strptime_refuses():
-    """parse_checkpoint checks a time line's date with the datetime constructor, not
+    """parse_checkpoint checks a legacy time line's date with the datetime constructor, not
     strptime's format parser: the same answer for every field value around each bound."""
     from datetime import datetime
 

@@ -23,11 +23,33 @@ def test_checkpoint_is_signed_and_stable_until_the_log_grows(setup):
     body = client.get("/api/v1/log/checkpoint").get_json()
     cp = verify_checkpoint(body["checkpoint"], OPERATOR.public_hex, origin=ORIGIN)
     root = merkle.MemoryTree(merkle.leaf_hash(leaf_entry(s)) for s in stmts).root()
-    assert (body["size"], body["root"], body["time"], body["public_key"]) == (10, root.hex(), cp.time, OPERATOR.public_hex)
+    assert (body["size"], body["root"], body["public_key"]) == (10, root.hex(), OPERATOR.public_hex)
+    assert len(body["checkpoint"].partition("\n\n")[0].split("\n")) == 3  # a plain C2SP body: no time line
+    # the time is the server's own unsigned note of when it signed (the test clock's first tick)
+    assert cp.legacy_time is None and body["time"] == "2026-11-30T14:01:00Z"
     assert client.get("/api/v1/log/checkpoint").get_json() == body  # same size: same checkpoint
     append(path, [statement(10)])
     grown = client.get("/api/v1/log/checkpoint").get_json()
     assert grown["size"] == 11 and grown["time"] > body["time"]
+
+
+def test_a_stored_legacy_checkpoint_is_never_served(tmp_path):
+    """A ledger from before format 3 holds checkpoints with the time line: the API signs a
+    plain one of the same size instead of serving it (docs/format-3.md)."""
+    import sqlite_utils
+
+    from audit.tlog.store import TransparencyLog
+    from tests.tlog.legacy_kit import legacy_checkpoint
+
+    stmts = [statement(i) for i in range(3)]
+    path = make_log(tmp_path / "ledger.db", stmts)
+    log = TransparencyLog(sqlite_utils.Database(path), migrate=False)
+    old = legacy_checkpoint(OPERATOR, origin=ORIGIN, size=3, root=log.root(3))
+    log.record_checkpoint(3, log.root(3), "2026-11-30T14:35:00Z", old)
+    assert log.latest_checkpoint() == old
+    body = make_app(path).test_client().get("/api/v1/log/checkpoint").get_json()
+    cp = verify_checkpoint(body["checkpoint"], OPERATOR.public_hex, origin=ORIGIN)
+    assert body["checkpoint"] != old and (cp.size, cp.root, cp.legacy_time) == (3, log.root(3), None)
 
 
 def test_entries_are_the_signed_statements_in_pages(setup, monkeypatch):

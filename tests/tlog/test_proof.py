@@ -57,7 +57,7 @@ def _tree_and_checkpoint():
     tree = MemoryTree()
     for e in ENTRIES:
         tree.append(e)
-    cp = sign_checkpoint(KEY, origin=ORIGIN, size=tree.size, root=tree.root(), now=NOW)
+    cp = sign_checkpoint(KEY, origin=ORIGIN, size=tree.size, root=tree.root())
     return tree, cp
 
 
@@ -91,7 +91,7 @@ def test_every_leaf_verifies_and_no_other_entry_does():
 def test_a_proof_of_a_one_leaf_tree_has_no_path_lines():
     tree = MemoryTree()
     tree.append(b"only")
-    cp = sign_checkpoint(KEY, origin=ORIGIN, size=1, root=tree.root(), now=NOW)
+    cp = sign_checkpoint(KEY, origin=ORIGIN, size=1, root=tree.root())
     text = format_tlog_proof(0, [], cp.text)
     assert text.startswith(f"{HEADER}\nindex 0\n\n{ORIGIN}\n1\n")
     verify_tlog_proof(text, b"only", KEY.public_hex)

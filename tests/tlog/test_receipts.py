@@ -48,7 +48,9 @@ def test_a_receipt_with_any_part_changed_fails(ledger_with_receipts, change):
     if change == "statement":
         bad["statements"][1]["statement"]["seat"] = 2
     elif change == "checkpoint":
-        bad["log_proofs"][1] = bad["log_proofs"][1].replace("\ntime ", "\ntime 1")
+        head, _, cp = bad["log_proofs"][1].partition("\n\n")  # an unsigned line added to the signed body
+        body, _, sigs = cp.partition("\n\n")
+        bad["log_proofs"][1] = f"{head}\n\n{body}\ntime 2026-11-30T14:00:00Z\n\n{sigs}"
     elif change == "path":
         p = parse_tlog_proof(bad["log_proofs"][1])
         bad["log_proofs"][1] = format_tlog_proof(p.index, (b"\0" * 32,) + p.path[1:], p.checkpoint_text)

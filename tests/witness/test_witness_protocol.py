@@ -125,7 +125,7 @@ def test_size_zero_needs_the_empty_root(client):
 
     log = FakeLog(ORIGIN)
     assert post(client, log.request(0)).status_code == 200  # the empty tree with the empty root
-    cp = sign_checkpoint(LOG_KEY, origin=ORIGIN, size=0, root=b"\x01" * 32, now=T0).text
+    cp = sign_checkpoint(LOG_KEY, origin=ORIGIN, size=0, root=b"\x01" * 32).text
     assert post(client, f"old 0\n\n{cp}".encode()).status_code == 422
 
 

@@ -44,8 +44,7 @@ class FakeLog:
     def checkpoint(self, size: int | None = None) -> str:
         size = self.tree.size if size is None else size
         self.n += 1
-        return sign_checkpoint(self.key, origin=self.origin, size=size, root=self.tree.root(size),
-                               now=T0 + timedelta(seconds=self.n)).text
+        return sign_checkpoint(self.key, origin=self.origin, size=size, root=self.tree.root(size)).text
 
     def request(self, old: int, size: int | None = None, *, checkpoint: str | None = None) -> bytes:
         size = self.tree.size if size is None else size

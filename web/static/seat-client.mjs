@@ -31,7 +31,7 @@ import { fromHex, toHex } from "./verifier/bytes.mjs";
 import { canonicalHash, canonicalJson } from "./verifier/canonical.mjs";
 import { chainHeads, MOVE_RECEIPT_TYPE, nextHead, startHead } from "./verifier/movechain.mjs";
 import { commitPlayerSeed } from "./verifier/fairness.mjs";
-import { hexToBytes, verifyCheckpoint, verifyInclusion } from "./verifier/merkle.mjs";
+import { acceptsLegacyTime, hexToBytes, verifyCheckpoint, verifyInclusion } from "./verifier/merkle.mjs";
 import { parseTlogProof, statementLeafHash } from "./verifier/tlogproof.mjs";
 
 export const RECEIPT_FORMAT = "tiplu.receipt/3";
@@ -53,15 +53,16 @@ export async function verifyReceipt(receipt, publicKeyHex) {
     throw new ReceiptError("a receipt holds statements and one log proof for each");
   }
   let parsed;
+  const legacy = acceptsLegacyTime(receipt.format); // a tiplu.receipt/2 may carry the legacy time line
   try {
-    parsed = proofs.map(parseTlogProof);
+    parsed = proofs.map((p) => parseTlogProof(p, { legacy }));
   } catch (e) {
     throw new ReceiptError(`a receipt's log proof does not parse: ${e.message}`);
   }
   if (new Set(parsed.map((p) => p.checkpointText)).size !== 1) throw new ReceiptError("a receipt's proofs carry different checkpoints");
   let cp;
   try {
-    cp = await verifyCheckpoint(parsed[0].checkpointText, publicKeyHex);
+    cp = await verifyCheckpoint(parsed[0].checkpointText, publicKeyHex, null, { legacy });
   } catch (e) {
     throw new ReceiptError(`the receipt's checkpoint does not verify under the pinned key: ${e.message}`);
   }
@@ -237,9 +238,10 @@ export async function compareReceipt(receipt, record, { publicKey = null, moveRe
     out.notChecked.push(`the record (${record.format}) carries no log evidence: it is not log-bound, so only its statements and what they bind were compared`);
   } else {
     try {
-      parsed = f.log_proofs.map(parseTlogProof);
+      const legacy = acceptsLegacyTime(record.format);
+      parsed = f.log_proofs.map((p) => parseTlogProof(p, { legacy }));
       if (new Set(parsed.map((p) => p.checkpointText)).size !== 1) throw new Error("its proofs carry different checkpoints");
-      cp = await verifyCheckpoint(parsed[0].checkpointText, key);
+      cp = await verifyCheckpoint(parsed[0].checkpointText, key, null, { legacy });
     } catch (e) {
       contradict("record_checkpoint", `the record's log evidence does not hold: ${e.message}`);
       cp = null;

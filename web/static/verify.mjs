@@ -9,11 +9,19 @@
  * record's own claimed key, which is said plainly NOT to be a trust anchor.  A tiplu.hand/1
  * record is not log-bound, and that is a failed check.
  *
+ * A pasted C2SP tlog-policy (the "Witness policy" box, ./verifier/policy.mjs) pins the
+ * operator key (its log, when the key field is empty; a key that is not one of its logs is
+ * an error) and, when its quorum asks for witnesses, requires their cosignatures on the
+ * record's checkpoint (`log:policy`, reason witness_quorum).  Every hand record's result
+ * says what proved its timing (#timing, data-timing): "witnessed" (the policy's quorum
+ * cosigned) or "unproven" -- a record checked alone, which is never shown as a pass.
+ *
  * For tests and curious readers: <body data-state> is "idle", "working", "verified"
- * (no check failed, and every log check passed), "incomplete" (nothing failed, but a log
- * check could not be done: no pinned key, no WebCrypto Ed25519), "failed" (some check
- * failed) or "error" (input unreadable); every drawn card has data-card="7H", every seat
- * data-seat="n".  What is checked is the seeds, the commitments, the deal and a record's log
+ * (no check failed, and every log check passed, and for a hand record its timing is
+ * witnessed), "unproven" (a hand record: nothing failed, but nothing proved its timing),
+ * "incomplete" (nothing failed, but a log check could not be done: no pinned key, no
+ * WebCrypto Ed25519), "failed" (some check failed) or "error" (input unreadable); every
+ * drawn card has data-card="7H", every seat data-seat="n".  What is checked is the seeds, the commitments, the deal and a record's log
  * evidence -- never the moves or the payouts, and the verdict says so.  A failed check is
  * named by what was found (verifier/wording.mjs), never by its passing title.  The deal is
  * drawn under what it is: #felt[data-proof] is "proven" (every commitment checked),
@@ -29,6 +37,7 @@ import { cardInfo, parseCard } from "./verifier/cards.mjs";
 import { EXAMPLE_HAND } from "./verifier/presets.mjs";
 import { logState, parseTlogProof, recordLogChecks } from "./verifier/tlogproof.mjs";
 import { witnessChecks } from "./verifier/witnesses.mjs";
+import { describePolicy, evaluatePolicy, parsePolicy, PolicyError, timingOf } from "./verifier/policy.mjs";
 import { failedTitle } from "./verifier/wording.mjs";
 import { answerConformance } from "./verifier/conformance.mjs";
 
@@ -145,11 +154,47 @@ function pinnedWitnesses() {
   return { witnesses, quorum };
 }
 
+/** The pasted policy (parsed), or null when the box is empty. */
+async function pinnedPolicy() {
+  const text = $("policy").value;
+  if (!text.trim()) return null;
+  try {
+    return await parsePolicy(text, "the policy you pasted");
+  } catch (e) {
+    if (e instanceof PolicyError) throw new VerifyError("malformed", e.message);
+    throw e;
+  }
+}
+
+/** The `log:policy` check and the policy's result on the record's checkpoint. */
+async function policyCheck(policy, checkpoint) {
+  const title = `Checkpoint cosigned as your policy requires: ${describePolicy(policy)}`;
+  const requires = policy.quorum !== "none";
+  if (checkpoint === null) {
+    return { result: null, check: { name: "log:policy", title, ok: requires ? false : null, reason: requires ? "witness_quorum" : undefined,
+      detail: "the record carries no readable log checkpoint to look for cosignatures on" } };
+  }
+  let result;
+  try {
+    result = await evaluatePolicy(policy, checkpoint);
+  } catch (e) {
+    return { result: null, check: { name: "log:policy", title, ok: requires ? false : null, reason: requires ? "witness_quorum" : undefined,
+      detail: `the checkpoint could not be judged under your policy: ${e.message}` } };
+  }
+  const names = result.counted.map((w) => `${w.name} at ${new Date(w.timestamp * 1000).toISOString().replace(".000Z", "Z")}`);
+  const detail = `${policy.label}: ${names.length ? `cosigned by ${names.join(", ")}` : "no witness of it cosigned"}`
+    + (result.missing.length ? `; not counted: ${result.missing.join("; ")}` : "")
+    + (result.logProblem ? `; ${result.logProblem}` : "");
+  if (!requires) return { result, check: { name: "log:policy", title, ok: null, detail: `${detail}. Your policy requires no witness, so nothing here proves the timing.` } };
+  if (!result.quorumMet) return { result, check: { name: "log:policy", title, ok: false, reason: "witness_quorum", detail } };
+  return { result, check: { name: "log:policy", title, ok: true, detail } };
+}
+
 /** The record's one checkpoint text (from its first log proof), or null. */
 function recordCheckpoint(record) {
   const proofs = record?.fairness?.log_proofs;
   if (!Array.isArray(proofs) || !proofs.length) return null;
-  try { return parseTlogProof(proofs[0]).checkpointText; } catch { return null; }
+  try { return parseTlogProof(proofs[0], { legacy: true }).checkpointText; } catch { return null; }
 }
 
 /** Whether a pasted object says it is a hand record (then its log evidence is checked). */
@@ -233,15 +278,32 @@ function drawProof(report) {
 
 const NOT_MOVES = " This page does not replay the moves or the payouts: a fairly dealt hand can still be played or paid wrongly, and only its audit verdict (the hand's page, tiplu audit) checks that.";
 
-function drawReport(report, logs, trust) {
+function drawTiming(timing) {
+  const box = $("timing");
+  if (!timing) { box.hidden = true; box.removeAttribute("data-timing"); return; }
+  box.hidden = false;
+  box.dataset.timing = timing.status;
+  box.className = `timing ${timing.status === "unproven" ? "unproven" : "proven"}`;
+  const head = timing.status === "witnessed" ? "Timing: witnessed." : "Timing: NOT proven.";
+  box.replaceChildren(el("strong", { text: head }), el("span", { text: ` ${timing.message}` }));
+}
+
+function drawReport(report, logs, trust, timing = null) {
   lastReport = report;
   const verdict = $("verdict");
   const checks = [...report.checks, ...(logs ?? [])];
   const failed = checks.filter((c) => c.ok === false);
+  drawTiming(timing);
   if (failed.length) {
     verdict.className = "verdict bad";
     verdict.replaceChildren(el("strong", { text: "\u2717 Does not verify" }),
       el("span", { text: `${failed.length} check${failed.length > 1 ? "s" : ""} failed: ${failed.map((c) => failedTitle(c.title)).join("; ")}.` }));
+  } else if (report.complete && timing && timing.status === "unproven") {
+    verdict.className = "verdict partial";
+    verdict.replaceChildren(el("strong", { text: "Not proven: nothing shows this deal was fixed before anyone saw a card" }),
+      el("span", { text: "Nothing failed, and the cards are the ones the seeds make. But this record's log proofs only agree with themselves: an operator could have re-made the hand after seeing the players' seeds and logged it in a private copy of its log. Paste a witness policy you trust, or audit the record against the operator's log (tiplu audit <operator URL>)."
+        + (logs && logs.some((c) => c.name === "log:trust" && c.ok === null)
+          ? " Also, no operator key was pinned: the record was checked against its own claimed key, which proves nothing about who logged it." : "") }));
   } else if (report.complete && logs && logState(logs) !== "verified") {
     verdict.className = "verdict partial";
     verdict.replaceChildren(el("strong", { text: "Deal verified, log evidence not fully checked \u2014 not the moves or the payouts" }),
@@ -252,7 +314,7 @@ function drawReport(report, logs, trust) {
     verdict.className = "verdict good";
     verdict.replaceChildren(el("strong", { text: "\u2713 Deal verified \u2014 not the moves or the payouts" }),
       el("span", { text: (logs
-        ? "The rules and every seed match what was committed before the deal, this is the deal they make, and every statement is the leaf the operator logged, in the protocol's order, under the key you pinned."
+        ? `The rules and every seed match what was committed before the deal, this is the deal they make, and every statement is the leaf the operator logged, in the protocol's order, under the key you pinned.${timing ? ` ${timing.message}` : ""}`
         : "The rules and every seed match what was committed before the deal, and this is the deal they make.") + NOT_MOVES }));
   } else {
     verdict.className = "verdict partial";
@@ -302,23 +364,55 @@ async function run(event) {
     const report = await verifyHand(input);
     let logs = null;
     let trust = null;
+    let timing = null;
     if (isHandRecord(record)) {
-      logs = await recordLogChecks(record, key ? { publicKey: key, basis: "pinned" } : {});
+      const policy = await pinnedPolicy();
       const pinned = pinnedWitnesses();
+      if (policy && pinned.witnesses.length) throw new VerifyError("malformed", "give the witnesses once: a policy, or witness keys, not both");
+      let anchor = key ? { publicKey: key, basis: "pinned" } : {};
+      const cp = recordCheckpoint(record);
+      if (policy && policy.logs.length) {
+        const hexOf = (l) => Array.from(l.vkey.publicKey, (b) => b.toString(16).padStart(2, "0")).join("");
+        if (key && !policy.logs.some((l) => hexOf(l) === key)) {
+          throw new VerifyError("malformed", `the operator key you pinned is not a log of your policy (its logs: ${policy.logs.map((l) => l.origin).join(", ")})`);
+        }
+        if (!key) {
+          const origin = cp === null ? null : cp.split("\n", 1)[0];
+          const log = policy.logs.find((l) => l.origin === origin) ?? policy.logs[0];
+          anchor = { publicKey: hexOf(log), basis: "policy", origin: log.origin };
+        }
+      }
+      logs = await recordLogChecks(record, anchor);
+      const checkpointFailed = logs.some((c) => c.ok === false && ["bad_checkpoint", "not_log_bound", "malformed"].includes(c.reason));
+      if (policy) {
+        const judged = await policyCheck(policy, cp);
+        logs.push(judged.check);
+        timing = timingOf({ policy, result: judged.result, checkpointFailed });
+      } else {
+        timing = timingOf({});
+      }
       if (pinned.witnesses.length) {
-        const cp = recordCheckpoint(record);
         logs.push(...(cp === null
           ? [{ name: "log:witnesses", title: "Checkpoint cosigned by the witnesses you pinned", ok: false, reason: "witness_quorum",
             detail: "the record carries no readable log checkpoint to look for cosignatures on" }]
           : await witnessChecks(cp, { ...pinned, basis: "pinned" })));
+        const w = logs.find((c) => c.name === "log:witnesses");
+        if (w && w.ok === true && !checkpointFailed && (pinned.quorum ?? pinned.witnesses.length) > 0) {
+          const counted = (w.witnesses ?? []).filter((r) => r.ok).map((r) => ({ name: r.name, timestamp: r.timestamp }));
+          timing = { status: "witnessed", policy: "the witness keys you pasted", witnesses: counted,
+            message: `Witnessed: ${counted.length} witness${counted.length === 1 ? "" : "es"} you pinned (${counted.map((r) => r.name).join(", ")}) cosigned this record's log checkpoint, so it is the log they saw, not a private copy made after the players' seeds were known.` };
+        }
       }
-      trust = key ? `${key} (pinned by you)` : `${record?.table?.public_key ?? "none"} (the record's own claim: NOT a trust anchor)`;
+      trust = anchor.basis === "policy" ? `${anchor.publicKey} (a log of the policy you pasted: ${anchor.origin})`
+        : key ? `${key} (pinned by you)` : `${record?.table?.public_key ?? "none"} (the record's own claim: NOT a trust anchor)`;
     }
-    drawReport(report, logs, trust);
+    drawReport(report, logs, trust, timing);
     const ms = Math.max(1, Math.round(performance.now() - started));
     showStatus("info", "Done.", `Recomputed ${report.shoe.length} cards${logs ? " and checked the record's log proofs" : ""} in ${ms} ms, in this browser.`);
     const logResult = logs ? logState(logs) : "verified";
-    document.body.dataset.state = !report.ok || logResult === "failed" ? "failed" : logResult;
+    document.body.dataset.state = !report.ok || logResult === "failed" ? "failed"
+      : timing && timing.status === "unproven" ? "unproven" : logResult;
+    document.body.dataset.timing = timing ? timing.status : "";
     $("result").scrollIntoView?.({ behavior: "smooth", block: "start" });
   } catch (e) {
     $("result").hidden = true;

@@ -85,7 +85,7 @@ async function recordVerdict(text, trust, witnesses, quorum) {
   }
   for (const c of checks) if (c.ok === false) reasons.push(c.reason ?? "malformed");
   if (witnesses) {
-    const text0 = Array.isArray(f.log_proofs) && typeof f.log_proofs[0] === "string" ? parseTlogProof(f.log_proofs[0]).checkpointText : null;
+    const text0 = Array.isArray(f.log_proofs) && typeof f.log_proofs[0] === "string" ? parseTlogProof(f.log_proofs[0], { legacy: true }).checkpointText : null;
     const w = text0 ? await witnessChecks(text0, { witnesses, quorum, basis: "pinned" }) : [{ ok: false, reason: "witness_quorum" }];
     for (const c of w) if (c.ok === false) reasons.push(c.reason ?? "witness_quorum");
   }

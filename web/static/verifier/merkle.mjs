@@ -6,8 +6,9 @@
 //   rootFromInclusionProof(leafHashHex, index, size, pathHex[])            -> hex root (RFC 9162 §2.1.3.2 steps 1-4)
 //   verifyInclusion(leafHashHex, index, size, pathHex[], rootHex)          -> true, or throws ProofError
 //   verifyConsistency(first, second, firstRootHex, secondRootHex, pathHex[]) -> true, or throws ProofError
-//   parseCheckpoint(text)                                                  -> {origin, size, rootHex, time, body, signatures}
-//   verifyCheckpoint(text, publicKeyHex)                                   -> checkpoint, or throws
+//   parseCheckpoint(text, {legacy})                                        -> {origin, size, rootHex, legacyTime, body, signatures}
+//   verifyCheckpoint(text, publicKeyHex, keyName, {legacy})                -> checkpoint, or throws
+//   acceptsLegacyTime(documentFormat)                                      -> whether its checkpoint may have the legacy time line
 //   ed25519Supported()                                                     -> whether WebCrypto has Ed25519
 //
 // Indexes and sizes may be Numbers (safe integers) or BigInts; the bit arithmetic uses BigInt
@@ -15,6 +16,12 @@
 // current Chromium, Firefox and Safari; tested in Debian's Chromium); where it is missing,
 // verifyCheckpoint throws UnsupportedError and the caller must say that the signature was
 // NOT checked (the Merkle proofs still are).
+//
+// A checkpoint body is exactly three lines: origin, size, base64 root (C2SP tlog-checkpoint,
+// no extension line).  Before format 3 (docs/format-3.md) a fourth, signed line `time
+// YYYY-MM-DDTHH:MM:SSZ` was written; {legacy: true} accepts that line (and no other), which
+// a document's check asks for only when acceptsLegacyTime(its format) -- tiplu.hand/2 records
+// and tiplu.receipt/2 receipts, as audit/tlog/checkpoint.py.
 
 export class ProofError extends Error {
   constructor(message) { super(message); this.name = "ProofError"; }
@@ -173,21 +180,35 @@ function validDate(stamp) {
     && t.getUTCHours() === h && t.getUTCMinutes() === mi && t.getUTCSeconds() === s;
 }
 
+/** The document formats published with the legacy four-line checkpoint body. */
+export const LEGACY_TIME_FORMATS = Object.freeze(["tiplu.hand/2", "tiplu.receipt/2"]);
+
+/** Whether a document of this format may carry a checkpoint with the legacy time line. */
+export function acceptsLegacyTime(documentFormat) {
+  return typeof documentFormat === "string" && LEGACY_TIME_FORMATS.includes(documentFormat);
+}
+
 /** Parse checkpoint text as strictly as audit.tlog.checkpoint.parse_checkpoint (no signature check). */
-export function parseCheckpoint(text) {
+export function parseCheckpoint(text, { legacy = false } = {}) {
   if (typeof text !== "string" || text.length > MAX_CHECKPOINT_CHARS) throw new ProofError("a checkpoint is text of at most 4096 characters");
   if (!text.endsWith("\n") || text.includes("\r")) throw new ProofError("a checkpoint ends with a newline and uses LF line ends");
   const cut = text.indexOf("\n\n");
   if (cut < 0) throw new ProofError("a checkpoint needs a blank line before its signatures");
   const lines = text.slice(0, cut).split("\n");
-  if (lines.length !== 4) throw new ProofError("a checkpoint body has 4 lines");
+  if (lines.length !== 3 && !(legacy && lines.length === 4)) {
+    throw new ProofError(`a checkpoint body is exactly 3 lines: origin, size, root${lines.length > 3 ? " (no line after the root)" : ""}`);
+  }
   const [origin, sizeText, rootB64, timeLine] = lines;
   if (!origin || origin !== origin.trim()) throw new ProofError("a checkpoint origin is one non-empty line without surrounding spaces");
   if (!/^(0|[1-9][0-9]{0,19})$/.test(sizeText)) throw new ProofError("bad checkpoint size");
   const root = b64ToBytes(rootB64, "checkpoint root");
   if (root.length !== HASH_SIZE) throw new ProofError("bad checkpoint root");
-  const t = /^time ([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)$/.exec(timeLine);
-  if (!t || !validDate(t[1])) throw new ProofError("bad checkpoint time line");
+  let legacyTime = null;
+  if (timeLine !== undefined) {
+    const t = /^time ([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)$/.exec(timeLine);
+    if (!t || !validDate(t[1])) throw new ProofError("a legacy checkpoint's 4th line is not a valid 'time YYYY-MM-DDTHH:MM:SSZ'");
+    legacyTime = t[1];
+  }
   const signatures = text.slice(cut + 2, -1).split("\n").map((line) => {
     const m = /^\u2014 (\S+) (\S+)$/.exec(line);
     if (!m || !KEY_NAME_RE.test(m[1])) throw new ProofError("bad signature line");
@@ -196,7 +217,7 @@ export function parseCheckpoint(text) {
     return { keyName: m[1], keyId: raw.slice(0, 4), signature: raw.slice(4) };
   });
   const body = new TextEncoder().encode(text.slice(0, cut + 1)); // the signed bytes: body lines + LF
-  return { origin, size: BigInt(sizeText), rootHex: bytesToHex(root), time: t[1], body, signatures };
+  return { origin, size: BigInt(sizeText), rootHex: bytesToHex(root), legacyTime, body, signatures };
 }
 
 export async function ed25519Supported() {
@@ -208,8 +229,8 @@ export async function ed25519Supported() {
   }
 }
 
-export async function verifyCheckpoint(text, publicKeyHex, keyName = null) {
-  const cp = parseCheckpoint(text);
+export async function verifyCheckpoint(text, publicKeyHex, keyName = null, { legacy = false } = {}) {
+  const cp = parseCheckpoint(text, { legacy });
   const name = keyName ?? cp.origin;
   const pub = hexToBytes(publicKeyHex);
   if (pub.length !== 32) throw new SignatureError("an Ed25519 public key is 32 bytes");
@@ -278,7 +299,9 @@ function cosignedMessage(body, timestamp) {
 
 /** One result per witness vkey (text or parsed): ok only if it has a line and every line of its key verifies. */
 export async function verifyCosignatures(text, vkeys) {
-  const cp = parseCheckpoint(text);
+  // whether a legacy body is allowed is the checkpoint check's question (checkpointChecks); a
+  // witness cosigns whatever note text it was shown, so its line is checked over that text
+  const cp = parseCheckpoint(text, { legacy: true });
   const results = [];
   for (const v of vkeys) {
     const vkey = typeof v === "string" ? await parseVkey(v, TYPE_COSIGNATURE) : v;

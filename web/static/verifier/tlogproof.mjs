@@ -3,8 +3,8 @@
  * For a `tiplu.hand/3` record recordLogChecks adds movechain.mjs's checks (moves:chain,
  * moves:hand-hash): the moves and the hand statement the logged statements bind.
  *
- *   parseTlogProof(text)                      -> {index (BigInt), path (hex[]), extra (Uint8Array | null), checkpointText}
- *   checkpointChecks(text, trust)             -> Promise of {checkpoint | null, checks: [...]}
+ *   parseTlogProof(text, {legacy})            -> {index (BigInt), path (hex[]), extra (Uint8Array | null), checkpointText}
+ *   checkpointChecks(text, trust, {legacy})   -> Promise of {checkpoint | null, checks: [...]}
  *   recordLogChecks(record, {publicKey, basis, origin}) -> Promise of [{name, title, ok, detail, reason?}]
  *
  * A v2 record's `fairness.log_proofs[k]` is a C2SP tlog-proof (c2sp.org/tlog-proof@v1) for
@@ -19,8 +19,9 @@
  *   log:bound        the record is log-bound at all (a v1 record is not: not_log_bound)
  *   log:trust        which operator key is trusted and on what basis; a key taken from the
  *                    record itself is NOT a trust anchor (ok null, so never "verified")
- *   log:checkpoint   the checkpoint verifies under that key (bad_checkpoint); without
- *                    WebCrypto Ed25519 it is not checked (ok null)
+ *   log:checkpoint   the checkpoint is a plain three-line C2SP body (a tiplu.hand/2 record may
+ *                    carry the legacy time line: acceptsLegacyTime) and verifies under that
+ *                    key (bad_checkpoint); without WebCrypto Ed25519 it is not checked (ok null)
  *   log:same-checkpoint  every proof carries the same checkpoint text (bad_checkpoint)
  *   log:statement:k  statement k's leaf hash, recomputed here byte for byte as
  *                    audit.tlog.store.leaf_entry, folds through its proof to the checkpoint's
@@ -46,7 +47,7 @@
  */
 import { canonicalJson } from "./canonical.mjs";
 import { FORMAT_V3, movesChecks } from "./movechain.mjs";
-import { bytesToHex, hexToBytes, leafHash, parseCheckpoint, ProofError, SignatureError, UnsupportedError, verifyCheckpoint, verifyInclusion } from "./merkle.mjs";
+import { acceptsLegacyTime, bytesToHex, hexToBytes, leafHash, parseCheckpoint, ProofError, SignatureError, UnsupportedError, verifyCheckpoint, verifyInclusion } from "./merkle.mjs";
 import { statementChecks } from "./protocol.mjs";
 
 export const TLOG_PROOF_HEADER = "c2sp.org/tlog-proof@v1";
@@ -54,7 +55,7 @@ export const FORMAT_V2 = "tiplu.hand/2";
 /** The log-bound record formats: v2, and format 3 (whose move chain and hand binding movechain.mjs checks). */
 export const LOG_BOUND_FORMATS = Object.freeze([FORMAT_V2, FORMAT_V3]);
 /** The bases a trusted key can have (audit/trust.py); only "record" is not a trust anchor. */
-export const TRUST_BASES = Object.freeze(["pinned", "trust-file", "monitor-state", "ledger", "record"]);
+export const TRUST_BASES = Object.freeze(["pinned", "trust-file", "monitor-state", "ledger", "policy", "record"]);
 /** The protocol's order of statement kinds in the log (docs/records.md). */
 export const KIND_RANK = Object.freeze({ hand: 0, commitment: 1, "seat-receipt": 2, "seat-reveal": 3, deal: 4, record: 5, reveal: 6 });
 
@@ -90,7 +91,7 @@ function b64Strict(text, what) {
  * `index <decimal, no leading zeros>`, zero or more base64 32-byte hashes, an empty line,
  * then the checkpoint verbatim (parsed strictly too).  Throws ProofError.
  */
-export function parseTlogProof(text) {
+export function parseTlogProof(text, { legacy = false } = {}) {
   if (typeof text !== "string" || text.length > MAX_PROOF_CHARS) throw new ProofError(`a tlog-proof is text of at most ${MAX_PROOF_CHARS} characters`);
   if (text.includes("\r")) throw new ProofError("a tlog-proof uses LF line ends");
   const cut = text.indexOf("\n\n");
@@ -114,7 +115,7 @@ export function parseTlogProof(text) {
     return bytesToHex(h);
   });
   if (path.length > MAX_PATH) throw new ProofError(`an inclusion path has at most ${MAX_PATH} hashes`);
-  parseCheckpoint(checkpointText); // throws ProofError when it is not a checkpoint
+  parseCheckpoint(checkpointText, { legacy }); // throws ProofError when it is not a checkpoint
   return { index, path, extra, checkpointText };
 }
 
@@ -137,6 +138,7 @@ function trustCheck(trust) {
   const basis = {
     pinned: "pinned by you", "trust-file": "from your trust file", "monitor-state": "from your monitor's state",
     ledger: "the key this server registered for the operator",
+    policy: "a log of the policy you pinned",
   }[trust.basis];
   return check("log:trust", title, true, `${trust.publicKey} (${basis}; basis ${trust.basis})`);
 }
@@ -146,11 +148,11 @@ function trustCheck(trust) {
  * The one place a record's checkpoint is judged, so that further checkpoint checks (witness
  * cosignatures) belong here.
  */
-export async function checkpointChecks(text, trust) {
+export async function checkpointChecks(text, trust, { legacy = false } = {}) {
   const title = "Checkpoint signed by the operator";
   let cp = null;
   try {
-    cp = parseCheckpoint(text);
+    cp = parseCheckpoint(text, { legacy });
   } catch (e) {
     return { checkpoint: null, checks: [check("log:checkpoint", title, false, `the checkpoint does not parse: ${e.message}`, "bad_checkpoint")] };
   }
@@ -160,9 +162,10 @@ export async function checkpointChecks(text, trust) {
   }
   const what = trust.basis === "record" ? "the record's own claimed key (not a trust anchor)" : "the trusted operator key";
   try {
-    await verifyCheckpoint(text, trust.publicKey);
+    await verifyCheckpoint(text, trust.publicKey, null, { legacy });
+    const body = cp.legacyTime === null ? "a plain C2SP checkpoint" : `a legacy checkpoint (tiplu.hand/2) stamped ${cp.legacyTime} by the operator`;
     return { checkpoint: cp, checks: [check("log:checkpoint", title, true,
-      `log ${cp.origin}, ${cp.size} entries, root ${short(cp.rootHex)}, issued ${cp.time}; Ed25519 signature verified under ${what}`)] };
+      `log ${cp.origin}, ${cp.size} entries, root ${short(cp.rootHex)}, ${body}; Ed25519 signature verified under ${what}`)] };
   } catch (e) {
     if (e instanceof UnsupportedError) {
       return { checkpoint: cp, checks: [check("log:checkpoint", "Checkpoint signature NOT checked", null,
@@ -296,9 +299,10 @@ async function logChecks(record, options) {
   const checks = [check("log:bound", "The record carries log evidence", true, `${proofs.length} tlog-proofs (c2sp.org/tlog-proof@v1), one per statement`), trustCheck(trust)];
   const keys = await keysCheck(record, statements, trust);
 
+  const legacy = acceptsLegacyTime(record.format);
   const parsed = proofs.map((text) => {
     try {
-      return parseTlogProof(text);
+      return parseTlogProof(text, { legacy });
     } catch (e) {
       return e;
     }
@@ -318,7 +322,7 @@ async function logChecks(record, options) {
       `the proofs carry ${texts.length} different checkpoints: one record is proved against one signed tree head`, "bad_checkpoint"), keys];
   }
   if (!texts.length) return [...checks, ...unreadable, keys];
-  const cpResult = await checkpointChecks(texts[0], trust);
+  const cpResult = await checkpointChecks(texts[0], trust, { legacy });
   checks.push(...cpResult.checks);
   checks.push(check("log:same-checkpoint", "Every proof carries the same checkpoint", true,
     `${proofs.length - unreadable.length} of ${proofs.length} readable proofs`));
