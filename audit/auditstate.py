@@ -112,10 +112,12 @@ class SourceProofs:
 
                 SourceProofs._open[key] = LogClient(self.where).consistency_proof
             else:
-                from .ledger.store import open_readonly
+                from .ledger.store import close_at_exit, open_readonly
                 from .tlog.store import TransparencyLog
 
-                SourceProofs._open[key] = TransparencyLog(open_readonly(self.where), migrate=False).consistency_proof
+                db = open_readonly(self.where)
+                close_at_exit(db)  # cached for the process's life
+                SourceProofs._open[key] = TransparencyLog(db, migrate=False).consistency_proof
         return SourceProofs._open[key]
 
     def __call__(self, first: int, second: int) -> list[bytes] | None:

@@ -18,10 +18,12 @@ from .trust import TrustAnchor
 from .verify import Verdict, audit_record
 
 
-def published_verdict(record: Any, *, hand_id: str, public_key: str, log: Any = None) -> Verdict:
+def published_verdict(record: Any, *, hand_id: str, public_key: str, log: Any = None,
+                      policy: Any = None) -> Verdict:
     """:func:`audit_record` of ``record`` published as hand ``hand_id`` under the operator's
-    registered ``public_key``, with ``log`` (:class:`audit.logcheck.LedgerLog`) as evidence."""
-    verdict = audit_record(record, trust=TrustAnchor(public_key, "ledger"), log=log)
+    registered ``public_key``, with ``log`` (:class:`audit.logcheck.LedgerLog`) as evidence
+    (and a caller's pinned :class:`~audit.policy.Policy`, whose witness quorum it must meet)."""
+    verdict = audit_record(record, trust=TrustAnchor(public_key, "ledger"), log=log, policy=policy)
     claimed = record.get("hand_id") if isinstance(record, dict) else None
     if claimed != hand_id:
         wrong = Fault(Reason.STATEMENT_MISMATCH, f"the record published as hand {hand_id!r} is about hand {claimed!r}")

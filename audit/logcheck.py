@@ -387,9 +387,11 @@ class LedgerLogRef:
         key = (os.getpid(), threading.get_ident(), self.path, self.size)
         view = LedgerLogRef._open.get(key)
         if view is None:
-            from .ledger.store import open_readonly
+            from .ledger.store import close_at_exit, open_readonly
 
-            view = LedgerLogRef._open[key] = LedgerLog(open_readonly(self.path), size=self.size, path=self.path)
+            db = open_readonly(self.path)
+            close_at_exit(db)  # cached for the process's life: closed when it ends (no -wal/-shm left)
+            view = LedgerLogRef._open[key] = LedgerLog(db, size=self.size, path=self.path)
         return view
 
 

@@ -487,7 +487,33 @@ def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = 
     computed once by the parent: :mod:`audit.logscan`, :mod:`audit.archive_scan`).
 
     ``read_in_workers`` (default: yes for local processes and ``local:N``, no for a remote
-    scheduler) lets each worker read its own split of a local archive."""
+    scheduler) lets each worker read its own split of a local archive.
+
+    A ledger source is held open by this process for the whole run (a reading connection,
+    :func:`audit.ledger.store.connect_reading`), so the ``-wal``/``-shm`` files the workers'
+    reads make are removed when it closes, last."""
+    from pathlib import Path
+
+    from .splits import DB_SUFFIXES, connect_ro
+
+    hold = None
+    if not source.startswith(("http://", "https://")) and source != "-" and Path(source).suffix in DB_SUFFIXES \
+            and Path(source).is_file():
+        hold = connect_ro(source)
+    try:
+        return _audit_parallel(source, workers=workers, dask_address=dask_address, public_key=public_key,
+                               strict=strict, progress=progress, witnesses=witnesses, chunk_size=chunk_size,
+                               max_in_flight=max_in_flight, read_in_workers=read_in_workers, now=now, grace=grace,
+                               trust=trust, check_signatures=check_signatures, log=log, state=state, scope=scope)
+    finally:
+        if hold is not None:
+            hold.close()
+
+
+def _audit_parallel(source: str, *, workers: int, dask_address: str | None, public_key: str | None, strict: bool,
+                    progress: Progress | None, witnesses: Any, chunk_size: int, max_in_flight: int | None,
+                    read_in_workers: bool | None, now: datetime | None, grace: timedelta, trust: Any,
+                    check_signatures: bool, log: Any, state: Any, scope: Any) -> AuditReport:
     local_workers = not dask_address or dask_address.startswith("local:")
     if read_in_workers is None:
         read_in_workers = local_workers

@@ -362,3 +362,29 @@ def policy_of_witnesses(vkeys: list[str] | tuple[str, ...], quorum: int | None =
         lines.append(f"group cli-witnesses {k} {' '.join(names)}")
         lines.append("quorum cli-witnesses")
     return parse_policy("\n".join(lines) + "\n", name="--witness")
+
+
+def operator_policy_text(logs: list[tuple[str, str]], witnesses: list[tuple[str, str, str | None]] = ()) -> str:
+    """The policy an operator publishes about itself (``/api/v1/log/policy``): one ``log`` line
+    per ``(origin, public key hex)``, one ``witness`` line per ``(name, vkey text, url)`` it
+    submits its checkpoints to, and a quorum of ``any`` of them (``none`` without witnesses).
+
+    It is what the operator *says*; an auditor reads it, decides whether those witnesses are
+    independent, and pins its own copy (``--policy FILE``): an audit never reads a policy
+    from the operator it audits."""
+    lines = ["# The transparency-log policy this operator publishes about itself (c2sp.org/tlog-policy).",
+             "# It is the operator's claim: pin your own copy, with witnesses you trust, to audit with it."]
+    for origin, pub in logs:
+        lines.append(f"log {Vkey.for_key(origin, TYPE_ED25519, bytes.fromhex(pub))}")
+    names = []
+    for name, vkey, url in witnesses:
+        names.append(name)
+        lines.append(f"witness {name} {vkey}" + (f" {url}" if url else ""))
+    if names:
+        lines.append(f"group operator-witnesses any {' '.join(names)}")
+        lines.append("quorum operator-witnesses")
+    else:
+        lines.append("quorum none")
+    text = "\n".join(lines) + "\n"
+    parse_policy(text)  # what it publishes is a valid policy
+    return text

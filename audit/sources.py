@@ -21,8 +21,28 @@ from replay.errors import MalformedError
 from replay.records import load_json, load_json_kind
 
 from .coverage import DEFAULT_GRACE, ledger_statuses, utc_now
+from .inputfiles import MAX_RECORD_BYTES
 from .source_item import Item
 from .splits import DB_SUFFIXES, line_wire
+
+
+def _bounded_lines(stream: Any, limit: int = MAX_RECORD_BYTES) -> Iterator[Any]:
+    """The lines of ``stream``, each at most ``limit`` long; ``None`` for a longer one (read
+    past in bounded pieces, never held whole: ``/dev/zero`` on standard input ends nothing)."""
+    readline = stream.readline
+    nl = "\n" if isinstance(stream, io.TextIOBase) else b"\n"
+    while True:
+        line = readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith(nl):
+            while True:
+                rest = readline(1 << 20)
+                if not rest or rest.endswith(nl):
+                    break
+            yield None
+            continue
+        yield line
 
 
 def iter_jsonl(stream: io.BufferedIOBase | Any, name: str, *, raw: bool = False) -> Iterator[Item]:
@@ -32,7 +52,11 @@ def iter_jsonl(stream: io.BufferedIOBase | Any, name: str, *, raw: bool = False)
 
     ``raw=True`` leaves each line as text (``data`` is the JSON text, parsed later by the
     audit)."""
-    for lineno, line in enumerate(stream, 1):
+    for lineno, line in enumerate(_bounded_lines(stream), 1):
+        if line is None:
+            yield Item(f"{name}:{lineno}", error=MalformedError(
+                f"a line longer than {MAX_RECORD_BYTES // (1024 * 1024)} MiB: not one hand record"))
+            continue
         if isinstance(line, str):
             line = line.encode("utf-8", "surrogateescape")
         wire = line_wire(line[:-1] if line.endswith(b"\n") else line, f"{name}:{lineno}")
@@ -54,10 +78,12 @@ def iter_jsonl(stream: io.BufferedIOBase | Any, name: str, *, raw: bool = False)
 def iter_db(path: Path, *, now: datetime | None = None, grace: timedelta = DEFAULT_GRACE) -> Iterator[Item]:
     """Every published record in a ledger database, in publication order, streamed; then
     the status of every hand without one (:func:`db_statuses`)."""
-    from .ledger import Ledger
+    from types import SimpleNamespace
+
+    from .ledger.store import open_readonly
     from .publish import iter_published
 
-    ledger = Ledger(str(path))
+    ledger = SimpleNamespace(db=open_readonly(path, intact=True))  # read-only: no migration, nothing left beside it
     try:
         for hand_id, text in iter_published(ledger):
             try:
@@ -66,7 +92,7 @@ def iter_db(path: Path, *, now: datetime | None = None, grace: timedelta = DEFAU
             except MalformedError as exc:
                 yield Item(f"{path}#{hand_id}", error=exc)
     finally:
-        ledger.close()
+        ledger.db.close()
     yield from db_statuses(path, now=now, grace=grace)
 
 
@@ -109,17 +135,19 @@ def iter_source(source: str, *, raw: bool = False, now: datetime | None = None,
     if source == "-":
         yield from iter_jsonl(getattr(sys.stdin, "buffer", sys.stdin), "<stdin>", raw=raw)
         return
-    path = Path(source)
-    if not path.exists():
-        raise MalformedError(f"no such file: {source}")
+    from .inputfiles import require_regular
+
+    path = require_regular(source)  # a FIFO or a device is refused, never opened
     if path.suffix in DB_SUFFIXES:
         items = iter_db(path, now=now, grace=grace)
         yield from (items if scope is None else scope.filter(items))
         return
     if path.suffix == ".json":
-        with path.open("r", encoding="utf-8", errors="strict") as fh:
+        from .inputfiles import read_bounded
+
+        with path.open("rb") as fh:
             try:
-                data = load_json(fh.read())
+                data = load_json(read_bounded(fh, str(path)).decode("utf-8", errors="strict"))
             except (MalformedError, UnicodeDecodeError) as exc:
                 yield Item(str(path), error=exc if isinstance(exc, MalformedError) else MalformedError(str(exc)))
                 return

@@ -151,7 +151,10 @@ def line_wire(raw: bytes, where: str) -> Wire | None:
 
 
 def connect_ro(path: str) -> sqlite3.Connection:
-    return sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+    """A reading connection that leaves no ``-wal``/``-shm`` behind (:func:`audit.ledger.store.connect_reading`)."""
+    from .ledger.store import connect_reading
+
+    return connect_reading(path)
 
 
 def _plan_db(path: Path, name: str, lines: int, taper: int = 0) -> Iterator[Split]:

@@ -42,9 +42,10 @@ done
 if tiplu verify-commitment --server-seed "$(tiplu seed new)" --commitment "$COMMIT"; then
   fail "a wrong server seed was accepted"
 fi
-audited=$(tiplu audit published.json --public-key "$PUB" --json --no-progress)
+audited=$(tiplu audit "$TIPLU_DB" --public-key "$PUB" --json --no-progress)
 [ "$(jget ok <<< "$audited")" = True ] && [ "$(jget failed <<< "$audited")" = 0 ] \
-  && [ "$(jget total <<< "$audited")" = 1 ] || fail "the published record does not audit clean"
+  && [ "$(jget total <<< "$audited")" = 1 ] && [ "$(jget result <<< "$audited")" = pass ] \
+  || fail "the published hand does not audit clean"
 for seat in 0 1 2 3; do
   tiplu receipt verify "receipt-$seat.json" published.json --public-key "$PUB" > /dev/null \
     || fail "seat $seat's receipt does not agree with the published record"

@@ -91,12 +91,28 @@ def get_record(hand_id: str):
 
 
 @bp.get("/hands/<hand_id>/verdict")
+@bp.post("/hands/<hand_id>/verdict")
 def get_verdict(hand_id: str):
     """The audit verdict of the published record (``not_revealed`` until the reveal), with
-    ``worked``: the recomputed settlement term by term (:mod:`replay.worked`), or null."""
+    ``worked``: the recomputed settlement term by term (:mod:`replay.worked`), or null, and
+    ``timing`` (``whole-log``: judged against the ledger).  ``POST {"policy": TEXT}``: under
+    the caller's pinned C2SP tlog-policy too (:mod:`audit.policy`): a checkpoint without its
+    witness quorum fails ``witness_quorum``; a policy that does not parse is a 400."""
     ledger = get_ledger()
     record = _record(hand_id)
-    verdict = data.verdict_for(ledger, ledger.get_hand(hand_id), record)
+    policy = None
+    if request.method == "POST":
+        from audit.policy import PolicyError, parse_policy
+
+        body = request.get_json(silent=True)
+        text = body.get("policy") if isinstance(body, dict) else None
+        if not isinstance(text, str):
+            raise ApiError(400, "bad_request", 'the body is {"policy": "<a C2SP tlog-policy text>"}')
+        try:
+            policy = parse_policy(text, name="the policy you sent")
+        except PolicyError as exc:
+            raise ApiError(400, "bad_request", str(exc)) from None
+    verdict = data.verdict_for(ledger, ledger.get_hand(hand_id), record, policy=policy)
     replay = verdict.replay
     # the settlement the audit recomputed, term by term (replay.worked) -- never the operator's claim
     worked = replay.worked if replay is not None else None

@@ -94,6 +94,36 @@ def demo_app(db: Path, witnesses: str | None = None):
                        "TIPLU_WITNESSES": witnesses or ""})
 
 
+def demo_site(db: Path, witnesses: str | None = None):
+    """The demo's website, ready: its deal statistics computed before it serves, so the first
+    /stats visit shows them instead of "being computed"."""
+    from .stats_page import warm
+
+    app = demo_app(db, witnesses)
+    click.echo("Computing the deal statistics for /stats ...", err=True)
+    warm(app)
+    return app
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """Refuse, in one line, a port something already listens on (or a host this machine
+    cannot bind)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        raise click.ClickException(f"cannot serve on {host}: {exc.strerror or exc}") from None
+    family, _, _, _, addr = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will: only a listener blocks it
+        try:
+            s.bind(addr)
+        except OSError as exc:
+            raise click.ClickException(f"cannot serve on {host}:{port}: {exc.strerror or exc} "
+                                       "(another server uses it? pass --port)") from None
+
+
 @main.command("demo")
 @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=Path("var/demo"),
               show_default=True, help="Where the demo archive lives (built on first run).")
@@ -114,6 +144,8 @@ def demo_command(directory: Path, rebuild: bool, small: bool, serve: bool, host:
 
     from .demo_witness import NAME, DemoWitness
 
+    if serve:  # before the witness, the build and the audit: a busy port fails at once, not after a minute
+        _check_port_free(host, port)
     building = needs_build(directory, rebuild=rebuild)
     witness = None
     if building or serve:  # its own process, key, database and port; the archive's records are sent to it
@@ -127,7 +159,7 @@ def demo_command(directory: Path, rebuild: bool, small: bool, serve: bool, host:
                              witnesses=witness.setting if witness is not None else None)
         if not serve:
             return
-        app = demo_app(db, witness.setting)
+        app = demo_site(db, witness.setting)
         click.echo(f"\nServing the demo at http://{host}:{port}/  (Ctrl-C to stop)")
         app.run(host=host, port=port, debug=False, use_reloader=False)
     finally:

@@ -88,7 +88,8 @@ def record_of(ledger: Any, hand_id: str) -> dict[str, Any] | None:
         return None
 
 
-def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str, log: Any = None) -> Verdict:
+def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str, log: Any = None,
+               policy: Any = None) -> Verdict:
     """The audit verdict of the record published as hand ``hand_id``, checked against the
     operator key registered in the ledger (``public_key``) -- never against the key the
     record itself names, which a forger could set to its own.  A record about another hand
@@ -96,14 +97,15 @@ def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str, log: An
     the key and the hand id (auditing is deterministic) -- and, with the operator's whole
     ``log`` (:class:`audit.logcheck.LedgerLog`), its size: a second statement set appended
     later (``log_duplicate``) changes the verdict."""
-    key = f"{canonical_hash(record)}:{public_key}:{hand_id}:{log.size() if log is not None else '-'}"
+    key = (f"{canonical_hash(record)}:{public_key}:{hand_id}:{log.size() if log is not None else '-'}"
+           f":{policy.sha256 if policy is not None else '-'}")
     cache = _cache()
     with _lock:
         hit = cache.get(key)
         if hit is not None:
             cache.move_to_end(key)
             return hit
-    verdict = published_verdict(record, hand_id=hand_id, public_key=public_key, log=log)
+    verdict = published_verdict(record, hand_id=hand_id, public_key=public_key, log=log, policy=policy)
     with _lock:
         cache[key] = verdict
         while len(cache) > VERDICT_CACHE_SIZE:
@@ -111,10 +113,11 @@ def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str, log: An
     return verdict
 
 
-def verdict_for(ledger: Any, view: Any, record: dict[str, Any]) -> Verdict:
-    """:func:`verdict_of` for a hand of the ledger (its operator's registered key)."""
+def verdict_for(ledger: Any, view: Any, record: dict[str, Any], *, policy: Any = None) -> Verdict:
+    """:func:`verdict_of` for a hand of the ledger (its operator's registered key; under the
+    caller's pinned ``policy`` when given)."""
     return verdict_of(record, public_key=ledger.public_key(view.operator), hand_id=view.id,
-                      log=queries.ledger_log(ledger))
+                      log=queries.ledger_log(ledger), policy=policy)
 
 
 def iter_table_records(ledger: Any, table_id: str) -> Iterator[tuple[Any, dict[str, Any] | None]]:

@@ -241,3 +241,24 @@ def consistency_proof():
     second = _int_arg("second", log.size())
     path = log.consistency_proof(first, second)
     return jsonify({"first": first, "second": second, "path": [p.hex() for p in path]})
+
+
+@bp.get("/policy")
+def get_policy():
+    """The operator's own C2SP ``tlog-policy`` (text/plain, :func:`audit.policy.operator_policy_text`):
+    every operator's log of this site (its vkey; the name is the log's origin), the witnesses
+    it submits checkpoints to (``TIPLU_WITNESSES``) and a quorum of any of them.  It is what the
+    operator says about itself: an auditor pins its own policy (``--policy FILE``); no audit
+    reads this one."""
+    from flask import Response
+
+    from audit.policy import operator_policy_text
+
+    base = base_origin()
+    logs = [(operator_origin(base, op.name), op.public_key) for op in queries.operators(db.get_ledger())]
+    signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
+    if not logs and getattr(signer, "public_hex", None):
+        logs = [(base, signer.public_hex)]
+    witnessing = current_app.config.get("TIPLU_WITNESSING")
+    witnesses = [(e.name, str(e.vkey), e.url) for e in (witnessing.endpoints if witnessing is not None else ())]
+    return Response(operator_policy_text(logs, witnesses), mimetype="text/plain")

@@ -78,7 +78,17 @@ PATHS: dict[str, dict[str, Any]] = {
         "responses": {"200": _json({"type": "object", "description": "docs/records.md"}), **_err(400, 404)}}},
     "/api/v1/hands/{hand_id}/verdict": {"get": {
         "summary": "The audit verdict of the published record", "tags": ["public"], "parameters": [HAND_ID],
-        "responses": {"200": _json(_ref("Verdict")), **_err(400, 404)}}},
+        "description": "Judged against the operator's whole log: `timing.status` is `whole-log`.",
+        "responses": {"200": _json(_ref("Verdict")), **_err(400, 404)}},
+        "post": {
+        "summary": "The audit verdict of the published record under your pinned C2SP tlog-policy",
+        "description": "Body {\"policy\": <the policy's text>}: as GET, and a record whose checkpoint lacks the "
+                       "policy's witness quorum fails with witness_quorum; `timing.witnesses` lists the cosignatures "
+                       "that counted. A policy that does not parse is a 400 naming its line.",
+        "tags": ["public"], "parameters": [HAND_ID],
+        "requestBody": _body({"type": "object", "properties": {"policy": {"type": "string", "maxLength": 65536}},
+                              "required": ["policy"]}),
+        "responses": {"200": _json(_ref("Verdict")), **_err(400, 404, 413)}}},
     "/api/v1/hands/{hand_id}/statements": {"get": {
         "summary": "Every signed statement of the hand, in log order", "tags": ["public"], "parameters": [HAND_ID],
         "responses": {"200": _json({"type": "object", "properties": {
@@ -204,6 +214,13 @@ LOG_PATHS: dict[str, dict[str, Any]] = {
             "time": _ISSUED, "public_key": {"type": "string"},
             "witnesses": {"type": "array", "items": _ref("WitnessStatus")},
             "witnesses_missing": {"type": "array", "items": {"type": "string"}}}}), **_err(503)}}},
+    "/api/v1/log/policy": {"get": {
+        "summary": "The operator's own C2SP tlog-policy (text/plain): its logs, its witnesses, a quorum of any",
+        "description": "What the operator says about itself. An auditor pins its own policy (--policy FILE, the "
+                       "paste box of /verify); no audit reads this one. See docs/transparency-log.md.",
+        "tags": ["log"],
+        "responses": {"200": {"description": "OK", "content": {"text/plain": {"schema": {"type": "string"}}}},
+                      **_err(503)}}},
     "/api/v1/log/entries": {"get": {
         "summary": "Log entries start <= index < end (at most 256)", "tags": ["log"],
         "parameters": [_param("start", "query", {"type": "integer"}, required=True),
@@ -284,6 +301,8 @@ COMPONENTS: dict[str, Any] = {
             "hand_id": {"type": ["string", "null"]}, "table_id": {"type": ["string", "null"]},
             "preset": {"type": ["string", "null"]}, "ok": {"type": "boolean"}, "reason": {"type": ["string", "null"]},
             "first_bad_move": {"type": ["integer", "null"], "description": "the first move a root cause names"},
+            "timing": {"type": ["object", "null"], "description": "what proved the timing (docs/format-3.md): "
+                       "status witnessed | whole-log | unproven, policy, witnesses [{name, timestamp}], message"},
             "worked": {"type": ["object", "null"], "description": "the verdict API only: the settlement the audit "
                        "recomputed, term by term (points: T + w − n·S for Marriage, the pot for Kitti, points for "
                        "Rummy; money: points × point value, commission on each gain)"},

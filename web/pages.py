@@ -137,8 +137,12 @@ def home():
 
 @bp.get("/tables/<table_id>")
 def table(table_id: str):
+    from replay.registry import game_for
+
     money = data.table_money(get_ledger(), table_id)
-    return render_template("table.html", m=money, t=money["table"])
+    # a game that carries nothing between hands (Marriage, Rummy) gets no Pot card and no pot columns
+    carries_pot = bool(game_for(money["table"]["ruleset"]["game"]).carry)
+    return render_template("table.html", m=money, t=money["table"], carries_pot=carries_pot)
 
 
 def _settlement_rows(record: dict[str, Any], verdict: Any) -> list[dict[str, Any]]:
@@ -217,8 +221,11 @@ def _evidence(record: dict[str, Any], public_key: str) -> dict[str, Any]:
     statements and tlog-proofs, the key it claims, and the operator key the ledger registered
     (the key the page checks against)."""
     f = record.get("fairness") or {}
+    # a tiplu.hand/3 record's moves are bound by its logged record statement (the move chain,
+    # verifier/movechain.mjs): the check needs the moves, the hand id and the server commitment
     return {"format": record.get("format"), "statements": f.get("statements"), "log_proofs": f.get("log_proofs"),
-            "claimed_key": (record.get("table") or {}).get("public_key"), "public_key": public_key}
+            "claimed_key": (record.get("table") or {}).get("public_key"), "public_key": public_key,
+            "hand_id": record.get("hand_id"), "moves": record.get("moves"), "server_commitment": f.get("server_commitment")}
 
 
 #: rendered pages of revealed hands kept per process (see :func:`hand`)

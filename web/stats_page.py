@@ -69,6 +69,13 @@ def _model(stats: Any) -> dict[str, Any]:
     return {"json": data, "games": games}
 
 
+def warm(app: Any) -> None:
+    """Compute the statistics now, before the app serves (``tiplu demo``: its first /stats
+    visit right after the demo's audit must not say "being computed")."""
+    with app.app_context():
+        _worker().start(current_app.config["TIPLU_DB"]).join()
+
+
 def stats_model() -> dict[str, Any] | None:
     """The finished model for the ledger as it is now, or ``None`` while it is computed."""
     worker = _worker()

@@ -86,9 +86,12 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
     if data["unproven"]:
         click.echo(f"what unproven means: {UNPROVEN_MESSAGE}")
     if verdict_line:
-        click.echo(f"{data['total']} records audited, {data['failed']} failed, {data['unproven']} unproven"
-                   + {"pass": "", "fail": "  -- AUDIT FAILED",
-                      "unproven": "  -- NOT A PASS: timing unproven (exit 3)"}[data["result"]])
+        if data["total"] == 0:  # an empty or unreadable source is not a clean one
+            click.echo("0 records audited: nothing audited is not a pass  -- AUDIT FAILED")
+        else:
+            click.echo(f"{data['total']} records audited, {data['failed']} failed, {data['unproven']} unproven"
+                       + {"pass": "", "fail": "  -- AUDIT FAILED",
+                          "unproven": "  -- NOT A PASS: timing unproven (exit 3)"}[data["result"]])
 
 
 @main.command("audit")
@@ -135,7 +138,8 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
     (or --witness/--quorum) that requires witnesses, a missing quorum fails with
     witness_quorum.
     Exits 0 if every record passed with its timing proven, 1 if any record or hand
-    fails, 2 on bad input, 3 if nothing failed but some record's timing is unproven.
+    fails or if nothing was audited (an empty source, a damaged ledger copy), 2 on bad
+    input, 3 if nothing failed but some record's timing is unproven.
     """
     from ..coverage import DEFAULT_GRACE, parse_grace, parse_time, utc_now
 
@@ -167,15 +171,28 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
     now = utc_now() if now_text is None else parse_time(now_text)
     if now is None:
         raise MalformedError("--now is an ISO-8601 time with its zone, e.g. 2026-12-01T20:00:00Z")
+    from ..scope import scope_for
+
+    scope = scope_for(source, trust.public_key) if trust is not None and trust.basis != "record" else None
+    log, log_failures = _whole_log(source, trust, scope)
+    try:
+        _audit(source, log, log_failures, scope=scope, trust=trust, saved=saved, state_file=state_file, policy=policy,
+               check_signatures=check_signatures, strict=strict, as_json=as_json, progress=progress,
+               workers=workers, dask_address=dask_address, read_in_workers=read_in_workers, now=now, grace=grace)
+    finally:
+        db = getattr(log, "_db", None)  # a ledger's log: closed before exit, so no -wal/-shm stays beside it
+        if db is not None:
+            db.close()
+
+
+def _audit(source, log, log_failures, *, scope, trust, saved, state_file, policy, check_signatures, strict, as_json,
+           progress, workers, dask_address, read_in_workers, now, grace) -> None:
     from replay.faults import Fault, Reason
 
     from ..verify import Verdict
 
-    from ..scope import scope_for
-
-    scope = scope_for(source, trust.public_key) if trust is not None and trust.basis != "record" else None
+    state = None
     show = _progress_printer(sys.stderr.isatty() if progress is None else progress, source)
-    log, log_failures = _whole_log(source, trust, scope)
     findings = _findings(source, log, now)
     source_cp = None
     if saved is not None:
@@ -209,8 +226,11 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
         show.close()
     anchor = trust.to_json() if trust is not None else {
         "public_key": None, "basis": "record", "origin": None, "pinned": False}
+    nothing = report.total == 0  # nothing audited is not a pass (exit 1)
     if as_json:
         data = report.to_json()
+        if nothing:
+            data["ok"], data["result"], data["nothing_audited"] = False, "fail", True
         data["trust"] = anchor
         if state is not None:
             data["state"] = {"file": state_file, **state.to_json(),
@@ -238,7 +258,7 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
         if source.startswith(("http://", "https://")):
             click.echo(_log_line(log, log_failures))
         print_summary(report)
-    if not report.ok:
+    if not report.ok or nothing:
         sys.exit(1)
     if report.unproven:
         sys.exit(3)
@@ -322,7 +342,7 @@ def _whole_log(source: str, trust=None, scope=None):
     from ..ledger.store import open_readonly  # refuses a missing or foreign file; never writes
     from ..logcheck import LedgerLog
 
-    return LedgerLog(open_readonly(source), path=source), []
+    return LedgerLog(open_readonly(source, intact=True), path=source), []
 
 
 _ANCHORS = {"pinned": "its checkpoint signed by the trusted key",
@@ -349,18 +369,23 @@ def _log_line(log, failures) -> str:
 
 
 @main.command("replay")
-@click.argument("record", type=click.File("r", encoding="utf-8"))
+@click.argument("record")
 @click.option("--json", "as_json", is_flag=True, help="Print every step as JSON lines.")
-def replay_command(record, as_json: bool) -> None:
-    """Print a hand move by move: each seat's hand and the piles at every step."""
+def replay_command(record: str, as_json: bool) -> None:
+    """Print a hand move by move: each seat's hand and the piles at every step (RECORD: a
+    .json file, or - for standard input)."""
     from replay.game import engine_for
 
+    from ..inputfiles import read_bounded, read_file_bounded
     from ..render import render_state
 
+    name = "<stdin>" if record == "-" else record
+    raw = (read_bounded(click.get_binary_stream("stdin"), name) if record == "-"
+           else read_file_bounded(record))  # a FIFO or a device is refused, nothing read unbounded
     try:
-        data = load_json(record.read())
+        data = load_json(raw.decode("utf-8"))
     except MalformedError as exc:
-        raise MalformedError(f"{record.name}: {exc} (replay takes one record: a .json file; "
+        raise MalformedError(f"{name}: {exc} (replay takes one record: a .json file; "
                              "'tiplu audit' reads JSON lines)") from None
     validate_record(data)
     rec = parse_record(data)

@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 import click
 
-from replay.errors import TipluError
+from replay.errors import MalformedError, TipluError
 from replay.jsontext import decode_json
 from replay.registry import game_for, game_names
 
@@ -106,9 +106,16 @@ class GameChoice(click.Choice):
 
 @main.command("eval")
 @click.argument("game", type=GameChoice())
-@click.argument("input", type=click.File("rb"), default="-")
-def eval_command(game: str, input) -> None:
-    """Evaluate JSON-lines requests for GAME (see the README, "tiplu eval")."""
+@click.argument("input_path", metavar="INPUT", default="-")
+def eval_command(game: str, input_path: str) -> None:
+    """Evaluate JSON-lines requests for GAME (see the README, "tiplu eval"); INPUT is a
+    file of requests, or - (the default) for standard input."""
+    from ..inputfiles import MAX_RECORD_BYTES, require_regular
+
+    if input_path == "-":
+        input = click.get_binary_stream("stdin")
+    else:
+        input = require_regular(input_path).open("rb")  # a FIFO or a device is refused, never opened
     out = click.get_binary_stream("stdout")
     read = getattr(input, "read1", input.read)
     failed = False
@@ -117,6 +124,8 @@ def eval_command(game: str, input) -> None:
         chunk = read(CHUNK)
         lines = (pending + chunk).split(b"\n")
         pending = lines.pop() if chunk else b""
+        if len(pending) > MAX_RECORD_BYTES:  # /dev/zero on stdin: no newline ever comes
+            raise MalformedError(f"a request line longer than {MAX_RECORD_BYTES // (1024 * 1024)} MiB")
         data, bad = answer_lines(game, lines)
         failed |= bad
         if data:

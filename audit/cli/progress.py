@@ -1,8 +1,13 @@
 """The progress bar of long audits (``tiplu audit``, ``tiplu demo``): click's own bar with
 the position, the rate, the failures so far and, when the number of records is known, the
-percentage and ETA.  Off when stderr is not a terminal (unless ``--progress``)."""
+percentage and ETA.  Off when stderr is not a terminal (unless ``--progress``).
+
+click hides the terminal's cursor while the bar is drawn; :meth:`AuditProgress.close`
+shows it again, and it is also registered to run at exit, so an audit stopped by Ctrl-C
+(or any error) never leaves the cursor hidden."""
 from __future__ import annotations
 
+import atexit
 import itertools
 import sys
 import time
@@ -48,6 +53,10 @@ class AuditProgress:
                                      label="Auditing", file=file or sys.stderr, show_pos=True,
                                      show_eta=total is not None, show_percent=total is not None,
                                      item_show_func=self._status, width=24)
+        self._closed = False
+        # registered before the bar hides the cursor: Ctrl-C at any moment after, or an
+        # error, and the cursor comes back all the same
+        atexit.register(self.close)
         self.bar.__enter__()
 
     def _status(self, _item: Any) -> str:
@@ -61,6 +70,11 @@ class AuditProgress:
             self.bar.update(step, current_item=self.done)
 
     def close(self) -> None:
+        """Finish the bar and show the cursor again (once; later calls do nothing)."""
+        if self._closed:
+            return
+        self._closed = True
+        atexit.unregister(self.close)
         self.bar.__exit__(None, None, None)
 
 

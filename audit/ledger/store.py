@@ -208,13 +208,79 @@ def check_ledger_schema(db: Database, where: str, *, create: bool) -> None:
         raise NotALedgerError(f"{where} is an SQLite database but not a Tiplu ledger: refusing to change it")
 
 
-def open_readonly(path: "str | pathlib.Path") -> Database:
-    """A ledger opened read-only, for auditors: refused like :func:`.opening.open_db` when the path is
-    not a ledger, and never written to (no file created, no migration, no WAL switch)."""
-    check_ledger_file(path, create=False)
-    uri = pathlib.Path(path).resolve().as_uri() + "?mode=ro"
-    db = Database(sqlite3.connect(uri, uri=True, isolation_level=None))
+def connect_reading(path: "str | pathlib.Path", **kwargs) -> sqlite3.Connection:
+    """A connection that only reads ``path`` and leaves no ``-wal``/``-shm`` file it made.
+
+    SQLite makes both files beside a WAL database for any connection, also a ``mode=ro`` one,
+    and only a connection that may write deletes them when it closes last (checkpointing
+    what is in the WAL first).  So the connection opens read-write with ``PRAGMA
+    query_only`` (every write refused), and whichever reading connection closes last removes
+    the files -- unless the ``-wal`` holds frames (a writer is at work, crashed, or the file
+    is a copy): then it is ``mode=ro``, so that no frame is ever checkpointed into the
+    database by an auditor, and the files stay as they were.  (Readers only ever make an
+    empty ``-wal``.)  A file or directory this process may not write is always read
+    ``mode=ro``."""
+    import os
+
+    p = pathlib.Path(path).resolve()
+    wal = pathlib.Path(str(p) + "-wal")
+    writable = os.access(p, os.W_OK) and os.access(p.parent, os.W_OK)
     try:
+        frames = wal.stat().st_size > 0
+    except FileNotFoundError:
+        frames = False
+    mode = "ro" if frames or not writable else "rw"
+    # check_same_thread=False: a cached connection may be closed at exit by another thread (close_at_exit)
+    conn = sqlite3.connect(p.as_uri() + f"?mode={mode}", uri=True, check_same_thread=False, **kwargs)
+    if mode == "rw":
+        conn.execute("PRAGMA query_only = ON")
+    return conn
+
+
+def close_at_exit(db: "Database | sqlite3.Connection") -> None:
+    """Close ``db`` when this process ends, also a worker of a process pool (which exits
+    without collecting its objects): a reading connection that is never closed leaves its
+    ``-wal``/``-shm`` beside the ledger.  For connections a process caches for its life."""
+    from multiprocessing import util
+
+    util.Finalize(None, db.close, exitpriority=10)
+
+
+def check_intact(conn: "sqlite3.Connection | Database", where: str) -> None:
+    """Refuse a damaged database (``PRAGMA quick_check`` finds anything wrong): a copy taken
+    while the ledger was being written (the file and its ``-wal`` copied apart) can read as a
+    ledger with rows missing, and must not audit as one.  :class:`LedgerIntegrityError`."""
+    from ..errors import LedgerIntegrityError
+
+    try:
+        rows = [r[0] for r in conn.execute("PRAGMA quick_check(3)").fetchall()]
+    except sqlite3.DatabaseError as exc:
+        rows = [str(exc)]
+    if rows != ["ok"]:
+        raise LedgerIntegrityError(
+            f"{where} is damaged (SQLite's quick_check: {rows[0]}): nothing audited (a copy taken while the "
+            "ledger was written? copy a live ledger with 'sqlite3 LEDGER \".backup COPY\"')")
+
+
+_INTACT: set[tuple[str, int, int, int]] = set()  # (path, size, mtime) found intact by this process
+
+
+def open_readonly(path: "str | pathlib.Path", *, intact: bool = False) -> Database:
+    """A ledger opened read-only, for auditors: refused like :func:`.opening.open_db` when the path is
+    not a ledger, and never written to (no migration, no WAL switch, no ``-wal``/``-shm`` left
+    behind: :func:`connect_reading`).  ``intact=True`` (an audit) also refuses a damaged
+    database (:func:`check_intact`; once per file state and process)."""
+    check_ledger_file(path, create=False)
+    db = Database(connect_reading(path, isolation_level=None))
+    try:
+        if intact:
+            st = pathlib.Path(path).stat()
+            wal = pathlib.Path(str(path) + "-wal")
+            key = (str(pathlib.Path(path).resolve()), st.st_size, st.st_mtime_ns,
+                   wal.stat().st_mtime_ns if wal.exists() else 0)
+            if key not in _INTACT:
+                check_intact(db, str(path))
+                _INTACT.add(key)
         check_ledger_schema(db, str(path), create=False)
     except BaseException:
         db.close()

@@ -61,8 +61,9 @@ async function fetchProofs(url) {
 /** The record's own log evidence, checked with no server request. */
 async function evidencePart() {
   if (!evidence) return [];
-  const record = { format: evidence.format, table: { public_key: evidence.claimed_key },
-    fairness: { statements: evidence.statements, log_proofs: evidence.log_proofs } };
+  const record = { format: evidence.format, hand_id: evidence.hand_id, moves: evidence.moves,
+    table: { public_key: evidence.claimed_key },
+    fairness: { statements: evidence.statements, log_proofs: evidence.log_proofs, server_commitment: evidence.server_commitment } };
   return recordLogChecks(record, { publicKey: evidence.public_key, basis: "ledger" });
 }
 
