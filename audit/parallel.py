@@ -504,7 +504,8 @@ def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = 
         return _audit_parallel(source, workers=workers, dask_address=dask_address, public_key=public_key,
                                strict=strict, progress=progress, witnesses=witnesses, chunk_size=chunk_size,
                                max_in_flight=max_in_flight, read_in_workers=read_in_workers, now=now, grace=grace,
-                               trust=trust, check_signatures=check_signatures, log=log, state=state, scope=scope)
+                               trust=trust, check_signatures=check_signatures, log=log, state=state, scope=scope,
+                               findings=findings)
     finally:
         if hold is not None:
             hold.close()
@@ -513,7 +514,7 @@ def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = 
 def _audit_parallel(source: str, *, workers: int, dask_address: str | None, public_key: str | None, strict: bool,
                     progress: Progress | None, witnesses: Any, chunk_size: int, max_in_flight: int | None,
                     read_in_workers: bool | None, now: datetime | None, grace: timedelta, trust: Any,
-                    check_signatures: bool, log: Any, state: Any, scope: Any) -> AuditReport:
+                    check_signatures: bool, log: Any, state: Any, scope: Any, findings: Any = None) -> AuditReport:
     local_workers = not dask_address or dask_address.startswith("local:")
     if read_in_workers is None:
         read_in_workers = local_workers
