@@ -27,7 +27,6 @@ the evidence.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -73,10 +72,12 @@ class MonitorState:
 
     @classmethod
     def load(cls, path: Path, *, url: str) -> "MonitorState":
-        if not path.exists():
+        from ..statefile import read_state
+
+        data = read_state(path)  # refuses a file that is not a state file (it is never overwritten)
+        if data is None:
             return cls(url=url)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
             open_hands = tuple((str(h), str(k), t if isinstance(t, str) else None)
                                for h, k, t in data.get("open_hands", []))
             pending = tuple((str(h), int(i)) for h, i in data.get("pending", []))
@@ -92,9 +93,9 @@ class MonitorState:
                 "origin": self.origin, "trust": self.trust, "checkpoint": self.checkpoint,
                 "open_hands": [list(h) for h in self.open_hands], "pending": [list(p) for p in self.pending],
                 "scan": self.scan}
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
+        from ..statefile import write_state
+
+        write_state(path, data)
 
 
 @dataclass

@@ -168,7 +168,8 @@ const CHECKS = {
     try {
       receipt = JSON.parse(inp.receipt);
       record = JSON.parse(inp.record);
-      const out = await compareReceipt(receipt, record, { publicKey: inp.public_key });
+      const moveReceipts = inp.move_receipts === undefined ? [] : JSON.parse(inp.move_receipts);
+      const out = await compareReceipt(receipt, record, { publicKey: inp.public_key, moveReceipts });
       return { exit: out.contradictions.length ? 1 : 0, contradictions: out.contradictions.map((c) => c.what).sort() };
     } catch (e) {
       if (e instanceof ReceiptError || e instanceof SyntaxError) return { exit: 2, contradictions: [] };
