@@ -53,7 +53,8 @@ def error_body(status: int, code: str, message: str) -> dict:
 
 
 def _wants_json() -> bool:
-    return request.path.startswith("/api/") or request.path == "/openapi.json" or request.is_json
+    # /log/...: the C2SP tlog-tiles resources (web/log_tiles.py), read by programs
+    return request.path.startswith(("/api/", "/log/")) or request.path == "/openapi.json" or request.is_json
 
 
 def _respond(status: int, code: str, message: str) -> Response:

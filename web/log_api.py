@@ -103,7 +103,7 @@ def _log_owner(operator: str | None) -> tuple[str | None, Any]:
     Each operator's log is signed by that operator's key only (``docs/transparency-log.md``,
     "One log per operator").  ``operator`` given: its log, signed by the site's log key when
     that is the operator's key, else by the key the ledger holds for it (``None`` when it
-    holds none: only checkpoints already stored are served).  Without one: the log of the
+    holds none: only a checkpoint already stored for the current size is served).  Without one: the log of the
     operator whose key is the site's log key (``TIPLU_LOG_KEY_FILE``); a log key that is no
     operator's key of a ledger with operators is refused (503 ``log_key_not_operator``).  A
     ledger without operators (a bare log) is signed by the log key under the base origin."""
@@ -115,7 +115,10 @@ def _log_owner(operator: str | None) -> tuple[str | None, Any]:
         if not ops:
             return None, signer_key
         if signer_key is None:
-            raise ApiError(503, "no_signer", "this server has no checkpoint signer configured")
+            if len(ops) == 1:  # one operator, no log key: its log, from the checkpoints stored
+                return next(iter(ops)), None
+            raise ApiError(503, "no_signer", "this server has no checkpoint signer configured: "
+                           f"ask for one operator's log with ?{OPERATOR_PARAM}=NAME")
         mine = [name for name, pub in ops.items() if same_text(pub, signer_key.public_hex)]
         if not mine:
             raise ApiError(503, "log_key_not_operator", "the site's log key (TIPLU_LOG_KEY_FILE) is no operator's key: "
@@ -152,8 +155,8 @@ def current_checkpoint(log: TransparencyLog, operator: str | None = None) -> Che
     # sign a plain one of the same tree
     if cp is None or cp.size != size or (cp.legacy_time is not None and key is not None):
         if key is None:
-            if cp is not None:
-                return cp  # the latest this log signed: nothing here can sign a newer one
+            if cp is not None and cp.size == size:
+                return cp  # the current one, stored: nothing here can sign another
             raise ApiError(503, "no_signer", "this server has no key to sign this log's checkpoint")
         clock = getattr(signer, "clock", None)
         now = clock() if clock is not None else datetime.now(timezone.utc)

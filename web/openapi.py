@@ -148,6 +148,21 @@ PATHS: dict[str, dict[str, Any]] = {
                       "503": {"description": "Still being computed (every published record is audited first); "
                                              "retry in a few seconds",
                               "content": {"application/json": {"schema": _ref("Error")}}}}}},
+    "/api/v1/collusion": {"get": {
+        "summary": "The superuser and collusion review of every audit-passing published hand (docs/collusion.md): "
+                   "per account and signal a one-sided test, flags at a 1 % false discovery rate, the pair graph",
+        "tags": ["public"],
+        "responses": {"200": _json({"type": "object", "required": ["hands", "alpha", "flags", "accounts", "pairs"],
+                                    "properties": {"hands": {"type": "integer"}, "alpha": {"type": "number"},
+                                                   "min_decisions": {"type": "integer"},
+                                                   "meaning": {"type": "string"},
+                                                   "flags": {"type": "array", "items": {"type": "object"}},
+                                                   "accounts": {"type": "array", "items": {"type": "object"}},
+                                                   "pairs": {"type": "array", "items": {"type": "object"}},
+                                                   "groups": {"type": "array"}}}),
+                      "503": {"description": "Still being computed (every published record is audited first); "
+                                             "retry in a few seconds",
+                              "content": {"application/json": {"schema": _ref("Error")}}}}}},
     "/api/v1/operator/whoami": {"get": {
         "summary": "The operator token's principal", "tags": ["operator"], "security": OPERATOR_AUTH,
         "responses": {"200": _json(_ref("Principal")), **_err(401, 403)}}},

@@ -193,6 +193,7 @@ def _audit(source, log, log_failures, *, scope, trust, saved, state_file, policy
 
     state = None
     show = _progress_printer(sys.stderr.isatty() if progress is None else progress, source)
+    findings = _findings(source, log, now)
     source_cp = None
     if saved is not None:
         state, source_cp = _state_check(source, saved, trust, log, scope)
@@ -202,11 +203,11 @@ def _audit(source, log, log_failures, *, scope, trust, saved, state_file, policy
         report = audit_parallel(source, workers=workers, dask_address=dask_address, trust=trust,
                                 check_signatures=check_signatures, log=log, state=state,
                                 strict=strict, progress=show, read_in_workers=read_in_workers, now=now, grace=grace,
-                                witnesses=policy, scope=scope)
+                                witnesses=policy, scope=scope, findings=findings)
     else:
         report = audit_items(iter_source(source, now=now, grace=grace, scope=scope), strict=strict,
                              progress=show, witnesses=policy, trust=trust, check_signatures=check_signatures,
-                             log=log, state=state)
+                             log=log, state=state, findings=findings)
     for where, fault in log_failures:
         report.add(where, Verdict(None, None, (fault,)))
     if state is not None:
@@ -298,6 +299,20 @@ def _state_check(source: str, saved, trust, log=None, scope=None):
     if isinstance(text, str) and trust is not None:
         source_cp = verified_checkpoint(text, trust.public_key, trust.origin)
     return StateCheck(saved.checkpoint, proof), source_cp
+
+
+def _findings(source: str, log, now):
+    """What the whole log (a ledger, a URL's served log) or the whole archive (a file) shows
+    of each hand: order, time, seed reuse (:mod:`audit.logscan`, :mod:`audit.archive_scan`)."""
+    if log is not None:
+        from ..logscan import scan_log
+
+        return scan_log(log, now=now)
+    if source.startswith(("http://", "https://")):
+        return {}
+    from ..archive_scan import scan_archive
+
+    return scan_archive(source, now=now) or {}
 
 
 def _whole_log(source: str, trust=None, scope=None):

@@ -58,3 +58,47 @@ def checkpoint_api(operator: str | None = None) -> str:
 def tiles_prefix(operator: str) -> str:
     """The URL prefix of ``operator``'s log as C2SP ``tlog-tiles`` static resources."""
     return f"/log/{quote(check_id(operator, what='operator name'), safe='')}/"
+
+
+#: hashes in a full tile, entries in a full bundle (C2SP tlog-tiles)
+TILE_WIDTH = 256
+
+
+def tile_index_path(index: int) -> str:
+    """C2SP tlog-tiles ``<N>``: zero-padded 3-digit elements, all but the last with ``x``."""
+    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+        raise MalformedError("a tile index is a non-negative integer")
+    parts = [f"{index % 1000:03d}"]
+    index //= 1000
+    while index:
+        parts.append(f"x{index % 1000:03d}")
+        index //= 1000
+    return "/".join(reversed(parts))
+
+
+def tile_path(level: int | str, index: int, width: int = TILE_WIDTH) -> str:
+    """``tile/<L>/<N>[.p/<W>]`` (``level`` ``"entries"``: an entry bundle), relative to
+    :func:`tiles_prefix`; ``width`` below 256 is a partial tile."""
+    if not (level == "entries" or isinstance(level, int) and not isinstance(level, bool) and 0 <= level <= 63):
+        raise MalformedError("a tile level is 0..63 or 'entries'")
+    if isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= TILE_WIDTH:
+        raise MalformedError("a tile width is 1..256")
+    tail = "" if width == TILE_WIDTH else f".p/{width}"
+    return f"tile/{level}/{tile_index_path(index)}{tail}"
+
+
+_TILE_RE = re.compile(r"tile/(entries|0|[1-9][0-9]?)/((?:x[0-9]{3}/)*[0-9]{3})(?:\.p/([1-9][0-9]{0,2}))?")
+
+
+def parse_tile_path(path: str) -> tuple[int | str, int, int]:
+    """``(level, index, width)`` of a :func:`tile_path` (the inverse, exactly: any other
+    spelling -- a leading zero, a level above 63, a width of 0 or 256 -- is refused)."""
+    m = _TILE_RE.fullmatch(path)
+    if not m:
+        raise MalformedError(f"not a tile path: {path!r}")
+    level: int | str = m.group(1) if m.group(1) == "entries" else int(m.group(1))
+    index = int("".join(part.lstrip("x") for part in m.group(2).split("/")))
+    width = int(m.group(3)) if m.group(3) else TILE_WIDTH
+    if (level != "entries" and level > 63) or (m.group(3) and width >= TILE_WIDTH) or tile_path(level, index, width) != path:
+        raise MalformedError(f"not a tile path: {path!r}")
+    return level, index, width

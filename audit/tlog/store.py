@@ -385,6 +385,20 @@ class TransparencyLog:
                                   (start, end))
         return [(row[0], bytes(row[1])) for row in rows]
 
+    def tile(self, level: int, index: int, width: int) -> bytes:
+        """C2SP ``tlog-tiles`` tile ``(level, index)`` of ``width`` hashes (256: a full tile):
+        hash ``i`` is the tree hash of the ``256**level`` leaves from ``(index*256 + i) *
+        256**level``, a perfect subtree the store keeps.  Raises :class:`NotFoundError` when
+        the log is too small to have it."""
+        if not (0 <= level <= 63 and index >= 0 and 1 <= width <= 256):
+            raise NotFoundError(f"no tile ({level}, {index}) of width {width}")
+        span = 1 << (8 * level)
+        if (index * 256 + width) * span > self.size():
+            raise NotFoundError(f"the log is too small for tile ({level}, {index}) of width {width}")
+        keys = [(8 * level, index * 256 + i) for i in range(width)]
+        found = self._perfect_many(set(keys))
+        return b"".join(found.get(k) or self._missing(*k) for k in keys)
+
     def inclusion_proof(self, index: int, size: int | None = None) -> list[bytes]:
         """PATH(index, D[size]) (RFC 9162 §2.1.3.1)."""
         size = self._check_size(size)

@@ -69,6 +69,16 @@ def test_each_move_receipt_is_checked_as_it_comes(spage, honest):
     assert got["out"] == list(range(1, len(move_receipts) + 1))
     assert "does not verify" in got["badSig"] and "not the next one" in got["skipped"]
     assert "not the chain's head after move 1" in got["otherMove"] and "not h2" in got["otherHand"]
+    equivocation = KEY.sign(dict(move_receipts[1]["statement"], head="00" * 32))  # signed: a second history
+    kept = spage.evaluate("""async ([mr, key, two]) => {
+      const fail = async (f) => { try { await f(); return null; } catch (e) { return e.message; } };
+      let kept = await S.keepMoveReceipts([], mr.slice(0, 1), key, {handId: "h1"});
+      kept = await S.keepMoveReceipts(kept, mr.slice(0, 2), key, {handId: "h1"});
+      return {n: kept.map((r) => r.statement.n_moves),
+              skip: await fail(() => S.keepMoveReceipts(kept.slice(0, 1), mr.slice(2, 3), key, {handId: "h1"})),
+              two: await fail(() => S.keepMoveReceipts(kept, [two], key, {handId: "h1"}))};
+    }""", [move_receipts, KEY.public_hex, equivocation])
+    assert kept["n"] == [1, 2] and "not the next one" in kept["skip"] and "two heads after move 2" in kept["two"]
     # head_0 in the browser is the Python bytes
     h0 = spage.evaluate("async ([c]) => Array.from(await M.startHead('h1', c)).map((b) => b.toString(16).padStart(2, '0')).join('')",
                         [commitment])
@@ -104,3 +114,47 @@ def test_a_fork_of_the_terms_and_another_name_in_the_browser(spage, honest):
     assert refused["good"] is None
     assert 'seats "shill" at seat 0, not you ("asha")' in refused["name"]
     assert "point_value" in refused["terms"] and "as you agreed" in refused["terms"]
+
+
+def test_the_hand_page_checks_the_move_receipts_too(page, tmp_path_factory):
+    """The hand page's receipt form with the seat's move receipts: the published record agrees
+    with the receipts the ledger gave; a receipt of another history (signed by the operator's
+    key, another head) is a contradiction -- the record's moves are not the moves it binds."""
+    import json
+    import logging
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from audit.ledger import Ledger
+    from audit.receipts import receipt
+    from audit.sim.archive import OPERATOR, simulate_archive
+    from tests.browser.test_browser_seat_client import run_form
+    from web import create_app
+
+    path = str(tmp_path_factory.mktemp("movespage") / "ledger.db")
+    with Ledger(path, create=True) as ledger:
+        simulate_archive(ledger, [("rummy13", 4, 1)], seed="moves-page")
+        key = ledger.signing_key(OPERATOR)
+        hand = next(v.id for v in ledger.list_hands())
+        kept = receipt(ledger, next(s.signed for s in ledger.statements(hand) if s.kind == "seat-receipt"), key=key)
+        moves = ledger.move_receipts(hand)
+    assert len(moves) > 3
+    other = key.sign(dict(moves[2]["statement"], head="00" * 32))
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    server = make_server("127.0.0.1", 0, create_app({"TESTING": True, "TIPLU_DB": path}), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{server.server_port}"
+    try:
+        for given, good in ((moves, True), (moves[:2] + [other], False)):
+            page.goto(f"{url}/hands/{hand}")
+            page.fill("#receipt-moves", "\n".join(json.dumps(m) for m in given))
+            state, status = run_form(page, url, hand, kept, key.public_hex, goto=False)
+            assert state == ("good" if good else "bad"), status
+            text = page.inner_text("#receipt-list")
+            assert (f"give the head of {len(given)} of your move receipts" in text) if good else \
+                ("are not the moves played" in text)
+    finally:
+        server.shutdown()
+        thread.join(5)

@@ -130,10 +130,11 @@ def live(tmp_path_factory):
     thread.join(5)
 
 
-def run_form(page, url, hand_id, receipt_json, key):
+def run_form(page, url, hand_id, receipt_json, key, *, goto=True):
     import json
 
-    page.goto(f"{url}/hands/{hand_id}")
+    if goto:
+        page.goto(f"{url}/hands/{hand_id}")
     page.fill("#receipt-text", json.dumps(receipt_json))
     page.fill("#receipt-key", key)
     page.click("#receipt-form button")

@@ -397,10 +397,6 @@ def _receipt_mutant(skipped):
     return M
 
 
-#: mistakes that exist only for some checkpoint bodies: signing the first three lines is wrong
-#: only while a body has a fourth (the legacy time line; format 3's body is the three lines)
-ONLY_FOR_LEGACY_BODIES = {"cosig-three-lines"}
-
 MUTANTS = {
     "ascii-escape": ("canonical JSON escapes non-ASCII as \\uXXXX", ["canonical/", "statement/", "record/"], AsciiEscape),
     "utf16-key-order": ("keys sorted by UTF-16 code units (JavaScript's default sort)", ["canonical/"], Utf16KeyOrder),
@@ -473,10 +469,10 @@ MUTANTS = {
                               SkipStatementFields),
     "skip-fork-check": ("records of one log not compared with each other", ["log/"], SkipForkCheck),
 }
-for _what in ("terms", "record-checkpoint", "statements", "index", "record-proof", "server-commitment", "ruleset-hash", "seat-commitment", "fork"):
+for _what in ("moves", "terms", "record-checkpoint", "statements", "index", "record-proof", "server-commitment", "ruleset-hash", "seat-commitment", "fork"):
     _names = {"statements": ["missing_statement", "different_statement"], "index": ["different_index"],
               "record-proof": ["bad_record_proof"], "fork": ["fork"],
               "record-checkpoint": ["record_checkpoint"],
-              "terms": ["point_value", "commission_pct", "dealer", "seat_name", "seats"]}.get(_what, [_what.replace("-", "_")])
+              "moves": ["moves"], "terms": ["point_value", "commission_pct", "dealer", "seat_name", "seats"]}.get(_what, [_what.replace("-", "_")])
     MUTANTS[f"receipt-skip-{_what}"] = (f"receipt check skips {', '.join(_names)}", ["receipt/"],
                                         _receipt_mutant(set(_names)))

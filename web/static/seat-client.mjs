@@ -5,8 +5,9 @@
  *
  *   verifyReceipt(receipt, publicKeyHex)       -> Promise of the receipt's facts (throws ReceiptError)
  *   checkBeforeReveal(receipt, publicKeyHex, {handId, seat, seedHex?, shownCommitment?, player?, terms?})
- *   checkMoveReceipt(moveReceipt, publicKeyHex, {handId, previous?, move?, previousHead?})
+ *   checkMoveReceipt(moveReceipt, publicKeyHex, {handId, previous?, move?, commitment?})
  *                                              -> Promise of its statement (throws ReceiptError)
+ *   keepMoveReceipts(kept, fresh, publicKeyHex, {handId}) -> Promise of the receipts kept
  *   commitSeed({baseUrl, handId, seat, seedHex, token, publicKey})  -> the checked receipt (POST, then check)
  *   revealSeed({baseUrl, handId, seat, seedHex, token, publicKey, receipt, shownCommitment?})
  *                                              checks first; nothing is sent when the check fails
@@ -314,6 +315,29 @@ function compareTerms(hand, seat, record, contradict, checked) {
   }
   if (theirs.size !== mine.length) contradict("seats", `the record has ${theirs.size} seats; the logged hand statement has ${mine.length}`);
   else if (!wrong) checked.push("the record seats every player where the logged hand statement does");
+}
+
+/**
+ * A seat's kept move receipts with the new ones appended (audit/move_receipts.py keep): each
+ * checked under the pinned key (checkMoveReceipt), the next move after the last kept; a
+ * receipt for a move already kept must carry the same head (else the operator signed two
+ * histories) and is not kept twice.  Throws ReceiptError, keeping nothing new.
+ */
+export async function keepMoveReceipts(kept, fresh, publicKeyHex, { handId }) {
+  const out = [...kept];
+  const heads = new Map(out.map((r) => [r.statement.n_moves, r.statement.head]));
+  for (const r of fresh) {
+    const st = await checkMoveReceipt(r, publicKeyHex, { handId });
+    if (heads.has(st.n_moves)) {
+      if (heads.get(st.n_moves) !== st.head) throw new ReceiptError(`the operator signed two heads after move ${st.n_moves}`);
+      continue;
+    }
+    const last = Math.max(0, ...heads.keys());
+    if (st.n_moves !== last + 1) throw new ReceiptError(`a move receipt for move ${st.n_moves} after move ${last}: not the next one`);
+    heads.set(st.n_moves, st.head);
+    out.push(r);
+  }
+  return out;
 }
 
 /** The record's moves against the move receipts the seat kept (audit/move_receipts.py compare_moves). */
