@@ -13,9 +13,9 @@ import pytest
 from tests.audit.timing_kit import build_world
 from verifier_page_helpers import verify
 
-from conftest import DESKTOP, PHONE
-
 OFFLINE = pathlib.Path(__file__).resolve().parents[2] / "web" / "static" / "tiplu-verifier.html"
+PHONE = {"width": 390, "height": 844}  # as tests/browser/conftest.py, never imported by name
+DESKTOP = {"width": 1280, "height": 900}
 
 
 @pytest.fixture(scope="module")
