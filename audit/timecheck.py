@@ -53,3 +53,26 @@ def future_fault(what: str, time_text: str, bound: datetime, skew: timedelta, *,
 
 def is_future(when: datetime | None, bound: datetime | None, skew: timedelta = DEFAULT_SKEW) -> bool:
     return when is not None and bound is not None and when > bound + skew
+
+
+def witnessed_future(statements: Any, witnesses: Any, skew: timedelta = DEFAULT_SKEW) -> list[Fault]:
+    """A ``future_time`` fault for each of a record's signed statements dated later than the
+    earliest cosignature (``witnesses``: :class:`audit.policy.Cosigned`, timestamps in Unix
+    seconds) of the checkpoint that holds it, plus ``skew``: a witness that cosigned the tree
+    at ``T`` saw every statement in it by ``T``."""
+    stamps = [w.timestamp for w in witnesses if isinstance(getattr(w, "timestamp", None), int)]
+    if not stamps:
+        return []
+    first = min(stamps)
+    bound = datetime.fromtimestamp(first, timezone.utc)
+    who = next(w.name for w in witnesses if w.timestamp == first)
+    faults = []
+    for number, signed in enumerate(statements or (), start=1):
+        st = signed.get("statement") if isinstance(signed, dict) else None
+        text = st.get("time") if isinstance(st, dict) else None
+        if is_future(parse_time(text), bound, skew):
+            kind = st.get("kind") if isinstance(st.get("kind"), str) else "?"
+            faults.append(future_fault(f"statement {number} ({kind})", text, bound, skew,
+                                       by=f"witness {who}'s cosignature of the checkpoint that holds it",
+                                       statement=number))
+    return faults

@@ -140,6 +140,10 @@ class LogClient:
         self.session = session or requests.Session()
         self.timeout = timeout
         self.operator = operator
+        #: the operator whose log the server said its checkpoint is (its tiles' prefix), and
+        #: whether the server has tiles (``False`` after a 404: the JSON API is read instead)
+        self.served_operator: str | None = None
+        self.tiles = True
 
     def _get(self, path: str, params: Mapping[str, Any] | None = None, *, allow_404: bool = False) -> Any:
         try:
@@ -166,11 +170,35 @@ class LogClient:
         return body
 
     def checkpoint(self) -> dict[str, Any]:
-        from .logs import OPERATOR_PARAM
+        from .logs import OPERATOR_PARAM, check_id
 
-        return self._object("/api/v1/log/checkpoint", None if self.operator is None else {OPERATOR_PARAM: self.operator})
+        body = self._object("/api/v1/log/checkpoint", None if self.operator is None else {OPERATOR_PARAM: self.operator})
+        try:  # whose log it is: where its tiles are (a name the server gives is checked, never trusted as a path)
+            self.served_operator = check_id(body.get("operator"), what="operator") if self.operator is None else None
+        except MalformedError:
+            self.served_operator = None
+        return body
+
+    def _raw(self, path: str) -> tuple[int, bytes]:
+        try:
+            r = self.session.get(self.base + path, timeout=self.timeout)
+        except requests.RequestException as exc:
+            raise OperatorError(f"cannot reach {self.base}{path}: {exc}", kind="UNREACHABLE") from None
+        return r.status_code, r.content
 
     def entries(self, start: int, end: int) -> list[dict[str, Any]]:
+        """Entries from ``start`` (below ``end``, one page): through the log's C2SP tile entry
+        bundles (:mod:`.tileclient`), else -- a server without tiles -- the JSON API."""
+        operator = self.operator or self.served_operator
+        if operator is not None and self.tiles:
+            from .tileclient import NoTiles, bundle_entries
+
+            try:
+                return bundle_entries(self._raw, operator, start, end)
+            except NoTiles:
+                self.tiles = False  # a server from before tiles: the JSON API from now on
+            except MalformedError as exc:
+                raise OperatorError(f"the log's entry bundle is malformed: {exc}") from None
         items = self._object("/api/v1/log/entries", {"start": start, "end": end}).get("entries")
         if not isinstance(items, list):
             raise OperatorError("GET /api/v1/log/entries did not answer a list of entries")

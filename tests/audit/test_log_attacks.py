@@ -307,3 +307,45 @@ def test_a_side_column_does_not_hide_a_forged_second_set(tmp_path):
     assert {"log_duplicate", "event_order"} <= got["honest-1"], got
     for args in (["--workers", "2"], ["--workers", "2", "--ship-records"]):
         assert json.dumps(cli_audit(db, *args)[1], sort_keys=True) == json.dumps(report, sort_keys=True)
+
+
+# -- a statement dated after the witnesses saw its tree (the witnesses' bound) -----------------
+
+def test_a_statement_dated_after_its_witness_cosigned_the_tree_is_future_time(tmp_path):
+    """The witnesses' cosignature timestamps bound the statements of the tree they cosigned:
+    here the witness cosigned the honest checkpoint on 2026-10-01 (its clock), so statements
+    dated November were dated after the tree was seen -- ``future_time`` under the policy,
+    though the auditor's own clock (December) would let them pass."""
+    from audit.ledger import Ledger
+    from audit.policy import parse_policy
+    from audit.publish import published_record
+    from audit.signing import SigningKey
+    from audit.sim.archive import simulate_archive
+    from audit.tlog.note import TYPE_ED25519, Vkey
+    from audit.tlog.witness import Witness, WitnessedLog
+    from audit.verify import audit_record
+    from tests.audit.timing_kit import _checkpoint, _with_line, witness_vkey
+
+    path = tmp_path / "w.db"
+    with Ledger(str(path), create=True) as ledger:
+        simulate_archive(ledger, [("kitti", 3, 1)], seed="witness-bound")
+        key = ledger.public_key("demo-operator")
+        record = published_record(ledger, "kitti-3p-t0-h0000")
+    origin = _checkpoint(record).split("\n", 1)[0]
+    log_vkey = Vkey.for_key(origin, TYPE_ED25519, bytes.fromhex(key))
+    wkey = SigningKey.from_hex("22" * 32)
+    policy = parse_policy(f"log {log_vkey}\nwitness w1 {witness_vkey('witness.test/w1', wkey.public_hex)}\nquorum w1\n")
+    for when, future in ((datetime(2026, 10, 1, tzinfo=timezone.utc), True), (None, False)):
+        clock = (lambda: when.timestamp()) if when else None
+        witness = Witness(tmp_path / f"witness-{bool(when)}.db", wkey, "witness.test/w1",
+                          {origin: WitnessedLog(origin, (log_vkey,))}, **({"clock": clock} if clock else {}))
+        line = witness.add_checkpoint(b"old 0\n\n" + _checkpoint(record).encode())
+        witness.close()
+        verdict = audit_record(_with_line(record, line), public_key=key, policy=policy)
+        reasons = {f.reason.value for f in verdict.faults}
+        assert verdict.timing.status == "witnessed"
+        if future:
+            assert reasons == {"future_time"}, verdict.faults
+            assert "witness w1's cosignature" in verdict.faults[0].message
+        else:
+            assert verdict.ok, verdict.faults

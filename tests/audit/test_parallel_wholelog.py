@@ -241,6 +241,23 @@ def _serving_altered(path, altered):
         resp.set_data(json.dumps(body))
         return resp
     app.view_functions["tiplu_log.entries"] = entries
+    # ... and through its C2SP tile entry bundles (what the monitor and the URL audit read)
+    from audit.tlog.logs import parse_tile_path
+    from audit.tlog.tileclient import parse_bundle
+
+    real_tile = app.view_functions["tiplu_tiles.tile"]
+
+    def tile(operator, rest):
+        resp = real_tile(operator, rest)
+        level, n, width = parse_tile_path(rest)
+        if level == "entries":
+            bundle = parse_bundle(resp.get_data(), width)
+            for k in range(width):
+                if n * 256 + k in altered:
+                    bundle[k] = leaf_entry(altered[n * 256 + k])
+            resp.set_data(b"".join(len(e).to_bytes(2, "big") + e for e in bundle))
+        return resp
+    app.view_functions["tiplu_tiles.tile"] = tile
     return app
 
 
