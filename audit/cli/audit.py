@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import Counter
 
@@ -42,6 +43,38 @@ def consequence_note(verdict: dict) -> str:
     return f" ({'; '.join(parts)})" if parts else ""
 
 
+MAX_TABLES_SHOWN = 50
+
+
+def position_key(where: str) -> list:
+    """Where a failure is, as a sort key in reading order: numbers as numbers, so line 9 of a
+    file comes before line 10 (``kitti.jsonl:9`` < ``kitti.jsonl:10``; text order put 10 first)."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", where) if part]
+
+
+def hand_note(failure: dict) -> str:
+    """`` (hand kitti-4p-t0-h0007)`` when the failure's place does not already name its hand."""
+    hand_id = failure.get("hand_id")
+    return f" (hand {hand_id})" if hand_id and hand_id not in failure["where"] else ""
+
+
+def _signed(amount: str) -> str:
+    return amount if amount.startswith("-") or not amount.strip("0.") else "+" + amount
+
+
+def table_line(tid: str, t: dict) -> str:
+    """One table's money in the text report (its ``--json`` entry): each player's balance and
+    the house's commission from the hands that pass -- the line used to promise balances and
+    print none (issue 29 item 14) -- and how many rejected hands are not counted."""
+    balances = ", ".join(f"{p} {_signed(b)}" for p, b in t["balances"].items()) or "none"
+    line = (f"table {tid}: balances from the {t['passed']} hand{'s' if t['passed'] != 1 else ''} that pass: "
+            f"{balances}; house commission {t['commission']}")
+    if t["unreconciled"]:
+        line += (f"; {t['unreconciled']} rejected hand{'s' if t['unreconciled'] != 1 else ''} not counted "
+                 "(their claims are in --json under tables.<id>.rejected)")
+    return line
+
+
 def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
     data = report.to_json()
     reasons = sorted({r for g in data["by_game"].values() for r in g})
@@ -50,17 +83,17 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
     widths = [max(len(x) for x in col) for col in zip(header, *rows)]
     for row in [header, *rows]:
         click.echo("  ".join(x.ljust(w) for x, w in zip(row, widths)).rstrip())
-    for f in data["failures"][:50]:
+    for f in sorted(data["failures"], key=lambda f: position_key(f["where"]))[:50]:
         root = f["faults"][0]
         where = f"move {root['move_index']}: " if root.get("move_index") is not None else ""
-        click.echo(f"FAIL {f['where']}: {f['reason']}: {where}{root['message']}{consequence_note(f)}")
+        click.echo(f"FAIL {f['where']}{hand_note(f)}: {f['reason']}: {where}{root['message']}{consequence_note(f)}")
     if len(data["failures"]) > 50:
         click.echo(f"... and {len(data['failures']) - 50} more failures (use --json for all)")
-    for tid, t in sorted(data["tables"].items()):  # the money without hands settled on a rejected pot
-        if t["unreconciled"]:
-            click.echo(f"table {tid}: balances from the {t['passed']} hand{'s' if t['passed'] != 1 else ''} that pass; "
-                       f"{t['unreconciled']} rejected hand{'s' if t['unreconciled'] != 1 else ''} not counted "
-                       "(their claims are in --json under tables.<id>.rejected)")
+    tables = sorted(data["tables"].items())  # the money without hands settled on a rejected pot
+    for tid, t in tables[:MAX_TABLES_SHOWN]:
+        click.echo(table_line(tid, t))
+    if len(tables) > MAX_TABLES_SHOWN:
+        click.echo(f"... and {len(tables) - MAX_TABLES_SHOWN} more tables (use --json for their balances)")
     for tid, faults in report.table_faults().items():
         for msg in faults:
             click.echo(f"FAIL table {tid}: carry_mismatch: {msg}")

@@ -105,3 +105,26 @@ def test_simulate_is_deterministic_and_tamper_is_private(tmp_path):
     res = CliRunner().invoke(main, ["audit", str(tmp_path / "x.jsonl"), "--json", "--no-progress"])
     caught = {f["hand_id"] for f in json.loads(res.output)["failures"]}
     assert tampered and set(tampered) <= caught
+
+
+def test_the_text_report_lists_failures_in_reading_order_with_their_hands(tmp_path):
+    """Issue 29 item 13: failures were named by line only and sorted as text (line 10 before
+    line 9); now in reading order, each with its hand id, and how many more past the first 50."""
+    import re as _re
+    from pathlib import Path as _Path
+
+    from click.testing import CliRunner as _Runner
+
+    from audit.cli import main as _main
+
+    bad = json.loads((_Path(__file__).resolve().parents[2] / "fixtures" / "records" / "kitti"
+                      / "corrupted-edited_move.json").read_text())
+    bad = bad.get("record", bad)
+    lines = [json.dumps(bad) for _ in range(60)]
+    (tmp_path / "a.jsonl").write_text("\n".join(lines) + "\n")
+    res = _Runner().invoke(_main, ["audit", str(tmp_path / "a.jsonl"), "--no-progress"])
+    fails = [line for line in res.stdout.splitlines() if line.startswith("FAIL ") and ".jsonl:" in line]
+    numbers = [int(_re.search(r"\.jsonl:(\d+)", line).group(1)) for line in fails]
+    assert numbers == list(range(1, 51)), numbers
+    assert all(f"(hand {bad['hand_id']})" in line for line in fails)
+    assert "... and 10 more failures (use --json for all)" in res.stdout
