@@ -431,7 +431,7 @@ def replay_command(record: str, as_json: bool) -> None:
             return
         click.echo("== deal ==" if index < 0 else f"== move {index}: {describe_move(engine, move, players)}  [{move}] ==")
         for line in view.get("lines", []):
-            click.echo("   " + line)
+            click.echo("   " + people_line(line, players))
 
     players = list(rec.table.players)
     result = replay_record(rec, strict=True, visit=visit)
@@ -441,13 +441,51 @@ def replay_command(record: str, as_json: bool) -> None:
         click.echo(json.dumps({"index": None, "worked": result.worked}))
     elif result.outcome is not None:
         click.echo("== outcome ==")
-        click.echo("   points: " + " ".join(map(str, result.outcome.points)))
+        for line in outcome_lines(result.outcome, players):
+            click.echo("   " + line)
         for line in worked_lines(result.worked, players):
             click.echo("   " + line)
         click.echo("   nets (HT): " + " ".join(str(x) for x in result.settlement.nets)
                    + f"   commission: {result.settlement.commission}")
     if result.faults:
         sys.exit(1)
+
+
+_SEAT_LINE = re.compile(r"^seat (\d+):")
+_CARD_TOKEN = re.compile(r"\b(?:[2-9TJQKA][SHDC]|JK|MC)\b")
+
+
+def _symbols(text: str) -> str:
+    """Every card code in ``text`` as people read it (``TD`` -> ``10♦``, ``JK`` -> ``joker``)."""
+    from replay.cards import card_symbol, parse_card
+
+    return _CARD_TOKEN.sub(lambda m: card_symbol(parse_card(m.group(0))), text)
+
+
+def people_line(line: str, players: list[str]) -> str:
+    """A line of the game's text view as ``tiplu replay`` prints it: seats by name, cards in
+    symbols (as the moves are described: issue 29 item 17)."""
+    m = _SEAT_LINE.match(line)
+    if m and int(m.group(1)) < len(players):
+        line = f"{players[int(m.group(1))]} (seat {m.group(1)}):" + line[m.end():]
+    return _symbols(line)
+
+
+def outcome_lines(outcome, players: list[str]) -> list[str]:
+    """The outcome's points by name; the tiplu, and each seat's maal, when the game has them."""
+    name = lambda seat: players[seat] if 0 <= seat < len(players) else f"seat {seat}"  # noqa: E731
+    out = []
+    tiplu = (outcome.detail or {}).get("tiplu")
+    if isinstance(tiplu, str):
+        out.append(f"tiplu: {_symbols(tiplu)}")
+    out.append("points: " + ", ".join(f"{name(i)} {p}" for i, p in enumerate(outcome.points)))
+    for i, b in enumerate(outcome.breakdown or ()):
+        maal = b.get("maal") if isinstance(b, dict) or hasattr(b, "get") else None
+        if isinstance(maal, (list, tuple)):
+            items = ", ".join(f"{m.get('item')} {_symbols(' '.join(m.get('cards', [])))} = {m.get('points')}"
+                              for m in maal) or "none"
+            out.append(f"  maal of {name(i)}: {items}")
+    return out
 
 
 def _pays_or_gets(net: int) -> str:

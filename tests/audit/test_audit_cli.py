@@ -128,3 +128,27 @@ def test_the_text_report_lists_failures_in_reading_order_with_their_hands(tmp_pa
     assert numbers == list(range(1, 51)), numbers
     assert all(f"(hand {bad['hand_id']})" in line for line in fails)
     assert "... and 10 more failures (use --json for all)" in res.stdout
+
+
+def test_replay_of_a_marriage_record_reads_in_names_and_symbols():
+    """Issue 29 item 17: seats were printed as card codes (`AS TD`) beside moves in names and
+    symbols, the tiplu was never named, and `points: 9 2 18 0` had no names or maal."""
+    from pathlib import Path as _Path
+
+    from click.testing import CliRunner as _Runner
+
+    from audit.cli import main as _main
+
+    folder = _Path(__file__).resolve().parents[2] / "fixtures" / "records" / "marriage-nepal"
+    record = next(p for p in sorted(folder.glob("*.json")) if not p.name.startswith("corrupted"))
+    players = [s["player"] for s in json.loads(record.read_text())["table"]["seats"]]
+    res = _Runner().invoke(_main, ["replay", str(record)])
+    assert res.exit_code == 0, res.stderr
+    out = res.stdout
+    assert f"   {players[0]} (seat 0): " in out and "   seat 0: " not in out
+    deal = out.split("== move 0")[0]
+    assert "♠" in deal and not any(code in deal.split() for code in ("AS", "TD", "KH", "QC"))
+    outcome = out.split("== outcome ==")[1]
+    assert "tiplu: " in outcome
+    assert "points: " + ", ".join(f"{p} " for p in players[:1]) in outcome
+    assert all(f"maal of {p}: " in outcome for p in players)
