@@ -10,6 +10,12 @@ cancelled or in-progress hands, :mod:`audit.coverage`) come in as :meth:`AuditRe
 shows, :mod:`audit.logscan`) are failures like any record's; ``cancelled`` and
 ``in_progress`` are counted and listed under ``not_audited``, never as failures.
 
+Every record's verdict carries what proved its timing (:mod:`audit.timing`): a record with no
+fault whose timing is ``unproven`` is counted as ``unproven``, not ``ok`` (by game, in
+:attr:`AuditReport.unproven` and ``unproven_records``), and :attr:`AuditReport.result` is
+``fail``, ``unproven`` or ``pass`` -- ``tiplu audit``'s exit 1, 3 or 0.  ``to_json``'s ``ok``
+is true only for ``pass``.
+
 Per table, from the *recomputed* settlements of the hands that **pass** the audit: every
 player's HT balance and the house's commission.  A hand the audit rejects adds no money:
 it is listed apart (:attr:`TableLedger.rejected`) with its reason and what the operator
