@@ -82,6 +82,9 @@ class TableLedger:
     pot_points: int = 0  # the same in points
     # hand_no -> the money a counted hand added (taken out again if its carry is rejected)
     counted: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # hand_no -> where its rejected record is: the text report folds a carry fault that follows
+    # from a rejected hand under that hand (a consequence), not as a failure of its own
+    rejected_numbers: dict[int, str] = field(default_factory=dict)
 
     def merge(self, other: "TableLedger") -> None:
         for p, v in other.balances.items():
@@ -97,6 +100,7 @@ class TableLedger:
         self.pot_change += other.pot_change
         self.pot_points += other.pot_points
         self.counted.update(other.counted)
+        self.rejected_numbers.update(other.rejected_numbers)
 
     def carry_rejected(self) -> list[int]:
         """The counted hands (by number) that start from a pot other than the one the hand
@@ -250,6 +254,8 @@ class AuditReport:
         hand_no = record.table.hand_no
         if hand_no is not None:
             t.numbers[hand_no] += 1
+            if not verdict.ok:
+                t.rejected_numbers[hand_no] = where
         if carry and hand_no is not None:
             t.carries[hand_no] = (dict(carry), game_for(record.ruleset.game).next_carry(carry, replay.outcome))
 

@@ -52,6 +52,27 @@ def position_key(where: str) -> list:
     return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", where) if part]
 
 
+_CARRY_FAULT = re.compile(r"^hand (\d+) starts with .*, but hand (\d+) left ")
+
+
+def folded_carry_faults(report: AuditReport) -> dict[str, list[tuple[str, str]]]:
+    """Table carry faults that follow from a rejected hand, by that hand's place: the pot
+    hand ``b`` starts with differs from what hand ``a`` left, and ``a`` (or else ``b``) is a
+    rejected record -- the text report lists the fault under it, as a consequence."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for tid, faults in report.table_faults().items():
+        rejected = report.tables[tid].rejected_numbers
+        for msg in faults:
+            m = _CARRY_FAULT.match(msg)
+            if m is None:
+                continue
+            later, earlier = int(m.group(1)), int(m.group(2))
+            cause = rejected.get(earlier) or rejected.get(later)
+            if cause is not None:
+                out.setdefault(cause, []).append((tid, msg))
+    return out
+
+
 def hand_note(failure: dict) -> str:
     """`` (hand kitti-4p-t0-h0007)`` when the failure's place does not already name its hand."""
     hand_id = failure.get("hand_id")
@@ -83,10 +104,13 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
     widths = [max(len(x) for x in col) for col in zip(header, *rows)]
     for row in [header, *rows]:
         click.echo("  ".join(x.ljust(w) for x, w in zip(row, widths)).rstrip())
+    folded = folded_carry_faults(report)
     for f in sorted(data["failures"], key=lambda f: position_key(f["where"]))[:50]:
         root = f["faults"][0]
         where = f"move {root['move_index']}: " if root.get("move_index") is not None else ""
         click.echo(f"FAIL {f['where']}{hand_note(f)}: {f['reason']}: {where}{root['message']}{consequence_note(f)}")
+        for tid, msg in folded.get(f["where"], []):
+            click.echo(f"     consequence: table {tid}: carry_mismatch: {msg}")
     if len(data["failures"]) > 50:
         click.echo(f"... and {len(data['failures']) - 50} more failures (use --json for all)")
     tables = sorted(data["tables"].items())  # the money without hands settled on a rejected pot
@@ -94,9 +118,11 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
         click.echo(table_line(tid, t))
     if len(tables) > MAX_TABLES_SHOWN:
         click.echo(f"... and {len(tables) - MAX_TABLES_SHOWN} more tables (use --json for their balances)")
+    shown = {(tid, msg) for pairs in folded.values() for tid, msg in pairs}
     for tid, faults in report.table_faults().items():
         for msg in faults:
-            click.echo(f"FAIL table {tid}: carry_mismatch: {msg}")
+            if (tid, msg) not in shown:
+                click.echo(f"FAIL table {tid}: carry_mismatch: {msg}")
     skipped = data["not_audited"]
     for h in skipped["hands"][:50]:
         click.echo(f"{h['status'].upper().replace('_', ' ')} {h['where']}: {h['message']}")

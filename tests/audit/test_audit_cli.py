@@ -87,7 +87,7 @@ def test_replay_prints_every_step(tmp_path, kitti_archive):
     res = CliRunner().invoke(main, ["replay", str(path)])
     assert res.exit_code == 0, res.output
     assert res.output.count("== move ") == len(rec["moves"])
-    assert "== outcome ==" in res.output and "seat 0:" in res.output
+    assert "== outcome ==" in res.output and "(seat 0):" in res.output  # seats by name (issue 29 item 17)
 
 
 def test_simulate_is_deterministic_and_tamper_is_private(tmp_path):
@@ -152,3 +152,28 @@ def test_replay_of_a_marriage_record_reads_in_names_and_symbols():
     assert "tiplu: " in outcome
     assert "points: " + ", ".join(f"{p} " for p in players[:1]) in outcome
     assert all(f"maal of {p}: " in outcome for p in players)
+
+
+def test_a_carry_mismatch_caused_by_a_rejected_hand_is_listed_under_it(tmp_path):
+    """Issue 29 item 13: a table's carry_mismatch that follows from a rejected hand (here one
+    whose carried pot was edited after signing) is that hand's consequence in the text
+    report, not a failure of its own."""
+    from click.testing import CliRunner as _Runner
+
+    from audit.cli import main as _main
+    from audit.ledger import Ledger
+    from audit.sim.tables import simulate_table
+
+    records = []
+    ledger = Ledger(":memory:", create=True)
+    ledger.new_operator("demo-operator")
+    simulate_table(ledger, preset="kitti", players=4, hands=6, seed="fold", table_id="t1",
+                   on_record=lambda r, _kind: records.append(r))
+    records[4]["table"]["carry"]["pot_before"] += 7
+    (tmp_path / "t.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    res = _Runner().invoke(_main, ["audit", str(tmp_path / "t.jsonl"), "--no-progress"])
+    lines = res.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("FAIL") and "t.jsonl:5 " in line)
+    assert lines[at + 1].strip().startswith("consequence: table t1: carry_mismatch: hand 4 starts with pot")
+    assert not any(line.startswith("FAIL table t1: carry_mismatch") for line in lines)
+    assert res.exit_code == 1
