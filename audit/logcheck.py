@@ -34,7 +34,7 @@ import hmac
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from replay.errors import MalformedError, TipluError
@@ -264,14 +264,27 @@ def _against_log(record: HandRecord, cp: Checkpoint, indices: Sequence[int | Non
     return faults
 
 
-#: each logged statement's slot (:func:`_slot`), read by SQLite's JSON functions instead of
-#: parsing every statement: its kind only when that is text, its seat only when that is a JSON
-#: integer (and, by the callers, only for a seat kind) -- exactly the types ``_slot`` keeps
-_SLOTS = ("SELECT seq, hand_id,"
-          " CASE json_type(statement, '$.kind') WHEN 'text' THEN json_extract(statement, '$.kind') END,"
-          " CASE json_type(statement, '$.seat') WHEN 'integer' THEN json_extract(statement, '$.seat') END"
-          " FROM statements")
+#: each log leaf's slot (:func:`_slot`), read from the leaf's own entry -- what the log says,
+#: not the ledger's ``statements`` table and its ``hand_id`` column, which an operator editing
+#: its database could make disagree with the log -- by SQLite's JSON functions instead of
+#: parsing every entry: its hand only when that is text, its kind only when that is text, its
+#: seat only when that is a JSON integer (and, below, only for a seat kind) -- exactly the
+#: types ``_slot`` keeps
+_SLOTS = ("SELECT idx,"
+          " CASE json_type(e, '$.statement.hand_id') WHEN 'text' THEN json_extract(e, '$.statement.hand_id') END,"
+          " CASE json_type(e, '$.statement.kind') WHEN 'text' THEN json_extract(e, '$.statement.kind') END,"
+          " CASE json_type(e, '$.statement.seat') WHEN 'integer' THEN json_extract(e, '$.statement.seat') END"
+          " FROM (SELECT idx, CAST(entry AS TEXT) AS e FROM tlog_leaves WHERE idx < ?) ORDER BY idx")
 _SEAT_KINDS = ("seat-receipt", "seat-reveal")
+
+
+def _leaf_slots(db: Any, size: int) -> dict[Any, list[tuple[int, tuple[str | None, int | None]]]]:
+    """hand id -> ``(leaf index, slot)`` of each of its leaves below ``size``, in one read of the log."""
+    slots: dict[Any, list[tuple[int, tuple[str | None, int | None]]]] = {}
+    for idx, hand_id, kind, seat in db.execute(_SLOTS, [size]):
+        if hand_id is not None:
+            slots.setdefault(hand_id, []).append((idx, (kind, seat if kind in _SEAT_KINDS else None)))
+    return slots
 
 
 class LedgerLog:
@@ -290,6 +303,7 @@ class LedgerLog:
         self._size = size
         self._roots: dict[int, bytes] = {}
         self._leaves: dict[int, bytes] = {}
+        self._slots: dict[Any, list[tuple[int, tuple[str | None, int | None]]]] | None = None
         self.path = path
 
     def size(self) -> int:
@@ -319,8 +333,15 @@ class LedgerLog:
         return hit
 
     def hand_slots(self, hand_id: str) -> Iterable[tuple[int, tuple[str | None, int | None]]]:
-        for seq, _, kind, seat in self._db.execute(_SLOTS + " WHERE hand_id = ? AND seq <= ?", [hand_id, self.size()]):
-            yield seq - 1, (kind, seat if kind in _SEAT_KINDS else None)
+        if self._slots is None:
+            self._slots = _leaf_slots(self._db, self.size())
+        return iter(self._slots.get(hand_id, ()))
+
+    def entries(self) -> Iterator[tuple[int, bytes]]:
+        """``(leaf index, entry bytes)`` of every leaf of the view, in log order."""
+        for idx, entry in self._db.execute("SELECT idx, entry FROM tlog_leaves WHERE idx < ? ORDER BY idx",
+                                           [self.size()]):
+            yield idx, bytes(entry)
 
     def ref(self) -> "LedgerLogRef | None":
         """What a worker process needs to open this very view (``None`` without a path)."""
@@ -331,10 +352,9 @@ class LedgerLog:
         size = self.size()
         hashes = b"".join(bytes(h) for (h,) in self._db.execute(
             "SELECT leaf_hash FROM tlog_leaves WHERE idx < ? ORDER BY idx", [size]))
-        slots: dict[Any, list[tuple[int, tuple[str | None, int | None]]]] = {}
-        for seq, hand_id, kind, seat in self._db.execute(_SLOTS + " WHERE seq <= ? ORDER BY seq", [size]):
-            slots.setdefault(hand_id, []).append((seq - 1, (kind, seat if kind in _SEAT_KINDS else None)))
-        return LogIndex(hashes, slots)
+        if self._slots is None:
+            self._slots = _leaf_slots(self._db, size)
+        return LogIndex(hashes, self._slots)
 
 
 class LedgerLogRef:
@@ -527,6 +547,10 @@ class RemoteLog:
 
     def hand_slots(self, hand_id: str) -> Iterable[tuple[int, tuple[str | None, int | None]]]:
         return iter(self._hands().get(hand_id, ()))
+
+    def entries(self) -> Iterator[tuple[int, bytes]]:
+        """``(leaf index, entry bytes)`` of every served entry below the checkpoint's size."""
+        return enumerate(self._load())
 
     def index(self) -> LogIndex:
         """The whole served log as a :class:`LogIndex` (for a parallel audit's workers)."""

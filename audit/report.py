@@ -6,7 +6,8 @@ report a single process makes; :meth:`AuditReport.to_json` is sorted and determi
 
 Hands that have no record to audit (a ledger's or an operator's unpublished, stalled,
 cancelled or in-progress hands, :mod:`audit.coverage`) come in as :meth:`AuditReport.add_status`:
-``stalled`` and ``unpublished`` are failures like any record's; ``cancelled`` and
+``stalled``, ``unpublished`` and ``future_time`` (or a status with faults the whole log
+shows, :mod:`audit.logscan`) are failures like any record's; ``cancelled`` and
 ``in_progress`` are counted and listed under ``not_audited``, never as failures.
 
 Per table, from the *recomputed* settlements of the hands that **pass** the audit: every
@@ -247,10 +248,11 @@ class AuditReport:
             t.carries[hand_no] = (dict(carry), game_for(record.ruleset.game).next_carry(carry, replay.outcome))
 
     def add_status(self, where: str, status: HandStatus) -> None:
-        """A hand with no published record: a failure (stalled, unpublished) or listed apart."""
-        fault = status.fault()
-        if fault is not None:
-            self.add(where, Verdict(status.hand_id, status.preset, (fault,), status.table_id))
+        """A hand with no published record: a failure (stalled, unpublished, future-dated, or
+        any fault the log shows of it) or listed apart."""
+        faults = status.faults()
+        if faults:
+            self.add(where, Verdict(status.hand_id, status.preset, faults, status.table_id))
             return
         self.not_audited[(status.preset or "unknown", status.status)] += 1
         if len(self.not_audited_hands) < MAX_LISTED_FAILURES:

@@ -46,6 +46,7 @@ from .logcheck import LogView, check_log_evidence
 from .schema import validate_record
 from .statement_check import check_statements
 from .policy import Policy
+from .timecheck import witnessed_future
 from .timing import Timing, checkpoint_text_of, judge_timing
 from .trust import TrustAnchor
 from .consttime import same_text
@@ -247,6 +248,8 @@ def audit_record(data: Any, *, public_key: str | None = None, strict: bool = Fal
     timing, extra = judge_timing(record, faults, policy=policy, whole_log=whole_log_name(log))
     if not (strict and faults):
         faults.extend(extra)
+        # a statement dated after a witness cosigned the tree that holds it (issue 27)
+        faults.extend(witnessed_future(record.fairness.statements, timing.witnesses))
     return Verdict(record.hand_id, record.preset, tuple(faults), record.table.table_id, result, timing)
 
 

@@ -42,6 +42,26 @@ def consequence_note(verdict: dict) -> str:
     return f" ({'; '.join(parts)})" if parts else ""
 
 
+MAX_TABLES_SHOWN = 50
+
+
+def _signed(amount: str) -> str:
+    return amount if amount.startswith("-") or not amount.strip("0.") else "+" + amount
+
+
+def table_line(tid: str, t: dict) -> str:
+    """One table's money in the text report (its ``--json`` entry): each player's balance and
+    the house's commission from the hands that pass -- the line used to promise balances and
+    print none (issue 29 item 14) -- and how many rejected hands are not counted."""
+    balances = ", ".join(f"{p} {_signed(b)}" for p, b in t["balances"].items()) or "none"
+    line = (f"table {tid}: balances from the {t['passed']} hand{'s' if t['passed'] != 1 else ''} that pass: "
+            f"{balances}; house commission {t['commission']}")
+    if t["unreconciled"]:
+        line += (f"; {t['unreconciled']} rejected hand{'s' if t['unreconciled'] != 1 else ''} not counted "
+                 "(their claims are in --json under tables.<id>.rejected)")
+    return line
+
+
 def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
     data = report.to_json()
     reasons = sorted({r for g in data["by_game"].values() for r in g})
@@ -56,11 +76,11 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
         click.echo(f"FAIL {f['where']}: {f['reason']}: {where}{root['message']}{consequence_note(f)}")
     if len(data["failures"]) > 50:
         click.echo(f"... and {len(data['failures']) - 50} more failures (use --json for all)")
-    for tid, t in sorted(data["tables"].items()):  # the money without hands settled on a rejected pot
-        if t["unreconciled"]:
-            click.echo(f"table {tid}: balances from the {t['passed']} hand{'s' if t['passed'] != 1 else ''} that pass; "
-                       f"{t['unreconciled']} rejected hand{'s' if t['unreconciled'] != 1 else ''} not counted "
-                       "(their claims are in --json under tables.<id>.rejected)")
+    tables = sorted(data["tables"].items())  # the money without hands settled on a rejected pot
+    for tid, t in tables[:MAX_TABLES_SHOWN]:
+        click.echo(table_line(tid, t))
+    if len(tables) > MAX_TABLES_SHOWN:
+        click.echo(f"... and {len(tables) - MAX_TABLES_SHOWN} more tables (use --json for their balances)")
     for tid, faults in report.table_faults().items():
         for msg in faults:
             click.echo(f"FAIL table {tid}: carry_mismatch: {msg}")
@@ -193,6 +213,7 @@ def _audit(source, log, log_failures, *, scope, trust, saved, state_file, policy
 
     state = None
     show = _progress_printer(sys.stderr.isatty() if progress is None else progress, source)
+    findings = _findings(source, log, now)
     source_cp = None
     if saved is not None:
         state, source_cp = _state_check(source, saved, trust, log, scope)
@@ -202,11 +223,11 @@ def _audit(source, log, log_failures, *, scope, trust, saved, state_file, policy
         report = audit_parallel(source, workers=workers, dask_address=dask_address, trust=trust,
                                 check_signatures=check_signatures, log=log, state=state,
                                 strict=strict, progress=show, read_in_workers=read_in_workers, now=now, grace=grace,
-                                witnesses=policy, scope=scope)
+                                witnesses=policy, scope=scope, findings=findings)
     else:
         report = audit_items(iter_source(source, now=now, grace=grace, scope=scope), strict=strict,
                              progress=show, witnesses=policy, trust=trust, check_signatures=check_signatures,
-                             log=log, state=state)
+                             log=log, state=state, findings=findings)
     for where, fault in log_failures:
         report.add(where, Verdict(None, None, (fault,)))
     if state is not None:
@@ -298,6 +319,20 @@ def _state_check(source: str, saved, trust, log=None, scope=None):
     if isinstance(text, str) and trust is not None:
         source_cp = verified_checkpoint(text, trust.public_key, trust.origin)
     return StateCheck(saved.checkpoint, proof), source_cp
+
+
+def _findings(source: str, log, now):
+    """What the whole log (a ledger, a URL's served log) or the whole archive (a file) shows
+    of each hand: order, time, seed reuse (:mod:`audit.logscan`, :mod:`audit.archive_scan`)."""
+    if log is not None:
+        from ..logscan import scan_log
+
+        return scan_log(log, now=now)
+    if source.startswith(("http://", "https://")):
+        return {}
+    from ..archive_scan import scan_archive
+
+    return scan_archive(source, now=now) or {}
 
 
 def _whole_log(source: str, trust=None, scope=None):
