@@ -25,8 +25,6 @@ consistent with it.
 """
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -54,15 +52,12 @@ class AuditState:
 
     @classmethod
     def load(cls, path: str | Path) -> "AuditState":
+        from .statefile import read_state
+
         path = Path(path)
-        if not path.exists():
+        data = read_state(path)  # refuses a file that is not a state file (it is never overwritten)
+        if data is None:
             return cls(path)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise MalformedError(f"{path} is not a state file: {exc}") from None
-        if not isinstance(data, dict):
-            raise MalformedError(f"{path} is not a state file (a JSON object)")
         text, key, origin = data.get("checkpoint"), data.get("public_key"), data.get("origin")
         if text is not None and not isinstance(text, str) or origin is not None and not isinstance(origin, str):
             raise MalformedError(f"{path} is not a state file: checkpoint and origin are text")
@@ -84,9 +79,9 @@ class AuditState:
         data.setdefault("trust", "pinned")
         data.update(checkpoint=cp.text, public_key=public_key or self.public_key, origin=cp.origin)
         data.setdefault("url", None)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, self.path)
+        from .statefile import write_state
+
+        write_state(self.path, data)
 
 
 class SourceProofs:

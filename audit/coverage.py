@@ -13,22 +13,32 @@ status           when                                                counts as
                  statement older than the grace period
 ``unpublished``  finished or revealed, no published record, and its   a failure: ``UNPUBLISHED``
                  last statement older than the grace period
+``future_time``  its last statement dated later than ``now`` plus    a failure: ``FUTURE_TIME``
+                 the clock skew (:mod:`audit.timecheck`)
 ===============  ==================================================  ==================
+
+A hand's status may also carry the faults the whole log shows of it (:mod:`audit.logscan`:
+a cancel after the deal, a statement dated backwards, a server seed another hand uses):
+any such fault makes the status a failure, whatever its status.
 
 The *grace period* (:data:`DEFAULT_GRACE`, one hour; ``tiplu audit --grace``, ``tiplu
 monitor --grace``) is how long a hand may sit between two of its steps -- or between its
 reveal and its publication -- before it is reported.  It is measured from the time of the
-hand's last signed statement to ``now`` (injectable; the audit's start by default).
+hand's last signed statement to ``now`` (injectable; the audit's start by default).  A last
+statement dated after ``now`` (plus :data:`~audit.timecheck.DEFAULT_SKEW`) does not wait
+"within the grace period": it is ``future_time``, so no hand hides behind a date in 2099.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any, Iterator
 
 from replay.errors import MalformedError
 from replay.faults import Fault, Reason
+
+from .timecheck import DEFAULT_SKEW, format_skew, parse_time
 
 #: how long a hand may wait between two steps (or from its reveal to its publication)
 DEFAULT_GRACE = timedelta(hours=1)
@@ -57,17 +67,6 @@ def format_grace(grace: timedelta) -> str:
     return f"{s}s"
 
 
-def parse_time(text: Any) -> datetime | None:
-    """A statement's ISO-8601 UTC time (``...Z``), or ``None`` if it is not one."""
-    if not isinstance(text, str):
-        return None
-    try:
-        t = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return t if t.tzinfo is not None else None
-
-
 def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -84,18 +83,25 @@ class HandStatus:
     last_kind: str | None
     last_time: str | None
     message: str
+    #: what the whole log shows of the hand besides its status (:mod:`audit.logscan`)
+    log_faults: tuple[Fault, ...] = ()
 
     @property
     def is_failure(self) -> bool:
-        return self.status not in NOT_FAILURES
+        return self.status not in NOT_FAILURES or bool(self.log_faults)
 
     def fault(self) -> Fault | None:
-        """The fault of a failing status (``STALLED`` / ``UNPUBLISHED``); ``None`` otherwise."""
-        if self.status == "stalled":
-            return Fault(Reason.STALLED, self.message)
-        if self.status == "unpublished":
-            return Fault(Reason.UNPUBLISHED, self.message)
-        return None
+        """The fault of a failing status (``STALLED`` / ``UNPUBLISHED`` / ``FUTURE_TIME``); ``None`` otherwise."""
+        reason = _STATUS_REASONS.get(self.status)
+        return None if reason is None else Fault(reason, self.message)
+
+    def faults(self) -> tuple[Fault, ...]:
+        """Every fault of the hand: its status's, then the log's (one of a reason the status has already dropped)."""
+        own = self.fault()
+        return ((own,) if own else ()) + tuple(f for f in self.log_faults if own is None or f.reason is not own.reason)
+
+    def with_log_faults(self, faults: "tuple[Fault, ...] | list[Fault] | None") -> "HandStatus":
+        return replace(self, log_faults=self.log_faults + tuple(faults)) if faults else self
 
     def to_json(self) -> dict[str, Any]:
         return {"hand_id": self.hand_id, "table_id": self.table_id, "preset": self.preset, "state": self.state,
@@ -103,8 +109,12 @@ class HandStatus:
                 "message": self.message}
 
 
+_STATUS_REASONS = {"stalled": Reason.STALLED, "unpublished": Reason.UNPUBLISHED, "future_time": Reason.FUTURE_TIME}
+
+
 def classify(hand_id: str, *, state: str, last_kind: str | None, last_time: str | None, now: datetime,
-             grace: timedelta = DEFAULT_GRACE, table_id: str | None = None, preset: str | None = None) -> HandStatus:
+             grace: timedelta = DEFAULT_GRACE, table_id: str | None = None, preset: str | None = None,
+             skew: timedelta = DEFAULT_SKEW) -> HandStatus:
     """The status of a hand with no published record, from its state and its last statement.
 
     ``state`` ``"revealed"`` means revealed *and not published* (a published hand is audited
@@ -116,6 +126,10 @@ def classify(hand_id: str, *, state: str, last_kind: str | None, last_time: str 
         return status("cancelled", "the hand was cancelled before the deal")
     when = parse_time(last_time)
     waited = now - when if when is not None else None
+    if waited is not None and -waited > skew:
+        return status("future_time", f"the hand is {state}, its last statement ({last_kind}) dated {last_time}, "
+                                     f"later than {now.astimezone(timezone.utc):%Y-%m-%dT%H:%M:%SZ} plus the "
+                                     f"{format_skew(skew)} clock skew: a statement may not be dated in the future")
     if waited is not None and waited <= grace:
         what = "publication" if state in _UNPUBLISHED else "its next step"
         return status("in_progress", f"the hand is {state}, waiting for {what} (last statement {last_kind} "

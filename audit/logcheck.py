@@ -34,7 +34,7 @@ import hmac
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from replay.errors import MalformedError, TipluError
@@ -49,6 +49,7 @@ from .tlog.proof import tlog_proof_parts
 from .tlog.store import leaf_entry
 from replay.canonical import plain_canonical_json
 from .consttime import same_text
+from .leaf_slots import SEAT_KINDS, leaf_slots
 
 _CACHE_SIZE = 4096
 _checkpoints: "OrderedDict[tuple[bytes, str, str | None, bool], Checkpoint | str]" = OrderedDict()
@@ -264,16 +265,6 @@ def _against_log(record: HandRecord, cp: Checkpoint, indices: Sequence[int | Non
     return faults
 
 
-#: each logged statement's slot (:func:`_slot`), read by SQLite's JSON functions instead of
-#: parsing every statement: its kind only when that is text, its seat only when that is a JSON
-#: integer (and, by the callers, only for a seat kind) -- exactly the types ``_slot`` keeps
-_SLOTS = ("SELECT seq, hand_id,"
-          " CASE json_type(statement, '$.kind') WHEN 'text' THEN json_extract(statement, '$.kind') END,"
-          " CASE json_type(statement, '$.seat') WHEN 'integer' THEN json_extract(statement, '$.seat') END"
-          " FROM statements")
-_SEAT_KINDS = ("seat-receipt", "seat-reveal")
-
-
 class LedgerLog:
     """:class:`LogView` over a ledger's database (its transparency log and statements).
 
@@ -290,6 +281,7 @@ class LedgerLog:
         self._size = size
         self._roots: dict[int, bytes] = {}
         self._leaves: dict[int, bytes] = {}
+        self._slots: Any = None  # each hand's leaves, from the log entries (:mod:`audit.leaf_slots`)
         self.path = path
 
     def size(self) -> int:
@@ -319,8 +311,15 @@ class LedgerLog:
         return hit
 
     def hand_slots(self, hand_id: str) -> Iterable[tuple[int, tuple[str | None, int | None]]]:
-        for seq, _, kind, seat in self._db.execute(_SLOTS + " WHERE hand_id = ? AND seq <= ?", [hand_id, self.size()]):
-            yield seq - 1, (kind, seat if kind in _SEAT_KINDS else None)
+        if self._slots is None:
+            self._slots = leaf_slots(self._db, self.size())
+        return iter(self._slots.get(hand_id, ()))
+
+    def entries(self) -> Iterator[tuple[int, bytes]]:
+        """``(leaf index, entry bytes)`` of every leaf of the view, in log order."""
+        for idx, entry in self._db.execute("SELECT idx, entry FROM tlog_leaves WHERE idx < ? ORDER BY idx",
+                                           [self.size()]):
+            yield idx, bytes(entry)
 
     def ref(self) -> "LedgerLogRef | None":
         """What a worker process needs to open this very view (``None`` without a path)."""
@@ -331,10 +330,9 @@ class LedgerLog:
         size = self.size()
         hashes = b"".join(bytes(h) for (h,) in self._db.execute(
             "SELECT leaf_hash FROM tlog_leaves WHERE idx < ? ORDER BY idx", [size]))
-        slots: dict[Any, list[tuple[int, tuple[str | None, int | None]]]] = {}
-        for seq, hand_id, kind, seat in self._db.execute(_SLOTS + " WHERE seq <= ? ORDER BY seq", [size]):
-            slots.setdefault(hand_id, []).append((seq - 1, (kind, seat if kind in _SEAT_KINDS else None)))
-        return LogIndex(hashes, slots)
+        if self._slots is None:
+            self._slots = leaf_slots(self._db, size)
+        return LogIndex(hashes, self._slots)
 
 
 class LedgerLogRef:
@@ -527,6 +525,10 @@ class RemoteLog:
 
     def hand_slots(self, hand_id: str) -> Iterable[tuple[int, tuple[str | None, int | None]]]:
         return iter(self._hands().get(hand_id, ()))
+
+    def entries(self) -> Iterator[tuple[int, bytes]]:
+        """``(leaf index, entry bytes)`` of every served entry below the checkpoint's size."""
+        return enumerate(self._load())
 
     def index(self) -> LogIndex:
         """The whole served log as a :class:`LogIndex` (for a parallel audit's workers)."""

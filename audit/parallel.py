@@ -62,7 +62,7 @@ from datetime import datetime, timedelta
 from .sources import Item, db_statuses, iter_source
 from .coverage import DEFAULT_GRACE, HandStatus, utc_now
 from .report import AuditReport
-from .runner import audit_one
+from .runner import audit_one, with_findings
 from .splits import Split, Wire, plan, splittable
 from .verify import Verdict
 
@@ -155,7 +155,7 @@ def _add(report: AuditReport, wire: Any, public_key: str | None, strict: bool, w
          **checks: Any) -> None:
     """One partition entry into ``report``: a hand's status, an unreadable item, or a record."""
     if len(wire) == 2:  # (where, HandStatus): built only by the auditor, never read from a record
-        report.add_status(wire[0], wire[1])
+        report.add_status(wire[0], with_findings(wire[1], checks.get("findings")))
         return
     where, data, error = wire
     if error is not None:
@@ -166,7 +166,7 @@ def _add(report: AuditReport, wire: Any, public_key: str | None, strict: bool, w
 
 def audit_partition(items: Sequence[Wire | StatusWire] | Split, public_key: str | None = None, strict: bool = False,
                     witnesses: Any = None, *, log: Any = None, state: Any = None, trust: Any = None,
-                    check_signatures: bool = False) -> AuditReport:
+                    check_signatures: bool = False, findings: Any = None) -> AuditReport:
     """Audit one partition's items (read from the archive first if given a split) into a
     partial report (runs in the worker).  ``log`` is the whole log's view (default: the one
     this worker process was given, if any); ``state`` a fresh :class:`StateCheck` whose
@@ -176,7 +176,7 @@ def audit_partition(items: Sequence[Wire | StatusWire] | Split, public_key: str 
     view = _resolve(log if log is not None else _INSTALLED["log"])
     report = PartialReport(state=state) if state is not None else AuditReport()
     checks = {k: v for k, v in (("log", view), ("state", state), ("trust", trust),
-                                ("check_signatures", check_signatures)) if v}
+                                ("check_signatures", check_signatures), ("findings", findings)) if v}
     for wire in items:
         _add(report, wire, public_key, strict, witnesses, **checks)
     return report
@@ -195,9 +195,11 @@ class _Checks:
     state: Any = None  # the parent's StateCheck; each task gets a fresh copy (``blank()``)
     trust: Any = None
     check_signatures: bool = False
+    findings: Any = None  # hand id -> faults the whole log or archive shows (small: only hands with faults)
 
     def kwargs(self, **extra: Any) -> dict[str, Any]:
-        out = {k: v for k, v in (("trust", self.trust), ("check_signatures", self.check_signatures)) if v}
+        out = {k: v for k, v in (("trust", self.trust), ("check_signatures", self.check_signatures),
+                                 ("findings", self.findings)) if v}
         if self.state is not None:
             out["state"] = self.state.blank()
         out.update({k: v for k, v in extra.items() if v is not None})
@@ -475,13 +477,14 @@ def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = 
                    witnesses: Any = None, chunk_size: int = CHUNK_SIZE, max_in_flight: int | None = None,
                    read_in_workers: bool | None = None, now: datetime | None = None,
                    grace: timedelta = DEFAULT_GRACE, trust: Any = None, check_signatures: bool = False,
-                   log: Any = None, state: Any = None, scope: Any = None) -> AuditReport:
+                   log: Any = None, state: Any = None, scope: Any = None, findings: Any = None) -> AuditReport:
     """Audit ``source`` (anything :func:`iter_source` reads) in parallel into one report,
     the same report -- byte for byte in ``to_json`` -- as :func:`audit.runner.audit_items`
     with the same ``trust``, ``check_signatures``, ``log`` (the whole log's view,
     :class:`~audit.logcheck.LedgerLog` or :class:`~audit.logcheck.RemoteLog`) and
     ``state`` (a :class:`~audit.auditstate.StateCheck`, which ends holding what every
-    partition accepted).
+    partition accepted), and ``findings`` (what the whole log or archive shows of each hand,
+    computed once by the parent: :mod:`audit.logscan`, :mod:`audit.archive_scan`).
 
     ``read_in_workers`` (default: yes for local processes and ``local:N``, no for a remote
     scheduler) lets each worker read its own split of a local archive.
@@ -501,7 +504,8 @@ def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = 
         return _audit_parallel(source, workers=workers, dask_address=dask_address, public_key=public_key,
                                strict=strict, progress=progress, witnesses=witnesses, chunk_size=chunk_size,
                                max_in_flight=max_in_flight, read_in_workers=read_in_workers, now=now, grace=grace,
-                               trust=trust, check_signatures=check_signatures, log=log, state=state, scope=scope)
+                               trust=trust, check_signatures=check_signatures, log=log, state=state, scope=scope,
+                               findings=findings)
     finally:
         if hold is not None:
             hold.close()
@@ -510,12 +514,12 @@ def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = 
 def _audit_parallel(source: str, *, workers: int, dask_address: str | None, public_key: str | None, strict: bool,
                     progress: Progress | None, witnesses: Any, chunk_size: int, max_in_flight: int | None,
                     read_in_workers: bool | None, now: datetime | None, grace: timedelta, trust: Any,
-                    check_signatures: bool, log: Any, state: Any, scope: Any) -> AuditReport:
+                    check_signatures: bool, log: Any, state: Any, scope: Any, findings: Any = None) -> AuditReport:
     local_workers = not dask_address or dask_address.startswith("local:")
     if read_in_workers is None:
         read_in_workers = local_workers
     shipped = shippable_log(log, reads_files=read_in_workers or local_workers)
-    checks = _Checks(state, trust, check_signatures)
+    checks = _Checks(state, trust, check_signatures, findings or None)
     if dask_address:
         parts: Iterator[Partition] | None = None
         if dask_address.startswith("local:"):  # the workers fork from this process: warm it first

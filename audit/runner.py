@@ -20,12 +20,15 @@ Progress = Callable[[AuditReport], None]
 
 def audit_one(data, *, public_key: str | None = None, strict: bool = False,
               witnesses: Policy | WitnessPolicy | None = None, trust: TrustAnchor | None = None,
-              check_signatures: bool = False, log=None, state=None, kind: int | None = None) -> Verdict:
+              check_signatures: bool = False, log=None, state=None, kind: int | None = None,
+              findings=None) -> Verdict:
     """:func:`audit_record`, but a crash of the auditor on one record becomes that record's
     ``INTERNAL_ERROR`` verdict instead of ending the run (the error type is kept, no traceback).
     ``witnesses``: the auditor's pinned :class:`~audit.policy.Policy` (or the older
     :class:`~audit.witnesscheck.WitnessPolicy` of ``--witness``/``--quorum``): a record whose
-    checkpoint lacks its quorum gets ``WITNESS_QUORUM``, and a quorum met proves its timing."""
+    checkpoint lacks its quorum gets ``WITNESS_QUORUM``, and a quorum met proves its timing.
+    With ``findings`` (hand id -> faults, :mod:`audit.logscan`), the record's hand gets what
+    the whole log (or the whole archive) shows of it."""
     try:
         verdict = audit_record(data, public_key=public_key, strict=strict, trust=trust,
                                check_signatures=check_signatures, log=log, kind=kind,
@@ -35,6 +38,9 @@ def audit_one(data, *, public_key: str | None = None, strict: bool = False,
                                  trust.origin if trust else None)
             if extra:
                 verdict = replace(verdict, faults=verdict.faults + tuple(extra))
+        extra = findings.get(verdict.hand_id) if findings and verdict.hand_id is not None else None
+        if extra and not (strict and verdict.faults):
+            verdict = replace(verdict, faults=verdict.faults + tuple(extra))
         if state is not None and Reason.LOG_INCONSISTENT in verdict.reasons:
             state.contradicted = True
         return verdict
@@ -42,6 +48,11 @@ def audit_one(data, *, public_key: str | None = None, strict: bool = False,
         hand_id = data.get("hand_id") if isinstance(data, dict) else None
         return Verdict(hand_id if isinstance(hand_id, str) else None, None,
                        (Fault(Reason.INTERNAL_ERROR, f"the auditor failed: {type(exc).__name__}"),))
+
+
+def with_findings(status, findings):
+    """A hand's status with what the whole log shows of it (``findings``, may be ``None``)."""
+    return status.with_log_faults(findings.get(status.hand_id)) if findings else status
 
 
 def as_policy(witnesses) -> Policy | None:
@@ -77,19 +88,21 @@ def state_faults(data, state, public_key: str | None, origin: str | None) -> lis
 def audit_items(items: Iterable[Item], *, public_key: str | None = None, strict: bool = False,
                 progress: Progress | None = None, every: int = 200,
                 witnesses: Policy | WitnessPolicy | None = None, trust=None, check_signatures: bool = False,
-                log=None, state=None) -> AuditReport:
+                log=None, state=None, findings=None) -> AuditReport:
     """Audit every item; a malformed item is a failure of its own and the run goes on; a
-    hand's status (no record to audit) is added as such."""
+    hand's status (no record to audit) is added as such.  ``findings`` (hand id -> faults:
+    what the whole log or archive shows of each hand, :mod:`audit.logscan`) are added to the
+    hand's verdict or status."""
     report = AuditReport()
     for n, item in enumerate(items, 1):
         if item.status is not None:
-            report.add_status(item.where, item.status)
+            report.add_status(item.where, with_findings(item.status, findings))
         elif item.error is not None:
             report.add_error(item.where, str(item.error))
         else:
             report.add(item.where, audit_one(item.data, public_key=public_key, strict=strict, witnesses=witnesses,
                                              trust=trust, check_signatures=check_signatures, log=log,
-                                             state=state, kind=item.kind))
+                                             state=state, kind=item.kind, findings=findings))
         if progress and n % every == 0:
             progress(report)
     if progress:

@@ -171,6 +171,11 @@ def check_statements(record: HandRecord, *, public_key: str | None = None,
             continue
         kind = st.get("kind")
         name_of = statement_label(number, kind if isinstance(kind, str) else None)
+        if kind == "cancel":  # a cancelled hand is never dealt, so never recorded: out of the protocol's order
+            faults.append(Fault(Reason.EVENT_ORDER, f"{name_of}: a cancel among a recorded hand's statements (a hand "
+                                                    "is cancelled only before the deal, and never recorded)",
+                                statement=number))
+            continue
         if not isinstance(kind, str) or kind not in PHASES:
             faults.append(Fault(Reason.STATEMENT_MISMATCH, f"{name_of} has unknown kind {kind!r}", statement=number))
             continue
@@ -211,7 +216,7 @@ def check_statements(record: HandRecord, *, public_key: str | None = None,
         if p < phase:
             faults.append(Fault(Reason.EVENT_ORDER, f"{name_of} comes after a later phase", statement=number))
         elif isinstance(time, str) and time < last_time:
-            faults.append(Fault(Reason.EVENT_ORDER, f"{name_of} is dated before the one before it", statement=number))
+            faults.append(Fault(Reason.TIME_ORDER, f"{name_of} is dated before the one before it", statement=number))
         phase = max(phase, p)
         last_time = max(last_time, time if isinstance(time, str) else "")
     for kind in REQUIRED + (("reveal",) if f.server_seed is not None else ()):

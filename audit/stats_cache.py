@@ -28,7 +28,7 @@ from .stats import DealStats, HandFacts, hand_facts
 from .verify import Verdict
 
 
-def _operator_keys(ledger: Any) -> dict[str, str]:
+def operator_keys(ledger: Any) -> dict[str, str]:
     return {name: ledger.public_key(name) for (name,) in ledger.db.execute("SELECT name FROM operators ORDER BY rowid")}
 
 
@@ -37,7 +37,7 @@ def fingerprint(ledger: Any) -> str:
     h = hashlib.sha256(b"tiplu/stats/v1\n")
     for rowid, hand_id in ledger.db.execute("SELECT rowid, hand_id FROM published_records ORDER BY rowid"):
         h.update(f"{rowid}\t{hand_id}\n".encode("utf-8"))
-    h.update(json.dumps(_operator_keys(ledger), sort_keys=True).encode("utf-8"))
+    h.update(json.dumps(operator_keys(ledger), sort_keys=True).encode("utf-8"))
     return h.hexdigest()
 
 
@@ -81,7 +81,7 @@ class LedgerStats:
         with self._lock:
             if key in self._results:
                 return key, self._results[key], True
-            keys = _operator_keys(ledger)
+            keys = operator_keys(ledger)
             if keys != self._keys:          # a key changed: every verdict may change
                 self._seen.clear()
                 self._keys = keys

@@ -134,6 +134,10 @@ def judge_timing(record: Any, faults: list[Fault] | tuple[Fault, ...], *, policy
                 witnessed = not any(f.reason in _NO_CHECKPOINT for f in faults)
     if whole_log is not None:
         also = f" The witnesses of {label} cosigned its checkpoint too ({_names(counted)})." if counted else ""
+        if faults or extra:
+            return Timing(WHOLE_LOG, label, counted,
+                          f"Judged against the operator's whole log ({whole_log}); the record does not check out "
+                          f"there: see its faults.{also}"), extra
         return Timing(WHOLE_LOG, label, counted,
                       f"Checked against the operator's whole log ({whole_log}): every statement of this hand is "
                       f"in that log, in the protocol's order, and the hand is logged once, so the deal was "

@@ -21,6 +21,11 @@ The trusted key (``trust``, a :class:`~audit.trust.TrustAnchor`, or ``public_key
 auditor's, never the record's own ``table.public_key`` -- without one, the audit falls back
 to that claimed key and :func:`trust_of` says so (basis ``record``: not a trust anchor).
 
+Last, :func:`audit.timing.judge_timing` says what proved the timing (``Verdict.timing``):
+``whole-log`` given ``log``, ``witnessed`` when the pinned ``policy``'s witness quorum cosigned
+the checkpoint, else ``unproven``; under a policy that requires witnesses a missing quorum is
+``WITNESS_QUORUM``.  ``Verdict.status`` is ``fail``, ``unproven`` or ``pass``.
+
 ``strict=True`` stops at the first fault; the default report mode collects them all.
 
 A :class:`Verdict` groups its faults (:func:`replay.faults.group_faults`): root causes
@@ -46,6 +51,7 @@ from .logcheck import LogView, check_log_evidence
 from .schema import validate_record
 from .statement_check import check_statements
 from .policy import Policy
+from .timecheck import witnessed_future
 from .timing import Timing, checkpoint_text_of, judge_timing
 from .trust import TrustAnchor
 from .consttime import same_text
@@ -247,6 +253,8 @@ def audit_record(data: Any, *, public_key: str | None = None, strict: bool = Fal
     timing, extra = judge_timing(record, faults, policy=policy, whole_log=whole_log_name(log))
     if not (strict and faults):
         faults.extend(extra)
+        # a statement dated after a witness cosigned the tree that holds it (issue 27)
+        faults.extend(witnessed_future(record.fairness.statements, timing.witnesses))
     return Verdict(record.hand_id, record.preset, tuple(faults), record.table.table_id, result, timing)
 
 

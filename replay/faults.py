@@ -60,6 +60,9 @@ class Reason(str, Enum):
     UNPUBLISHED = "unpublished"                  # a hand finished (or revealed) but its record is not published
     STALLED = "stalled"                          # a hand committed/dealt, not finished or revealed within the grace period
     WITNESS_QUORUM = "witness_quorum"            # the checkpoint lacks the required quorum of valid witness cosignatures
+    FUTURE_TIME = "future_time"                  # a statement dated later than what bounds it (witnesses, the auditor's clock)
+    TIME_ORDER = "time_order"                    # statement times run backwards in log order
+    SEED_REUSE = "seed_reuse"                    # one server commitment or server seed in two hands of one log
 
 
 def statement_label(number: int, kind: str | None = None) -> str:
@@ -113,7 +116,7 @@ LAYER: dict[Reason, int] = {
     Reason.CARRY_MISMATCH: 6,
 }
 _LOG_LAYER = {"not_log_bound": 2, "bad_checkpoint": 2, "witness_quorum": 2, "log_inconsistent": 2,
-              "unpublished": 0, "stalled": 0}
+              "unpublished": 0, "stalled": 0, "seed_reuse": 1, "future_time": 3, "time_order": 3}
 
 
 def _layer(f: Fault) -> tuple[int, int]:

@@ -2,8 +2,76 @@
 
 Hypothesis' per-example deadline is a timing assertion, and speed is never asserted by unit
 tests here (bench/ measures it): on a loaded 2-core machine an honest example can take 300 ms.
+
+A test skipped because a part it needs is missing (Chromium, playwright, gunicorn, dask,
+bash, a Go toolchain...: a skip reason naming a missing part, :func:`is_missing_part`)
+is **a failure under CI** (``CI=true``), with one line saying what is missing; locally the
+run ends with one loud line counting those skips, so a green run never hides them (issue
+29 item 19).
 """
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+
+import pytest
 from hypothesis import settings
 
 settings.register_profile("tiplu", deadline=None)
 settings.load_profile("tiplu")
+
+#: skip reasons that mean "a part the suite needs is not installed"
+MISSING_PART = re.compile(r"no Chromium|playwright|could not import|not installed|needs (gunicorn|bash|go\b|"
+                          r"the go toolchain)|no go toolchain|golang|GO INTEROP NOT CHECKED", re.I)
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+
+
+def is_missing_part(reason: str) -> bool:
+    return bool(MISSING_PART.search(reason or ""))
+
+
+def _skip_reason(report) -> str:
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2]).removeprefix("Skipped: ")
+    return str(longrepr or "")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and in_ci() and not hasattr(report, "wasxfail"):
+        reason = _skip_reason(report)
+        if is_missing_part(reason):
+            report.outcome = "failed"
+            report.longrepr = f"CI=true: a part this test needs is missing, so it cannot be skipped: {reason}"
+
+
+_MISSING: Counter = Counter()
+
+
+def pytest_runtest_logreport(report):
+    if report.skipped and not hasattr(report, "wasxfail"):
+        reason = _skip_reason(report)
+        if is_missing_part(reason):
+            _MISSING[reason] += 1
+
+
+def pytest_unconfigure(config):
+    """Locally, the last line of the run names every skip for a missing part, loudly."""
+    if not _MISSING or getattr(config, "workerinput", None) is not None:  # an xdist worker: the controller says it
+        return
+    parts = "; ".join(f"{n} for {reason}" for reason, n in _MISSING.most_common())
+    n = sum(_MISSING.values())
+    line = (f"!!! {n} TEST{'S' if n != 1 else ''} SKIPPED FOR A MISSING PART ({parts}) -- not a full pass; "
+            "install them ('tools/test' does, as root) or run with CI=true to fail on them !!!")
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(line, red=True, bold=True)
+    else:
+        print(line)

@@ -99,6 +99,28 @@ def receipt_cases(b, ledger, key, origins, golden, grind_record, other_key, othe
                 ("seats", lambda r: r["table"]["seats"].pop(), ["seat_name", "seats"],
                  "the record has one seat fewer than the logged hand statement (so the last seat has no name either)")):
             add(f"terms-{name}", edited(f"terms-{name}", fn), 1, what, about, catches=["receipt-skip-terms"])
+    if "moves_head" in next(s["statement"] for s in golden["fairness"]["statements"]
+                            if s["statement"]["kind"] == "record"):  # format 3: move receipts (--moves)
+        from audit.ledger.moves import move_receipt
+        from replay.movechain import chain_heads
+        heads = chain_heads(hand_id, golden["fairness"]["server_commitment"], golden["moves"])
+        mrs = [move_receipt(key, hand_id, n + 1, h, golden["moves"][n].get("time", golden["fairness"]["statements"][0]
+                                                                           ["statement"]["time"]))
+               for n, h in enumerate(heads)]
+        mref = b.add_file("receipts/move-receipts.json", json.dumps(mrs, indent=1) + "\n")
+        b.cases.append(case("receipt/moves-agree", "receipt", "receipt",
+                            {"receipt": rc_ref, "record": golden_ref, "public_key": key.public_hex,
+                             "move_receipts": mref}, {"exit": 0, "contradictions": []},
+                            about="every move receipt the seat kept is the head of the record's moves"))
+
+        def other_time(rec):
+            rec["moves"][0]["time"] = "2026-11-01T00:00:00.001Z"
+        b.cases.append(case("receipt/moves-other", "receipt", "receipt",
+                            {"receipt": rc_ref, "record": edited("moves-other", other_time),
+                             "public_key": key.public_hex, "move_receipts": mref},
+                            {"exit": 1, "contradictions": ["moves"]},
+                            about="the record's first move has another time than the seat was given a receipt "
+                                  "for: the moves contradict the receipts (one contradiction, moves)", catches=["receipt-skip-moves"]))
     grind = json.loads(b.files[grind_record])
     rc_grind = receipt(ledger, _seat_receipt(ledger, grind["hand_id"], seat), key=key, origin=base, now=now)
     add("grind", {"file": grind_record}, 1, ["different_statement", "different_statement", "server_commitment"],

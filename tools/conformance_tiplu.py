@@ -223,8 +223,12 @@ class Verifier:
             d = pathlib.Path(tmp)
             (d / "receipt.json").write_text(inp["receipt"], encoding="utf-8")
             (d / "record.json").write_text(inp["record"], encoding="utf-8")
-            code, out = self.cli(["receipt", "verify", str(d / "receipt.json"), str(d / "record.json"),
-                                  "--public-key", inp["public_key"], "--json"])
+            args = ["receipt", "verify", str(d / "receipt.json"), str(d / "record.json"),
+                    "--public-key", inp["public_key"], "--json"]
+            if inp.get("move_receipts") is not None:
+                (d / "moves.json").write_text(inp["move_receipts"], encoding="utf-8")
+                args += ["--moves", str(d / "moves.json")]
+            code, out = self.cli(args)
         found = sorted(c["what"] for c in json.loads(out)["contradictions"]) if code in (0, 1) else []
         return {"exit": code, "contradictions": found}
 

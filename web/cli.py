@@ -132,7 +132,11 @@ def _check_port_free(host: str, port: int) -> None:
 @click.option("--serve/--no-serve", default=True, show_default=True, help="Serve the website afterwards.")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
-def demo_command(directory: Path, rebuild: bool, small: bool, serve: bool, host: str, port: int) -> None:
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the audit report and how it compares with the planted forgeries as one JSON object "
+                   "(the serving message then goes to stderr).")
+def demo_command(directory: Path, rebuild: bool, small: bool, serve: bool, host: str, port: int,
+                 as_json: bool) -> None:
     """Build a demo archive (all four presets, a few hundred hands, a few tampered by a
     dishonest operator), audit it, print a summary, and serve the site on 127.0.0.1.
 
@@ -156,11 +160,11 @@ def demo_command(directory: Path, rebuild: bool, small: bool, serve: bool, host:
                    f"run by the demo, so it shows witnessing, not independence)", err=True)
     try:
         db = build_and_audit(directory, rebuild=rebuild, small=small,
-                             witnesses=witness.setting if witness is not None else None)
+                             witnesses=witness.setting if witness is not None else None, as_json=as_json)
         if not serve:
             return
         app = demo_site(db, witness.setting)
-        click.echo(f"\nServing the demo at http://{host}:{port}/  (Ctrl-C to stop)")
+        click.echo(f"\nServing the demo at http://{host}:{port}/  (Ctrl-C to stop)", err=as_json)
         app.run(host=host, port=port, debug=False, use_reloader=False)
     finally:
         if witness is not None:

@@ -63,6 +63,8 @@ def _respond(status: int, code: str, message: str) -> Response:
     else:
         resp = Response(render_template("error.html", status=status, code=code, message=message), mimetype="text/html")
     resp.status_code = status
+    if code == "busy":  # the read slots are taken (web/limits.py): a second is enough
+        resp.headers["Retry-After"] = "1"
     return resp
 
 

@@ -30,11 +30,15 @@ DEFAULT_WAIT = 2.0
 REFRESH_SECONDS = 5
 
 
-class _Worker:
-    """The process's statistics: the cache, and at most one computation at a time."""
+class Worker:
+    """One cached computation over the published records (``cache``: :class:`LedgerStats` or
+    another with its ``cached``/``result``/``progress``) and at most one run of it at a time,
+    in a background thread; ``model`` renders the finished result once per fingerprint."""
 
-    def __init__(self) -> None:
-        self.stats = LedgerStats()
+    def __init__(self, cache: Any, model: Any, name: str) -> None:
+        self.stats = cache
+        self.model = model
+        self.name = name
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
         self.error: str | None = None
@@ -43,20 +47,22 @@ class _Worker:
         with self.lock:
             if self.thread is None or not self.thread.is_alive():
                 self.error = None
-                self.thread = threading.Thread(target=self._run, args=(db_path,), name="tiplu-stats", daemon=True)
+                self.thread = threading.Thread(target=self._run, args=(db_path,), name=self.name, daemon=True)
                 self.thread.start()
             return self.thread
 
     def _run(self, db_path: str) -> None:
         try:
             with Ledger(db_path) as ledger:
-                self.stats.result(ledger, _model)
+                self.stats.result(ledger, self.model)
         except Exception as exc:  # noqa: BLE001 - reported on the page, never a traceback
             self.error = type(exc).__name__
 
 
-def _worker() -> _Worker:
-    return current_app.extensions.setdefault("tiplu_stats", _Worker())
+def _worker() -> Worker:
+    if "tiplu_stats" not in current_app.extensions:
+        current_app.extensions["tiplu_stats"] = Worker(LedgerStats(), _model, "tiplu-stats")
+    return current_app.extensions["tiplu_stats"]
 
 
 def _model(stats: Any) -> dict[str, Any]:
@@ -78,7 +84,12 @@ def warm(app: Any) -> None:
 
 def stats_model() -> dict[str, Any] | None:
     """The finished model for the ledger as it is now, or ``None`` while it is computed."""
-    worker = _worker()
+    return finished_model(_worker())
+
+
+def finished_model(worker: Worker) -> Any:
+    """``worker``'s finished model for the ledger as it is now: started (or joined) and
+    waited for up to ``TIPLU_STATS_WAIT`` seconds; ``None`` while it is computed."""
     _, model = worker.stats.cached(get_ledger())
     if model is not None:
         return model

@@ -73,7 +73,7 @@ def demo_log(directory: Path | None = None) -> tuple[str, str]:
 
 
 def build_and_audit(directory: Path, *, rebuild: bool = False, small: bool = False,
-                    witnesses: str | None = None) -> Path:
+                    witnesses: str | None = None, as_json: bool = False) -> Path:
     """The demo up to its verdict: build the archive in ``directory`` (first run, or
     ``rebuild``), audit it with a progress bar, print the summary and whether the audit
     rejected exactly the hands the demo forged.  Returns the archive's path; exits 1 when it
@@ -93,16 +93,25 @@ def build_and_audit(directory: Path, *, rebuild: bool = False, small: bool = Fal
     report = audit_items(iter_source(str(db)), progress=show, every=25)
     if show:
         show.close()
-    print_summary(report, verdict_line=False)
     tampered = json.loads((directory / "tampered.json").read_text()) if (directory / "tampered.json").exists() else {}
     data = report.to_json()
     caught = {f["hand_id"] for f in data["failures"]}
+    missed, wrongly = set(tampered) - caught, caught - set(tampered)
+    as_planted = not missed and not wrongly and not report.table_faults()
+    if as_json:  # one JSON object: the audit report and how it compares with what the demo forged
+        click.echo(json.dumps({"format": "tiplu.demo/1", "archive": str(db), "report": data,
+                               "tampered": tampered, "caught": sorted(set(tampered) & caught),
+                               "missed": sorted(missed), "wrongly_rejected": sorted(wrongly),
+                               "as_planted": as_planted}, indent=2, sort_keys=True))
+        if not as_planted:
+            sys.exit(1)
+        return db
+    print_summary(report, verdict_line=False)
     click.echo(f"{data['total']} records audited, {data['failed']} failed.")
     if tampered:
         click.echo(f"The dishonest operator tampered {len(tampered)} hands; the audit caught "
                    f"{len(set(tampered) & caught)} of them.")
-    missed, wrongly = set(tampered) - caught, caught - set(tampered)
-    if not missed and not wrongly and not report.table_faults():
+    if as_planted:
         click.echo("As it should be: every failure above is a forgery the demo planted on purpose, each one "
                    "was caught, and every honest hand passed. (On a real archive any failure means "
                    "AUDIT FAILED and exit status 1.)")

@@ -1,7 +1,12 @@
 """``tiplu monitor URL``: watch an operator's transparency log (see :mod:`audit.tlog.monitor`).
 
-Every problem found is one line on stderr, ``tiplu monitor: KIND: message``, and the exit
-status is 1; a clean poll prints one ``ok`` line on stdout and saves the state file.
+Every problem found is one line on stderr, ``tiplu monitor: KIND: message``.  The state file
+is saved after every poll whose *log* checks pass (a problem about a hand -- stalled,
+unpublished, out of order, a failed audit -- is reported but does not stop the monitor
+following the log), and a clean poll prints one ``ok`` line on stdout.  With ``--once`` the
+exit status is 1 if the poll found any problem; without it the monitor keeps polling every
+``--interval`` seconds, reporting each poll's problems, until it is stopped (Ctrl-C: exit
+status 1 if the last poll found a problem, else 0).
 """
 from __future__ import annotations
 
@@ -51,9 +56,10 @@ def run_once(client: LogClient, state_path: Path, *, url: str, public_key: str |
         click.echo(f"note: {note}")
     for problem in problems:
         click.echo(f"tiplu monitor: {problem}", err=True)
+    if result.accepted:  # the log checks passed: its growth is followed, whatever a hand did
+        result.state.save(state_path)
     if problems:
         return False
-    result.state.save(state_path)
     cp = result.checkpoint
     click.echo(f"ok: {cp.origin} size {cp.size} root {cp.root.hex()} "
                f"(+{result.new_entries} entries checked, {result.audited} hands audited against the whole log, "
@@ -119,11 +125,14 @@ def monitor_command(url: str, state_path: Path, public_key: str | None, once: bo
 
     Verifies each new checkpoint's signature and its consistency with the last one
     accepted, checks every new entry's inclusion proof, and audits revealed hands.
-    A fork, rollback, missing entry, bad signature, split view, failed audit, or a hand
-    stalled or left unpublished past the grace period is one line on stderr and exit
-    status 1.  With --policy (a pinned C2SP tlog-policy) or --witness, a checkpoint, or a
-    revealed hand's record, lacking the quorum of valid cosignatures is WITNESS_QUORUM.
-    Every hand is audited against the whole served log (its timing: "whole-log").
+    A fork, rollback, missing entry, bad signature, split view, failed audit, a hand
+    stalled or left unpublished past the grace period, a statement out of the protocol's
+    order, dated backwards or in the future, or a server seed used twice is one line on
+    stderr.  With --once the exit status is then 1; otherwise the monitor keeps polling
+    every --interval seconds.  With --policy (a pinned C2SP tlog-policy) or --witness, a
+    checkpoint, or a revealed hand's record, lacking the quorum of valid cosignatures is
+    WITNESS_QUORUM.  Every hand is audited against the whole served log (its timing:
+    "whole-log").
     """
     from audit.trust import TrustAnchor
 
@@ -141,6 +150,7 @@ def monitor_command(url: str, state_path: Path, public_key: str | None, once: bo
 
     scope = url_scope(url.rstrip("/"), public_key) if public_key else None
     client = LogClient(url, operator=scope.operator if scope is not None else None)
+    clean = True
     while True:
         round_hook = hook
         if hook is not None and audit_hook == DEFAULT_AUDIT_HOOK:
@@ -148,9 +158,13 @@ def monitor_command(url: str, state_path: Path, public_key: str | None, once: bo
             round_hook = against_the_log(hook, client, public_key or known.public_key, known.origin)
             if policy is not None and policy.requires_witnesses:
                 round_hook = records_need_witnesses(round_hook, policy)
-        if not run_once(client, state_path, url=url, public_key=public_key, hook=round_hook, compare_paths=compare_paths,
-                        grace=grace, policy=policy):
-            sys.exit(1)
+        clean = run_once(client, state_path, url=url, public_key=public_key, hook=round_hook,
+                         compare_paths=compare_paths, grace=grace, policy=policy)
         if once:
+            if not clean:
+                sys.exit(1)
             return
-        time.sleep(interval)
+        try:  # keep watching: a poll's problems are reported, the next poll comes all the same
+            time.sleep(interval)
+        except KeyboardInterrupt:
+            sys.exit(0 if clean else 1)

@@ -59,8 +59,19 @@ def decision_observations(game: Any, engine: Any, hand_id: str,
     return found
 
 
-def observe_record(record: Any, into: Observations) -> bool:
-    """Add one parsed, audit-passing record's observations; ``False`` if it did not replay."""
+@dataclass(frozen=True)
+class HandPart:
+    """One replayed hand's part of the review: its observations, who sat where, the nets."""
+
+    preset: str
+    names: tuple[str, ...]
+    found: tuple[Observation, ...]
+    nets: tuple[Decimal, ...]
+
+
+def hand_part(record: Any) -> HandPart | None:
+    """Replay one parsed, audit-passing record and observe its decisions (``None`` if it
+    does not replay clean)."""
     game = game_for(record.ruleset.game)
     steps: list[tuple[int, Any, Any]] = []
     before: list[Any] = [None]
@@ -72,10 +83,22 @@ def observe_record(record: Any, into: Observations) -> bool:
 
     result = replay_record(record, strict=True, visit=visit)
     if result.faults or result.settlement is None:
-        return False
+        return None
     found = decision_observations(game, game.engine(record.ruleset), record.hand_id, steps)
-    add_hand(into, record.ruleset.preset, list(record.table.players), found, result.settlement.nets)
+    return HandPart(record.ruleset.preset, tuple(record.table.players), tuple(found), tuple(result.settlement.nets))
+
+
+def observe_record(record: Any, into: Observations) -> bool:
+    """Add one parsed, audit-passing record's part; ``False`` if it did not replay."""
+    part = hand_part(record)
+    if part is None:
+        return False
+    add_part(into, part)
     return True
+
+
+def add_part(into: Observations, part: HandPart) -> None:
+    add_hand(into, part.preset, list(part.names), part.found, part.nets)
 
 
 def add_hand(into: Observations, preset: str, names: list[str], found: Iterable[Observation],

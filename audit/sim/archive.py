@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import statistics
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -67,16 +67,29 @@ def simulate_archive(ledger: Any, plan: Iterable[tuple[str, int, int]], *, seed:
     played as a superuser, :func:`audit.sim.play.play_hand`)."""
     ensure_operator(ledger, seed=seed)
     run = ArchiveRun()
+    after = _last_time(ledger)  # a run appended to a ledger goes on after its last statement
     for i, (preset, players, hands) in enumerate(plan):
         table_id = f"{table_prefix}{preset.replace('/', '-')}-{players}p-t{i}"
+        start = EPOCH + timedelta(days=i)
+        if after is not None and start <= after:  # statement times run forward in log order
+            start = after + timedelta(minutes=1)
         t = simulate_table(ledger, preset=preset, players=players, hands=hands, seed=seed, table_id=table_id,
                            operator=OPERATOR, tamper_rate=tamper_rate, on_record=on_record,
-                           start=EPOCH + timedelta(days=i), bias=bias, origin=origin,
+                           start=start, bias=bias, origin=origin,
                            tamper_hands=tamper_hands, tamper_rng=tamper_rng, peek=peek)
+        after = t.last_time or after
         run.tables.append(t)
         if on_table:
             on_table(t)
     return run
+
+
+def _last_time(ledger: Any) -> "datetime | None":
+    """The time of the ledger's last statement (``None`` for an empty log)."""
+    from ..timecheck import parse_time
+
+    row = ledger.db.execute("SELECT statement FROM statements ORDER BY seq DESC LIMIT 1").fetchone()
+    return parse_time(json.loads(row[0]).get("time")) if row else None
 
 
 def write_tamper_log(run: ArchiveRun, path: Path) -> None:

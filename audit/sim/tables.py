@@ -58,6 +58,9 @@ class TableRun:
     tampered: dict[str, str] = field(default_factory=dict)
     turns: list[int] = field(default_factory=list)
     finished: int = 0  # hands with a winner (not void, not a kitti)
+    #: the time of the table's last statement: the next table starts after it (statement
+    #: times run forward in log order, as an honest operator's clock makes them)
+    last_time: datetime | None = None
     #: with ``keep_move_receipts``: each hand's move receipts, as every seat was given them
     move_receipts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
@@ -99,7 +102,8 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
         tick = iter(range(10**9))
 
         def now() -> datetime:
-            return clock + timedelta(seconds=next(tick))
+            run.last_time = clock + timedelta(seconds=next(tick))
+            return run.last_time
 
         def draw(attempt: int, hand_id: str = hand_id) -> tuple[bytes, list[bytes]]:
             tag = "" if attempt == 0 else f":try{attempt}"
@@ -151,7 +155,7 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
         run.finished += played.outcome.winner is not None
         carry = game.next_carry(carry, played.outcome)
         dealer = left_of(dealer, players, direction=direction)
-        clock = clock + timedelta(minutes=5)
+        clock = max(clock + timedelta(minutes=5), run.last_time + timedelta(seconds=1))
     return run
 
 

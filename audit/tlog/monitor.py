@@ -10,16 +10,16 @@ One :func:`poll` does, against the operator's ``/api/v1/log`` API:
 3. fetch every new entry, recompute its leaf hash from the signed statement and verify
    its inclusion proof against the new root (MISSING_ENTRY, BAD_INCLUSION), and check the
    statement's own signature (BAD_STATEMENT);
-4. for every ``reveal`` statement, when an audit hook is given, fetch
-   ``/api/v1/hands/<hand_id>/record`` and run ``audit_record(record)`` (AUDIT_FAILED); a
-   missing route or hook is skipped and said so;
-5. follow every hand from its ``hand`` statement to its ``reveal`` (and its publication,
-   when the operator's hand view says ``published``) or ``cancel``: a hand whose statements
-   stop for longer than the grace period (:mod:`audit.coverage`) is STALLED (stopped
-   before its record) or UNPUBLISHED (its record attached or revealed, never published).
-   The open hands are kept in the state file.
+4. follow every hand (:mod:`audit.tlog.monitor_hands`): its open state (STALLED,
+   UNPUBLISHED, FUTURE_TIME past the grace period), each new entry's protocol order, time
+   and seeds (EVENT_ORDER, TIME_ORDER, FUTURE_TIME, SEED_REUSE), and -- when an audit hook
+   is given -- the audit of every revealed hand's record, fetched from
+   ``/api/v1/hands/<hand_id>/record`` as soon as the operator serves it (AUDIT_FAILED).
 
-Only when no problem was found is the new checkpoint accepted into the state.
+The new checkpoint is accepted into the state when the *log* checks pass (1-3): a problem
+about a hand is reported but never stops the log being followed, so a stalled hand does not
+blind the monitor to a later fork.  Each hand check keeps its own state (open hands, the
+log scan, the pending audits) in the state file.
 :func:`compare` gossips: two monitors' checkpoints of one log must be consistent; if not,
 the operator showed them different logs (SPLIT_VIEW), and the two signed checkpoints are
 the evidence.
@@ -27,7 +27,6 @@ the evidence.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -37,7 +36,8 @@ import requests
 
 from datetime import datetime, timedelta
 
-from audit.coverage import DEFAULT_GRACE, classify, utc_now
+from audit.coverage import DEFAULT_GRACE, utc_now
+from audit.logscan import LogScan
 from audit.errors import ProofError, SignatureError
 from audit.signing import verify_statement
 from replay.canonical import canonical_json
@@ -46,21 +46,11 @@ from replay.errors import MalformedError, TipluError
 from . import merkle
 from .checkpoint import Checkpoint, parse_checkpoint, verify_checkpoint
 from .cosignature import WitnessQuorumError, check_quorum
+from .monitor_hands import (AuditHook, Problem, audit_pending, check_open_hands, follow, report_reuse,
+                            scan_entry)
 from .note import Vkey
 
-AuditHook = Callable[[Mapping[str, Any]], Any]
-STATE_VERSION = 1
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One thing the operator did wrong (or that stopped the check); printed as one line."""
-
-    kind: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.kind}: {' '.join(self.message.split())}"  # always one line
+STATE_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,27 +64,38 @@ class MonitorState:
     checkpoint: str | None = None
     #: hands not yet closed (revealed and published, or cancelled): (hand_id, last kind, last time)
     open_hands: tuple[tuple[str, str, str | None], ...] = ()
+    #: the log scan's state (:meth:`audit.logscan.LogScan.to_json`): open hands' protocol
+    #: steps, closed hands, the last statement time, every server commitment and seed
+    scan: Mapping[str, Any] | None = field(default=None, compare=False)
+    #: revealed hands whose record is not audited yet: (hand_id, the reveal's entry)
+    pending: tuple[tuple[str, int], ...] = ()
 
     @classmethod
     def load(cls, path: Path, *, url: str) -> "MonitorState":
-        if not path.exists():
+        from ..statefile import read_state
+
+        data = read_state(path)  # refuses a file that is not a state file (it is never overwritten)
+        if data is None:
             return cls(url=url)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
             open_hands = tuple((str(h), str(k), t if isinstance(t, str) else None)
                                for h, k, t in data.get("open_hands", []))
+            pending = tuple((str(h), int(i)) for h, i in data.get("pending", []))
+            scan = data.get("scan")
             return cls(url=data["url"], public_key=data.get("public_key"), origin=data.get("origin"),
-                       trust=data.get("trust", "tofu"), checkpoint=data.get("checkpoint"), open_hands=open_hands)
+                       trust=data.get("trust", "tofu"), checkpoint=data.get("checkpoint"), open_hands=open_hands,
+                       scan=scan if isinstance(scan, dict) else None, pending=pending)
         except (ValueError, KeyError, TypeError):
             raise MalformedError(f"{path} is not a monitor state file") from None
 
     def save(self, path: Path) -> None:
         data = {"version": STATE_VERSION, "url": self.url, "public_key": self.public_key,
                 "origin": self.origin, "trust": self.trust, "checkpoint": self.checkpoint,
-                "open_hands": [list(h) for h in self.open_hands]}
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
+                "open_hands": [list(h) for h in self.open_hands], "pending": [list(p) for p in self.pending],
+                "scan": self.scan}
+        from ..statefile import write_state
+
+        write_state(path, data)
 
 
 @dataclass
@@ -106,10 +107,18 @@ class PollResult:
     audited: int = 0
     notes: list[str] = field(default_factory=list)
     open_hands: dict[str, tuple[str, str | None]] = field(default_factory=dict)  # hand -> (last kind, time)
+    pending: dict[str, int] = field(default_factory=dict)  # revealed hand -> its reveal's entry, not yet audited
+    #: whether the new checkpoint was accepted (the log checks passed; hand problems do not stop it)
+    accepted: bool = False
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def log_problems(self) -> list[Problem]:
+        """The problems with the log itself (they stop the checkpoint being accepted)."""
+        return [p for p in self.problems if not p.about_a_hand]
 
 
 class OperatorError(TipluError):
@@ -131,6 +140,10 @@ class LogClient:
         self.session = session or requests.Session()
         self.timeout = timeout
         self.operator = operator
+        #: the operator whose log the server said its checkpoint is (its tiles' prefix), and
+        #: whether the server has tiles (``False`` after a 404: the JSON API is read instead)
+        self.served_operator: str | None = None
+        self.tiles = True
 
     def _get(self, path: str, params: Mapping[str, Any] | None = None, *, allow_404: bool = False) -> Any:
         try:
@@ -157,11 +170,35 @@ class LogClient:
         return body
 
     def checkpoint(self) -> dict[str, Any]:
-        from .logs import OPERATOR_PARAM
+        from .logs import OPERATOR_PARAM, check_id
 
-        return self._object("/api/v1/log/checkpoint", None if self.operator is None else {OPERATOR_PARAM: self.operator})
+        body = self._object("/api/v1/log/checkpoint", None if self.operator is None else {OPERATOR_PARAM: self.operator})
+        try:  # whose log it is: where its tiles are (a name the server gives is checked, never trusted as a path)
+            self.served_operator = check_id(body.get("operator"), what="operator") if self.operator is None else None
+        except MalformedError:
+            self.served_operator = None
+        return body
+
+    def _raw(self, path: str) -> tuple[int, bytes]:
+        try:
+            r = self.session.get(self.base + path, timeout=self.timeout)
+        except requests.RequestException as exc:
+            raise OperatorError(f"cannot reach {self.base}{path}: {exc}", kind="UNREACHABLE") from None
+        return r.status_code, r.content
 
     def entries(self, start: int, end: int) -> list[dict[str, Any]]:
+        """Entries from ``start`` (below ``end``, one page): through the log's C2SP tile entry
+        bundles (:mod:`.tileclient`), else -- a server without tiles -- the JSON API."""
+        operator = self.operator or self.served_operator
+        if operator is not None and self.tiles:
+            from .tileclient import NoTiles, bundle_entries
+
+            try:
+                return bundle_entries(self._raw, operator, start, end)
+            except NoTiles:
+                self.tiles = False  # a server from before tiles: the JSON API from now on
+            except MalformedError as exc:
+                raise OperatorError(f"the log's entry bundle is malformed: {exc}") from None
         items = self._object("/api/v1/log/entries", {"start": start, "end": end}).get("entries")
         if not isinstance(items, list):
             raise OperatorError("GET /api/v1/log/entries did not answer a list of entries")
@@ -239,7 +276,7 @@ def _check_against(old: Checkpoint, new: Checkpoint, client: LogClient, label: s
 
 
 def _check_entries(client: LogClient, cp: Checkpoint, start: int, audit_record: AuditHook | None,
-                   result: PollResult) -> None:
+                   result: PollResult, scan: LogScan) -> None:
     index = start
     while index < cp.size:
         page = client.entries(index, cp.size)
@@ -254,12 +291,12 @@ def _check_entries(client: LogClient, cp: Checkpoint, start: int, audit_record: 
             for missing in range(index, got):
                 result.problems.append(Problem("MISSING_ENTRY", f"entry {missing} is not served"))
             index = got + 1
-            _check_entry(client, cp, got, item.get("entry"), audit_record, result)
+            _check_entry(client, cp, got, item.get("entry"), audit_record, result, scan)
             result.new_entries += 1
 
 
 def _check_entry(client: LogClient, cp: Checkpoint, index: int, signed: Any, audit_record: AuditHook | None,
-                 result: PollResult) -> None:
+                 result: PollResult, scan: LogScan) -> None:
     try:
         leaf = merkle.leaf_hash(canonical_json(signed))
         proof = client.inclusion_proof(index, cp.size)
@@ -273,61 +310,15 @@ def _check_entry(client: LogClient, cp: Checkpoint, index: int, signed: Any, aud
     except (SignatureError, MalformedError) as exc:
         result.problems.append(Problem("BAD_STATEMENT", f"entry {index}'s statement signature: {exc}"))
         return
-    _follow(statement, result)
+    follow(statement, result.open_hands)
+    scan_entry(scan, index, statement, result)
     if statement.get("kind") != "reveal":
         return
     hand_id = statement.get("hand_id")
     if audit_record is None or not isinstance(hand_id, str):
         result.notes.append(f"hand {hand_id} revealed at entry {index}: audit skipped (no audit hook)")
         return
-    record = client.hand_record(hand_id)
-    if record is None:
-        result.notes.append(f"hand {hand_id} revealed at entry {index}: audit skipped (no record route)")
-        return
-    try:
-        verdict = audit_record(record)
-    except TipluError as exc:
-        result.problems.append(Problem("AUDIT_FAILED", f"hand {hand_id} (entry {index}): {exc}"))
-        return
-    result.audited += 1
-    if not verdict_is_ok(verdict):
-        reason = getattr(verdict, "reason", None) or (verdict.get("reason") if isinstance(verdict, Mapping) else None)
-        reasons = getattr(verdict, "reasons", None)
-        if reasons:  # every reason of a Verdict, by wire name (not_in_log), not the enum's repr
-            reason = ", ".join(dict.fromkeys(getattr(r, "value", str(r)) for r in reasons))
-        reason = getattr(reason, "value", reason)
-        result.problems.append(Problem("AUDIT_FAILED", f"hand {hand_id} (entry {index}): {reason or repr(verdict)}"))
-
-
-#: what a hand's last statement says of its state, for :func:`audit.coverage.classify`
-_STATE_AFTER = {"hand": "created", "commitment": "committed", "seat-receipt": "seeds-committed",
-                "seat-reveal": "seeds-revealed", "deal": "dealt", "record": "finished", "reveal": "revealed"}
-
-
-def _follow(statement: Mapping[str, Any], result: PollResult) -> None:
-    """Track the hand of one new statement: opened by its ``hand`` statement (a hand is
-    followed from its start), moved on by each later one, closed by ``cancel``."""
-    hand_id, kind = statement.get("hand_id"), statement.get("kind")
-    if not isinstance(hand_id, str) or not isinstance(kind, str):
-        return
-    if kind == "cancel":
-        result.open_hands.pop(hand_id, None)
-    elif kind == "hand" or (kind in _STATE_AFTER and hand_id in result.open_hands):
-        time = statement.get("time")
-        result.open_hands[hand_id] = (kind, time if isinstance(time, str) else None)
-
-
-def _check_open_hands(client: LogClient, result: PollResult, now: datetime, grace: timedelta) -> None:
-    """Close revealed hands that are published; report every other hand waiting past grace."""
-    for hand_id, (kind, time) in sorted(result.open_hands.items()):
-        if kind == "reveal":
-            view = client.hand(hand_id)
-            if not isinstance(view, Mapping) or view.get("published") is not False:
-                del result.open_hands[hand_id]  # published (or the operator's API does not say)
-                continue
-        status = classify(hand_id, state=_STATE_AFTER[kind], last_kind=kind, last_time=time, now=now, grace=grace)
-        if status.is_failure:
-            result.problems.append(Problem(status.status.upper(), f"hand {hand_id}: {status.message}"))
+    result.pending.setdefault(hand_id, index)
 
 
 def _check_witnesses(cp: Checkpoint, witnesses: Sequence[Vkey], quorum: int, result: PollResult) -> None:
@@ -370,7 +361,10 @@ def poll(client: LogClient, state: MonitorState, *, public_key: str | None = Non
     ``quorum`` of them cosigned is a ``WITNESS_QUORUM`` problem (and is not accepted); so is
     one that lacks the quorum of ``policy`` (a pinned C2SP tlog-policy, :mod:`audit.policy`).
     ``now`` (default: the real time) and ``grace`` judge the hands still open."""
-    result = PollResult(state=state, open_hands={h: (k, t) for h, k, t in state.open_hands})
+    now = now or utc_now()
+    result = PollResult(state=state, open_hands={h: (k, t) for h, k, t in state.open_hands},
+                        pending=dict(state.pending))
+    scan = LogScan.from_json(state.scan, now=now)
     try:
         body = client.checkpoint()
         cp, new_state, problems = _verify_head(body, state, public_key)
@@ -389,14 +383,22 @@ def poll(client: LogClient, state: MonitorState, *, public_key: str | None = Non
             if result.problems:
                 return result
             start = old.size
-        _check_entries(client, cp, start, audit_record, result)
-        if not result.problems:
-            _check_open_hands(client, result, now or utc_now(), grace)
+        shared = scan.shared()
+        _check_entries(client, cp, start, audit_record, result, scan)
+        if result.log_problems:
+            return result
+        report_reuse(scan, shared, result)
+        if audit_record is not None:
+            audit_pending(client, audit_record, result.pending, result, verdict_is_ok)
+        check_open_hands(client, result.open_hands, result, now, grace)
     except OperatorError as exc:
         result.problems.append(Problem(exc.kind, str(exc)))
-    if not result.problems:
+    if not result.log_problems:  # the log checks passed: follow it, whatever the hands did
         open_hands = tuple((h, k, t) for h, (k, t) in sorted(result.open_hands.items()))
-        result.state = replace(new_state, checkpoint=cp.text, open_hands=open_hands)
+        pending = tuple(sorted(result.pending.items()))
+        result.state = replace(new_state, checkpoint=cp.text, open_hands=open_hands, scan=scan.to_json(),
+                               pending=pending)
+        result.accepted = True
     return result
 
 

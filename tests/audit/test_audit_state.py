@@ -144,3 +144,81 @@ def test_a_state_pinning_another_key_is_an_error(tmp_path):
     state.write_text(json.dumps(_state_of(path)))
     res = _audit(path, "--state", state, "--public-key", "ab" * 32)
     assert res.exit_code == 2 and "pins key" in res.output
+
+
+# -- issue 29 item 7: --state refuses what is not a state file, writes atomically ----------
+
+def _small_ledger(tmp_path):
+    path = tmp_path / "op.db"
+    with Ledger(str(path), create=True) as ledger:
+        simulate_archive(ledger, [("kitti", 4, 2)], seed="state29")
+        key = ledger.public_key("demo-operator")
+    return path, key
+
+
+def test_a_hand_record_given_as_state_is_refused_and_left_as_it_is(tmp_path):
+    path, key = _small_ledger(tmp_path)
+    record = tmp_path / "record.json"
+    with Ledger(str(path)) as ledger:
+        hand_id = next(iter(ledger.list_hands())).id
+        record.write_text(json.dumps(published_record(ledger, hand_id)))
+    before = record.read_bytes()
+    res = _audit(path, "--state", record, "--public-key", key)
+    assert res.exit_code == 2, res.output
+    assert "not a state file" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    assert record.read_bytes() == before
+
+
+def test_a_monitor_given_a_hand_record_as_state_refuses_it(tmp_path):
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps({"format": "tiplu.hand/3", "hand_id": "h1", "moves": []}))
+    before = record.read_bytes()
+    res = CliRunner().invoke(main, ["monitor", "http://127.0.0.1:9/", "--state", str(record), "--once"])
+    assert res.exit_code != 0 and "not a state file" in res.stderr, (res.exit_code, res.stderr)
+    assert record.read_bytes() == before
+
+
+def test_a_dangling_symlink_is_refused_not_replaced(tmp_path):
+    path, key = _small_ledger(tmp_path)
+    link = tmp_path / "state.json"
+    link.symlink_to(tmp_path / "elsewhere" / "state.json")
+    res = _audit(path, "--state", link, "--public-key", key)
+    assert res.exit_code == 2 and "symlink to nothing" in res.stderr, res.stderr
+    assert link.is_symlink() and not link.exists()
+
+
+def test_a_state_through_a_symlink_writes_the_file_it_names(tmp_path):
+    path, key = _small_ledger(tmp_path)
+    real = tmp_path / "states" / "op.json"
+    real.parent.mkdir()
+    real.write_text(json.dumps(_state_of(path)))
+    link = tmp_path / "state.json"
+    link.symlink_to(real)
+    with Ledger(str(path)) as ledger:
+        simulate_archive(ledger, [("kitti", 4, 2)], seed="state29b", table_prefix="b")
+    res = _audit(path, "--state", link, "--public-key", key)
+    assert res.exit_code == 0, res.output
+    assert link.is_symlink() and json.loads(real.read_text())["checkpoint"] == _state_of(path)["checkpoint"]
+    assert sorted(p.name for p in real.parent.iterdir()) == ["op.json"]  # no temporary file left
+
+
+def test_the_state_is_written_by_rename_never_in_place(tmp_path, monkeypatch):
+    """A crash while writing leaves the old state whole: the new one is written beside it and
+    renamed over it (the old file's inode is never opened for writing)."""
+    import os
+
+    path, key = _small_ledger(tmp_path)
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps(_state_of(path)))
+    with Ledger(str(path)) as ledger:
+        simulate_archive(ledger, [("kitti", 4, 2)], seed="state29c", table_prefix="c")
+    inode = state.stat().st_ino
+    real_replace = os.replace
+    monkeypatch.setattr(os, "replace", lambda a, b: (_ for _ in ()).throw(OSError(28, "No space left on device")))
+    before = state.read_bytes()
+    res = _audit(path, "--state", state, "--public-key", key)
+    assert res.exit_code == 1 and state.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")) == []
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert _audit(path, "--state", state, "--public-key", key).exit_code == 0
+    assert state.stat().st_ino != inode

@@ -98,8 +98,13 @@ def make_ledger(path, hands=HANDS) -> str:
     ledger.new_operator("demo-operator", key=None, now=NOW - timedelta(days=30))
     simulate_table(ledger, preset="kitti", players=3, hands=3, seed="coverage", table_id="sim")
     ledger.new_table("t2", operator="demo-operator", preset="kitti", seats=3, now=NOW - timedelta(days=1))
-    for hand_id, (upto, ago, _) in hands.items():
-        drive(ledger, hand_id, upto, NOW - ago)
+    # the hands are driven oldest first, as a real clock would log them: statement times run
+    # forward in log order (time_order); hands of the same age are a few minutes apart
+    last = None
+    for hand_id, (upto, ago, _) in sorted(hands.items(), key=lambda h: -h[1][1]):
+        at = NOW - ago if last is None or NOW - ago > last + timedelta(minutes=2) else last + timedelta(minutes=5)
+        drive(ledger, hand_id, upto, at)
+        last = at
     ledger.close()
     return str(path)
 

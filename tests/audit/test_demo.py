@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from click.testing import CliRunner
 
@@ -23,6 +24,18 @@ def test_demo_builds_audits_and_names_every_forgery(tmp_path):
     # a second run reuses the archive
     again = CliRunner().invoke(main, ["demo", "--small", "--no-serve", "--dir", str(tmp_path)])
     assert again.exit_code == 0 and "Building" not in again.output
+    # issue 29 item 14: "balances from the N hands that pass" is followed by the balances
+    lines = [line for line in again.stdout.splitlines() if line.startswith("table ")]
+    assert lines and all(re.search(r"that pass: \S+ [+-]?\d+\.\d\d.*; house commission \d+\.\d\d", line)
+                         for line in lines), lines
+    # and `tiplu demo --json` is the report and its comparison with the planted forgeries
+    as_json = CliRunner().invoke(main, ["demo", "--small", "--no-serve", "--json", "--dir", str(tmp_path)])
+    assert as_json.exit_code == 0, as_json.stderr
+    data = json.loads(as_json.stdout)
+    assert data["as_planted"] is True and data["missed"] == [] and data["wrongly_rejected"] == []
+    assert sorted(data["caught"]) == sorted(tampered) and data["report"]["total"] > 0
+    table = next(iter(data["report"]["tables"].values()))
+    assert any(f"{p} " in lines[0] for p in table["balances"])
 
 
 def test_the_demo_site_serves_the_archive_and_a_signed_checkpoint(tmp_path):

@@ -83,3 +83,53 @@ def test_an_edited_time_line_breaks_the_legacy_receipt():
     rec["log_proofs"] = [_edit_time(p) for p in rec["log_proofs"]]
     with pytest.raises(ReceiptError, match="checkpoint"):
         verify_receipt(rec, KEY)
+
+
+def _format3_record_and_legacy_copy():
+    """A tiplu.hand/3 record, and the same record whose checkpoint is re-signed by the very
+    operator key over the same tree with the legacy fourth line (a valid signature)."""
+    from audit.ledger import Ledger
+    from audit.sim.archive import OPERATOR, simulate_archive
+    from audit.tlog.checkpoint import parse_checkpoint
+    from audit.tlog.proof import parse_tlog_proof
+    from tests.tlog.legacy_kit import legacy_checkpoint
+
+    from audit.receipts import receipt
+
+    recs: list[dict] = []
+    with Ledger(":memory:") as ledger:
+        simulate_archive(ledger, [("kitti", 3, 1)], seed="legacy-rule", origin="tiplu.local/log",
+                         on_record=lambda r, k: recs.append(r))
+        key = ledger.signing_key(OPERATOR)
+        seat = next(s.signed for s in ledger.statements(recs[0]["hand_id"]) if s.kind == "seat-receipt")
+        r3 = receipt(ledger, seat, key=key)
+    rec = recs[0]
+    old = parse_tlog_proof(rec["fairness"]["log_proofs"][0]).checkpoint_text
+    cp = parse_checkpoint(old)
+    four = legacy_checkpoint(key, origin=cp.origin, size=cp.size, root=cp.root)
+    bad = copy.deepcopy(rec)
+    bad["fairness"]["log_proofs"] = [p.replace(old, four) for p in rec["fairness"]["log_proofs"]]
+    r3_old = parse_tlog_proof(r3["log_proofs"][0]).checkpoint_text
+    c3 = parse_checkpoint(r3_old)
+    bad_r3 = copy.deepcopy(r3)
+    bad_r3["log_proofs"] = [p.replace(r3_old, legacy_checkpoint(key, origin=c3.origin, size=c3.size, root=c3.root))
+                            for p in r3["log_proofs"]]
+    return rec, bad, key.public_hex, r3, bad_r3
+
+
+def test_a_format_3_record_whose_checkpoint_has_a_line_after_the_root_is_bad_checkpoint():
+    rec, bad, key, _, _ = _format3_record_and_legacy_copy()
+    assert rec["format"] == "tiplu.hand/3" and bad["fairness"]["log_proofs"] != rec["fairness"]["log_proofs"]
+    good = audit_record(rec, trust=TrustAnchor(key, "pinned"), check_signatures=True)
+    assert good.ok and Reason.BAD_CHECKPOINT not in good.reasons
+    verdict = audit_record(bad, trust=TrustAnchor(key, "pinned"), check_signatures=True)
+    assert not verdict.ok and verdict.reason is Reason.BAD_CHECKPOINT
+    assert "exactly 3 lines" in next(f.message for f in verdict.faults if f.reason is Reason.BAD_CHECKPOINT)
+
+
+def test_a_format_3_receipt_whose_checkpoint_has_a_line_after_the_root_is_refused():
+    _, _, key, r3, bad = _format3_record_and_legacy_copy()
+    assert r3["format"] == "tiplu.receipt/3" and bad["log_proofs"] != r3["log_proofs"]
+    verify_receipt(r3, key)
+    with pytest.raises(ReceiptError, match="exactly 3 lines"):
+        verify_receipt(bad, key)

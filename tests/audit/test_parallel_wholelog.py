@@ -241,6 +241,23 @@ def _serving_altered(path, altered):
         resp.set_data(json.dumps(body))
         return resp
     app.view_functions["tiplu_log.entries"] = entries
+    # ... and through its C2SP tile entry bundles (what the monitor and the URL audit read)
+    from audit.tlog.logs import parse_tile_path
+    from audit.tlog.tileclient import parse_bundle
+
+    real_tile = app.view_functions["tiplu_tiles.tile"]
+
+    def tile(operator, rest):
+        resp = real_tile(operator, rest)
+        level, n, width = parse_tile_path(rest)
+        if level == "entries":
+            bundle = parse_bundle(resp.get_data(), width)
+            for k in range(width):
+                if n * 256 + k in altered:
+                    bundle[k] = leaf_entry(altered[n * 256 + k])
+            resp.set_data(b"".join(len(e).to_bytes(2, "big") + e for e in bundle))
+        return resp
+    app.view_functions["tiplu_tiles.tile"] = tile
     return app
 
 
@@ -326,32 +343,37 @@ def test_monitor_reports_a_served_log_that_is_not_the_signed_log(rewritten, tmp_
 
 
 def test_the_views_a_worker_gets_are_the_ledger_s_log_exactly(tmp_path):
-    """LedgerLog (SQL JSON functions), its LogIndex (what a worker that cannot read the file
-    gets) and a RemoteLog-style parse of each statement give the same slots, leaves and roots
-    -- also for a statement whose seat is not a JSON integer or whose kind is not text."""
+    """LedgerLog (SQL JSON functions over the log's own entries), its LogIndex (what a worker
+    that cannot read the file gets) and a RemoteLog-style parse of each entry give the same
+    slots, leaves and roots -- also for a statement whose seat is not a JSON integer or whose
+    kind is not text."""
     import pickle
 
     from audit.ledger.store import open_readonly
     from audit.logcheck import LedgerLog, _slot
+    from audit.tlog.store import append_leaf
 
     path = tmp_path / "v.db"
     _ledger(path)
     con = sqlite3.connect(path)
     for st in ({"hand_id": HID, "kind": "seat-reveal", "seat": True}, {"hand_id": HID, "kind": "seat-receipt", "seat": 1.0},
                {"hand_id": HID, "kind": 5, "seat": 1}, {"hand_id": HID, "kind": "seat-reveal", "seat": "1"}):
-        con.execute("INSERT INTO statements (hand_id, kind, statement, key, sig, created_at) VALUES (?, 'x', ?, '', '', '')",
-                    [HID, json.dumps(st)])
+        seq = con.execute("INSERT INTO statements (hand_id, kind, statement, key, sig, created_at) "
+                          "VALUES (?, 'x', ?, '', '', '')", [HID, json.dumps(st)]).lastrowid
+        append_leaf(con, json.dumps({"key": "", "sig": "", "statement": st}, sort_keys=True).encode(), seq - 1)
     con.commit()
     size = con.execute("SELECT max(seq) FROM statements").fetchone()[0]
     view = LedgerLog(open_readonly(path), size=size)
     index = pickle.loads(pickle.dumps(view.index()))
-    for (hid,) in con.execute("SELECT DISTINCT hand_id FROM statements"):
-        parsed = [(seq - 1, _slot(json.loads(t))) for seq, t in
-                  con.execute("SELECT seq, statement FROM statements WHERE hand_id = ?", [hid])]
+    by_hand: dict = {}
+    for idx, entry in con.execute("SELECT idx, entry FROM tlog_leaves ORDER BY idx"):
+        st = json.loads(bytes(entry))["statement"]
+        by_hand.setdefault(st.get("hand_id"), []).append((idx, _slot(st)))
+    for hid, parsed in by_hand.items():
         assert list(view.hand_slots(hid)) == list(index.hand_slots(hid)) == parsed
     assert [s for _, s in view.hand_slots(HID)][-4:] == [("seat-reveal", None), ("seat-receipt", None),
                                                           (None, None), ("seat-reveal", None)]
-    leaves = view.size() - 4  # the extra statements have no leaves
+    leaves = view.size()
     assert index.size() == leaves and all(index.leaf_hash(i) == view.leaf_hash(i) for i in range(leaves))
     assert index.root(leaves) == view.root(leaves) and index.leaf_hash(leaves) is None
     con.close()

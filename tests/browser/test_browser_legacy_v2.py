@@ -61,3 +61,28 @@ def test_a_legacy_record_verifies_in_the_browser(judged, entry):
 def test_the_legacy_receipt_verifies_in_the_browser(judged, entry):
     got = judged[entry["file"]]
     assert got == {"verified": True, "consistent": entry["consistent_with_record"]}
+
+
+def test_a_format_3_record_or_receipt_with_a_line_after_the_root_is_refused_in_the_browser(browser, static_server):
+    """The browser's rule is the Python one: the legacy time line only in tiplu.hand/2 and
+    tiplu.receipt/2 documents; a format-3 record with it is bad_checkpoint, a receipt/3 refused."""
+    import sys
+
+    sys.path.insert(0, str(DIR.parents[2]))
+    from tests.audit.test_legacy_v2_fixtures import _format3_record_and_legacy_copy
+
+    rec, bad, key, r3, bad_r3 = _format3_record_and_legacy_copy()
+    pg = browser.new_page()
+    pg.goto(f"{static_server}/verify.html")
+    out = pg.evaluate("""async ([rec, bad, key, r3, badR3]) => {
+        const T = await import('/verifier/tlogproof.mjs');
+        const S = await import('/seat-client.mjs');
+        const cp = async (r) => (await T.recordLogChecks(r, {publicKey: key, basis: "pinned"})).find((c) => c.name === "log:checkpoint");
+        const receipt = async (r) => { try { await S.verifyReceipt(r, key); return "ok"; } catch (e) { return e.name + ": " + e.message; } };
+        const [g, b] = [await cp(rec), await cp(bad)];
+        return {good: g.ok, bad: [b.ok, b.reason, b.detail], r3: await receipt(r3), badR3: await receipt(badR3)};
+    }""", [rec, bad, key, r3, bad_r3])
+    pg.close()
+    assert out["good"] is True
+    assert out["bad"][:2] == [False, "bad_checkpoint"] and "exactly 3 lines" in out["bad"][2]
+    assert out["r3"] == "ok" and out["badR3"].startswith("ReceiptError") and "exactly 3 lines" in out["badR3"]

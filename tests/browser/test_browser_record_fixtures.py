@@ -17,8 +17,10 @@ from audit.verify import audit_record
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 RECORDS = ROOT / "fixtures" / "records"
 MANIFEST = json.loads((RECORDS / "manifest.json").read_text(encoding="utf-8"))["records"]
-#: the reasons of the log evidence (and the trusted key) -- what tlogproof.mjs judges
-LOG_REASONS = {"not_log_bound", "not_in_log", "log_order", "bad_checkpoint", "signature"}
+#: the reasons the browser gives as the Python audit does: the log evidence, and (issue 27) the
+#: protocol's order and the statements' times (statements:order, statements:time)
+LOG_REASONS = {"not_log_bound", "not_in_log", "log_order", "bad_checkpoint", "signature", "event_order", "time_order",
+               "future_time"}
 
 
 def operator_key() -> str:

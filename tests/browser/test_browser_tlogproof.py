@@ -24,7 +24,7 @@ from audit.tlog.store import leaf_entry
 from log_evidence import KEY, NOW, ORIGIN, OTHER, bind, format_tlog_proof, golden, grind, noise, proofs_for, resigned_grind
 
 #: the reasons tlogproof.mjs gives, compared with the Python audit's
-AGREED = {"not_log_bound", "not_in_log", "log_order", "bad_checkpoint", "signature", "malformed"}
+AGREED = {"not_log_bound", "not_in_log", "log_order", "bad_checkpoint", "signature", "malformed", "event_order"}
 NAMES = {"asha": "आशा", "bikash": "बिकाश", "chandra": "चन्द्र \U0001F0A1", "deepa": "दीपा"}
 
 
@@ -63,7 +63,8 @@ def test_a_log_bound_record_verifies_under_the_pinned_key(tpage):
     names = [c["name"] for c in checks]
     n = len(rec["fairness"]["statements"])
     assert names == ["log:bound", "log:trust", "log:checkpoint", "log:same-checkpoint",
-                     *[f"log:statement:{k}" for k in range(1, n + 1)], "log:order", "log:keys"]
+                     *[f"log:statement:{k}" for k in range(1, n + 1)], "log:order", "log:keys",
+                     "statements:order", "statements:time"]
     assert "basis pinned" in checks[1]["detail"]
     assert state(tpage, checks) == "verified"
 
@@ -164,13 +165,15 @@ def _reorder_with_proofs(rec):
     f = rec["fairness"]
     for name in ("statements", "log_proofs"):
         f[name][9], f[name][10] = f[name][10], f[name][9]
-    return {"log:order": "log_order"}
+    # the listed order breaks the protocol too (and its times run backwards): issue 27
+    return {"log:order": "log_order", "statements:order": "event_order", "statements:time": "time_order"}
 
 
 def _reorder_statements_only(rec):
     f = rec["fairness"]
     f["statements"][9], f["statements"][10] = f["statements"][10], f["statements"][9]
-    return {"log:statement:10": "not_in_log", "log:statement:11": "not_in_log"}
+    return {"log:statement:10": "not_in_log", "log:statement:11": "not_in_log", "statements:order": "event_order",
+            "statements:time": "time_order"}
 
 
 def _resigned_grind(rec):
@@ -228,7 +231,7 @@ def test_each_attack_fails_by_name(tpage, attack):
     # the Python audit, under the same pinned key and checking signatures as the browser does,
     # gives the same log reasons
     verdict = audit_record(rec, trust=TrustAnchor(pin, "pinned"), check_signatures=True)
-    assert {f.reason.value for f in verdict.faults} & AGREED == set(expect.values()), verdict.faults
+    assert {f.reason.value for f in verdict.faults} & AGREED == set(expect.values()) & AGREED, verdict.faults
 
 
 # -- the tlog-proof parser ---------------------------------------------------------------
@@ -281,3 +284,38 @@ def test_a_checkpoint_with_witness_cosignature_lines_still_verifies(tpage):
     assert failed(checks) == {} and state(tpage, checks) == "verified"
     verdict = audit_record(rec, trust=TrustAnchor(KEY.public_hex, "pinned"))
     assert not {f.reason.value for f in verdict.faults} & AGREED, verdict.faults
+
+
+# -- the protocol's order and the statements' times (issue 27) -------------------------
+
+def _with(rec, changes):
+    """``rec`` with statement k's fields changed ({k: {field: value}}), re-bound (re-signed, re-logged)."""
+    out = copy.deepcopy(rec)
+    for k, fields in changes.items():
+        out["fairness"]["statements"][k]["statement"].update(fields)
+    return bind(out)
+
+
+def test_the_browser_enforces_the_protocol_s_order_and_times_as_the_audit_does(tpage):
+    """A reveal listed and logged before the record, a statement dated before the one before
+    it, and one dated in 2099 fail in the browser with the Python audit's reasons."""
+    rec = golden()
+    kinds = [s["statement"]["kind"] for s in rec["fairness"]["statements"]]
+    k_record, k_reveal, k_deal = kinds.index("record"), kinds.index("reveal"), kinds.index("deal")
+    early = copy.deepcopy(rec)
+    sts = early["fairness"]["statements"]
+    sts[k_record], sts[k_reveal] = sts[k_reveal], sts[k_record]
+    sts[k_record]["statement"]["time"], sts[k_reveal]["statement"]["time"] = (
+        sts[k_reveal]["statement"]["time"], sts[k_record]["statement"]["time"])
+    early = bind(early)
+    backwards = _with(rec, {k_record: {"time": rec["fairness"]["statements"][k_deal]["statement"]["time"].replace(
+        "2026-", "2025-")}})
+    future = _with(rec, {k_reveal: {"time": "2099-01-01T00:00:00.000Z"}})
+    for forged, check, reason in ((early, "statements:order", "event_order"),
+                                  (backwards, "statements:time", "time_order"),
+                                  (future, "statements:time", "future_time")):
+        got = failed(judge(tpage, forged))
+        assert got.get(check) == reason, got
+    py = audit_record(early, public_key=KEY.public_hex)
+    assert "event_order" in {r.value for r in py.reasons}
+    assert "time_order" in {r.value for r in audit_record(backwards, public_key=KEY.public_hex).reasons}

@@ -340,6 +340,24 @@ class RedealSameShoe(_Patched):
     patches = (("replay.fairness", "HandRandomness.redeal", _redeal_reuses_deal),)
 
 
+class _NoReuse:
+    """A seed index that never finds a reuse."""
+
+    def add(self, *a, **k):
+        pass
+
+    def faults(self):
+        return {}
+
+
+class SkipSeedReuse(_Patched):
+    patches = (("audit.archive_scan", "SeedIndex", _NoReuse),)
+
+
+class SkipClock(_Patched):
+    patches = (("audit.archive_scan", "future_statements", lambda *a, **k: []),)
+
+
 class SkipSameCheckpoint(_Patched):
     patches = (("audit.logcheck", "_checkpoint_texts", lambda proofs: {next(p[2] for p in proofs if p)}),)
 
@@ -396,10 +414,6 @@ def _receipt_mutant(skipped):
             return {"exit": out["exit"] if out["exit"] == 2 else (1 if kept else 0), "contradictions": kept}
     return M
 
-
-#: mistakes that exist only for some checkpoint bodies: signing the first three lines is wrong
-#: only while a body has a fourth (the legacy time line; format 3's body is the three lines)
-ONLY_FOR_LEGACY_BODIES = {"cosig-three-lines"}
 
 MUTANTS = {
     "ascii-escape": ("canonical JSON escapes non-ASCII as \\uXXXX", ["canonical/", "statement/", "record/"], AsciiEscape),
@@ -466,6 +480,9 @@ MUTANTS = {
                              ["record/marriage", "record/rummy13"], ReshuffleUnshuffled),
     "redeal-same-shoe": ("a redeal deals the first shoe again, not the redeal:k stream", ["record/kitti-redeal"],
                          RedealSameShoe),
+    "skip-seed-reuse": ("one server seed in two hands of an archive not looked for", ["log/seed-reuse"],
+                        SkipSeedReuse),
+    "skip-future-time": ("statements dated after the auditor's clock accepted", ["record/future-time"], SkipClock),
     "skip-same-checkpoint": ("proofs with different checkpoints accepted", ["record/two-checkpoints"],
                              SkipSameCheckpoint),
     "skip-log-order": ("log order not checked", ["record/log-order"], SkipLogOrder),
@@ -473,10 +490,10 @@ MUTANTS = {
                               SkipStatementFields),
     "skip-fork-check": ("records of one log not compared with each other", ["log/"], SkipForkCheck),
 }
-for _what in ("terms", "record-checkpoint", "statements", "index", "record-proof", "server-commitment", "ruleset-hash", "seat-commitment", "fork"):
+for _what in ("moves", "terms", "record-checkpoint", "statements", "index", "record-proof", "server-commitment", "ruleset-hash", "seat-commitment", "fork"):
     _names = {"statements": ["missing_statement", "different_statement"], "index": ["different_index"],
               "record-proof": ["bad_record_proof"], "fork": ["fork"],
               "record-checkpoint": ["record_checkpoint"],
-              "terms": ["point_value", "commission_pct", "dealer", "seat_name", "seats"]}.get(_what, [_what.replace("-", "_")])
+              "moves": ["moves"], "terms": ["point_value", "commission_pct", "dealer", "seat_name", "seats"]}.get(_what, [_what.replace("-", "_")])
     MUTANTS[f"receipt-skip-{_what}"] = (f"receipt check skips {', '.join(_names)}", ["receipt/"],
                                         _receipt_mutant(set(_names)))

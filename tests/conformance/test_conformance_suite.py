@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mutants import MUTANTS, ONLY_FOR_LEGACY_BODIES, Verifier, cosignatures, fold_inclusion, verify_consistency_rfc
+from mutants import MUTANTS, Verifier, cosignatures, fold_inclusion, verify_consistency_rfc
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -52,9 +52,7 @@ def test_runner_cli_fails_a_wrong_command(tmp_path):
 def test_every_case_names_catches_that_exist():
     named = {m for c in CASES for m in c["catches"]}
     assert named <= set(MUTANTS), named - set(MUTANTS)
-    # every mutant is named by a case it fails (signing three lines is a mistake only while a
-    # checkpoint body has four)
-    assert set(MUTANTS) - ONLY_FOR_LEGACY_BODIES <= named, set(MUTANTS) - named
+    assert set(MUTANTS) <= named, set(MUTANTS) - named  # every mutant is named by a case it fails
 
 
 def test_docs_list_every_wrong_verifier():
@@ -88,8 +86,6 @@ def test_the_independent_merkle_checks_pass_unmutated():
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_every_wrong_verifier_fails_a_case(name):
     about, prefixes, cls = MUTANTS[name]
-    if name in ONLY_FOR_LEGACY_BODIES and not any(name in c["catches"] for c in CASES):
-        pytest.skip("the suite's checkpoints have three body lines: signing those three is right")
     cases = conformance.select(CASES, prefixes)
     report = conformance.run(cases, cls().answer)
     failed = set(report.failed())

@@ -154,7 +154,7 @@ def test_usage_errors_are_one_line_with_exit_2(args):
 
 
 #: the commands without --json, as the README lists them ("What holds for every command")
-NO_JSON = {"demo", "eval", "hand log", "hand record", "hand bot-moves", "monitor", "seat commit", "seat reveal", "serve", "witness log-vkey",
+NO_JSON = {"eval", "hand log", "hand record", "hand bot-moves", "monitor", "seat commit", "seat reveal", "serve", "witness log-vkey",
            "witness serve", "witness vkey"}
 
 

@@ -189,15 +189,24 @@ def test_revealed_hands_are_audited_through_the_hook(server, tmp_path):
     assert seen == ["good", "bad"]
     assert [str(p) for p in result.problems] == [
         "AUDIT_FAILED: hand bad (entry 13): deal does not match the commitment"]
-    assert any("unknown" in n and "skipped" in n for n in result.notes)
-    assert result.state.checkpoint is None  # not accepted
+    assert any("unknown" in n and "not served yet" in n for n in result.notes)
+    # a failed audit is about a hand, not the log: the log's growth is followed all the same
+    assert result.accepted and "\n15\n" in result.state.checkpoint
+    assert result.state.pending == (("unknown", 14),)
+    # the record published after the poll that saw its reveal is audited when it appears
+    records["unknown"] = {"hand_id": "unknown", "fine": False}
+    later = poll(LogClient(url), result.state, audit_record=hook)
+    assert seen == ["good", "bad", "unknown"] and later.new_entries == 0
+    assert [str(p) for p in later.problems] == [
+        "AUDIT_FAILED: hand unknown (entry 14): deal does not match the commitment"]
+    assert later.state.pending == ()
 
 
 def test_without_a_hook_or_route_reveals_are_skipped_cleanly(server, tmp_path):
     app, url, honest = server
     append(honest, [statement(12, kind="reveal", hand_id="h")])
     result = poll(LogClient(url), MonitorState(url=url), audit_record=lambda r: True)
-    assert result.ok and result.audited == 0 and any("no record route" in n for n in result.notes)
+    assert result.ok and result.audited == 0 and any("not served yet" in n for n in result.notes)
     code, out, err = run(url, tmp_path / "s.json")
     assert (code, err) == (0, "")
 
@@ -240,3 +249,36 @@ def test_json_that_disagrees_with_the_signed_checkpoint_is_reported(server, tmp_
 
     result = poll(Lying(url), MonitorState(url=url))
     assert [p.kind for p in result.problems] == ["BAD_CHECKPOINT"] and result.state.checkpoint is None
+
+
+def test_a_stalled_hand_does_not_blind_the_monitor_to_a_later_fork(server, tmp_path):
+    """Issue 27, "the monitor goes blind": a hand stalled long ago is reported at every poll,
+    but the log's growth is still accepted, so a fork after it is reported as a fork."""
+    app, url, honest = server
+    append(honest, [statement(12, kind="hand", hand_id="old")])  # opened, never goes on (no time: old)
+    state = tmp_path / "m.json"
+    for _ in range(2):
+        code, _, err = run(url, state, "--public-key", OPERATOR.public_hex)
+        assert code == 1 and problem_kinds(err) == ["STALLED"], err
+        assert "\n13\n" in json.loads(state.read_text())["checkpoint"]  # followed all the same
+    history = [statement(i) for i in range(12)] + [statement(12, kind="hand", hand_id="old")]
+    app.config["TIPLU_DB"] = str(forked(tmp_path, "fork.db", history[:3] + [statement(3, note="rewritten")]
+                                        + history[4:] + [statement(i) for i in range(13, 16)]))
+    code, _, err = run(url, state)
+    assert code == 1 and problem_kinds(err) == ["FORK"], err
+
+
+def test_interval_keeps_polling_and_reporting_instead_of_exiting(server, tmp_path, monkeypatch):
+    app, url, honest = server
+    append(honest, [statement(12, kind="hand", hand_id="old")])
+    naps = []
+
+    def nap(seconds):
+        naps.append(seconds)
+        if len(naps) == 3:
+            raise KeyboardInterrupt  # the operator of the monitor stops it
+    monkeypatch.setattr("audit.cli.monitor.time.sleep", nap)
+    res = CliRunner().invoke(main, ["monitor", url, "--state", str(tmp_path / "i.json"), "--interval", "0.5",
+                                    "--audit-hook", "none"])
+    assert res.exit_code == 1 and naps == [0.5, 0.5, 0.5]
+    assert problem_kinds(res.stderr) == ["STALLED"] * 3  # every poll reported, none ended the watch

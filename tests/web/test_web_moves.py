@@ -98,3 +98,33 @@ def test_a_seat_fetches_checks_and_keeps_its_move_receipts(dealt, tmp_path):
     finally:
         server.shutdown()
         thread.join(5)
+
+
+def test_finish_with_the_moves_played_over_the_api(dealt):
+    from audit.publish import published_record
+    from audit.sim.play import bot_moves
+    from audit.trust import TrustAnchor
+    from audit.verify import audit_record
+
+    app, db, token, commitment = dealt
+    client = app.test_client()
+    auth = {"Authorization": f"Bearer {token}"}
+    with Ledger(db) as ledger:
+        moves = bot_moves(ledger, "h1")
+    for m in moves:
+        assert client.post("/api/v1/operator/hands/h1/moves", json={"move": m}, headers=auth).status_code == 201
+    # another list than was played is refused, nothing stored; the moves played are taken
+    if len(moves) > 1:
+        r = client.post("/api/v1/operator/hands/h1/finish", json={"moves": moves[::-1]}, headers=auth)
+        assert r.status_code in (400, 409), r.get_json()
+    assert client.post("/api/v1/operator/hands/h1/finish", json={"played": False}, headers=auth).status_code == 400
+    r = client.post("/api/v1/operator/hands/h1/finish", json={"played": True}, headers=auth)
+    assert r.status_code == 200, r.get_json()
+    st = r.get_json()["statement"]["statement"]
+    with Ledger(db) as ledger:
+        played = ledger.played_moves("h1")
+        assert (st["moves_head"], st["n_moves"]) == (chain_heads("h1", commitment, played)[-1], len(played))
+        ledger.reveal("h1")
+        record = published_record(ledger, "h1")
+    assert record["moves"] == played
+    assert audit_record(record, trust=TrustAnchor(KEY.public_hex, "pinned")).ok

@@ -28,7 +28,7 @@ export const LAYERS = Object.freeze(["canonical", "movechain", "stream", "statem
 
 /** The order the audit gives root causes in, for the reasons this verifier can find (docs/records.md). */
 const RANK = ["malformed", "not_revealed", "server_seed_mismatch", "seat_seed_mismatch", "ruleset_mismatch", "signature",
-  "not_log_bound", "not_in_log", "bad_checkpoint", "log_order", "witness_quorum"];
+  "not_log_bound", "not_in_log", "bad_checkpoint", "log_order", "event_order", "time_order", "future_time", "witness_quorum"];
 
 async function valid(fn) {
   try {
@@ -168,7 +168,8 @@ const CHECKS = {
     try {
       receipt = JSON.parse(inp.receipt);
       record = JSON.parse(inp.record);
-      const out = await compareReceipt(receipt, record, { publicKey: inp.public_key });
+      const moveReceipts = inp.move_receipts === undefined ? [] : JSON.parse(inp.move_receipts);
+      const out = await compareReceipt(receipt, record, { publicKey: inp.public_key, moveReceipts });
       return { exit: out.contradictions.length ? 1 : 0, contradictions: out.contradictions.map((c) => c.what).sort() };
     } catch (e) {
       if (e instanceof ReceiptError || e instanceof SyntaxError) return { exit: 2, contradictions: [] };

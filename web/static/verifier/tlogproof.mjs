@@ -32,6 +32,10 @@
  *   log:keys         every statement's key, and the record's table.public_key, is the
  *                    trusted key, and every statement's Ed25519 signature verifies under
  *                    it (signature; ok null without WebCrypto Ed25519)
+ *   statements:order, statements:time  the statements follow the protocol's order
+ *                    (event_order), their times run forward (time_order) and none is dated
+ *                    past this browser's clock plus five minutes (future_time): ./protocol.mjs
+ *                    (`options.now`, milliseconds, replaces the clock)
  *
  * As in audit.logcheck: when the proofs carry different checkpoints, or the checkpoint does
  * not verify, no statement is checked against it (there is no trusted root), and the order
@@ -44,6 +48,7 @@
 import { canonicalJson } from "./canonical.mjs";
 import { FORMAT_V3, movesChecks } from "./movechain.mjs";
 import { acceptsLegacyTime, bytesToHex, hexToBytes, leafHash, parseCheckpoint, ProofError, SignatureError, UnsupportedError, verifyCheckpoint, verifyInclusion } from "./merkle.mjs";
+import { statementChecks } from "./protocol.mjs";
 
 export const TLOG_PROOF_HEADER = "c2sp.org/tlog-proof@v1";
 export const FORMAT_V2 = "tiplu.hand/2";
@@ -267,8 +272,11 @@ async function keysCheck(record, statements, trust) {
  */
 export async function recordLogChecks(record, options = {}) {
   const checks = await logChecks(record, options);
-  // format 3: the moves and the hand statement the logged statements bind (statement_mismatch)
-  return LOG_BOUND_FORMATS.includes(record.format) ? [...checks, ...await movesChecks(record)] : checks;
+  if (!LOG_BOUND_FORMATS.includes(record.format)) return checks;
+  // format 3: the moves and the hand statement the logged statements bind (statement_mismatch);
+  // every log-bound format: the protocol's order and the statements' times, as the Python
+  // audit checks them (./protocol.mjs)
+  return [...checks, ...await movesChecks(record), ...statementChecks(record.fairness?.statements, options)];
 }
 
 async function logChecks(record, options) {
@@ -294,7 +302,9 @@ async function logChecks(record, options) {
   const legacy = acceptsLegacyTime(record.format);
   const parsed = proofs.map((text) => {
     try {
-      return parseTlogProof(text, { legacy });
+      // the body rule (three lines; the legacy time line only in a tiplu.hand/2) is judged once,
+      // on the checkpoint (bad_checkpoint, below), as audit.logcheck does: not per proof
+      return parseTlogProof(text, { legacy: true });
     } catch (e) {
       return e;
     }

@@ -1,0 +1,61 @@
+"""Issue 29 item 19: under CI (``CI=true``) a test skipped for a missing part (a browser, a
+toolchain) fails with one clear line; locally such a skip is said loudly in the run's last
+line; other skips stay skips.  Runs pytest on a probe folder with this suite's conftest."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent
+
+PROBE = '''
+import pytest
+
+def test_needs_a_browser():
+    pytest.skip("no Chromium (/usr/bin/chromium or chromium on PATH)")
+
+@pytest.mark.skip(reason="no Chromium (/usr/bin/chromium or chromium on PATH)")
+def test_marked_for_a_browser():
+    pass
+
+def test_needs_dask():
+    pytest.importorskip("no_such_module_tiplu_probe")
+
+def test_not_at_this_size():
+    pytest.skip("not at this table size")
+
+def test_passes():
+    pass
+'''
+
+
+def _run(tmp_path, ci: bool):
+    shutil.copy(ROOT / "conftest.py", tmp_path / "conftest.py")
+    (tmp_path / "test_probe.py").write_text(PROBE)
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    if ci:
+        env["CI"] = "true"
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", str(tmp_path)],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_locally_a_missing_part_is_the_loud_last_line(tmp_path):
+    res = _run(tmp_path, ci=False)
+    assert res.returncode == 0, res.stdout
+    last = res.stdout.strip().splitlines()[-1]
+    assert last.startswith("!!! 3 TESTS SKIPPED FOR A MISSING PART") and "no Chromium" in last, last
+    assert "not at this table size" not in last and "Traceback" not in res.stdout + res.stderr
+
+
+def test_under_ci_a_missing_part_fails_in_one_line(tmp_path):
+    res = _run(tmp_path, ci=True)
+    assert res.returncode == 1, res.stdout
+    failed = [line for line in res.stdout.splitlines() if line.startswith(("FAILED", "ERROR "))]  # a marked skip fails at setup
+    assert len(failed) == 3, res.stdout
+    assert all("CI=true: a part this test needs is missing" in line for line in failed)
+    assert "1 passed" in res.stdout and "1 skipped" in res.stdout  # the other skip stays a skip

@@ -1,0 +1,72 @@
+"""The collusion review pages (``/collusion``, ``/collusion/account/<name>``) and their JSON
+(``/api/v1/collusion``): thin shells over :mod:`audit.collusion` and its ledger cache
+(:mod:`audit.collusion.ledger_cache`), computed in the background like the deal statistics
+(:mod:`web.stats_page`)."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, current_app, render_template
+
+from audit.collusion.ledger_cache import LedgerCollusion
+from audit.collusion.report import CollusionReport
+
+from . import collusion_svg
+from .errors import ApiError
+from .stats_page import REFRESH_SECONDS, Worker, finished_model
+
+bp = Blueprint("collusion", __name__)
+
+
+def _model(report: CollusionReport) -> dict[str, Any]:
+    data = report.to_json()
+    flagged = {f["account"] for f in data["flags"]}
+    signals = []
+    for signal, words in sorted(data["signals"].items()):
+        rows = [a for a in data["accounts"] if a["signal"] == signal and a["tested"]]
+        if rows:
+            signals.append({"signal": signal, "words": words, "rows": rows,
+                            "picture": collusion_svg.band_chart(rows)})
+    return {"json": data, "signals": signals, "graph": collusion_svg.pair_graph(data["pairs"], flagged)}
+
+
+def _worker() -> Worker:
+    if "tiplu_collusion" not in current_app.extensions:
+        current_app.extensions["tiplu_collusion"] = Worker(LedgerCollusion(), _model, "tiplu-collusion")
+    return current_app.extensions["tiplu_collusion"]
+
+
+def _pending():
+    done, total = _worker().stats.progress
+    return render_template("stats_pending.html", done=done, total=total, error=_worker().error,
+                           refresh=REFRESH_SECONDS, what="collusion review")
+
+
+@bp.get("/collusion")
+def collusion_page():
+    model = finished_model(_worker())
+    if model is None:
+        return _pending()
+    return render_template("collusion.html", data=model["json"], signals=model["signals"], graph=model["graph"])
+
+
+@bp.get("/collusion/account/<name>")
+def collusion_account(name: str):
+    model = finished_model(_worker())
+    if model is None:
+        return _pending()
+    rows = [a for a in model["json"]["accounts"] if a["account"] == name]
+    if not rows:
+        abort(404)
+    pairs = [p for p in model["json"]["pairs"] if name in p["accounts"]]
+    return render_template("collusion_account.html", name=name, rows=rows, pairs=pairs, data=model["json"])
+
+
+@bp.get("/api/v1/collusion")
+def collusion_api():
+    model = finished_model(_worker())
+    if model is None:
+        done, total = _worker().stats.progress
+        raise ApiError(503, "computing", f"the collusion review is being computed ({done} of {total} records "
+                                         f"audited); retry in {REFRESH_SECONDS} seconds")
+    return model["json"]
