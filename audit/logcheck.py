@@ -49,6 +49,7 @@ from .tlog.proof import tlog_proof_parts
 from .tlog.store import leaf_entry
 from replay.canonical import plain_canonical_json
 from .consttime import same_text
+from .leaf_slots import SEAT_KINDS, leaf_slots
 
 _CACHE_SIZE = 4096
 _checkpoints: "OrderedDict[tuple[bytes, str, str | None, bool], Checkpoint | str]" = OrderedDict()
@@ -264,29 +265,6 @@ def _against_log(record: HandRecord, cp: Checkpoint, indices: Sequence[int | Non
     return faults
 
 
-#: each log leaf's slot (:func:`_slot`), read from the leaf's own entry -- what the log says,
-#: not the ledger's ``statements`` table and its ``hand_id`` column, which an operator editing
-#: its database could make disagree with the log -- by SQLite's JSON functions instead of
-#: parsing every entry: its hand only when that is text, its kind only when that is text, its
-#: seat only when that is a JSON integer (and, below, only for a seat kind) -- exactly the
-#: types ``_slot`` keeps
-_SLOTS = ("SELECT idx,"
-          " CASE json_type(e, '$.statement.hand_id') WHEN 'text' THEN json_extract(e, '$.statement.hand_id') END,"
-          " CASE json_type(e, '$.statement.kind') WHEN 'text' THEN json_extract(e, '$.statement.kind') END,"
-          " CASE json_type(e, '$.statement.seat') WHEN 'integer' THEN json_extract(e, '$.statement.seat') END"
-          " FROM (SELECT idx, CAST(entry AS TEXT) AS e FROM tlog_leaves WHERE idx < ?) ORDER BY idx")
-_SEAT_KINDS = ("seat-receipt", "seat-reveal")
-
-
-def _leaf_slots(db: Any, size: int) -> dict[Any, list[tuple[int, tuple[str | None, int | None]]]]:
-    """hand id -> ``(leaf index, slot)`` of each of its leaves below ``size``, in one read of the log."""
-    slots: dict[Any, list[tuple[int, tuple[str | None, int | None]]]] = {}
-    for idx, hand_id, kind, seat in db.execute(_SLOTS, [size]):
-        if hand_id is not None:
-            slots.setdefault(hand_id, []).append((idx, (kind, seat if kind in _SEAT_KINDS else None)))
-    return slots
-
-
 class LedgerLog:
     """:class:`LogView` over a ledger's database (its transparency log and statements).
 
@@ -303,7 +281,7 @@ class LedgerLog:
         self._size = size
         self._roots: dict[int, bytes] = {}
         self._leaves: dict[int, bytes] = {}
-        self._slots: dict[Any, list[tuple[int, tuple[str | None, int | None]]]] | None = None
+        self._slots: Any = None  # each hand's leaves, from the log entries (:mod:`audit.leaf_slots`)
         self.path = path
 
     def size(self) -> int:
@@ -334,7 +312,7 @@ class LedgerLog:
 
     def hand_slots(self, hand_id: str) -> Iterable[tuple[int, tuple[str | None, int | None]]]:
         if self._slots is None:
-            self._slots = _leaf_slots(self._db, self.size())
+            self._slots = leaf_slots(self._db, self.size())
         return iter(self._slots.get(hand_id, ()))
 
     def entries(self) -> Iterator[tuple[int, bytes]]:
@@ -353,7 +331,7 @@ class LedgerLog:
         hashes = b"".join(bytes(h) for (h,) in self._db.execute(
             "SELECT leaf_hash FROM tlog_leaves WHERE idx < ? ORDER BY idx", [size]))
         if self._slots is None:
-            self._slots = _leaf_slots(self._db, size)
+            self._slots = leaf_slots(self._db, size)
         return LogIndex(hashes, self._slots)
 
 

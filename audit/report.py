@@ -10,6 +10,12 @@ cancelled or in-progress hands, :mod:`audit.coverage`) come in as :meth:`AuditRe
 shows, :mod:`audit.logscan`) are failures like any record's; ``cancelled`` and
 ``in_progress`` are counted and listed under ``not_audited``, never as failures.
 
+Every record's verdict carries what proved its timing (:mod:`audit.timing`): a record with no
+fault whose timing is ``unproven`` is counted as ``unproven``, not ``ok`` (by game, in
+:attr:`AuditReport.unproven` and ``unproven_records``), and :attr:`AuditReport.result` is
+``fail``, ``unproven`` or ``pass`` -- ``tiplu audit``'s exit 1, 3 or 0.  ``to_json``'s ``ok``
+is true only for ``pass``.
+
 Per table, from the *recomputed* settlements of the hands that **pass** the audit: every
 player's HT balance and the house's commission.  A hand the audit rejects adds no money:
 it is listed apart (:attr:`TableLedger.rejected`) with its reason and what the operator
@@ -76,6 +82,9 @@ class TableLedger:
     pot_points: int = 0  # the same in points
     # hand_no -> the money a counted hand added (taken out again if its carry is rejected)
     counted: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # hand_no -> where its rejected record is: the text report folds a carry fault that follows
+    # from a rejected hand under that hand (a consequence), not as a failure of its own
+    rejected_numbers: dict[int, str] = field(default_factory=dict)
 
     def merge(self, other: "TableLedger") -> None:
         for p, v in other.balances.items():
@@ -91,6 +100,7 @@ class TableLedger:
         self.pot_change += other.pot_change
         self.pot_points += other.pot_points
         self.counted.update(other.counted)
+        self.rejected_numbers.update(other.rejected_numbers)
 
     def carry_rejected(self) -> list[int]:
         """The counted hands (by number) that start from a pot other than the one the hand
@@ -244,6 +254,8 @@ class AuditReport:
         hand_no = record.table.hand_no
         if hand_no is not None:
             t.numbers[hand_no] += 1
+            if not verdict.ok:
+                t.rejected_numbers[hand_no] = where
         if carry and hand_no is not None:
             t.carries[hand_no] = (dict(carry), game_for(record.ruleset.game).next_carry(carry, replay.outcome))
 

@@ -21,6 +21,11 @@ The trusted key (``trust``, a :class:`~audit.trust.TrustAnchor`, or ``public_key
 auditor's, never the record's own ``table.public_key`` -- without one, the audit falls back
 to that claimed key and :func:`trust_of` says so (basis ``record``: not a trust anchor).
 
+Last, :func:`audit.timing.judge_timing` says what proved the timing (``Verdict.timing``):
+``whole-log`` given ``log``, ``witnessed`` when the pinned ``policy``'s witness quorum cosigned
+the checkpoint, else ``unproven``; under a policy that requires witnesses a missing quorum is
+``WITNESS_QUORUM``.  ``Verdict.status`` is ``fail``, ``unproven`` or ``pass``.
+
 ``strict=True`` stops at the first fault; the default report mode collects them all.
 
 A :class:`Verdict` groups its faults (:func:`replay.faults.group_faults`): root causes

@@ -422,7 +422,8 @@ def timing_cases(b: Builder, key: SigningKey, golden: dict):
         ref = b.add_file("records/forged/future-time.json", rec)
         b.audit_case("record/future-time", [ref], [verdict(False, "future_time")],
                      trust={"public_key": key.public_hex, "origin": origin},
-                     about=f"the reveal is dated 2099, later than the auditor's clock ({NOW}) plus the skew")
+                     about=f"the reveal is dated 2099, later than the auditor's clock ({NOW}) plus the skew",
+                     catches=["skip-future-time"])
     if has_reason("seed_reuse"):
         ledger = Ledger(":memory:")
         ensure_operator(ledger, seed=SEED)
@@ -440,4 +441,5 @@ def timing_cases(b: Builder, key: SigningKey, golden: dict):
         b.audit_case("record/seed-reuse-alone", refs[:1], [verdict()], trust=t,
                      about="one of two hands dealt from one server seed, alone: nothing shows the reuse")
         b.audit_case("log/seed-reuse-together", refs, [verdict(False, "seed_reuse"), verdict(False, "seed_reuse")],
-                     trust=t, one_log=True, about="both hands in one archive: one server seed in two hands, both fail")
+                     trust=t, one_log=True, about="both hands in one archive: one server seed in two hands, both fail",
+                     catches=["skip-seed-reuse"])

@@ -26,7 +26,7 @@ def _err(*codes: int) -> dict[str, Any]:
     text = {400: "Malformed request", 401: "No or invalid token", 403: "Token not allowed here",
             404: "Not found", 409: "Not allowed in the hand's current state", 413: "Body too large",
             422: "Does not match (commitment, signature)", 429: "Rate limited",
-            503: "Not configured, or misconfigured (no ledger, an unusable secret store)"}
+            503: "Not configured, misconfigured (no ledger, an unusable secret store), or busy (every read slot taken)"}
     return {str(c): {"description": text[c], "content": {"application/json": {"schema": _ref("Error")}}}
             for c in codes}
 
@@ -369,7 +369,8 @@ def _with_common_errors(paths: dict[str, dict[str, Any]]) -> dict[str, dict[str,
     """Every operation with the errors every route of its kind can answer, whatever its entry
     above lists: a path parameter or a body can be malformed (400); a body can be too large
     (413); a token route is rate limited per address on failed authentication (429, web/limits.py);
-    anything that signs needs the secret store (503).  So no route's description can leave one out."""
+    anything that signs needs the secret store (503); an anonymous read can find every read
+    slot taken (503 ``busy``).  So no route's description can leave one out."""
     out: dict[str, dict[str, Any]] = {}
     for path, ops in paths.items():
         out[path] = {}
@@ -381,6 +382,8 @@ def _with_common_errors(paths: dict[str, dict[str, Any]]) -> dict[str, dict[str,
                 codes |= {413, 503}
             if op.get("security"):
                 codes |= {401, 429}
+            elif method == "get":
+                codes.add(503)  # an anonymous read past the read slots: 503 busy (web/limits.py)
             responses = dict(op["responses"])
             for code, resp in _err(*sorted(codes)).items():
                 responses.setdefault(code, resp)

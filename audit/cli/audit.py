@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import Counter
 
@@ -45,6 +46,39 @@ def consequence_note(verdict: dict) -> str:
 MAX_TABLES_SHOWN = 50
 
 
+def position_key(where: str) -> list:
+    """Where a failure is, as a sort key in reading order: numbers as numbers, so line 9 of a
+    file comes before line 10 (``kitti.jsonl:9`` < ``kitti.jsonl:10``; text order put 10 first)."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", where) if part]
+
+
+_CARRY_FAULT = re.compile(r"^hand (\d+) starts with .*, but hand (\d+) left ")
+
+
+def folded_carry_faults(report: AuditReport) -> dict[str, list[tuple[str, str]]]:
+    """Table carry faults that follow from a rejected hand, by that hand's place: the pot
+    hand ``b`` starts with differs from what hand ``a`` left, and ``a`` (or else ``b``) is a
+    rejected record -- the text report lists the fault under it, as a consequence."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for tid, faults in report.table_faults().items():
+        rejected = report.tables[tid].rejected_numbers
+        for msg in faults:
+            m = _CARRY_FAULT.match(msg)
+            if m is None:
+                continue
+            later, earlier = int(m.group(1)), int(m.group(2))
+            cause = rejected.get(earlier) or rejected.get(later)
+            if cause is not None:
+                out.setdefault(cause, []).append((tid, msg))
+    return out
+
+
+def hand_note(failure: dict) -> str:
+    """`` (hand kitti-4p-t0-h0007)`` when the failure's place does not already name its hand."""
+    hand_id = failure.get("hand_id")
+    return f" (hand {hand_id})" if hand_id and hand_id not in failure["where"] else ""
+
+
 def _signed(amount: str) -> str:
     return amount if amount.startswith("-") or not amount.strip("0.") else "+" + amount
 
@@ -70,10 +104,13 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
     widths = [max(len(x) for x in col) for col in zip(header, *rows)]
     for row in [header, *rows]:
         click.echo("  ".join(x.ljust(w) for x, w in zip(row, widths)).rstrip())
-    for f in data["failures"][:50]:
+    folded = folded_carry_faults(report)
+    for f in sorted(data["failures"], key=lambda f: position_key(f["where"]))[:50]:
         root = f["faults"][0]
         where = f"move {root['move_index']}: " if root.get("move_index") is not None else ""
-        click.echo(f"FAIL {f['where']}: {f['reason']}: {where}{root['message']}{consequence_note(f)}")
+        click.echo(f"FAIL {f['where']}{hand_note(f)}: {f['reason']}: {where}{root['message']}{consequence_note(f)}")
+        for tid, msg in folded.get(f["where"], []):
+            click.echo(f"     consequence: table {tid}: carry_mismatch: {msg}")
     if len(data["failures"]) > 50:
         click.echo(f"... and {len(data['failures']) - 50} more failures (use --json for all)")
     tables = sorted(data["tables"].items())  # the money without hands settled on a rejected pot
@@ -81,9 +118,11 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
         click.echo(table_line(tid, t))
     if len(tables) > MAX_TABLES_SHOWN:
         click.echo(f"... and {len(tables) - MAX_TABLES_SHOWN} more tables (use --json for their balances)")
+    shown = {(tid, msg) for pairs in folded.values() for tid, msg in pairs}
     for tid, faults in report.table_faults().items():
         for msg in faults:
-            click.echo(f"FAIL table {tid}: carry_mismatch: {msg}")
+            if (tid, msg) not in shown:
+                click.echo(f"FAIL table {tid}: carry_mismatch: {msg}")
     skipped = data["not_audited"]
     for h in skipped["hands"][:50]:
         click.echo(f"{h['status'].upper().replace('_', ' ')} {h['where']}: {h['message']}")
@@ -418,7 +457,7 @@ def replay_command(record: str, as_json: bool) -> None:
             return
         click.echo("== deal ==" if index < 0 else f"== move {index}: {describe_move(engine, move, players)}  [{move}] ==")
         for line in view.get("lines", []):
-            click.echo("   " + line)
+            click.echo("   " + people_line(line, players))
 
     players = list(rec.table.players)
     result = replay_record(rec, strict=True, visit=visit)
@@ -428,13 +467,51 @@ def replay_command(record: str, as_json: bool) -> None:
         click.echo(json.dumps({"index": None, "worked": result.worked}))
     elif result.outcome is not None:
         click.echo("== outcome ==")
-        click.echo("   points: " + " ".join(map(str, result.outcome.points)))
+        for line in outcome_lines(result.outcome, players):
+            click.echo("   " + line)
         for line in worked_lines(result.worked, players):
             click.echo("   " + line)
         click.echo("   nets (HT): " + " ".join(str(x) for x in result.settlement.nets)
                    + f"   commission: {result.settlement.commission}")
     if result.faults:
         sys.exit(1)
+
+
+_SEAT_LINE = re.compile(r"^seat (\d+):")
+_CARD_TOKEN = re.compile(r"\b(?:[2-9TJQKA][SHDC]|JK|MC)\b")
+
+
+def _symbols(text: str) -> str:
+    """Every card code in ``text`` as people read it (``TD`` -> ``10♦``, ``JK`` -> ``joker``)."""
+    from replay.cards import card_symbol, parse_card
+
+    return _CARD_TOKEN.sub(lambda m: card_symbol(parse_card(m.group(0))), text)
+
+
+def people_line(line: str, players: list[str]) -> str:
+    """A line of the game's text view as ``tiplu replay`` prints it: seats by name, cards in
+    symbols (as the moves are described: issue 29 item 17)."""
+    m = _SEAT_LINE.match(line)
+    if m and int(m.group(1)) < len(players):
+        line = f"{players[int(m.group(1))]} (seat {m.group(1)}):" + line[m.end():]
+    return _symbols(line)
+
+
+def outcome_lines(outcome, players: list[str]) -> list[str]:
+    """The outcome's points by name; the tiplu, and each seat's maal, when the game has them."""
+    name = lambda seat: players[seat] if 0 <= seat < len(players) else f"seat {seat}"  # noqa: E731
+    out = []
+    tiplu = (outcome.detail or {}).get("tiplu")
+    if isinstance(tiplu, str):
+        out.append(f"tiplu: {_symbols(tiplu)}")
+    out.append("points: " + ", ".join(f"{name(i)} {p}" for i, p in enumerate(outcome.points)))
+    for i, b in enumerate(outcome.breakdown or ()):
+        maal = b.get("maal") if isinstance(b, dict) or hasattr(b, "get") else None
+        if isinstance(maal, (list, tuple)):
+            items = ", ".join(f"{m.get('item')} {_symbols(' '.join(m.get('cards', [])))} = {m.get('points')}"
+                              for m in maal) or "none"
+            out.append(f"  maal of {name(i)}: {items}")
+    return out
 
 
 def _pays_or_gets(net: int) -> str:

@@ -28,6 +28,7 @@ To start a witness from nothing, use a new key (a new identity); see
 """
 from __future__ import annotations
 
+import hmac
 import json
 import os
 import secrets
@@ -140,7 +141,7 @@ def check_start(conn: sqlite3.Connection, marker: str | os.PathLike, vkey: str) 
                                 f"{what}, so it could cosign a rival tree; {fix}")
     for origin, view in data["logs"].items():
         size, root = views.get(origin, (0, b""))
-        if size < view["size"] or (size == view["size"] and root.hex() != view["root"]):
+        if size < view["size"] or (size == view["size"] and not hmac.compare_digest(root.hex(), str(view["root"]))):
             raise WitnessStateError(f"refusing to start: the database is behind what this key cosigned for "
                                     f"{origin!r} (size {size}, marker {view['size']}): an old copy?; {fix}")
     return state_id

@@ -87,7 +87,7 @@ def test_replay_prints_every_step(tmp_path, kitti_archive):
     res = CliRunner().invoke(main, ["replay", str(path)])
     assert res.exit_code == 0, res.output
     assert res.output.count("== move ") == len(rec["moves"])
-    assert "== outcome ==" in res.output and "seat 0:" in res.output
+    assert "== outcome ==" in res.output and "(seat 0):" in res.output  # seats by name (issue 29 item 17)
 
 
 def test_simulate_is_deterministic_and_tamper_is_private(tmp_path):
@@ -105,3 +105,75 @@ def test_simulate_is_deterministic_and_tamper_is_private(tmp_path):
     res = CliRunner().invoke(main, ["audit", str(tmp_path / "x.jsonl"), "--json", "--no-progress"])
     caught = {f["hand_id"] for f in json.loads(res.output)["failures"]}
     assert tampered and set(tampered) <= caught
+
+
+def test_the_text_report_lists_failures_in_reading_order_with_their_hands(tmp_path):
+    """Issue 29 item 13: failures were named by line only and sorted as text (line 10 before
+    line 9); now in reading order, each with its hand id, and how many more past the first 50."""
+    import re as _re
+    from pathlib import Path as _Path
+
+    from click.testing import CliRunner as _Runner
+
+    from audit.cli import main as _main
+
+    bad = json.loads((_Path(__file__).resolve().parents[2] / "fixtures" / "records" / "kitti"
+                      / "corrupted-edited_move.json").read_text())
+    bad = bad.get("record", bad)
+    lines = [json.dumps(bad) for _ in range(60)]
+    (tmp_path / "a.jsonl").write_text("\n".join(lines) + "\n")
+    res = _Runner().invoke(_main, ["audit", str(tmp_path / "a.jsonl"), "--no-progress"])
+    fails = [line for line in res.stdout.splitlines() if line.startswith("FAIL ") and ".jsonl:" in line]
+    numbers = [int(_re.search(r"\.jsonl:(\d+)", line).group(1)) for line in fails]
+    assert numbers == list(range(1, 51)), numbers
+    assert all(f"(hand {bad['hand_id']})" in line for line in fails)
+    assert "... and 10 more failures (use --json for all)" in res.stdout
+
+
+def test_replay_of_a_marriage_record_reads_in_names_and_symbols():
+    """Issue 29 item 17: seats were printed as card codes (`AS TD`) beside moves in names and
+    symbols, the tiplu was never named, and `points: 9 2 18 0` had no names or maal."""
+    from pathlib import Path as _Path
+
+    from click.testing import CliRunner as _Runner
+
+    from audit.cli import main as _main
+
+    folder = _Path(__file__).resolve().parents[2] / "fixtures" / "records" / "marriage-nepal"
+    record = next(p for p in sorted(folder.glob("*.json")) if not p.name.startswith("corrupted"))
+    players = [s["player"] for s in json.loads(record.read_text())["table"]["seats"]]
+    res = _Runner().invoke(_main, ["replay", str(record)])
+    assert res.exit_code == 0, res.stderr
+    out = res.stdout
+    assert f"   {players[0]} (seat 0): " in out and "   seat 0: " not in out
+    deal = out.split("== move 0")[0]
+    assert "♠" in deal and not any(code in deal.split() for code in ("AS", "TD", "KH", "QC"))
+    outcome = out.split("== outcome ==")[1]
+    assert "tiplu: " in outcome
+    assert "points: " + ", ".join(f"{p} " for p in players[:1]) in outcome
+    assert all(f"maal of {p}: " in outcome for p in players)
+
+
+def test_a_carry_mismatch_caused_by_a_rejected_hand_is_listed_under_it(tmp_path):
+    """Issue 29 item 13: a table's carry_mismatch that follows from a rejected hand (here one
+    whose carried pot was edited after signing) is that hand's consequence in the text
+    report, not a failure of its own."""
+    from click.testing import CliRunner as _Runner
+
+    from audit.cli import main as _main
+    from audit.ledger import Ledger
+    from audit.sim.tables import simulate_table
+
+    records = []
+    ledger = Ledger(":memory:", create=True)
+    ledger.new_operator("demo-operator")
+    simulate_table(ledger, preset="kitti", players=4, hands=6, seed="fold", table_id="t1",
+                   on_record=lambda r, _kind: records.append(r))
+    records[4]["table"]["carry"]["pot_before"] += 7
+    (tmp_path / "t.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    res = _Runner().invoke(_main, ["audit", str(tmp_path / "t.jsonl"), "--no-progress"])
+    lines = res.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("FAIL") and "t.jsonl:5 " in line)
+    assert lines[at + 1].strip().startswith("consequence: table t1: carry_mismatch: hand 4 starts with pot")
+    assert not any(line.startswith("FAIL table t1: carry_mismatch") for line in lines)
+    assert res.exit_code == 1

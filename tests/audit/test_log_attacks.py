@@ -349,3 +349,26 @@ def test_a_statement_dated_after_its_witness_cosigned_the_tree_is_future_time(tm
             assert "witness w1's cosignature" in verdict.faults[0].message
         else:
             assert verdict.ok, verdict.faults
+
+
+def test_the_leaf_map_is_extended_as_the_log_grows_and_filtered_by_a_view_s_size(tmp_path):
+    """audit.leaf_slots keeps each ledger file's map of hands to leaves and reads only new
+    leaves: a forged leaf appended after a first view was read is seen by the next view, and
+    a view fixed at the older size does not see it."""
+    from audit.ledger.store import open_readonly
+    from audit.logcheck import LedgerLog
+
+    db = make_ledger(tmp_path / "grow.db", None)
+    first = LedgerLog(open_readonly(db))
+    before = first.size()
+    assert [s for _, s in first.hand_slots("honest-1")].count(("record", None)) == 1
+    relog_behind_another_hand_id(db, "honest-1", Clock(NOW - timedelta(minutes=30)))
+    grown = LedgerLog(open_readonly(db))
+    assert grown.size() == before + 1
+    assert [s for _, s in grown.hand_slots("honest-1")].count(("record", None)) == 2
+    fixed = LedgerLog(open_readonly(db), size=before)
+    assert [s for _, s in fixed.hand_slots("honest-1")].count(("record", None)) == 1
+    # another ledger at the same path starts afresh
+    (tmp_path / "grow.db").unlink()
+    other = make_ledger(tmp_path / "grow.db", None)
+    assert [s for _, s in LedgerLog(open_readonly(other)).hand_slots("honest-1")].count(("record", None)) == 1

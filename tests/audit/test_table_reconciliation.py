@@ -16,6 +16,7 @@ from types import SimpleNamespace
 from click.testing import CliRunner
 
 from audit.cli import main
+from web.cli import main as tiplu_main
 from audit.report import AuditReport
 from audit.sim.tamper import TamperContext, _resign_record
 from audit.verify import Verdict, audit_record
@@ -111,3 +112,21 @@ def test_a_forged_carry_in_a_real_archive_is_taken_out_of_the_balances(tmp_path,
     assert {p: D(v) for p, v in t["balances"].items()} == want and D(t["commission"]) == commission
     r = t["reconciliation"]
     assert D(r["balances"]) + D(r["commission"]) + D(r["pot_change"]) == 0 and r["sum"] == "0.00"
+
+
+def test_the_table_page_and_api_show_the_reconciliation(tmp_path):
+    # rule D-2, rule D-14: every demo table adds up to 0.00, with the pot named where there is one
+    from web.cli import demo_app
+
+    res = CliRunner().invoke(tiplu_main, ["demo", "--small", "--no-serve", "--dir", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    client = demo_app(tmp_path / "tiplu.db").test_client()
+    tables = {h["table_id"]: h["preset"] for h in client.get("/api/v1/hands?limit=200").get_json()["hands"]}
+    for tid, preset in tables.items():
+        money = client.get(f"/api/v1/tables/{tid}").get_json()
+        r = money["reconciliation"]
+        assert D(r["balances"]) + D(r["commission"]) + D(r["pot_change"]) == 0 and r["sum"] == "0.00"
+        assert D(r["balances"]) == sum((D(v) for v in money["balances"].values()), D(0))
+        html = client.get(f"/tables/{tid}").get_data(as_text=True)
+        assert 'data-sum="0.00"' in html and f"balances {r['balances']}" in html
+        assert ("moved into the pot" in html) == (preset == "kitti")

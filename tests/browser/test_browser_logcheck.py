@@ -198,8 +198,8 @@ def test_a_finished_hand_is_checked_against_the_log_before_the_reveal(page, live
     page.goto(f"{base}/hands/{hid}")
     page.wait_for_selector("#browser-check[data-state='verified']", timeout=20000)
     names = page.locator("#check-list li").evaluate_all("els => els.map(e => e.dataset.check)")
-    # no deal to check yet: the log checks, and (tiplu.hand/3) the record's move chain
-    assert names[0] == "log:bound" and all(n.startswith(("log:", "live:", "moves:")) for n in names)
+    # no deal to check yet: the log checks, and (tiplu.hand/3) the move chain and the statements
+    assert names[0] == "log:bound" and all(n.startswith(("log:", "live:", "moves:", "statements:")) for n in names)
     items = log_items(page)
     assert all(v["ok"] == "true" for v in items.values())
     kinds = [t["title"] for k, t in items.items() if k.startswith("live:statement:")]

@@ -340,6 +340,24 @@ class RedealSameShoe(_Patched):
     patches = (("replay.fairness", "HandRandomness.redeal", _redeal_reuses_deal),)
 
 
+class _NoReuse:
+    """A seed index that never finds a reuse."""
+
+    def add(self, *a, **k):
+        pass
+
+    def faults(self):
+        return {}
+
+
+class SkipSeedReuse(_Patched):
+    patches = (("audit.archive_scan", "SeedIndex", _NoReuse),)
+
+
+class SkipClock(_Patched):
+    patches = (("audit.archive_scan", "future_statements", lambda *a, **k: []),)
+
+
 class SkipSameCheckpoint(_Patched):
     patches = (("audit.logcheck", "_checkpoint_texts", lambda proofs: {next(p[2] for p in proofs if p)}),)
 
@@ -462,6 +480,9 @@ MUTANTS = {
                              ["record/marriage", "record/rummy13"], ReshuffleUnshuffled),
     "redeal-same-shoe": ("a redeal deals the first shoe again, not the redeal:k stream", ["record/kitti-redeal"],
                          RedealSameShoe),
+    "skip-seed-reuse": ("one server seed in two hands of an archive not looked for", ["log/seed-reuse"],
+                        SkipSeedReuse),
+    "skip-future-time": ("statements dated after the auditor's clock accepted", ["record/future-time"], SkipClock),
     "skip-same-checkpoint": ("proofs with different checkpoints accepted", ["record/two-checkpoints"],
                              SkipSameCheckpoint),
     "skip-log-order": ("log order not checked", ["record/log-order"], SkipLogOrder),

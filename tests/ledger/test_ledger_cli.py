@@ -111,8 +111,11 @@ def test_one_hand_end_to_end_with_json(run, tmp_path):  # rules R-21, R-22
     published = tmp_path / "published.json"
     published.write_text(run("hand", "record", "h1").stdout)
     assert json.loads(published.read_text())["fairness"]["server_seed"] == seed
-    audited = run("audit", str(published), "--public-key", pub, "--json", "--no-progress")
-    assert js(audited)["ok"] is True and js(audited)["total"] == 1
+    # the record alone: nothing fails, nothing proves its timing (exit 3, #26); against the ledger: a pass
+    audited = run("audit", str(published), "--public-key", pub, "--json", "--no-progress", ok=False)
+    assert audited.exit_code == 3 and js(audited)["result"] == "unproven" and js(audited)["failed"] == 0
+    audited = run("audit", run.db, "--public-key", pub, "--json", "--no-progress")
+    assert js(audited)["ok"] is True and js(audited)["total"] == 1 and js(audited)["timing"]["whole-log"] == 1
     assert all(verify_statement(e, pub) for e in log)
     assert [e["seq"] for e in log[-2:]] == [e["seq"] for e in map(json.loads, run(
         "hand", "log", "--since", str(log[-3]["seq"])).stdout.splitlines())]

@@ -22,11 +22,13 @@ from security_kit import check_api_response, copy_db, find_leaks
 def fuzz_app(site, tmp_path_factory):
     from web import create_app
 
-    from audit.signing import SigningKey
+    from audit.ledger import Ledger
     from audit.tlog.checkpoint import CheckpointSigner
+    from web_testkit import OPERATOR
 
     db = copy_db(site.db_path, str(tmp_path_factory.mktemp("fuzz") / "fuzz.db"))
-    signer = CheckpointSigner(SigningKey.from_hex("22" * 32), "tiplu.test/log")
+    with Ledger(db) as ledger:  # the site's log key is its operator's own key (one log per operator)
+        signer = CheckpointSigner(ledger.signing_key(OPERATOR), "tiplu.test/log")
     return create_app({"TESTING": True, "TIPLU_DB": db, "TIPLU_RATE_LIMIT": 10 ** 9, "TIPLU_AUTH_FAIL_LIMIT": 10 ** 9,
                        "TIPLU_CHECKPOINT_SIGNER": signer})
 

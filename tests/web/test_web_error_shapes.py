@@ -16,7 +16,7 @@ import socket
 import pytest
 
 from web.errors import error_body
-from web.limits import TOKEN_ROUTE_PREFIXES
+from web.limits import TOKEN_ROUTE_PREFIXES, UNCAPPED_READS
 
 
 def _path(rule: str) -> str:
@@ -39,6 +39,8 @@ def test_openapi_lists_the_errors_each_route_can_answer_derived_from_the_routes(
                 need.add("413")  # any body can be too large
             if rule.endpoint.startswith(TOKEN_ROUTE_PREFIXES):
                 need |= {"401", "429"}  # a token route, limited per address on failed authentication
+            elif method == "GET" and rule.endpoint not in UNCAPPED_READS:
+                need.add("503")  # an anonymous read past the read slots: 503 busy
             missing += [f"{method} {path}: {code}" for code in sorted(need - documented)]
     assert not missing, missing
 

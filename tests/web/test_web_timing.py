@@ -126,3 +126,15 @@ def test_the_hand_page_says_what_proved_the_timing(world, forged_ledger):
     page = _client(forged_ledger).get(f"/hands/{HID}").get_data(as_text=True)
     assert 'data-timing="whole-log"' in page and "does not check out there: see its faults" in page
     assert "every statement of this hand is in that log" not in page  # never the words of a pass
+
+
+def test_the_monitor_takes_a_pinned_policy(world, served, tmp_path):
+    run = lambda state, policy: CliRunner().invoke(main, ["monitor", served, "--state", str(tmp_path / state),  # noqa: E731
+                                                           "--once", "--policy", str(policy)])
+    ok = run("a.json", world["files"]["no-witness"])
+    assert ok.exit_code == 0, ok.output
+    assert "hands audited against the whole log" in ok.stdout
+    bad = run("b.json", world["files"]["one-witness"])
+    assert bad.exit_code == 1
+    assert "tiplu monitor: WITNESS_QUORUM:" in bad.stderr and "requires" not in bad.stderr.split("WITNESS_QUORUM")[0]
+    assert "lacks the quorum of one-witness.policy" in bad.stderr

@@ -303,7 +303,8 @@ function drawReport(report, logs, trust, timing = null) {
     verdict.replaceChildren(el("strong", { text: "Not proven: nothing shows this deal was fixed before anyone saw a card" }),
       el("span", { text: "Nothing failed, and the cards are the ones the seeds make. But this record's log proofs only agree with themselves: an operator could have re-made the hand after seeing the players' seeds and logged it in a private copy of its log. Paste a witness policy you trust, or audit the record against the operator's log (tiplu audit <operator URL>)."
         + (logs && logs.some((c) => c.name === "log:trust" && c.ok === null)
-          ? " Also, no operator key was pinned: the record was checked against its own claimed key, which proves nothing about who logged it." : "") }));
+          ? " Also, no operator key was pinned: the record was checked against its own claimed key, which proves nothing about who logged it." : "")
+        + NOT_MOVES }));
   } else if (report.complete && logs && logState(logs) !== "verified") {
     verdict.className = "verdict partial";
     verdict.replaceChildren(el("strong", { text: "Deal verified, log evidence not fully checked \u2014 not the moves or the payouts" }),
