@@ -61,7 +61,8 @@ def test_a_ledger_file_removed_or_emptied_under_the_server_is_refused(make_app, 
 
 
 def test_kept_ledgers_pass_between_the_threads_of_a_threaded_server(make_app, site):
-    app = make_app(site.db_path)
+    # no cap on anonymous reads (TIPLU_READ_SLOTS, default 2): three readers at once must each be served here
+    app = make_app(site.db_path, TIPLU_READ_SLOTS=0)
     server = make_server("127.0.0.1", 0, app, threaded=True)   # a new thread per request
     t = threading.Thread(target=server.serve_forever, daemon=True)
     t.start()
