@@ -32,11 +32,18 @@ STATES = ["created", "committed", "seeds-committed", "seeds-revealed", "dealt", 
 @pytest.fixture
 def app(make_app, site):
     OPERATOR_TOKEN[0] = site.operator_token
-    from audit.signing import SigningKey
+    from audit.ledger import Ledger
     from audit.tlog.checkpoint import CheckpointSigner
+    from web_testkit import OPERATOR
 
+    # the log is signed by the operator's own key (one log per operator; another key is 503 log_key_not_operator)
+    ledger = Ledger(site.db_path)
+    try:
+        key = ledger.signing_key(OPERATOR)
+    finally:
+        ledger.close()
     return make_app(TIPLU_RATE_LIMIT=10 ** 9, TIPLU_AUTH_FAIL_LIMIT=10 ** 9, TIPLU_STATS_WAIT=600,
-                    TIPLU_CHECKPOINT_SIGNER=CheckpointSigner(SigningKey.from_hex("33" * 32), "tiplu.test/log"))
+                    TIPLU_CHECKPOINT_SIGNER=CheckpointSigner(key, f"tiplu.test/log/{OPERATOR}"))
 
 
 def _unrevealed(app) -> dict[str, str]:
@@ -51,15 +58,25 @@ def _unrevealed(app) -> dict[str, str]:
 def _get_paths(app, hand_ids, table_ids, operators) -> list[str]:
     paths = ["/", "/verify", "/openapi.json", "/api/v1/hands", "/api/v1/tables", "/api/v1/operators",
              "/api/v1/log/checkpoint", "/api/v1/log/entries?start=0&end=256",
-             "/api/v1/log/proof/inclusion?index=0", "/api/v1/log/proof/consistency?first=1",
-             "/api/v1/operator/whoami", "/stats", "/api/v1/stats"]
+             "/api/v1/log/proof/inclusion?index=0", "/api/v1/log/proof/consistency?first=1", "/api/v1/log/policy",
+             "/api/v1/operator/whoami", "/stats", "/api/v1/stats",
+             "/collusion", "/api/v1/collusion", "/collusion/account/asha", "/collusion/account/nope"]
     paths += [f"/api/v1/hands?state={s}" for s in STATES] + ["/api/v1/hands?limit=200"]
     for h in hand_ids:
         paths += [f"/hands/{h}", f"/api/v1/hands/{h}", f"/api/v1/hands/{h}/record", f"/api/v1/hands/{h}/verdict",
-                  f"/api/v1/hands/{h}/statements", f"/api/v1/hands/{h}/log-proofs"]
+                  f"/api/v1/hands/{h}/statements", f"/api/v1/hands/{h}/log-proofs",
+                      f"/api/v1/hands/{h}/move-receipts"]
     for t in table_ids:
         paths += [f"/tables/{t}", f"/api/v1/tables/{t}"]
     paths += [f"/api/v1/operators/{o}" for o in operators]
+    # each operator's C2SP tiles: the checkpoint, the tree tile and entry bundle (partial at this size), a bad path
+    for o in operators:
+        paths += [f"/log/{o}/checkpoint", f"/log/{o}/tile/0/000", f"/log/{o}/tile/entries/000", f"/log/{o}/nope"]
+        head = app.test_client().get(f"/log/{o}/checkpoint")
+        if head.status_code == 200:
+            size = int(head.get_data(as_text=True).split("\n")[1])
+            if 0 < size < 256:
+                paths += [f"/log/{o}/tile/0/000.p/{size}", f"/log/{o}/tile/entries/000.p/{size}"]
     # every GET rule of the app is covered by the list above (a new route must be added here)
     covered = {re.sub(r"\?.*", "", p) for p in paths}
     for rule in app.url_map.iter_rules():
@@ -77,7 +94,9 @@ def _scan(client, paths, app, caplog, *, headers=None) -> list[tuple[str, int]]:
         seen.append((path, resp.status_code))
         assert resp.status_code < 500, (path, resp.get_data(as_text=True)[:300])
         secrets = _unrevealed(app)
-        text = resp.get_data(as_text=True) + json.dumps(dict(resp.headers))
+        body = resp.get_data()  # tiles and entry bundles are bytes: each byte one character, the JSON entries kept
+        text = (body.decode("latin-1") if resp.mimetype == "application/octet-stream" else body.decode("utf-8"))
+        text += json.dumps(dict(resp.headers))
         text += "\n".join(r.getMessage() + str(r.exc_info or "") for r in caplog.records)
         leaks = find_leaks(text, secrets.values())
         assert not leaks, f"GET {path} shows the unrevealed server seed of {[h for h, s in secrets.items() if s in leaks]}"
@@ -93,6 +112,8 @@ def test_no_route_no_error_and_no_log_line_shows_an_unrevealed_seed(site, app, c
     hand_ids = sorted(site.hands.values()) + ["no-such-hand"]
     seen = _scan(client, _get_paths(app, hand_ids, ["t1", "t-other", "nope"], ["demo-operator", "nope"]), app, caplog)
     assert any(code == 200 for _, code in seen) and any(code == 404 for _, code in seen)
+    # the operator's entry bundle (its statements as served in tiles) was read, not only refused
+    assert any(p.startswith("/log/demo-operator/tile/entries/000.p/") and code == 200 for p, code in seen)
     # the operator verbs each state refuses: their error messages carry no seed either
     op = {"Authorization": f"Bearer {site.operator_token}"}
     for h in hand_ids:
@@ -238,6 +259,7 @@ PUBLIC_COMPARISONS = {
     ("audit/auditstate.py", "self.stored.root != cp.root"): "public tree roots of two signed checkpoints, auditor side",
     ("audit/tlog/note.py", "vkey.sig_type != TYPE_ED25519"): "signed-note key type byte (public)",
     ("audit/tlog/note.py", "vtype != sig_type"): "signed-note key type byte (public)",
+    ("audit/leaf_slots.py", "_last_hash(db, read) != last"): "public log leaf hashes (is the cached log still this file's)",
 }
 
 
