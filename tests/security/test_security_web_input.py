@@ -29,8 +29,10 @@ def fuzz_app(site, tmp_path_factory):
     db = copy_db(site.db_path, str(tmp_path_factory.mktemp("fuzz") / "fuzz.db"))
     with Ledger(db) as ledger:  # the site's log key is its operator's own key (one log per operator)
         signer = CheckpointSigner(ledger.signing_key(OPERATOR), "tiplu.test/log")
+    # TIPLU_STATS_WAIT: the statistics and the collusion review are computed in the background
+    # and answer 503 "computing" until done (documented); this fuzzing is about input, so it waits
     return create_app({"TESTING": True, "TIPLU_DB": db, "TIPLU_RATE_LIMIT": 10 ** 9, "TIPLU_AUTH_FAIL_LIMIT": 10 ** 9,
-                       "TIPLU_CHECKPOINT_SIGNER": signer})
+                       "TIPLU_CHECKPOINT_SIGNER": signer, "TIPLU_STATS_WAIT": 300})
 
 
 def still_unrevealed(db_path: str, seeds: dict[str, str]) -> set[str]:
