@@ -29,14 +29,15 @@ def new_ledger(path=":memory:", **kw) -> Ledger:
     return ledger
 
 
-def advance(ledger: Ledger, hand_id: str, to: str, *, seeds=SEEDS) -> None:
-    """Walk a fresh hand forward up to (and including) step ``to``."""
+def advance(ledger: Ledger, hand_id: str, to: str, *, seeds=SEEDS, server_seed: bytes | None = None) -> None:
+    """Walk a fresh hand forward up to (and including) step ``to`` (``server_seed``: a fixed
+    seed for the commit, so the deal is the same on every run; default a fresh one)."""
     steps = ["new", "commit", "seed_commit", "seed_reveal", "deal", "finish", "reveal"]
     for step in steps[: steps.index(to) + 1]:
         if step == "new":
             ledger.new_hand("t1", PLAYERS, dealer=1, hand_id=hand_id)
         elif step == "commit":
-            ledger.commit(hand_id)
+            ledger.commit(hand_id) if server_seed is None else ledger.commit(hand_id, server_seed=server_seed)
         elif step == "seed_commit":
             for seat, seed in enumerate(seeds):
                 ledger.seed_commit(hand_id, seat, commit_player_seed(hand_id, seat, seed))

@@ -21,8 +21,10 @@ from replay.errors import MalformedError
 
 @pytest.fixture
 def dealt():
+    # a fixed server seed: with a fresh one, about 1 deal in 40 holds four of a kind and ends
+    # with no moves (K-20), and the cases below that edit a move would have none to edit
     ledger = new_ledger()
-    advance(ledger, "h1", "deal")
+    advance(ledger, "h1", "deal", server_seed=bytes.fromhex("5e" * 32))
     return ledger
 
 
