@@ -96,3 +96,13 @@ DIGEST = checked(_digest)
 PUBLIC_KEY = checked(_key)
 POINT_VALUE = checked(_amount("point_value"))
 COMMISSION_PCT = checked(_amount("commission_pct"))
+
+
+def pinned_trust(public_key: str | None, trust_file: str | None) -> Any:
+    """The trust anchor of ``--public-key`` or ``--trust`` (``None`` when neither is given);
+    both at once is a usage error."""
+    from ..trust import TrustAnchor, load_trust_file
+
+    if public_key and trust_file:
+        raise click.UsageError("give --public-key or --trust, not both")
+    return load_trust_file(trust_file) if trust_file else TrustAnchor(public_key, "pinned") if public_key else None

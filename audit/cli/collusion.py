@@ -31,11 +31,9 @@ def collusion_command(source: str, public_key: str | None, trust_file: str | Non
     from ..collusion import observe_items, review
     from ..collusion.significance import MIN_DECISIONS
     from ..sources import iter_source
-    from ..trust import TrustAnchor, load_trust_file
+    from ._values import pinned_trust
 
-    if public_key and trust_file:
-        raise click.UsageError("give --public-key or --trust, not both")
-    trust = load_trust_file(trust_file) if trust_file else TrustAnchor(public_key, "pinned") if public_key else None
+    trust = pinned_trust(public_key, trust_file)
     show = sys.stderr.isatty() if progress is None else progress
 
     def tick(n: int) -> None:

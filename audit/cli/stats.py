@@ -40,11 +40,10 @@ def stats_command(source: str, public_key: str | None, trust_file: str | None, a
     def tick(n: int) -> None:
         click.echo(f"audited {n} records", err=True)
 
-    from ..trust import TrustAnchor, load_trust_file
+    from ..trust import TrustAnchor
+    from ._values import pinned_trust
 
-    if public_key and trust_file:
-        raise click.UsageError("give --public-key or --trust, not both")
-    trust = load_trust_file(trust_file) if trust_file else TrustAnchor(public_key, "pinned") if public_key else None
+    trust = pinned_trust(public_key, trust_file)
     policy = pinned_policy(policy_file)
     trust = reconciled(trust, policy)
     if trust is None and policy is not None and len(policy.logs) == 1:
