@@ -23,7 +23,7 @@ settings.load_profile("tiplu")
 
 #: skip reasons that mean "a part the suite needs is not installed"
 MISSING_PART = re.compile(r"no Chromium|playwright|could not import|not installed|needs (gunicorn|bash|go\b|"
-                          r"the go toolchain)|no go toolchain|golang|GO INTEROP NOT CHECKED", re.I)
+                          r"the go toolchain|node)|no go toolchain|no node|golang|GO INTEROP NOT CHECKED", re.I)
 
 
 def in_ci() -> bool:
