@@ -18,10 +18,12 @@
  * tests/js/ checks each engine against the Python one on simulated hands.
  */
 export { ReplayError } from "./errors.mjs";
+import { GAME as KITTI } from "./kitti.mjs";
 import { GAME as MARRIAGE } from "./marriage.mjs";
 
 /** game name -> GAME; filled by one import line per game module. */
 export const GAMES = Object.freeze({
+  kitti: KITTI,
   marriage: MARRIAGE,
 });
 
