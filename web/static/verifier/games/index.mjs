@@ -19,10 +19,12 @@
  */
 export { ReplayError } from "./errors.mjs";
 import { GAME as KITTI } from "./kitti.mjs";
+import { GAME as MARRIAGE } from "./marriage.mjs";
 
 /** game name -> GAME; filled by one import line per game module. */
 export const GAMES = Object.freeze({
   kitti: KITTI,
+  marriage: MARRIAGE,
 });
 
 export function gameFor(name) {
