@@ -3,9 +3,10 @@ Python one (replay/rummy/), hand by hand (issue #28, docs/browser-verifier.md).
 
 Every hand is replayed twice -- by :func:`replay.replayer.replay_record` and by
 tests/js/rummy13_replay.mjs under Node (one process for all of them) -- and the two must
-agree exactly: the moves applied, the first fault's kind and move index, and the outcome
+agree exactly: the moves applied, the first fault's kind, move index and rule, the outcome
 as JSON (points, net points, winner, the breakdown with the solver's groups and counted
-cards, the detail).  The hands:
+cards, the detail) and the settlement in decimal strings.  The Node side is the browser
+verifier's own driver (replay.mjs's replayRecord, strict) over record.mjs's parsed record.  The hands:
 
 * honest hands simulated by the bots (audit/sim) for every rummy13 preset, at every seat
   count the preset allows and at others an override allows, dealers going round, under
@@ -63,16 +64,15 @@ def python_replay(record: dict[str, Any]) -> dict[str, Any]:
     result = replay_record(parse_record(record))
     fault = result.faults[0] if result.faults else None
     return {"moves_applied": result.moves_applied,
-            "fault": None if fault is None else {"kind": fault.reason.value, "index": fault.move_index},
-            "outcome": None if result.outcome is None else result.outcome.to_json()}
+            "fault": None if fault is None else {"kind": fault.reason.value, "index": fault.move_index,
+                                                 "rule": fault.rule},
+            "outcome": None if result.outcome is None else result.outcome.to_json(),
+            "settlement": None if result.settlement is None else result.settlement.to_json()}
 
 
 def node_replays(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     answers = run_lines(SCRIPT, [{"record": r} for r in records])
     assert len(answers) == len(records)
-    for a in answers:
-        if a["fault"] is not None:
-            a["fault"].pop("rule", None)  # Python's fault carries it too, but the test compares kinds
     return answers
 
 
