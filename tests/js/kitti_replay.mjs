@@ -3,16 +3,18 @@
 //   {"record": <hand record>}              -> {moves_applied, fault: {kind, index} | null, outcome}
 //   {"fixed": {settings, n_seats, dealer, pot_before, shoes, moves}}  -> the same, dealt from chosen
 //                                          shoes (shoes[0] the deal, shoes[k] the k-th redeal)
-//   {"ranks": [[settings, [card texts x3]], ...]} -> {ranks: [[key, class name], ...]}
+//   {"table": settings}                   -> {keys, labels}: every set of the pack ranked
+//   {"defaults": {settings, hands}}       -> {defaults}: each hand's default arrangement
 // The loop is replay/replayer.py's strict replay_record: start, every move (parsed
 // without its `time`, refused after the hand is over), incomplete, the outcome.
 import { createInterface } from "node:readline";
-import { parseCards } from "../../web/static/verifier/cards.mjs";
+import { cardText, parseCards } from "../../web/static/verifier/cards.mjs";
 import { deal } from "../../web/static/verifier/deal.mjs";
 import { HandRandomness, parsePlayerSeed, parseServerSeed } from "../../web/static/verifier/fairness.mjs";
 import { resolve, rulesetFromJson } from "../../web/static/verifier/rulesets.mjs";
 import { ReplayError, gameFor } from "../../web/static/verifier/games/index.mjs";
 import { rankerFor } from "../../web/static/verifier/games/kitti/ranking.mjs";
+import { defaultSplit } from "../../web/static/verifier/games/kitti/strategy.mjs";
 
 const MAX_POINTS = 10 ** 12;
 
@@ -75,21 +77,34 @@ async function run(ruleset, randomness, table, moves) {
   }
 }
 
-async function ranks(cases) {
-  const out = [];
-  for (const [settings, cards] of cases) {
-    const ranker = rankerFor(await resolve("kitti", settings));
-    const [a, b, c] = parseCards(cards);
-    const key = ranker.key(a, b, c);
-    out.push([key, ranker.labelOfKey(key)]);
+/** Every set of the pack (a < b < c by code) ranked: its key and class name. */
+async function table(settings) {
+  const ranker = rankerFor(await resolve("kitti", settings));
+  const keys = [];
+  const labels = [];
+  for (let a = 0; a < 52; a++) {
+    for (let b = a + 1; b < 52; b++) {
+      for (let c = b + 1; c < 52; c++) {
+        const key = ranker.key(a, b, c);
+        keys.push(key);
+        labels.push(ranker.labelOfKey(key));
+      }
+    }
   }
-  return { ranks: out };
+  return { keys, labels };
+}
+
+/** The default arrangement (strategy.mjs) of each hand, its sets as sorted card texts. */
+async function defaults({ settings, hands }) {
+  const ranker = rankerFor(await resolve("kitti", settings));
+  return { defaults: hands.map((h) => defaultSplit(parseCards(h), ranker).map((s) => [...s].sort((x, y) => x - y).map(cardText)).sort()) };
 }
 
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of lines) {
   if (!line.trim()) continue;
   const req = JSON.parse(line);
-  const answer = "record" in req ? await replay(req.record) : "fixed" in req ? await fixed(req.fixed) : await ranks(req.ranks);
+  const answer = "record" in req ? await replay(req.record) : "fixed" in req ? await fixed(req.fixed)
+    : "table" in req ? await table(req.table) : await defaults(req.defaults);
   process.stdout.write(JSON.stringify(answer) + "\n");
 }

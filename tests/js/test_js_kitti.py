@@ -506,3 +506,41 @@ def test_chosen_shoes_agree():
     assert js[6]["outcome"]["detail"]["rounds"][0]["tied"] == [0, 1]                 # K-18
     assert js[6]["outcome"]["winner"] == 2 and js[6]["outcome"]["points"] == [0, 0, 2]  # D-13: rounds 2 and 3
     assert js[3]["outcome"]["detail"]["redeals"] == 3 and js[3]["outcome"]["net_points"] == [-4, -4, 2 + 8]
+
+
+# -- ranking and the default arrangement, exhaustively --------------------------------------
+
+SETTING_PAIRS = [{"sequence_order": order, "two_three_five": t235}
+                 for order in ("akq-high", "a23-high") for t235 in (False, True)]
+
+
+def test_every_set_ranks_alike():
+    # rules K-9 ... K-16, K-22: all 22,100 sets of the pack, under each sequence_order and two_three_five
+    node_or_skip()
+    from itertools import combinations
+
+    from replay.kitti.ranking import ranker
+
+    answers = run_lines(SCRIPT, [{"table": s} for s in SETTING_PAIRS])
+    for settings, js in zip(SETTING_PAIRS, answers):
+        rk = ranker(settings["sequence_order"], settings["two_three_five"])
+        triples = list(combinations(range(52), 3))
+        assert js["keys"] == [rk.key(a, b, c) for a, b, c in triples]
+        assert js["labels"] == [rk.label_of_key(rk.key(a, b, c)) for a, b, c in triples]
+
+
+def test_default_arrangements_alike():
+    # the arrangement an ``auto`` move must be (docs/kitti.md), on 600 hands per setting pair
+    node_or_skip()
+    from replay.kitti.ranking import ranker
+    from replay.kitti.strategy import default_arrangement
+
+    rng = Stream(b"\x09" * 32, b"\x0a" * 32, "tests/js/kitti-defaults")
+    requests, expected = [], []
+    for settings in SETTING_PAIRS:
+        rk = ranker(settings["sequence_order"], settings["two_three_five"])
+        hands = [rng.shuffle(list(STANDARD))[:9] for _ in range(600)]
+        requests.append({"defaults": {"settings": settings, "hands": [[str(c) for c in h] for h in hands]}})
+        expected.append([sorted([str(c) for c in sorted(s)] for s in default_arrangement(h, rk)) for h in hands])
+    answers = run_lines(SCRIPT, requests)
+    assert [js["defaults"] for js in answers] == expected
