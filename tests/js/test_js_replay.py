@@ -26,7 +26,7 @@ GAMES = {p.stem for p in (VERIFIER / "games").glob("*.mjs")} - {"index", "errors
 TABLES = {
     "kitti": [("kitti", 3, 12), ("kitti", 5, 8)],
     "marriage": [("marriage/nepal", 3, 5), ("marriage/classic", 4, 5)],
-    "rummy13": [("rummy13", 2, 8), ("rummy13", 4, 8)],
+    "rummy13": [("rummy13", 6, 6), ("rummy13", 4, 8)],
 }
 
 
