@@ -1,30 +1,53 @@
 // Replay Kitti hand records with the browser verifier's engine (web/static/verifier/games/kitti.mjs),
 // for tests/js/test_js_kitti.py.  One JSON request a line on stdin:
 //   {"record": <hand record>}              -> {moves_applied, fault: {kind, index} | null, outcome}
-//   {"ranks": [[preset settings, [card texts x3]], ...]} -> {keys: [...], labels: [...]}
+//   {"fixed": {settings, n_seats, dealer, pot_before, shoes, moves}}  -> the same, dealt from chosen
+//                                          shoes (shoes[0] the deal, shoes[k] the k-th redeal)
+//   {"ranks": [[settings, [card texts x3]], ...]} -> {ranks: [[key, class name], ...]}
 // The loop is replay/replayer.py's strict replay_record: start, every move (parsed
 // without its `time`, refused after the hand is over), incomplete, the outcome.
 import { createInterface } from "node:readline";
 import { parseCards } from "../../web/static/verifier/cards.mjs";
+import { deal } from "../../web/static/verifier/deal.mjs";
 import { HandRandomness, parsePlayerSeed, parseServerSeed } from "../../web/static/verifier/fairness.mjs";
 import { resolve, rulesetFromJson } from "../../web/static/verifier/rulesets.mjs";
 import { ReplayError, gameFor } from "../../web/static/verifier/games/index.mjs";
 import { rankerFor } from "../../web/static/verifier/games/kitti/ranking.mjs";
 
+const MAX_POINTS = 10 ** 12;
+
 async function replay(record) {
   const ruleset = await rulesetFromJson(record.ruleset);
-  const game = gameFor(ruleset.game);
-  const engine = game.engine(ruleset);
   const randomness = await HandRandomness.create(parseServerSeed(record.fairness.server_seed), record.hand_id, ruleset,
     record.fairness.player_seeds.map(parsePlayerSeed));
+  const carry = record.table.carry || {};
+  const unknown = Object.keys(carry).filter((k) => !Object.hasOwn(gameFor(ruleset.game).carry, k));
+  if (unknown.length) return { moves_applied: 0, fault: { kind: "malformed", index: null }, outcome: null }; // Game.table_options
+  return run(ruleset, randomness, { ...carry, dealer: record.table.dealer }, record.moves);
+}
+
+/** A stand-in for HandRandomness that deals chosen shoes (what the engine reads of it). */
+async function fixed({ settings, n_seats: nSeats, dealer, pot_before: potBefore, shoes, moves }) {
+  const ruleset = await resolve("kitti", settings);
+  const codes = shoes.map((s) => parseCards(s));
+  const randomness = {
+    nSeats,
+    ruleset,
+    async deal(d) { return deal(ruleset, codes[0], nSeats, d); },
+    async redeal(k) { return codes[k]; },
+  };
+  return run(ruleset, randomness, { dealer, pot_before: potBefore }, moves);
+}
+
+async function run(ruleset, randomness, table, moves) {
+  const engine = gameFor(ruleset.game).engine(ruleset);
   let state;
   try {
-    state = await engine.start(randomness, { dealer: record.table.dealer, ...(record.table.carry || {}) });
+    state = await engine.start(randomness, table);
   } catch (err) {
     if (err instanceof ReplayError) return { moves_applied: 0, fault: { kind: err.kind, index: null }, outcome: null };
     throw err;
   }
-  const moves = record.moves;
   let applied = 0;
   for (let i = 0; i < moves.length; i++) {
     try {
@@ -39,7 +62,17 @@ async function replay(record) {
     }
   }
   if (!engine.isOver(state)) return { moves_applied: applied, fault: { kind: "incomplete", index: moves.length }, outcome: null };
-  return { moves_applied: applied, fault: null, outcome: engine.outcome(state) };
+  try {
+    const outcome = engine.outcome(state);
+    // replay/settlement.py's settle refuses points beyond MAX_POINTS (the driver's settlement, replay.mjs)
+    if ([...outcome.net_points, outcome.pot_delta_points].some((p) => Math.abs(p) > MAX_POINTS)) {
+      return { moves_applied: applied, fault: { kind: "malformed", index: null }, outcome: null };
+    }
+    return { moves_applied: applied, fault: null, outcome };
+  } catch (err) {
+    if (err instanceof ReplayError) return { moves_applied: applied, fault: { kind: err.kind, index: null }, outcome: null };
+    throw err;
+  }
 }
 
 async function ranks(cases) {
@@ -57,6 +90,6 @@ const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of lines) {
   if (!line.trim()) continue;
   const req = JSON.parse(line);
-  const answer = "record" in req ? await replay(req.record) : await ranks(req.ranks);
+  const answer = "record" in req ? await replay(req.record) : "fixed" in req ? await fixed(req.fixed) : await ranks(req.ranks);
   process.stdout.write(JSON.stringify(answer) + "\n");
 }

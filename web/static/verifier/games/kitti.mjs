@@ -28,6 +28,9 @@ import { defaultSplit } from "./kitti/strategy.mjs";
 
 export const MAX_REDEALS = 20;
 const CARRY = Object.freeze({ pot_before: 0 });
+// Points are JavaScript numbers: past 2**53 they are not exact, and this verifier says so
+// instead of settling (Python's integers have no such limit: docs/kitti.md).
+const UNSAFE = "points beyond 2**53 cannot be counted exactly here";
 
 function cannotStart(reason) {
   return new ReplayError("malformed", `cannot start the hand: ${reason}`);
@@ -74,6 +77,7 @@ class KittiEngine {
     if (typeof potBefore !== "number" || !Number.isInteger(potBefore) || potBefore < 0) {
       throw cannotStart("pot_before must be a non-negative whole number of points");
     }
+    if (!Number.isSafeInteger(potBefore)) throw cannotStart(UNSAFE);
     if (!Number.isInteger(dealer) || dealer < 0 || dealer >= n) {
       throw cannotStart(`dealer seat ${dealer} is not at a table of ${n}`);
     }
@@ -146,6 +150,8 @@ class KittiEngine {
       hands: state.four || state.void ? state.hands : new Array(n).fill(null),
       arranged, folded, potBefore: state.potBefore, dealer: state.dealer, deals: 1 + state.redeals,
     });
+    const totals = [res.potBefore, res.potAfter, ...res.netPoints, ...res.salami, ...res.stakesPaid];
+    if (!totals.every(Number.isSafeInteger)) throw new ReplayError("malformed", `cannot settle the hand: ${UNSAFE}`);
     const won = Array.from({ length: n }, () => []);
     for (const r of res.rounds) if (r.winner !== null) won[r.winner].push(r.round);
     const breakdown = [];
