@@ -8,13 +8,13 @@ as JSON (points, net points, winner, the breakdown with the solver's groups and 
 cards, the detail) and the settlement in decimal strings.  The Node side is the browser
 verifier's own driver (replay.mjs's replayRecord, strict) over record.mjs's parsed record.  The hands:
 
-* honest hands simulated by the bots (audit/sim) for every rummy13 preset, at every seat
+* honest hands simulated by the bots (audit/operator/sim) for every rummy13 preset, at every seat
   count the preset allows and at others an override allows, dealers going round, under
   overridden scores, ``joker_pickup`` off and ``max_missed_turns`` 1;
 * the same deals played on by a stalling strategy that runs the closed pile out, so the
   open pile is reshuffled into a new one (D-20, D-3: the stream "reshuffle:k"), before the
   bots finish them;
-* those hands tampered by the simulator's dishonest operator (audit/sim/tamper.py: edited,
+* those hands tampered by the simulator's dishonest operator (audit/operator/sim/tamper.py: edited,
   dropped and reordered moves, illegal shows, deck mismatches) and by small edits made here
   (a field removed, added or retyped, a move repeated, the hand cut short);
 * fixtures/records/rummy13 (golden and corrupted) and the conformance records of rummy13.
@@ -29,11 +29,11 @@ from typing import Any
 
 import pytest
 
-from audit.ledger import Ledger
-from audit.sim.archive import OPERATOR, ensure_operator, operator_key_for
-from audit.sim.bots.rummy13 import choose_move
-from audit.sim.tables import EPOCH, SimStreams, simulate_table
-from audit.sim.tamper import MOVE_KINDS, TamperContext, applicable, tamper
+from audit.operator.ledger import Ledger
+from audit.operator.sim.archive import OPERATOR, ensure_operator, operator_key_for
+from audit.operator.sim.bots.rummy13 import choose_move
+from audit.operator.sim.tables import EPOCH, SimStreams, simulate_table
+from audit.operator.sim.tamper import MOVE_KINDS, TamperContext, applicable, tamper
 from replay.cards import ALL_CARDS, parse_cards
 from replay.errors import IllegalMoveError, TipluError
 from replay.fairness import hand_randomness
