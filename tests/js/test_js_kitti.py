@@ -85,13 +85,10 @@ def python_answer(record: dict) -> dict[str, Any]:
     res = replay_record(parse_record(record), strict=True)
     fault = res.faults[0] if res.faults else None
     return {"moves_applied": res.moves_applied,
-            "fault": None if fault is None else {"kind": fault.reason.value, "index": fault.move_index},
-            "outcome": None if res.outcome is None else res.outcome.to_json()}
-
-
-def _comparable(answer: dict) -> dict:
-    fault = answer["fault"]
-    return {**answer, "fault": None if fault is None else {"kind": fault["kind"], "index": fault["index"]}}
+            "fault": None if fault is None else {"kind": fault.reason.value, "index": fault.move_index,
+                                                 "rule": fault.rule},
+            "outcome": None if res.outcome is None else res.outcome.to_json(),
+            "settlement": None if res.settlement is None else res.settlement.to_json()}
 
 
 def compare(records: list[dict]) -> tuple[list[dict], list[dict]]:
@@ -100,7 +97,7 @@ def compare(records: list[dict]) -> tuple[list[dict], list[dict]]:
     js = run_lines(SCRIPT, [{"record": r} for r in records])
     assert len(js) == len(records)
     for rec, p, j in zip(records, py, js):
-        assert _comparable(j) == p, f"{rec['hand_id']}: JavaScript {json.dumps(j)[:2000]} != Python {json.dumps(p)[:2000]}"
+        assert j == p, f"{rec['hand_id']}: JavaScript {json.dumps(j)[:2000]} != Python {json.dumps(p)[:2000]}"
     return py, js
 
 
@@ -365,7 +362,7 @@ def test_points_beyond_2_53_are_refused_not_miscounted(honest):
     rec = copy.deepcopy(next(r for r in honest if r["outcome"]["detail"]["reason"] == "kitti"))
     rec["table"]["carry"] = {"pot_before": 2**60}
     (js,) = run_lines(SCRIPT, [{"record": rec}])
-    assert js["fault"] == {"kind": "malformed", "index": None}
+    assert js["fault"] == {"kind": "malformed", "index": None, "rule": None}
     assert python_answer(rec)["outcome"]["detail"]["pot_before"] == 2**60
 
 
@@ -405,7 +402,7 @@ def python_fixed(case: dict) -> dict:
         state = engine.start(ChosenShoes(engine.ruleset, case["n_seats"], case["shoes"]), dealer=case["dealer"],
                              pot_before=case["pot_before"])
     except TipluError:
-        return {"moves_applied": 0, "fault": {"kind": "malformed", "index": None}, "outcome": None}
+        return {"moves_applied": 0, "fault": {"kind": "malformed", "index": None, "rule": None}, "outcome": None}
     for i, raw in enumerate(case["moves"]):
         try:
             move = parse_record_move(raw)
@@ -413,11 +410,13 @@ def python_fixed(case: dict) -> dict:
                 raise IllegalMoveError("a move after the hand is over")
             state = engine.apply(state, move)
         except (IllegalMoveError, MalformedError) as exc:
-            kind = Reason.MALFORMED if not isinstance(exc, IllegalMoveError) else Reason.ILLEGAL_MOVE
-            return {"moves_applied": i, "fault": {"kind": kind.value, "index": i}, "outcome": None}
+            illegal = isinstance(exc, IllegalMoveError)
+            kind = Reason.ILLEGAL_MOVE if illegal else Reason.MALFORMED
+            return {"moves_applied": i, "fault": {"kind": kind.value, "index": i, "rule": exc.rule if illegal else None},
+                    "outcome": None}
     if not engine.is_over(state):
-        return {"moves_applied": len(case["moves"]), "fault": {"kind": "incomplete", "index": len(case["moves"])},
-                "outcome": None}
+        return {"moves_applied": len(case["moves"]),
+                "fault": {"kind": "incomplete", "index": len(case["moves"]), "rule": None}, "outcome": None}
     return {"moves_applied": len(case["moves"]), "fault": None, "outcome": engine.outcome(state).to_json()}
 
 
@@ -425,7 +424,7 @@ def compare_fixed(cases: list[dict]) -> list[dict]:
     js = run_lines(SCRIPT, [{"fixed": c} for c in cases])
     py = [python_fixed(c) for c in cases]
     for c, p, j in zip(cases, py, js):
-        assert _comparable(j) == p, f"{json.dumps(c)[:300]}: JavaScript {json.dumps(j)[:1500]} != Python {json.dumps(p)[:1500]}"
+        assert j == p, f"{json.dumps(c)[:300]}: JavaScript {json.dumps(j)[:1500]} != Python {json.dumps(p)[:1500]}"
     return js
 
 
@@ -502,7 +501,45 @@ def test_chosen_shoes_agree():
     assert js[4]["outcome"]["detail"]["four_of_a_kind"] == {"seat": 1, "rank": 14}   # aces over twos
     assert js[5]["fault"]["kind"] == "illegal_move" and js[5]["fault"]["index"] == 0   # K-20 before K-21 (D-17)
     assert js[7]["fault"] == {"kind": "illegal_move", "index": 2, "rule": None}      # D-15: over at the second fold
-    assert js[8]["fault"] == {"kind": "malformed", "index": None}                     # D-12: 2-5 players
+    assert js[8]["fault"] == {"kind": "malformed", "index": None, "rule": None}                     # D-12: 2-5 players
     assert js[6]["outcome"]["detail"]["rounds"][0]["tied"] == [0, 1]                 # K-18
     assert js[6]["outcome"]["winner"] == 2 and js[6]["outcome"]["points"] == [0, 0, 2]  # D-13: rounds 2 and 3
     assert js[3]["outcome"]["detail"]["redeals"] == 3 and js[3]["outcome"]["net_points"] == [-4, -4, 2 + 8]
+
+
+# -- ranking and the default arrangement, exhaustively --------------------------------------
+
+SETTING_PAIRS = [{"sequence_order": order, "two_three_five": t235}
+                 for order in ("akq-high", "a23-high") for t235 in (False, True)]
+
+
+def test_every_set_ranks_alike():
+    # rules K-9 ... K-16, K-22: all 22,100 sets of the pack, under each sequence_order and two_three_five
+    node_or_skip()
+    from itertools import combinations
+
+    from replay.kitti.ranking import ranker
+
+    answers = run_lines(SCRIPT, [{"table": s} for s in SETTING_PAIRS])
+    for settings, js in zip(SETTING_PAIRS, answers):
+        rk = ranker(settings["sequence_order"], settings["two_three_five"])
+        triples = list(combinations(range(52), 3))
+        assert js["keys"] == [rk.key(a, b, c) for a, b, c in triples]
+        assert js["labels"] == [rk.label_of_key(rk.key(a, b, c)) for a, b, c in triples]
+
+
+def test_default_arrangements_alike():
+    # the arrangement an ``auto`` move must be (docs/kitti.md), on 600 hands per setting pair
+    node_or_skip()
+    from replay.kitti.ranking import ranker
+    from replay.kitti.strategy import default_arrangement
+
+    rng = Stream(b"\x09" * 32, b"\x0a" * 32, "tests/js/kitti-defaults")
+    requests, expected = [], []
+    for settings in SETTING_PAIRS:
+        rk = ranker(settings["sequence_order"], settings["two_three_five"])
+        hands = [rng.shuffle(list(STANDARD))[:9] for _ in range(600)]
+        requests.append({"defaults": {"settings": settings, "hands": [[str(c) for c in h] for h in hands]}})
+        expected.append([sorted([str(c) for c in sorted(s)] for s in default_arrangement(h, rk)) for h in hands])
+    answers = run_lines(SCRIPT, requests)
+    assert [js["defaults"] for js in answers] == expected
