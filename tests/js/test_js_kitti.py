@@ -355,6 +355,21 @@ def test_tampered_records_agree(tampered):
     assert len(tampered) >= 500
 
 
+def test_tampered_records_agree_in_report_mode(tampered):
+    # report mode skips a refused move and goes on: the engine's state is unchanged by it
+    records = [r for _, r in tampered]
+    js = run_lines(SCRIPT, [{"record": r, "strict": False} for r in records])
+    several = 0
+    for rec, j in zip(records, js):
+        res = replay_record(parse_record(rec), strict=False)
+        faults = [{"kind": f.reason.value, "index": f.move_index, "rule": f.rule} for f in res.faults]
+        several += len(faults) > 1
+        assert j == {"moves_applied": res.moves_applied, "faults": faults,
+                     "outcome": None if res.outcome is None else res.outcome.to_json(),
+                     "settlement": None if res.settlement is None else res.settlement.to_json()}, rec["hand_id"]
+    assert several >= 20
+
+
 def test_points_beyond_2_53_are_refused_not_miscounted(honest):
     # JSON numbers past 2**53 are not exact in JavaScript: the port says it cannot count
     # such a pot (docs/kitti.md).  Python counts it exactly, and settles a kitti carrying it
