@@ -2,8 +2,9 @@
 the Python one (replay/marriage/), hand by hand: the same moves accepted, the first refused
 move at the same index with the same kind and rule, and the same outcome as JSON.
 
-One Node process replays every request (tests/js/marriage_replay.mjs); the Python side is
-replay.replayer.replay_record in strict mode.  The hands: simulated honest hands of both
+One Node process replays every request (tests/js/marriage_replay.mjs: the browser verifier's
+record.mjs and replay.mjs driving the engine); the Python side is replay.replayer.replay_record
+in strict mode.  The settlement in decimals is compared too.  The hands: simulated honest hands of both
 presets at every seat count they allow, dealers varied, settings overridden, stocks run out
 and reshuffled (tests/js/marriage_records.py); the same hands tampered the ways
 audit/sim/tamper.py forges moves; the golden and corrupted fixture records and the
@@ -36,7 +37,8 @@ def python_replay(record: dict) -> dict:
     return {"moves_applied": result.moves_applied,
             "fault": None if fault is None else {"kind": fault.reason.value, "index": fault.move_index,
                                                  "rule": fault.rule},
-            "outcome": None if result.outcome is None else result.outcome.to_json()}
+            "outcome": None if result.outcome is None else result.outcome.to_json(),
+            "settlement": None if result.settlement is None else result.settlement.to_json()}
 
 
 def malformed_variants(record: dict):
