@@ -6,12 +6,12 @@
     python bench/collusion.py cost [--hands 200]     # review vs audit of the same records
 
 ``power``: one table of four (Kitti, or ``--preset rummy13``) with a superuser in seat 0 (peeking at the given share
-of its decisions, :func:`audit.sim.bots.kitti.choose_peeking`) beside three honest tables;
+of its decisions, :func:`audit.operator.sim.bots.kitti.choose_peeking`) beside three honest tables;
 for each share, the smallest table length (of a doubling grid) at which the superuser is
 flagged, over ``--runs`` seeds, and whether any honest account was flagged.  ``honest``:
 honest archives (tables of four, 400 hands each) reviewed whole, flags counted.  ``cost``:
 ``tiplu collusion``'s time on a simulated archive as a ratio of ``tiplu audit``'s on the
-same records, measured in the same run.  All played in memory (:mod:`audit.sim.cheaters`)
+same records, measured in the same run.  All played in memory (:mod:`audit.auditor.collusion.cheaters`)
 except ``cost``, which goes through the ledger.
 """
 from __future__ import annotations
@@ -30,8 +30,8 @@ RUMMY_GRID = (10, 20, 40, 80, 160)
 
 
 def power(runs: int, shares: list[float], preset: str = "kitti") -> None:
-    from audit.collusion import review
-    from audit.sim.cheaters import account, played_observations
+    from audit.auditor.collusion import review
+    from audit.auditor.collusion.cheaters import account, played_observations
 
     print("share  hands-until-flagged per run            honest accounts flagged")
     for share in shares:
@@ -52,8 +52,8 @@ def power(runs: int, shares: list[float], preset: str = "kitti") -> None:
 
 
 def honest(hands: int, runs: int) -> None:
-    from audit.collusion import review
-    from audit.sim.cheaters import played_observations
+    from audit.auditor.collusion import review
+    from audit.auditor.collusion.cheaters import played_observations
 
     per_table = 400
     for run in range(runs):
