@@ -7,7 +7,7 @@ record.mjs and replay.mjs driving the engine); the Python side is replay.replaye
 in strict mode.  The settlement in decimals is compared too.  The hands: simulated honest hands of both
 presets at every seat count they allow, dealers varied, settings overridden, stocks run out
 and reshuffled (tests/js/marriage_records.py); the same hands tampered the ways
-audit/sim/tamper.py forges moves; the golden and corrupted fixture records and the
+audit/operator/sim/tamper.py forges moves; the golden and corrupted fixture records and the
 conformance suite's Marriage records.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from audit.sim.tamper import TamperContext, tamper
+from audit.operator.sim.tamper import TamperContext, tamper
 from replay.records import parse_record
 from replay.replayer import replay_record
 from replay.rulesets import allowed_players, resolve
