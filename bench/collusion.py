@@ -8,12 +8,12 @@
     python bench/collusion.py cost [--hands 200]     # review vs audit of the same records
 
 ``power``: one table of four (Kitti, or ``--preset rummy13``) with a superuser in seat 0 (peeking at the given share
-of its decisions, :func:`audit.sim.bots.kitti.choose_peeking`) beside three honest tables;
+of its decisions, :func:`audit.operator.sim.bots.kitti.choose_peeking`) beside three honest tables;
 for each share, the smallest table length (of a doubling grid) at which the superuser is
 flagged, over ``--runs`` seeds, and whether any honest account was flagged.  ``honest``:
 honest archives (tables of four, 400 hands each) reviewed whole, flags counted.  ``cost``:
 ``tiplu collusion``'s time on a simulated archive as a ratio of ``tiplu audit``'s on the
-same records, measured in the same run.  All played in memory (:mod:`audit.sim.cheaters`)
+same records, measured in the same run.  All played in memory (:mod:`audit.auditor.collusion.cheaters`)
 except ``cost``, which goes through the ledger.
 """
 from __future__ import annotations
@@ -36,8 +36,8 @@ GRIDS = {"kitti": GRID, "rummy13": RUMMY_GRID, "marriage/nepal": (10, 20, 40, 80
 
 def power(runs: int, shares: list[float], preset: str = "kitti", signal: str | None = None) -> None:
     """``signal``: count only that signal's flags (the superuser's and the honest accounts')."""
-    from audit.collusion import review
-    from audit.sim.cheaters import account, played_observations
+    from audit.auditor.collusion import review
+    from audit.auditor.collusion.cheaters import account, played_observations
 
     print("share  hands-until-flagged per run            honest accounts flagged")
     for share in shares:
@@ -58,8 +58,8 @@ def power(runs: int, shares: list[float], preset: str = "kitti", signal: str | N
 
 
 def honest(hands: int, runs: int, preset: str = "kitti") -> None:
-    from audit.collusion import review
-    from audit.sim.cheaters import played_observations
+    from audit.auditor.collusion import review
+    from audit.auditor.collusion.cheaters import played_observations
 
     per_table = 400
     for run in range(runs):

@@ -11,7 +11,7 @@ import pathlib
 import pytest
 
 from replay.errors import TipluError
-from audit.sim.bots.marriage import choose_move
+from audit.operator.sim.bots.marriage import choose_move
 from replay.marriage.engine import MarriageEngine, first_dealer
 from replay.marriage.state import RoundState, WorkingRound
 from replay.records import parse_record
@@ -127,8 +127,8 @@ def test_a_refused_move_leaves_the_working_state_unchanged():
 
 @pytest.mark.parametrize("preset", ["marriage/nepal", "marriage/classic"])
 def test_simulated_tables_with_tampering_replay_the_same(tmp_path, preset):
-    from audit.ledger import Ledger
-    from audit.sim.tables import simulate_table
+    from audit.operator.ledger import Ledger
+    from audit.operator.sim.tables import simulate_table
 
     records: list[tuple[dict, str | None]] = []
     ledger = Ledger(str(tmp_path / "sim.db"), create=True)

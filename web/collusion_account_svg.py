@@ -1,7 +1,7 @@
 """Inline SVG of one account's signal over time (``/collusion/account/<name>``): no script,
 no style.  :func:`excess_chart` draws the cumulative excess by the account's hand count as a
 line, over the band chance keeps an honest account's sum in (shaded,
-:mod:`audit.collusion.series`); a flagged account's line in red.
+:mod:`audit.auditor.collusion.series`); a flagged account's line in red.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def _rgb(c: tuple[int, int, int]) -> str:
 
 
 def excess_chart(series: Mapping[str, Any], *, flagged: bool) -> Markup:
-    """``series``: :meth:`audit.collusion.series.Series.to_json` of one account and signal."""
+    """``series``: :meth:`audit.auditor.collusion.series.Series.to_json` of one account and signal."""
     hands, total, band = series["hands"], series["total"], series["band"]
     if not hands:
         return Markup("")

@@ -1,6 +1,6 @@
 """The collusion review pages (``/collusion``, ``/collusion/account/<name>``) and their JSON
-(``/api/v1/collusion``): thin shells over :mod:`audit.collusion` and its ledger cache
-(:mod:`audit.collusion.ledger_cache`), computed in the background like the deal statistics
+(``/api/v1/collusion``): thin shells over :mod:`audit.auditor.collusion` and its ledger cache
+(:mod:`audit.auditor.collusion.ledger_cache`), computed in the background like the deal statistics
 (:mod:`web.stats_page`)."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, render_template
 
-from audit.collusion.ledger_cache import LedgerCollusion
-from audit.collusion.report import CollusionReport
+from audit.auditor.collusion.ledger_cache import LedgerCollusion
+from audit.auditor.collusion.report import CollusionReport
 
 from . import collusion_account_svg, collusion_svg
 from .errors import ApiError

@@ -1,6 +1,6 @@
 """13-card Rummy (preset ``rummy13``): groups, the minimum-points solver, declarations,
 the engine and the ``tiplu eval rummy13`` operations (its bot is the simulator's:
-:mod:`audit.sim.bots.rummy13`).
+:mod:`audit.operator.sim.bots.rummy13`).
 
 * :mod:`replay.rummy.groups` -- the glossary, wild rules, card points, group validity.
 * :mod:`replay.rummy.solver` -- the least points a hand can count (R-12..R-15, D-22).

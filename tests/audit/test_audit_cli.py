@@ -7,7 +7,7 @@ import json
 from click.testing import CliRunner
 
 from audit.cli import main
-from audit.sim.tamper import _resign_record, TamperContext
+from audit.operator.sim.tamper import _resign_record, TamperContext
 from replay.stream import Stream
 
 
@@ -161,8 +161,8 @@ def test_a_carry_mismatch_caused_by_a_rejected_hand_is_listed_under_it(tmp_path)
     from click.testing import CliRunner as _Runner
 
     from audit.cli import main as _main
-    from audit.ledger import Ledger
-    from audit.sim.tables import simulate_table
+    from audit.operator.ledger import Ledger
+    from audit.operator.sim.tables import simulate_table
 
     records = []
     ledger = Ledger(":memory:", create=True)

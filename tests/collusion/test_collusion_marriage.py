@@ -14,8 +14,8 @@ from replay.registry import game_for
 from replay.rulesets import resolve
 from replay.stream import Stream
 
-from audit.collusion import review
-from audit.sim.cheaters import account, played_observations
+from audit.auditor.collusion import review
+from audit.auditor.collusion.cheaters import account, played_observations
 
 RS = resolve("marriage/nepal")
 

@@ -8,9 +8,9 @@ from fractions import Fraction
 
 import pytest
 
-from audit.collusion.observe import Observations, add_hand
-from audit.collusion.report import review
-from audit.collusion.series import BAND, cumulative
+from audit.auditor.collusion.observe import Observations, add_hand
+from audit.auditor.collusion.report import review
+from audit.auditor.collusion.series import BAND, cumulative
 from replay.signals import Observation
 
 

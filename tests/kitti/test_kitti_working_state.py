@@ -11,7 +11,7 @@ import pathlib
 
 import pytest
 
-from audit.sim.bots.kitti import choose_move
+from audit.operator.sim.bots.kitti import choose_move
 from replay.deal import deal
 from replay.errors import TipluError
 from replay.fairness import hand_randomness
@@ -113,8 +113,8 @@ def test_tampered_records_give_the_same_faults_in_both_modes():
 
 
 def test_simulated_tables_with_tampering_replay_the_same(tmp_path):
-    from audit.ledger import Ledger
-    from audit.sim.tables import simulate_table
+    from audit.operator.ledger import Ledger
+    from audit.operator.sim.tables import simulate_table
 
     records: list[tuple[dict, str | None]] = []
     ledger = Ledger(str(tmp_path / "sim.db"), create=True)

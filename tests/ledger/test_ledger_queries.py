@@ -1,9 +1,9 @@
-"""The site's reads of a ledger (audit/ledger/queries.py): what they list, in which order,
+"""The site's reads of a ledger (audit/operator/ledger/queries.py): what they list, in which order,
 and that reading changes nothing."""
 from __future__ import annotations
 
-from audit.hand_verdict import published_verdict
-from audit.ledger import queries
+from audit.auditor.verdict.hand_verdict import published_verdict
+from audit.operator.ledger import queries
 from audit.signing import SigningKey
 from audit.tlog.checkpoint import make_checkpoint
 

@@ -13,7 +13,7 @@ from dataclasses import fields
 
 import pytest
 
-from audit.sim.bots.rummy13 import choose_move
+from audit.operator.sim.bots.rummy13 import choose_move
 from replay.cards import STANDARD
 from replay.errors import TipluError
 from replay.fairness import hand_randomness

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from audit.ledger import Ledger
-from audit.sim.archive import simulate_archive
+from audit.operator.ledger import Ledger
+from audit.operator.sim.archive import simulate_archive
 from web import create_app
 
 

@@ -1,0 +1,228 @@
+"""The browser verifier's Rummy engine (web/static/verifier/games/rummy13.mjs) against the
+Python one (replay/rummy/), hand by hand (issue #28, docs/browser-verifier.md).
+
+Every hand is replayed twice -- by :func:`replay.replayer.replay_record` and by
+tests/js/rummy13_replay.mjs under Node (one process for all of them) -- and the two must
+agree exactly: the moves applied, the first fault's kind, move index and rule, the outcome
+as JSON (points, net points, winner, the breakdown with the solver's groups and counted
+cards, the detail) and the settlement in decimal strings.  The Node side is the browser
+verifier's own driver (replay.mjs's replayRecord, strict) over record.mjs's parsed record.  The hands:
+
+* honest hands simulated by the bots (audit/sim) for every rummy13 preset, at every seat
+  count the preset allows and at others an override allows, dealers going round, under
+  overridden scores, ``joker_pickup`` off and ``max_missed_turns`` 1;
+* the same deals played on by a stalling strategy that runs the closed pile out, so the
+  open pile is reshuffled into a new one (D-20, D-3: the stream "reshuffle:k"), before the
+  bots finish them;
+* those hands tampered by the simulator's dishonest operator (audit/sim/tamper.py: edited,
+  dropped and reordered moves, illegal shows, deck mismatches) and by small edits made here
+  (a field removed, added or retyped, a move repeated, the hand cut short);
+* fixtures/records/rummy13 (golden and corrupted) and the conformance records of rummy13.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from audit.ledger import Ledger
+from audit.sim.archive import OPERATOR, ensure_operator, operator_key_for
+from audit.sim.bots.rummy13 import choose_move
+from audit.sim.tables import EPOCH, SimStreams, simulate_table
+from audit.sim.tamper import MOVE_KINDS, TamperContext, applicable, tamper
+from replay.cards import parse_cards
+from replay.fairness import hand_randomness
+from replay.records import parse_record
+from replay.replayer import replay_record
+from replay.rulesets import PRESETS, preset_spec
+from replay.rummy.engine import DISCARD, RummyEngine
+from replay.rummy.groups import wild_rank_of
+from replay.rummy.moves import Discard, Pick
+from replay.rummy.solver import solve
+from tests.js.node import ROOT, run_lines
+
+SCRIPT = ROOT / "tests" / "js" / "rummy13_replay.mjs"
+SEED = "js-rummy13"
+RUMMY_PRESETS = [p for p in PRESETS if preset_spec(p)["game"] == "rummy13"]
+#: (players, overrides, hands) per table, for every rummy13 preset
+TABLES = [
+    (4, None, 36), (6, None, 30), (8, None, 24),
+    (2, {"players": {"allowed": [2, 3, 5, 7]}}, 24),
+    (3, {"players": {"allowed": [2, 3, 5, 7]}, "joker_pickup": False, "max_missed_turns": 1}, 24),
+    (5, {"players": {"allowed": [5]}, "high_card_points": 11, "first_drop": 25, "middle_drop": 50,
+         "wrong_declaration": 99}, 20),
+    (7, {"players": {"allowed": [7]}, "joker_pickup": False}, 16),
+]
+STALLED = 40  # honest deals played on by the stalling strategy (reshuffles)
+
+
+def python_replay(record: dict[str, Any]) -> dict[str, Any]:
+    result = replay_record(parse_record(record))
+    fault = result.faults[0] if result.faults else None
+    return {"moves_applied": result.moves_applied,
+            "fault": None if fault is None else {"kind": fault.reason.value, "index": fault.move_index,
+                                                 "rule": fault.rule},
+            "outcome": None if result.outcome is None else result.outcome.to_json(),
+            "settlement": None if result.settlement is None else result.settlement.to_json()}
+
+
+def node_replays(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    answers = run_lines(SCRIPT, [{"record": r} for r in records])
+    assert len(answers) == len(records)
+    return answers
+
+
+def stalled_moves(record: dict[str, Any], stall_turns: int) -> list[dict[str, Any]]:
+    """The record's deal played again: for ``stall_turns`` turns every seat picks the closed
+    pile's top card and throws it away (so the closed pile runs out and the open pile is
+    reshuffled into it, D-20), then the bots play the deal out."""
+    parsed = parse_record(record)
+    engine = RummyEngine(parsed.ruleset)
+    randomness = hand_randomness(bytes.fromhex(record["fairness"]["server_seed"]), parsed.hand_id, parsed.ruleset,
+                                 [bytes.fromhex(s) for s in record["fairness"]["player_seeds"]])
+    state = engine.start(randomness, dealer=parsed.table.dealer)
+    rng = SimStreams(SEED).stream(f"stall:{parsed.hand_id}")
+    moves = []
+    while not engine.is_over(state):
+        assert len(moves) < 5000
+        seat = state.turn
+        if state.turns < stall_turns and state.phase == "pick" and state.closed:
+            move = Pick(seat, "closed")
+        elif state.turns < stall_turns and state.phase == DISCARD and not state.picked_auto:
+            move = Discard(seat, state.picked)
+        else:
+            move = choose_move(engine, state, rng)
+        state = engine.apply(state, move)
+        moves.append(move.to_json())
+    return moves
+
+
+def small_edits(record: dict[str, Any], k: int) -> list[dict[str, Any]]:
+    """Edits the simulator's operator does not make: each gives one tampered copy."""
+    moves = record["moves"]
+    i = (7 * k + 3) % len(moves)
+    edits = []
+
+    def edited(change) -> None:
+        rec = copy.deepcopy(record)
+        change(rec["moves"])
+        edits.append(rec)
+
+    edited(lambda ms: ms[i].pop("seat"))                               # malformed: no seat
+    edited(lambda ms: ms[i].update(extra=1))                           # malformed: unknown field
+    edited(lambda ms: ms[i].update(seat=-1))                           # malformed: negative seat
+    edited(lambda ms: ms[i].update(auto="yes"))                        # malformed, or an unknown field
+    edited(lambda ms: ms[i].update(seat=ms[i]["seat"] + len(record["table"]["seats"])))  # R-6: no such seat
+    edited(lambda ms: ms.insert(i, dict(ms[i])))                       # a move played twice
+    edited(lambda ms: ms.__setitem__(i, {**ms[i], "auto": True}))      # the clock did not run out (D-23)
+    edited(lambda ms: ms.append(dict(ms[-1])))                         # a move after the end
+    edited(lambda ms: ms.__delitem__(slice(i, None)))                  # cut short: incomplete
+    edited(lambda ms: ms.__setitem__(i, {**ms[i], "type": "drop"}))    # a drop in place of a move
+    picks = [j for j, m in enumerate(moves) if m["type"] == "pick" and m.get("source") == "open"]
+    if picks:
+        j = picks[k % len(picks)]
+        edited(lambda ms: ms.__setitem__(j, {**ms[j], "card": "JK" if ms[j]["card"] != "JK" else "AS"}))
+        edited(lambda ms: ms[j].pop("card"))                           # an open pick may omit its card
+    declares = [j for j, m in enumerate(moves) if m["type"] == "declare"]
+    if declares:
+        j = declares[-1]
+        edited(lambda ms: ms[j].update(finish_card="MC"))              # R-7: a finish card not held
+        edited(lambda ms: ms[j]["groups"].append([]))                  # an empty group (D-21)
+        edited(lambda ms: ms[j]["groups"][0].reverse())                # order inside a group: still valid
+        edited(lambda ms: ms[j].update(groups=[sum(ms[j]["groups"], [])]))  # one group of 13: wrong (R-18)
+    return edits
+
+
+@pytest.fixture(scope="module")
+def simulated() -> dict[str, list[dict[str, Any]]]:
+    honest: list[dict[str, Any]] = []
+    forged: list[dict[str, Any]] = []
+    with Ledger(":memory:") as ledger:
+        ensure_operator(ledger, seed=SEED)
+        for p, preset in enumerate(RUMMY_PRESETS):
+            for i, (players, overrides, hands) in enumerate(TABLES):
+                simulate_table(ledger, preset=preset, players=players, hands=hands, seed=SEED,
+                               table_id=f"{preset}-{players}p-t{p}-{i}", operator=OPERATOR, overrides=overrides,
+                               start=EPOCH + timedelta(days=10 * p + i), tamper_rate=0.15,
+                               on_record=lambda r, kind: (honest if kind is None else forged).append(r))
+    ctx = TamperContext(operator_key_for(SEED), SimStreams(SEED).stream("js-tamper"))
+    tampered = []
+    for k, rec in enumerate(honest[::2]):
+        kinds = [kind for kind in MOVE_KINDS if kind in applicable(rec)]
+        if kinds:
+            tampered.append(tamper(rec, kinds[k % len(kinds)], ctx))
+    stalled = []
+    for k, rec in enumerate(honest[:STALLED]):
+        stalled.append({**rec, "moves": stalled_moves(rec, 60 + 40 * (k % 5))})
+    edits = [e for k, rec in enumerate(honest[1::4]) for e in small_edits(rec, k)]
+    return {"honest": honest, "stalled": stalled, "forged": forged + tampered + edits}
+
+
+def fixture_records() -> list[dict[str, Any]]:
+    out = [json.loads(p.read_text()) for p in sorted((ROOT / "fixtures" / "records" / "rummy13").glob("*.json"))]
+    for p in sorted((ROOT / "fixtures" / "conformance" / "records").rglob("*.json")):
+        try:
+            data = json.loads(p.read_text())
+        except json.JSONDecodeError:
+            continue  # a case of a record cut short (edited/truncated.json): no hand to replay
+        if isinstance(data, dict) and isinstance(data.get("ruleset"), dict) and data["ruleset"].get("game") == "rummy13":
+            out.append(data)
+    return out
+
+
+def assert_same(records: list[dict[str, Any]]) -> None:
+    for record, js in zip(records, node_replays(records)):
+        assert js == python_replay(record), record["hand_id"]
+
+
+def test_honest_hands_replay_alike(simulated):
+    honest = simulated["honest"]
+    # every seat count, every ending and the timeouts are among them
+    assert {len(r["table"]["seats"]) for r in honest} == {t[0] for t in TABLES}
+    lefts = {b["left"] for r in honest for b in r["outcome"]["breakdown"]}
+    assert {"declared", "counted", "first_drop", "timeout_drop", "last_left"} <= lefts
+    assert len(honest) >= 140
+    assert_same(honest)
+
+
+def test_reshuffled_hands_replay_alike(simulated):  # rule D-20
+    stalled = simulated["stalled"]
+    assert all(python_replay(r)["fault"] is None for r in stalled)
+    assert sum(python_replay(r)["outcome"]["detail"]["reshuffles"] >= 1 for r in stalled) >= STALLED // 2
+    assert_same(stalled)
+
+
+def test_tampered_hands_fail_alike(simulated):
+    forged = simulated["forged"]
+    faults = [python_replay(r)["fault"] for r in forged]
+    kinds = {f["kind"] for f in faults if f is not None}
+    assert {"malformed", "illegal_move", "deck_mismatch", "incomplete"} <= kinds
+    assert_same(forged)
+
+
+def test_fixture_and_conformance_records_replay_alike():
+    records = fixture_records()
+    assert len(records) >= 16
+    assert_same(records)
+
+
+# rule R-5: the indicator's rank is wild in all four suits; rule R-15: the three cases
+def test_wild_rank_turns_a_count_into_a_sequence():
+    hand = "2H 3H 4H 5S 6S 7D KC KD KS 9C QD 8H 3C"
+    # indicator 7C: 7D is a joker, 5S 6S 7D an impure sequence beside the pure 2H 3H 4H, the
+    # kings a set; loose 9C QD 8H 3C = 9 + 10 + 8 + 3
+    # indicator JK: no wild rank, 7D counts 7; one sequence only, so every card but the best
+    # pure run counts: 2+3+4+5+6+7+10+10+10+9+10+8+3 = 87, less 2H 3H 4H = 78
+    asked = [{"solve": {"cards": hand.split(), "indicator": ind}} for ind in ("7C", "JK")]
+    js = run_lines(SCRIPT, asked)
+    assert [a["points"] for a in js] == [30, 78]
+    assert [a["case"] for a in js] == ["two_sequences", "pure_only"]
+    assert js[0]["loose"] == ["8H", "QD", "3C", "9C"]  # in code order: hearts, diamonds, clubs
+    for a, ind in zip(js, ("7C", "JK")):
+        sol = solve(parse_cards(hand), wild_rank_of(parse_cards(ind)[0]))
+        assert a == {"points": sol.points, "case": sol.case, "groups": [[str(c) for c in g] for g in sol.groups],
+                     "loose": [str(c) for c in sol.loose]}
