@@ -1,6 +1,6 @@
 """Marriage hand records for the JavaScript differential test (tests/js/test_js_marriage.py).
 
-:func:`honest_records` plays hands with the simulator's bot (audit/sim/bots/marriage.py) and
+:func:`honest_records` plays hands with the simulator's bot (audit/operator/sim/bots/marriage.py) and
 with a wandering bot that picks any legal move and seldom finishes (so stocks run out and are
 reshuffled, D-6, and the turn cap ends hands void, D-10), over both presets, every seat count
 the presets allow, every dealer and a few overridden settings.  Records are minimal
@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Iterator
 
-from audit.sim.bots import bot_for
+from audit.operator.sim.bots import bot_for
 from replay.fairness import commit_player_seed, commit_server_seed, hand_randomness
 from replay.marriage.moves import STOCK, Discard, Draw, Finish, Show
 from replay.marriage.state import DRAW, PLAY
