@@ -141,6 +141,16 @@ def void_stock_records() -> Iterator[dict[str, Any]]:
         yield play(ruleset, f"void-{k}", 5, k % 5, stock_and_show, seeds=16, bot_label=f"bvoid-{k}")
 
 
+def huge_points_records() -> Iterator[dict[str, Any]]:
+    """Hands at tables whose overridden values are beyond what a JavaScript number holds
+    exactly (2**53): Python counts them and refuses to settle (over 10**12 points), the
+    browser refuses them too -- both "malformed" -- never a rounded number."""
+    bot = bot_for("marriage")
+    for preset in PRESETS:
+        ruleset = resolve(preset, {"seen_points": 2**52, "unseen_points": 2**53 - 1})
+        yield play(ruleset, f"huge-{preset.split('/')[1]}", 4, 0, bot)
+
+
 def maal_requests(count: int = 600) -> Iterator[dict[str, Any]]:
     """Random holdings to count maal for, rich in the cards that score: the tiplu's rank and
     its neighbours of its suit, putali and master; some with tunnelas laid at the deal and
