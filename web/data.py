@@ -27,6 +27,7 @@ from flask import current_app
 from audit.errors import NotFoundError
 from audit.auditor.verdict.hand_verdict import published_verdict
 from audit.operator.ledger import queries
+from audit.auditor.evidence.ledger_log import LedgerLog
 from audit.operator.publish import get_published, is_published, published_record
 from audit.tlog.checkpoint import DEFAULT_ORIGIN
 from audit.auditor.run.report import AuditReport
@@ -117,7 +118,7 @@ def verdict_for(ledger: Any, view: Any, record: dict[str, Any], *, policy: Any =
     """:func:`verdict_of` for a hand of the ledger (its operator's registered key; under the
     caller's pinned ``policy`` when given)."""
     return verdict_of(record, public_key=ledger.public_key(view.operator), hand_id=view.id,
-                      log=queries.ledger_log(ledger), policy=policy)
+                      log=LedgerLog(ledger.db), policy=policy)
 
 
 def iter_table_records(ledger: Any, table_id: str) -> Iterator[tuple[Any, dict[str, Any] | None]]:

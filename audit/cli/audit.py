@@ -309,7 +309,7 @@ def _state_check(source: str, saved, trust, log=None, scope=None):
 
     proof, text = None, None
     if source.startswith(("http://", "https://")):
-        from ..auditor.monitor.watch import LogClient
+        from ..auditor.sources.operator_api import LogClient
 
         proof = SourceProofs("url", source)
         if isinstance(log, RemoteLog) and log.checkpoint is not None:
@@ -359,7 +359,7 @@ def _whole_log(source: str, trust=None, scope=None):
     if source.startswith(("http://", "https://")):
         from ..errors import TipluError
         from ..auditor.evidence.remote_log import LogMismatch, RemoteLog
-        from ..auditor.monitor.watch import LogClient
+        from ..auditor.sources.operator_api import LogClient
 
         client = LogClient(source, operator=scope.operator if scope is not None else None)
         log = RemoteLog(client, public_key=trust.public_key if trust is not None else None,

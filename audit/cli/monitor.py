@@ -20,7 +20,8 @@ import click
 from datetime import timedelta
 
 from audit.auditor.sources.coverage import DEFAULT_GRACE, format_grace, parse_grace
-from audit.auditor.monitor.watch import AuditHook, LogClient, MonitorState, compare, load_other_checkpoint, poll
+from audit.auditor.sources.operator_api import LogClient
+from audit.auditor.monitor.watch import AuditHook, MonitorState, compare, load_other_checkpoint, poll
 
 from . import main
 from ._witness_common import pinned_policy, reconciled, witness_options

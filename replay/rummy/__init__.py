@@ -18,7 +18,7 @@ from .engine import RummyEngine
 from .eval_requests import evaluate
 from .groups import is_joker, wild_rank_of
 from .moves import parse_move, parse_move_text
-from .signals import hidden_signals
+from .discard_drop_signals import hidden_signals
 from .view import view
 
 def jokers_of_hand(ruleset, deal, outcome):

@@ -25,7 +25,8 @@ from audit.auditor.run.runner import audit_source
 from audit.operator.sim.play import play_hand
 from audit.operator.sim.tables import simulate_table
 from audit.tlog.checkpoint import CheckpointSigner
-from audit.auditor.monitor.watch import LogClient, MonitorState, poll
+from audit.auditor.monitor.watch import MonitorState, poll
+from audit.auditor.sources.operator_api import LogClient
 from replay.errors import MalformedError
 from replay.fairness import commit_player_seed, hand_randomness
 from replay.rulesets import resolve

@@ -33,7 +33,8 @@ from audit.operator.ledger.store import atomic
 from audit.operator.publish import build_record, reveal_and_publish
 from audit.operator.sim.play import play_hand
 from audit.tlog.checkpoint import CheckpointSigner
-from audit.auditor.monitor.watch import LogClient, MonitorState, poll
+from audit.auditor.monitor.watch import MonitorState, poll
+from audit.auditor.sources.operator_api import LogClient
 from replay.fairness import commit_player_seed, hand_randomness
 from replay.rulesets import resolve
 from replay.settlement import parse_amount, settle

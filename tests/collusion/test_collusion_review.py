@@ -117,6 +117,9 @@ def test_cli_bad_source_is_one_line(tmp_path):
     assert res.exit_code != 0 and "no such file" in res.output and "Traceback" not in res.output
 
 
-def test_cli_refuses_a_peeking_seat_in_a_game_whose_bot_cannot_peek():
+def test_cli_refuses_a_peeking_seat_in_a_game_whose_bot_cannot_peek(monkeypatch):
+    # every built-in game's bot peeks now: take Marriage's superuser away to see the refusal
+    import audit.operator.sim.bots.marriage as bot
+    monkeypatch.delattr(bot, "choose_peeking")
     res = CliRunner().invoke(main, ["simulate", "--preset", "marriage/nepal", "--peek-seat", "0"])
     assert res.exit_code == 2 and "the marriage bot cannot peek yet" in res.output

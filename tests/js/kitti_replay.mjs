@@ -2,6 +2,7 @@
 // for tests/js/test_js_kitti.py.  One JSON request a line on stdin:
 //   {"record": <hand record>}              -> {moves_applied, fault: {kind, index, rule} | null, outcome,
 //                                             settlement}: replay.mjs's replayRecord, strict
+//   {"record": <hand record>, "strict": false} -> the same with every fault, {faults: [...]}: report mode
 //   {"fixed": {settings, n_seats, dealer, pot_before, shoes, moves}}  -> the same, dealt from chosen
 //                                          shoes (shoes[0] the deal, shoes[k] the k-th redeal)
 //   {"table": settings}                   -> {keys, labels}: every set of the pack ranked
@@ -18,12 +19,12 @@ import { ReplayError, gameFor } from "../../web/static/verifier/games/index.mjs"
 import { rankerFor } from "../../web/static/verifier/games/kitti/ranking.mjs";
 import { defaultSplit } from "../../web/static/verifier/games/kitti/strategy.mjs";
 
-async function replay(raw) {
-  const result = await replayRecord(await parseRecord(raw), { strict: true, require: true });
-  const first = result.faults[0];
+async function replay(raw, strict) {
+  const result = await replayRecord(await parseRecord(raw), { strict, require: true });
+  const faults = result.faults.map((f) => ({ kind: f.reason, index: f.move_index ?? null, rule: f.rule ?? null }));
   return {
     moves_applied: result.moves_applied,
-    fault: first === undefined ? null : { kind: first.reason, index: first.move_index ?? null, rule: first.rule ?? null },
+    ...(strict ? { fault: faults[0] ?? null } : { faults }),
     outcome: result.outcome,
     settlement: result.settlement === null ? null : settlementJson(result.settlement),
   };
@@ -95,7 +96,7 @@ const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of lines) {
   if (!line.trim()) continue;
   const req = JSON.parse(line);
-  const answer = "record" in req ? await replay(req.record) : "fixed" in req ? await fixed(req.fixed)
+  const answer = "record" in req ? await replay(req.record, req.strict ?? true) : "fixed" in req ? await fixed(req.fixed)
     : "table" in req ? await table(req.table) : await defaults(req.defaults);
   process.stdout.write(JSON.stringify(answer) + "\n");
 }

@@ -6,7 +6,7 @@ Every hand is replayed by Python's :func:`replay.replayer.replay_record` and by
 tests/js/kitti_replay.mjs (one Node process for all of them): simulated honest tables of
 every Kitti preset under varied settings, seat counts and dealers (the pot carried from
 hand to hand, D-14), tables whose seeds were picked for K-21 redeals and K-20 four of a
-kind, tampered records (audit/sim/tamper.py and hand-made malformed moves), and the
+kind, tampered records (audit/operator/sim/tamper.py and hand-made malformed moves), and the
 Kitti records of fixtures/records/ and fixtures/conformance/.  Chosen shoes (a stand-in
 for the randomness, as tests/kitti/test_kitti_engine.py does) reach what seeds cannot:
 a hand void after MAX_REDEALS redeals.
@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from audit.ledger import Ledger
-from audit.sim.tables import simulate_table
-from audit.sim.tamper import MOVE_KINDS, TAMPERS, TamperContext
+from audit.operator.ledger import Ledger
+from audit.operator.sim.tables import simulate_table
+from audit.operator.sim.tamper import MOVE_KINDS, TAMPERS, TamperContext
 from replay.cards import STANDARD, parse_cards
 from replay.deal import deal as deal_shoe
 from replay.errors import TipluError
@@ -55,7 +55,7 @@ TABLES = [(preset, players, hands, overrides) for preset in PRESETS for players,
 
 
 class Pick:
-    """The simulated operator picks each hand's seeds (audit/sim/bias.py's ``choose``) until
+    """The simulated operator picks each hand's seeds (audit/operator/sim/bias.py's ``choose``) until
     the deal has what ``wanted(state)`` asks of the Python engine's start state."""
 
     def __init__(self, wanted, tries: int = 400) -> None:
@@ -324,7 +324,7 @@ EDITS = {
 
 @pytest.fixture(scope="module")
 def tampered(honest) -> list[tuple[str, dict]]:
-    """Every simulator tamper class that edits moves (audit/sim/tamper.py) and every hand-made
+    """Every simulator tamper class that edits moves (audit/operator/sim/tamper.py) and every hand-made
     fault, each on a share of the honest hands."""
     from audit.signing import SigningKey
 
@@ -353,6 +353,21 @@ def test_tampered_records_agree(tampered):
     faults = set().union(*seen.values())
     assert {"malformed", "illegal_move", "incomplete", None} <= faults
     assert len(tampered) >= 500
+
+
+def test_tampered_records_agree_in_report_mode(tampered):
+    # report mode skips a refused move and goes on: the engine's state is unchanged by it
+    records = [r for _, r in tampered]
+    js = run_lines(SCRIPT, [{"record": r, "strict": False} for r in records])
+    several = 0
+    for rec, j in zip(records, js):
+        res = replay_record(parse_record(rec), strict=False)
+        faults = [{"kind": f.reason.value, "index": f.move_index, "rule": f.rule} for f in res.faults]
+        several += len(faults) > 1
+        assert j == {"moves_applied": res.moves_applied, "faults": faults,
+                     "outcome": None if res.outcome is None else res.outcome.to_json(),
+                     "settlement": None if res.settlement is None else res.settlement.to_json()}, rec["hand_id"]
+    assert several >= 20
 
 
 def test_points_beyond_2_53_are_refused_not_miscounted(honest):

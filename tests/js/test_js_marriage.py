@@ -6,7 +6,7 @@ One Node process replays every request (tests/js/marriage_replay.mjs); the Pytho
 replay.replayer.replay_record in strict mode.  The hands: simulated honest hands of both
 presets at every seat count they allow, dealers varied, settings overridden, stocks run out
 and reshuffled (tests/js/marriage_records.py); the same hands tampered the ways
-audit/sim/tamper.py forges moves; the golden and corrupted fixture records and the
+audit/operator/sim/tamper.py forges moves; the golden and corrupted fixture records and the
 conformance suite's Marriage records.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from audit.sim.tamper import TamperContext, tamper
+from audit.operator.sim.tamper import TamperContext, tamper
 from replay.records import parse_record
 from replay.replayer import replay_record
 from replay.rulesets import allowed_players, resolve

@@ -8,13 +8,13 @@ as JSON (points, net points, winner, the breakdown with the solver's groups and 
 cards, the detail) and the settlement in decimal strings.  The Node side is the browser
 verifier's own driver (replay.mjs's replayRecord, strict) over record.mjs's parsed record.  The hands:
 
-* honest hands simulated by the bots (audit/sim) for every rummy13 preset, at every seat
+* honest hands simulated by the bots (audit/operator/sim) for every rummy13 preset, at every seat
   count the preset allows and at others an override allows, dealers going round, under
   overridden scores, ``joker_pickup`` off and ``max_missed_turns`` 1;
 * the same deals played on by a stalling strategy that runs the closed pile out, so the
   open pile is reshuffled into a new one (D-20, D-3: the stream "reshuffle:k"), before the
   bots finish them;
-* those hands tampered by the simulator's dishonest operator (audit/sim/tamper.py: edited,
+* those hands tampered by the simulator's dishonest operator (audit/operator/sim/tamper.py: edited,
   dropped and reordered moves, illegal shows, deck mismatches) and by small edits made here
   (a field removed, added or retyped, a move repeated, the hand cut short);
 * fixtures/records/rummy13 (golden and corrupted) and the conformance records of rummy13.
@@ -29,19 +29,20 @@ from typing import Any
 
 import pytest
 
-from audit.ledger import Ledger
-from audit.sim.archive import OPERATOR, ensure_operator, operator_key_for
-from audit.sim.bots.rummy13 import choose_move
-from audit.sim.tables import EPOCH, SimStreams, simulate_table
-from audit.sim.tamper import MOVE_KINDS, TamperContext, applicable, tamper
-from replay.cards import parse_cards
+from audit.operator.ledger import Ledger
+from audit.operator.sim.archive import OPERATOR, ensure_operator, operator_key_for
+from audit.operator.sim.bots.rummy13 import choose_move
+from audit.operator.sim.tables import EPOCH, SimStreams, simulate_table
+from audit.operator.sim.tamper import MOVE_KINDS, TamperContext, applicable, tamper
+from replay.cards import ALL_CARDS, parse_cards
+from replay.errors import IllegalMoveError, TipluError
 from replay.fairness import hand_randomness
 from replay.records import parse_record
 from replay.replayer import replay_record
 from replay.rulesets import PRESETS, preset_spec
 from replay.rummy.engine import DISCARD, RummyEngine
-from replay.rummy.groups import wild_rank_of
-from replay.rummy.moves import Discard, Pick
+from replay.rummy.groups import is_joker, wild_rank_of
+from replay.rummy.moves import Declare, Discard, Drop, Pick
 from replay.rummy.solver import solve
 from tests.js.node import ROOT, run_lines
 
@@ -76,16 +77,20 @@ def node_replays(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return answers
 
 
-def stalled_moves(record: dict[str, Any], stall_turns: int) -> list[dict[str, Any]]:
-    """The record's deal played again: for ``stall_turns`` turns every seat picks the closed
-    pile's top card and throws it away (so the closed pile runs out and the open pile is
-    reshuffled into it, D-20), then the bots play the deal out."""
+def _dealt(record: dict[str, Any]) -> tuple[RummyEngine, Any]:
     parsed = parse_record(record)
     engine = RummyEngine(parsed.ruleset)
     randomness = hand_randomness(bytes.fromhex(record["fairness"]["server_seed"]), parsed.hand_id, parsed.ruleset,
                                  [bytes.fromhex(s) for s in record["fairness"]["player_seeds"]])
-    state = engine.start(randomness, dealer=parsed.table.dealer)
-    rng = SimStreams(SEED).stream(f"stall:{parsed.hand_id}")
+    return engine, engine.start(randomness, dealer=parsed.table.dealer)
+
+
+def stalled_moves(record: dict[str, Any], stall_turns: int) -> list[dict[str, Any]]:
+    """The record's deal played again: for ``stall_turns`` turns every seat picks the closed
+    pile's top card and throws it away (so the closed pile runs out and the open pile is
+    reshuffled into it, D-20), then the bots play the deal out."""
+    engine, state = _dealt(record)
+    rng = SimStreams(SEED).stream(f"stall:{record['hand_id']}")
     moves = []
     while not engine.is_over(state):
         assert len(moves) < 5000
@@ -99,6 +104,65 @@ def stalled_moves(record: dict[str, Any], stall_turns: int) -> list[dict[str, An
         state = engine.apply(state, move)
         moves.append(move.to_json())
     return moves
+
+
+def _odd_moves(engine: RummyEngine, state: Any) -> list[Any]:
+    """Moves for the seat to act, legal or not, that the bots seldom or never play."""
+    seat, hand, n = state.turn, state.hands[state.turn], state.n_seats
+    top = state.open_pile[-1] if state.open_pile else None
+    odd: list[Any] = [Drop(seat), Drop(seat, auto=True), Drop((seat + 1) % n),
+                      Pick(seat, "open", top), Pick(seat, "open", top, auto=True), Pick(seat, "closed", auto=True),
+                      Pick(seat, "closed", hand[0]), Discard(seat, hand[-1]), Discard(seat, hand[0], auto=True)]
+    if state.closed:
+        odd.append(Pick(seat, "closed", state.closed[0]))
+    sol = solve(hand[1:], state.wild, high=engine.ruleset["high_card_points"])
+    odd.append(Declare(seat, hand[0], sol.groups + ((sol.loose,) if sol.loose else ())))
+    return odd + engine.legal_moves(state)
+
+
+def detoured(record: dict[str, Any], k: int) -> dict[str, Any]:
+    """The record with one move replaced by another the bots seldom play (a middle drop, an
+    open pick of a joker where ``joker_pickup`` forbids it, an automatic turn, a declaration
+    as the solver groups the hand, a pick that names the card ...): if Python accepts it, the
+    bots play the deal out after it, else the record's own moves follow."""
+    engine, state = _dealt(record)
+    rng = SimStreams(SEED).stream(f"detour:{record['hand_id']}:{k}")
+    moves = record["moves"]
+    at = rng.randbelow(len(moves))
+    for m in moves[:at]:
+        state = engine.apply(state, engine.parse_record_move(m))
+    odd = _odd_moves(engine, state)
+    move = odd[rng.randbelow(len(odd))]
+    out = [*moves[:at], move.to_json()]
+    try:
+        state = engine.apply(state, move)
+    except TipluError:
+        return {**record, "moves": out + moves[at + 1:]}
+    while not engine.is_over(state):
+        move = choose_move(engine, state, rng)
+        state = engine.apply(state, move)
+        out.append(move.to_json())
+    return {**record, "moves": out}
+
+
+def random_hands(count: int) -> list[dict[str, Any]]:
+    """Solver requests: hands of 7 to 14 cards from a two-deck shoe, every third one from a
+    narrow corner of it (one or two suits, seven ranks, up to four printed jokers), with a
+    random wild rank (or none) and card values."""
+    rng = SimStreams(SEED).stream("solver-hands")
+    out = []
+    for i in range(count):
+        size = (13, 13, 13, 10, 7, 14)[rng.randbelow(6)]
+        if i % 3 == 0:
+            suits, lo = 1 + rng.randbelow(2), rng.randbelow(7)
+            pool = [c for c in range(52) if c // 13 < suits and lo <= c % 13 < lo + 7] * 2 + [52] * rng.randbelow(5)
+        else:
+            pool = list(range(52)) * 2 + [52, 52]
+        cards = [pool.pop(rng.randbelow(len(pool))) for _ in range(size)]
+        indicator = (["JK"] + [f"{r}S" for r in "A23456789TJQK"])[rng.randbelow(14)]
+        out.append({"cards": [str(ALL_CARDS[c]) for c in cards], "indicator": indicator,
+                    "high": (10, 10, 10, 0, 11)[rng.randbelow(5)]})
+    return out
 
 
 def small_edits(record: dict[str, Any], k: int) -> list[dict[str, Any]]:
@@ -159,7 +223,8 @@ def simulated() -> dict[str, list[dict[str, Any]]]:
     for k, rec in enumerate(honest[:STALLED]):
         stalled.append({**rec, "moves": stalled_moves(rec, 60 + 40 * (k % 5))})
     edits = [e for k, rec in enumerate(honest[1::4]) for e in small_edits(rec, k)]
-    return {"honest": honest, "stalled": stalled, "forged": forged + tampered + edits}
+    detours = [detoured(rec, k) for k, rec in enumerate(honest + honest[::2]) if rec["moves"]]
+    return {"honest": honest, "stalled": stalled, "forged": forged + tampered + edits, "detours": detours}
 
 
 def fixture_records() -> list[dict[str, Any]]:
@@ -202,6 +267,68 @@ def test_tampered_hands_fail_alike(simulated):
     kinds = {f["kind"] for f in faults if f is not None}
     assert {"malformed", "illegal_move", "deck_mismatch", "incomplete"} <= kinds
     assert_same(forged)
+
+
+def test_detours_replay_alike(simulated):
+    detours = simulated["detours"]
+    results = [python_replay(r) for r in detours]
+    faults = {(f["kind"], f["rule"]) for f in (r["fault"] for r in results) if f is not None}
+    # refusals of many rules, and hands that the odd move did not spoil
+    assert {("illegal_move", "D-23"), ("illegal_move", "R-6"), ("illegal_move", "R-17"),
+            ("deck_mismatch", "D-3")} <= faults
+    assert sum(r["fault"] is None for r in results) >= len(detours) // 3
+    lefts = {b["left"] for r in results if r["outcome"] for b in r["outcome"]["breakdown"]}
+    assert {"middle_drop", "wrong_declaration"} <= lefts
+    assert_same(detours)
+
+
+def test_solver_agrees_on_random_hands():  # rule R-12, rule R-15: the least points, and the same groups
+    hands = random_hands(1500)
+    js = run_lines(SCRIPT, [{"solve": h} for h in hands])
+    for hand, answer in zip(hands, js):
+        sol = solve(parse_cards(hand["cards"]), wild_rank_of(parse_cards([hand["indicator"]])[0]), high=hand["high"])
+        assert answer == {"points": sol.points, "case": sol.case, "groups": [[str(c) for c in g] for g in sol.groups],
+                          "loose": [str(c) for c in sol.loose]}, hand
+
+
+def joker_thrown(record: dict[str, Any]) -> dict[str, Any] | None:
+    """The record's deal played by its moves until a seat about to discard holds a joker
+    (R-5): it throws the joker away and the next seat picks it from the open pile -- refused
+    where ``joker_pickup`` is off (D-24), else the bots play the deal out."""
+    engine, state = _dealt(record)
+    rng = SimStreams(SEED).stream(f"joker:{record['hand_id']}")
+    out = []
+    for m in record["moves"]:
+        jokers = [c for c in state.hands[state.turn] if is_joker(c, state.wild)]
+        if state.phase == DISCARD and not state.picked_auto and jokers:
+            throw = Discard(state.turn, jokers[0])
+            state = engine.apply(state, throw)
+            if engine.is_over(state):
+                return None
+            pick = Pick(state.turn, "open", jokers[0])
+            out += [throw.to_json(), pick.to_json()]
+            try:
+                state = engine.apply(state, pick)
+            except IllegalMoveError:
+                return {**record, "moves": out}
+            while not engine.is_over(state):
+                move = choose_move(engine, state, rng)
+                state = engine.apply(state, move)
+                out.append(move.to_json())
+            return {**record, "moves": out}
+        state = engine.apply(state, engine.parse_record_move(m))
+        out.append(m)
+    return None
+
+
+def test_open_jokers_picked_alike(simulated):  # rule D-24, rule R-5
+    records = [r for r in map(joker_thrown, simulated["honest"]) if r is not None]
+    results = [python_replay(r) for r in records]
+    refused = [r for r in results if r["fault"] == {"kind": "illegal_move", "index": r["moves_applied"], "rule": "D-24"}]
+    off = sum(not r["ruleset"]["settings"]["joker_pickup"] for r in records)
+    assert len(refused) == off >= 5  # every table that forbids it refuses it, and only those
+    assert sum(r["fault"] is None for r in results) >= 50
+    assert_same(records)
 
 
 def test_fixture_and_conformance_records_replay_alike():

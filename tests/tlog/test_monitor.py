@@ -12,7 +12,8 @@ from werkzeug.serving import make_server
 
 from audit.cli import main
 from audit.signing import SigningKey
-from audit.auditor.monitor.watch import LogClient, MonitorState, poll
+from audit.auditor.monitor.watch import MonitorState, poll
+from audit.auditor.sources.operator_api import LogClient
 
 from .conftest import OPERATOR, append, make_app, make_log, statement
 

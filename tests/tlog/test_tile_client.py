@@ -15,7 +15,7 @@ from audit.operator.ledger import Ledger
 from audit.auditor.evidence.remote_log import LogMismatch, RemoteLog
 from audit.operator.sim.archive import OPERATOR, simulate_archive
 from audit.tlog.checkpoint import CheckpointSigner
-from audit.auditor.monitor.watch import LogClient
+from audit.auditor.sources.operator_api import LogClient
 from audit.tlog.store import TransparencyLog
 from audit.tlog.tileclient import parse_bundle
 from replay.errors import MalformedError

@@ -35,6 +35,8 @@ class Observations:
     with whom, and the tokens that moved between accounts."""
 
     excesses: dict[tuple[str, str], list[Fraction]] = field(default_factory=lambda: defaultdict(list))
+    #: per (account, signal): the account's hand count at each decision of ``excesses``
+    hand_of: dict[tuple[str, str], list[int]] = field(default_factory=lambda: defaultdict(list))
     hands_by_account: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     together: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
     flows: dict[tuple[str, str], Decimal] = field(default_factory=lambda: defaultdict(Decimal))
@@ -43,7 +45,9 @@ class Observations:
     games: set[str] = field(default_factory=set)
 
     def add(self, account: str, obs: Observation) -> None:
+        """One decision of ``account`` in the hand being counted (before its hand count goes up)."""
         self.excesses[(account, obs.signal)].append(obs.excess)
+        self.hand_of[(account, obs.signal)].append(self.hands_by_account[account] + 1)
 
 
 def decision_observations(game: Any, engine: Any, hand_id: str,

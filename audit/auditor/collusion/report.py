@@ -1,11 +1,12 @@
 """The review: flags with their numbers and a plain sentence of what they do and do not mean."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .observe import Observations
 from .pairs import components, pair_rows
+from .series import Series, cumulative
 from .significance import ALPHA, MIN_DECISIONS, SignalTest, assess_accounts
 
 #: What each signal measures, in words (docs/collusion.md defines each).
@@ -14,6 +15,12 @@ SIGNALS = {
                          "same arrangements win against hands redealt at random",
     "rummy13.pick": "points its picks saved (taking the hidden stock card when it helped, leaving it when "
                     "it did not), beyond what the same picks save against a stock card drawn at random",
+    "rummy13.discard": "points its discards would have saved the next player (who had not moved yet), "
+                       "below what the same discards save a next hand redealt at random",
+    "rummy13.drop": "first drops against strong hidden opponents and play on against weak ones, beyond "
+                    "what the same choices meet against opponents redealt at random",
+    "marriage.pick": "how far its draws took its sets (taking the hidden stock card when it helped, the "
+                     "discard when it did not), beyond the same draws against a stock card drawn at random",
 }
 
 MEANING = ("A flag means this account's choices lined up with cards it could not see more often than "
@@ -30,6 +37,8 @@ class CollusionReport:
     pairs: tuple[dict[str, Any], ...]
     groups: tuple[tuple[str, ...], ...]
     min_decisions: int = MIN_DECISIONS
+    #: per (account, signal): the cumulative excess over the account's hands (the charts)
+    series: dict[tuple[str, str], Series] = field(default_factory=dict, compare=False)
 
     @property
     def flags(self) -> tuple[SignalTest, ...]:
@@ -79,6 +88,8 @@ def _row(t: SignalTest) -> dict[str, Any]:
 def review(obs: Observations, *, min_decisions: int = MIN_DECISIONS) -> CollusionReport:
     """The review of what :func:`audit.auditor.collusion.observe.observe_items` gathered."""
     tests = assess_accounts(obs.excesses, min_decisions=min_decisions)
+    series = {key: cumulative(key[1], obs.hand_of.get(key) or [0] * len(xs), xs)
+              for key, xs in obs.excesses.items() if xs}
     return CollusionReport(obs.hands, dict(obs.skipped), tuple(tests),
                            tuple(pair_rows(obs.together, obs.flows)),
-                           tuple(tuple(g) for g in components(obs.together)), min_decisions)
+                           tuple(tuple(g) for g in components(obs.together)), min_decisions, series)

@@ -40,13 +40,16 @@ from replay.faults import Fault, Reason, statement_label
 from replay.records import HandRecord
 
 from ...errors import ProofError, SignatureError
-from ..verdict.statement_check import PHASES
 from ...tlog.checkpoint import Checkpoint, accepts_legacy_time, verify_checkpoint
 from ...tlog.merkle import leaf_hash, root_from_inclusion_proof
 from ...tlog.proof import tlog_proof_parts
 from ...tlog.store import leaf_entry
 from replay.canonical import plain_canonical_json
 from ...consttime import same_text
+
+#: the statement kinds in the protocol's order: by log index, ``hand`` < ``commitment`` < every
+#: ``seat-receipt`` < every ``seat-reveal`` < ``deal`` < ``record`` < ``reveal`` (``LOG_ORDER``)
+PHASES = {"hand": 0, "commitment": 1, "seat-receipt": 2, "seat-reveal": 3, "deal": 4, "record": 5, "reveal": 6}
 
 _CACHE_SIZE = 4096
 _checkpoints: "OrderedDict[tuple[bytes, str, str | None, bool], Checkpoint | str]" = OrderedDict()

@@ -103,7 +103,7 @@ class SourceProofs:
         key = (self.kind, self.where)
         if key not in SourceProofs._open:
             if self.kind == "url":
-                from ..monitor.watch import LogClient
+                from ..sources.operator_api import LogClient
 
                 SourceProofs._open[key] = LogClient(self.where).consistency_proof
             else:

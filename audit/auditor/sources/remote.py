@@ -21,7 +21,7 @@ import requests
 from replay.errors import MalformedError
 
 from .item import Item
-from ..monitor.watch import OperatorError
+from .operator_api import OperatorError
 from .coverage import DEFAULT_GRACE, classify, utc_now
 
 PAGE = 200

@@ -36,8 +36,8 @@ from replay.records import HandRecord
 from ...errors import SignatureError
 from ...signing import STATEMENT_TYPE, verify_statement
 from ...consttime import same_text
+from ..evidence.logcheck import PHASES
 
-PHASES = {"hand": 0, "commitment": 1, "seat-receipt": 2, "seat-reveal": 3, "deal": 4, "record": 5, "reveal": 6}
 REQUIRED = ("hand", "commitment", "seat-receipt", "seat-reveal", "deal", "record")
 
 

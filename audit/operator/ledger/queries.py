@@ -107,10 +107,3 @@ def latest_checkpoint(ledger: "Ledger") -> str | None:
     if not ledger.db["tlog_checkpoints"].exists():
         return None
     return transparency_log(ledger).latest_checkpoint()
-
-
-def ledger_log(ledger: "Ledger") -> Any:
-    """The operator's whole log as audit evidence (:class:`audit.auditor.evidence.ledger_log.LedgerLog`)."""
-    from ...auditor.evidence.ledger_log import LedgerLog
-
-    return LedgerLog(ledger.db)

@@ -273,3 +273,22 @@ def _worst_card(engine, me: SeatState, hand, jokers, *, avoid: Card | None) -> C
 
     choices = [c for c in counts if c != avoid] or list(counts)
     return min(choices, key=value)
+
+
+# --- a superuser (docs/collusion.md) ----------------------------------------------------
+
+def choose_peeking(engine, state: RoundState, rng: RandBelow) -> Move:
+    """A superuser's move: at a draw where it may take either card it sees the stock's top
+    card and takes the latest discard when that is of more use to its sets than the hidden
+    card (:func:`replay.marriage.signals.use_of`), the stock otherwise; every other move
+    is the honest bot's."""
+    from replay.marriage.signals import seat_use
+
+    move = choose_move(engine, state, rng)
+    if not isinstance(move, Draw) or move.auto or not state.stock or not engine.can_take_discard(state):
+        return move
+    use = seat_use(engine, state, move.seat)
+    top = state.discards[-1]
+    if use(top) > use(state.stock[0]):
+        return Draw(move.seat, DISCARD, top)
+    return Draw(move.seat, STOCK)

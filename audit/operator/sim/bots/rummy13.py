@@ -98,14 +98,59 @@ def choose_move(engine: RummyEngine, state: RummyState, rng: RandomSource) -> Mo
 
 
 def choose_peeking(engine: RummyEngine, state: RummyState, rng: RandomSource) -> Move:
-    """A superuser's move (``docs/collusion.md``): at a pick where it may take either card it
-    sees the closed stock's top card and takes whichever of the two saves it more points
-    (the open one on a tie); every other move is the honest bot's."""
+    """A superuser's move (``docs/collusion.md``): it sees every hidden card.
+
+    * at a pick where it may take either card, it takes whichever of the two top cards saves
+      it more points (the open one on a tie);
+    * at its first pick it drops (R-16) when its hand is poor (``PEEK_DROP_OWN`` points or
+      more) and some opponent's is strong (``PEEK_DROP_THEIRS`` points or fewer), and never
+      drops otherwise;
+    * of the discards that leave it the fewest points, it throws the one that would save the
+      next player the fewest points (the exact solver on that player's real hand);
+
+    every other move is the honest bot's."""
     seat = state.turn
-    if state.phase != PICK or not state.closed or not engine.can_pick_open(state):
-        return choose_move(engine, state, rng)
     hand, high = state.hands[seat], engine.ruleset["high_card_points"]
+    if state.phase == DISCARD:
+        return _peeking_discard(engine, state, rng)
+    if state.phase != PICK:
+        return choose_move(engine, state, rng)
+    first = not state.has_picked[seat] and not state.missed[seat]
+    if first:
+        own = solve(hand, state.wild, high=high).points
+        theirs = min(solve(state.hands[s], state.wild, high=high).points
+                     for s in state.active() if s != seat)
+        if own >= PEEK_DROP_OWN and theirs <= PEEK_DROP_THEIRS:
+            return Drop(seat)
+    if not state.closed or not engine.can_pick_open(state):
+        move = choose_move(engine, state, rng)
+        if first and isinstance(move, Drop) and state.closed:
+            return Pick(seat, "closed")          # it plays on: the others are not that strong
+        return move
     top, open_top = state.closed[0], state.open_pile[-1]
     if use_of(hand, top, state.wild, high=high) > use_of(hand, open_top, state.wild, high=high):
         return Pick(seat, "closed")
     return Pick(seat, "open", open_top)
+
+
+PEEK_DROP_OWN = 50
+PEEK_DROP_THEIRS = 20
+
+
+def _peeking_discard(engine: RummyEngine, state: RummyState, rng: RandomSource) -> Move:
+    move = choose_move(engine, state, rng)
+    if not isinstance(move, Discard) or move.auto:
+        return move
+    from replay.rummy.discard_drop_signals import next_seat
+
+    seat = state.turn
+    hand, high, wild = state.hands[seat], engine.ruleset["high_card_points"], state.wild
+    nxt = state.hands[next_seat(state, seat)]
+    points = {card: solve(_without(hand, card), wild, high=high).points for card in set(hand)}
+    least = min(points.values())
+    tied = [c for c, p in points.items() if p == least]
+    if len(tied) < 2:
+        return move
+    feed = {c: use_of(nxt, c, wild, high=high) for c in tied}
+    best = min(tied, key=lambda c: (feed[c], -card_points(c, wild, high=high), c.code))
+    return Discard(seat, best)
