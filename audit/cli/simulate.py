@@ -40,9 +40,9 @@ def simulate_command(preset: str, players: int, hands: int, tables: int, seed: s
                      tamper_log: Path | None, db_path: str, out: Path | None, as_json: bool,
                      bias_seat: int | None, bias_tries: int, peek_seat: int | None, peek_rate: float) -> None:
     """Run simulated tables through the real ledger: commitments, two-phase seeds, bot play, reveals."""
-    from ..ledger import Ledger
-    from ..sim.archive import simulate_archive, write_tamper_log
-    from ..sim.bias import Bias
+    from ..operator.ledger import Ledger
+    from ..operator.sim.archive import simulate_archive, write_tamper_log
+    from ..operator.sim.bias import Bias
 
     if bias_seat is not None and bias_seat >= players:
         raise click.BadParameter(f"seat {bias_seat} is not at a table of {players}", param_hint="--bias-seat")
@@ -52,7 +52,7 @@ def simulate_command(preset: str, players: int, hands: int, tables: int, seed: s
     peek = {peek_seat: round(peek_rate * 1000)} if peek_seat is not None else None
     if peek:
         from replay.rulesets import resolve
-        from ..sim.bots import peeking_bot_for
+        from ..operator.sim.bots import peeking_bot_for
         try:
             peeking_bot_for(resolve(preset).game)
         except LookupError as exc:

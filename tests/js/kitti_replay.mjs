@@ -1,29 +1,33 @@
 // Replay Kitti hand records with the browser verifier's engine (web/static/verifier/games/kitti.mjs),
 // for tests/js/test_js_kitti.py.  One JSON request a line on stdin:
-//   {"record": <hand record>}              -> {moves_applied, fault: {kind, index} | null, outcome}
+//   {"record": <hand record>}              -> {moves_applied, fault: {kind, index, rule} | null, outcome,
+//                                             settlement}: replay.mjs's replayRecord, strict
+//   {"record": <hand record>, "strict": false} -> the same with every fault, {faults: [...]}: report mode
 //   {"fixed": {settings, n_seats, dealer, pot_before, shoes, moves}}  -> the same, dealt from chosen
 //                                          shoes (shoes[0] the deal, shoes[k] the k-th redeal)
-//   {"ranks": [[settings, [card texts x3]], ...]} -> {ranks: [[key, class name], ...]}
-// The loop is replay/replayer.py's strict replay_record: start, every move (parsed
-// without its `time`, refused after the hand is over), incomplete, the outcome.
+//   {"table": settings}                   -> {keys, labels}: every set of the pack ranked
+//   {"defaults": {settings, hands}}       -> {defaults}: each hand's default arrangement
+// The chosen-shoe loop is replayRecord's (and replay/replayer.py's) without the settlement:
+// start, every move (refused after the hand is over), incomplete, the outcome.
 import { createInterface } from "node:readline";
-import { parseCards } from "../../web/static/verifier/cards.mjs";
+import { cardText, parseCards } from "../../web/static/verifier/cards.mjs";
 import { deal } from "../../web/static/verifier/deal.mjs";
-import { HandRandomness, parsePlayerSeed, parseServerSeed } from "../../web/static/verifier/fairness.mjs";
-import { resolve, rulesetFromJson } from "../../web/static/verifier/rulesets.mjs";
+import { parseRecord } from "../../web/static/verifier/record.mjs";
+import { replayRecord, settlementJson } from "../../web/static/verifier/replay.mjs";
+import { resolve } from "../../web/static/verifier/rulesets.mjs";
 import { ReplayError, gameFor } from "../../web/static/verifier/games/index.mjs";
 import { rankerFor } from "../../web/static/verifier/games/kitti/ranking.mjs";
+import { defaultSplit } from "../../web/static/verifier/games/kitti/strategy.mjs";
 
-const MAX_POINTS = 10 ** 12;
-
-async function replay(record) {
-  const ruleset = await rulesetFromJson(record.ruleset);
-  const randomness = await HandRandomness.create(parseServerSeed(record.fairness.server_seed), record.hand_id, ruleset,
-    record.fairness.player_seeds.map(parsePlayerSeed));
-  const carry = record.table.carry || {};
-  const unknown = Object.keys(carry).filter((k) => !Object.hasOwn(gameFor(ruleset.game).carry, k));
-  if (unknown.length) return { moves_applied: 0, fault: { kind: "malformed", index: null }, outcome: null }; // Game.table_options
-  return run(ruleset, randomness, { ...carry, dealer: record.table.dealer }, record.moves);
+async function replay(raw, strict) {
+  const result = await replayRecord(await parseRecord(raw), { strict, require: true });
+  const faults = result.faults.map((f) => ({ kind: f.reason, index: f.move_index ?? null, rule: f.rule ?? null }));
+  return {
+    moves_applied: result.moves_applied,
+    ...(strict ? { fault: faults[0] ?? null } : { faults }),
+    outcome: result.outcome,
+    settlement: result.settlement === null ? null : settlementJson(result.settlement),
+  };
 }
 
 /** A stand-in for HandRandomness that deals chosen shoes (what the engine reads of it). */
@@ -45,7 +49,7 @@ async function run(ruleset, randomness, table, moves) {
   try {
     state = await engine.start(randomness, table);
   } catch (err) {
-    if (err instanceof ReplayError) return { moves_applied: 0, fault: { kind: err.kind, index: null }, outcome: null };
+    if (err instanceof ReplayError) return { moves_applied: 0, fault: { kind: err.kind, index: null, rule: null }, outcome: null };
     throw err;
   }
   let applied = 0;
@@ -58,38 +62,41 @@ async function run(ruleset, randomness, table, moves) {
       applied += 1;
     } catch (err) {
       if (!(err instanceof ReplayError)) throw err;
-      return { moves_applied: applied, fault: { kind: err.kind, index: i, rule: err.rule }, outcome: null };
+      return { moves_applied: applied, fault: { kind: err.kind, index: i, rule: err.kind === "malformed" ? null : err.rule }, outcome: null };
     }
   }
-  if (!engine.isOver(state)) return { moves_applied: applied, fault: { kind: "incomplete", index: moves.length }, outcome: null };
-  try {
-    const outcome = engine.outcome(state);
-    // replay/settlement.py's settle refuses points beyond MAX_POINTS (the driver's settlement, replay.mjs)
-    if ([...outcome.net_points, outcome.pot_delta_points].some((p) => Math.abs(p) > MAX_POINTS)) {
-      return { moves_applied: applied, fault: { kind: "malformed", index: null }, outcome: null };
-    }
-    return { moves_applied: applied, fault: null, outcome };
-  } catch (err) {
-    if (err instanceof ReplayError) return { moves_applied: applied, fault: { kind: err.kind, index: null }, outcome: null };
-    throw err;
-  }
+  if (!engine.isOver(state)) return { moves_applied: applied, fault: { kind: "incomplete", index: moves.length, rule: null }, outcome: null };
+  return { moves_applied: applied, fault: null, outcome: engine.outcome(state) };
 }
 
-async function ranks(cases) {
-  const out = [];
-  for (const [settings, cards] of cases) {
-    const ranker = rankerFor(await resolve("kitti", settings));
-    const [a, b, c] = parseCards(cards);
-    const key = ranker.key(a, b, c);
-    out.push([key, ranker.labelOfKey(key)]);
+/** Every set of the pack (a < b < c by code) ranked: its key and class name. */
+async function table(settings) {
+  const ranker = rankerFor(await resolve("kitti", settings));
+  const keys = [];
+  const labels = [];
+  for (let a = 0; a < 52; a++) {
+    for (let b = a + 1; b < 52; b++) {
+      for (let c = b + 1; c < 52; c++) {
+        const key = ranker.key(a, b, c);
+        keys.push(key);
+        labels.push(ranker.labelOfKey(key));
+      }
+    }
   }
-  return { ranks: out };
+  return { keys, labels };
+}
+
+/** The default arrangement (strategy.mjs) of each hand, its sets as sorted card texts. */
+async function defaults({ settings, hands }) {
+  const ranker = rankerFor(await resolve("kitti", settings));
+  return { defaults: hands.map((h) => defaultSplit(parseCards(h), ranker).map((s) => [...s].sort((x, y) => x - y).map(cardText)).sort()) };
 }
 
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of lines) {
   if (!line.trim()) continue;
   const req = JSON.parse(line);
-  const answer = "record" in req ? await replay(req.record) : "fixed" in req ? await fixed(req.fixed) : await ranks(req.ranks);
+  const answer = "record" in req ? await replay(req.record, req.strict ?? true) : "fixed" in req ? await fixed(req.fixed)
+    : "table" in req ? await table(req.table) : await defaults(req.defaults);
   process.stdout.write(JSON.stringify(answer) + "\n");
 }

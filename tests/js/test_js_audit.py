@@ -1,7 +1,7 @@
 """The browser verifier's audit (web/static/verifier/audit.mjs and its parts) against the Python
 audit, under Node: the settlement in exact decimals (D-2) by hand and against
 replay.settlement on random hands, the root-cause ranking against replay.faults.group_faults on
-random fault lists, and the verdict of every fixture record against audit.verify.audit_record."""
+random fault lists, and the verdict of every fixture record against audit.auditor.verdict.verify.audit_record."""
 from __future__ import annotations
 
 import json
@@ -9,8 +9,8 @@ import random
 from decimal import Decimal
 from pathlib import Path
 
-from audit.trust import TrustAnchor
-from audit.verify import audit_record
+from audit.auditor.verdict.trust import TrustAnchor
+from audit.auditor.verdict.verify import audit_record
 from replay.errors import MalformedError
 from replay.faults import Fault, Reason, group_faults
 from replay.settlement import settle

@@ -1,7 +1,7 @@
 """The browser verifier's replay driver (web/static/verifier/replay.mjs) against Python's
-replay.replayer.replay_record and audit.verify.compare_outcome, record for record, for every game
+replay.replayer.replay_record and audit.auditor.verdict.verify.compare_outcome, record for record, for every game
 that has a module in web/static/verifier/games/: simulated tables of every preset (the pot
-carried from hand to hand in Kitti, D-14), tampered records (audit/sim/tamper.py), records
+carried from hand to hand in Kitti, D-14), tampered records (audit/operator/sim/tamper.py), records
 whose claims were edited (payouts, commission, points, pot change) and the fixture records.
 Compared: the moves applied, every fault's reason and move index (report mode), the outcome as
 JSON, the settlement to the cent and the claim faults."""
@@ -12,9 +12,9 @@ import json
 
 import pytest
 
-from audit.ledger import Ledger
-from audit.sim.tables import simulate_table
-from audit.verify import compare_outcome
+from audit.operator.ledger import Ledger
+from audit.operator.sim.tables import simulate_table
+from audit.auditor.verdict.verify import compare_outcome
 from replay.records import parse_record
 from replay.replayer import replay_record
 
@@ -26,7 +26,7 @@ GAMES = {p.stem for p in (VERIFIER / "games").glob("*.mjs")} - {"index", "errors
 TABLES = {
     "kitti": [("kitti", 3, 12), ("kitti", 5, 8)],
     "marriage": [("marriage/nepal", 3, 5), ("marriage/classic", 4, 5)],
-    "rummy13": [("rummy13", 2, 8), ("rummy13", 4, 8)],
+    "rummy13": [("rummy13", 6, 6), ("rummy13", 4, 8)],
 }
 
 

@@ -1,6 +1,6 @@
 /**
  * A pinned C2SP tlog-policy (c2sp.org/tlog-policy) in the browser: the same strict parser as
- * audit/policy.py, tested against the same cases (fixtures/policy/cases.json).
+ * audit/tlog/policy.py, tested against the same cases (fixtures/policy/cases.json).
  *
  *   parsePolicy(text, name?)           -> Promise of {logs, witnesses, groups, quorum, name, sha256}
  *   describePolicy(policy)             -> "all of ([2 of (X1, X2, X3)], [any of (Y1, Y2, Y3)])"
@@ -148,7 +148,7 @@ function words(policy, name) {
   return `${k} of (${inner})`;
 }
 
-/** The quorum in words, as audit.policy.Policy.describe. */
+/** The quorum in words, as audit.tlog.policy.Policy.describe. */
 export function describePolicy(policy) {
   return policy.quorum === NONE ? "no witness (quorum none)" : words(policy, policy.quorum);
 }

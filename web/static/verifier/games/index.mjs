@@ -20,11 +20,13 @@
 export { ReplayError } from "./errors.mjs";
 import { GAME as KITTI } from "./kitti.mjs";
 import { GAME as MARRIAGE } from "./marriage.mjs";
+import { GAME as RUMMY13 } from "./rummy13.mjs";
 
 /** game name -> GAME; filled by one import line per game module. */
 export const GAMES = Object.freeze({
   kitti: KITTI,
   marriage: MARRIAGE,
+  rummy13: RUMMY13,
 });
 
 export function gameFor(name) {

@@ -70,27 +70,48 @@ export class SetRanker {
     this._table = null;
   }
 
-  /** The key of three distinct standard card codes, computed (no table). */
-  compute(a, b, c) {
-    const sa = Math.floor(a / 13), sb = Math.floor(b / 13), sc = Math.floor(c / 13);
-    const ra = (a % 13) + 1, rb = (b % 13) + 1, rc = (c % 13) + 1;
-    if (this.twoThreeFive && sa !== sb && sb !== sc && sa !== sc) {
-      const rs = [ra, rb, rc].sort((x, y) => x - y);
-      if (rs[0] === 2 && rs[1] === 3 && rs[2] === 5) return pack(SPECIAL_235, 0, 0, 0); // K-22
-    }
-    return classify(ra, rb, rc, sa === sb && sb === sc, this.sequenceOrder);
-  }
-
-  /** Every ordered triple's key (0 where a card repeats), made once. */
+  /**
+   * Every ordered triple's key (0 where a card repeats), made once: each rank triple is
+   * classified once, with and without a flush (2 x 13**3), and the 52**3 entries read those.
+   */
   get table() {
     if (this._table === null) {
+      const plain = new Uint16Array(2197);
+      const flush = new Uint16Array(2197);
+      for (let ra = 0; ra < 13; ra++) {
+        for (let rb = 0; rb < 13; rb++) {
+          for (let rc = 0; rc < 13; rc++) {
+            const i = ra * 169 + rb * 13 + rc;
+            plain[i] = classify(ra + 1, rb + 1, rc + 1, false, this.sequenceOrder);
+            flush[i] = classify(ra + 1, rb + 1, rc + 1, true, this.sequenceOrder);
+          }
+        }
+      }
+      const special = pack(SPECIAL_235, 0, 0, 0);
       const t = new Uint16Array(52 * 52 * 52);
       for (let a = 0; a < 52; a++) {
+        const ra = a % 13, sa = (a - ra) / 13;
         for (let b = 0; b < 52; b++) {
           if (a === b) continue;
+          const rb = b % 13, sb = (b - rb) / 13;
+          const base = a * 2704 + b * 52;
+          const row = ra * 169 + rb * 13;
           for (let c = 0; c < 52; c++) {
             if (c === a || c === b) continue;
-            t[a * 2704 + b * 52 + c] = this.compute(a, b, c);
+            const rc = c % 13, sc = (c - rc) / 13;
+            t[base + c] = sa === sb && sb === sc ? flush[row + rc] : plain[row + rc];
+          }
+        }
+      }
+      if (this.twoThreeFive) { // K-22: 2-3-5 in three different suits
+        for (const [x, y, z] of [[1, 2, 4], [1, 4, 2], [2, 1, 4], [2, 4, 1], [4, 1, 2], [4, 2, 1]]) {
+          for (let s1 = 0; s1 < 4; s1++) {
+            for (let s2 = 0; s2 < 4; s2++) {
+              for (let s3 = 0; s3 < 4; s3++) {
+                if (s1 === s2 || s2 === s3 || s1 === s3) continue;
+                t[(13 * s1 + x) * 2704 + (13 * s2 + y) * 52 + (13 * s3 + z)] = special;
+              }
+            }
           }
         }
       }
