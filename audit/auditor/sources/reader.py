@@ -124,25 +124,37 @@ def iter_url(url: str, *, now: datetime | None = None, grace: timedelta = DEFAUL
     yield from iter_remote_records(url, now=now or utc_now(), grace=grace, scope=scope)
 
 
-def iter_source(source: str, *, raw: bool = False, now: datetime | None = None,
+def iter_source(source: Any, *, raw: bool = False, now: datetime | None = None,
                 grace: timedelta = DEFAULT_GRACE, scope: Any = None) -> Iterator[Item]:
-    """Dispatch on the kind of source (see the module docstring).  ``now`` and ``grace``
-    judge the hands of a ledger or URL that have no record (:mod:`audit.auditor.sources.coverage`).
-    ``scope`` (:class:`audit.auditor.sources.scope.OperatorScope`): only one operator's hands of a ledger or URL."""
-    if source.startswith(("http://", "https://")):
-        yield from iter_url(source, now=now, grace=grace, scope=scope)
+    """The items of ``source`` (a :class:`~audit.auditor.sources.source.Source` or its name):
+    :func:`items_of` the source it names."""
+    from .source import Source
+
+    return items_of(Source.of(source), raw=raw, now=now, grace=grace, scope=scope)
+
+
+def items_of(source: Any, *, raw: bool = False, now: datetime | None = None,
+             grace: timedelta = DEFAULT_GRACE, scope: Any = None) -> Iterator[Item]:
+    """Every item of ``source`` (a :class:`~audit.auditor.sources.source.Source`), by its kind
+    (see the module docstring).  ``now`` and ``grace`` judge the hands of a ledger or URL that
+    have no record (:mod:`audit.auditor.sources.coverage`).  ``scope``
+    (:class:`audit.auditor.sources.scope.OperatorScope`): only one operator's hands of a ledger or URL."""
+    from .source import LEDGER, RECORD, STDIN, URL
+
+    if source.kind == URL:
+        yield from iter_url(source.text, now=now, grace=grace, scope=scope)
         return
-    if source == "-":
+    if source.kind == STDIN:
         yield from iter_jsonl(getattr(sys.stdin, "buffer", sys.stdin), "<stdin>", raw=raw)
         return
     from ...inputfiles import require_regular
 
-    path = require_regular(source)  # a FIFO or a device is refused, never opened
-    if path.suffix in DB_SUFFIXES:
+    path = require_regular(source.text)  # a FIFO or a device is refused, never opened
+    if source.kind == LEDGER:
         items = iter_db(path, now=now, grace=grace)
         yield from (items if scope is None else scope.filter(items))
         return
-    if path.suffix == ".json":
+    if source.kind == RECORD:
         from ...inputfiles import read_bounded
 
         with path.open("rb") as fh:

@@ -113,15 +113,7 @@ def url_scope(base: str, public_key: str) -> OperatorScope | None:
 
 
 def scope_for(source: str, public_key: str | None) -> OperatorScope | None:
-    from pathlib import Path
+    """:meth:`audit.auditor.sources.source.Source.scope` of the source named ``source``."""
+    from .source import Source
 
-    from .reader import DB_SUFFIXES
-
-    if public_key is None:
-        return None
-    if source.startswith(("http://", "https://")):
-        base = source.rstrip("/")
-        return url_scope(base[: -len("/api/v1")] if base.endswith("/api/v1") else base, public_key)
-    if source != "-" and Path(source).suffix in DB_SUFFIXES:
-        return ledger_scope(source, public_key)
-    return None
+    return Source.of(source).scope(public_key)

@@ -58,11 +58,11 @@ class Split:
 
 
 def splittable(source: str) -> bool:
-    """Whether ``source`` is a local archive that workers can read themselves."""
-    if source == "-" or source.startswith(("http://", "https://")):
-        return False
-    path = Path(source)
-    return path.is_file() and (path.suffix in DB_SUFFIXES or path.suffix != ".json")
+    """Whether ``source`` is a local archive that workers can read themselves
+    (:meth:`audit.auditor.sources.source.Source.splittable`)."""
+    from .source import Source
+
+    return Source.of(source).splittable()
 
 
 def plan(source: str, lines: int, *, taper: int = 0) -> Iterator[Split]:
@@ -74,10 +74,12 @@ def plan(source: str, lines: int, *, taper: int = 0) -> Iterator[Split]:
     auditing a whole last split while the others wait (:func:`next_size`)."""
     if lines < 1:
         raise ValueError("partition size must be at least 1")
+    from .source import LEDGER, kind_of
+
     path = Path(source)
     if not path.is_file():
         raise MalformedError(f"no such file: {source}")
-    if path.suffix in DB_SUFFIXES:
+    if kind_of(str(source)) == LEDGER:
         return _plan_db(path, str(path), lines, taper)
     return _plan_jsonl(path, str(path), lines, taper)
 
