@@ -46,33 +46,6 @@ def consequence_note(verdict: dict) -> str:
 MAX_TABLES_SHOWN = 50
 
 
-def position_key(where: str) -> list:
-    """Where a failure is, as a sort key in reading order: numbers as numbers, so line 9 of a
-    file comes before line 10 (``kitti.jsonl:9`` < ``kitti.jsonl:10``; text order put 10 first)."""
-    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", where) if part]
-
-
-_CARRY_FAULT = re.compile(r"^hand (\d+) starts with .*, but hand (\d+) left ")
-
-
-def folded_carry_faults(report: AuditReport) -> dict[str, list[tuple[str, str]]]:
-    """Table carry faults that follow from a rejected hand, by that hand's place: the pot
-    hand ``b`` starts with differs from what hand ``a`` left, and ``a`` (or else ``b``) is a
-    rejected record -- the text report lists the fault under it, as a consequence."""
-    out: dict[str, list[tuple[str, str]]] = {}
-    for tid, faults in report.table_faults().items():
-        rejected = report.tables[tid].rejected_numbers
-        for msg in faults:
-            m = _CARRY_FAULT.match(msg)
-            if m is None:
-                continue
-            later, earlier = int(m.group(1)), int(m.group(2))
-            cause = rejected.get(earlier) or rejected.get(later)
-            if cause is not None:
-                out.setdefault(cause, []).append((tid, msg))
-    return out
-
-
 def hand_note(failure: dict) -> str:
     """`` (hand kitti-4p-t0-h0007)`` when the failure's place does not already name its hand."""
     hand_id = failure.get("hand_id")
@@ -104,15 +77,15 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
     widths = [max(len(x) for x in col) for col in zip(header, *rows)]
     for row in [header, *rows]:
         click.echo("  ".join(x.ljust(w) for x, w in zip(row, widths)).rstrip())
-    folded = folded_carry_faults(report)
-    for f in sorted(data["failures"], key=lambda f: position_key(f["where"]))[:50]:
+    folded = report.folded_carry_faults()
+    for f in data["failures"][:50]:  # in reading order (AuditReport.to_json)
         root = f["faults"][0]
         where = f"move {root['move_index']}: " if root.get("move_index") is not None else ""
         click.echo(f"FAIL {f['where']}{hand_note(f)}: {f['reason']}: {where}{root['message']}{consequence_note(f)}")
-        for tid, msg in folded.get(f["where"], []):
-            click.echo(f"     consequence: table {tid}: carry_mismatch: {msg}")
-    if len(data["failures"]) > 50:
-        click.echo(f"... and {len(data['failures']) - 50} more failures (use --json for all)")
+        for c in f.get("consequences", []):
+            click.echo(f"     consequence: table {c['table_id']}: {c['reason']}: {c['message']}")
+    if data["failed"] > 50:  # every failed record, not only the MAX_LISTED_FAILURES listed
+        click.echo(f"... and {data['failed'] - 50} more failures (use --json for all)")
     tables = sorted(data["tables"].items())  # the money without hands settled on a rejected pot
     for tid, t in tables[:MAX_TABLES_SHOWN]:
         click.echo(table_line(tid, t))

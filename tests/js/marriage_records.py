@@ -1,6 +1,6 @@
 """Marriage hand records for the JavaScript differential test (tests/js/test_js_marriage.py).
 
-:func:`honest_records` plays hands with the simulator's bot (audit/sim/bots/marriage.py) and
+:func:`honest_records` plays hands with the simulator's bot (audit/operator/sim/bots/marriage.py) and
 with a wandering bot that picks any legal move and seldom finishes (so stocks run out and are
 reshuffled, D-6, and the turn cap ends hands void, D-10), over both presets, every seat count
 the presets allow, every dealer and a few overridden settings.  Records are minimal
@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Iterator
 
-from audit.sim.bots import bot_for
+from audit.operator.sim.bots import bot_for
 from replay.fairness import commit_player_seed, commit_server_seed, hand_randomness
 from replay.marriage.moves import STOCK, Discard, Draw, Finish, Show
 from replay.marriage.state import DRAW, PLAY
@@ -139,6 +139,16 @@ def void_stock_records() -> Iterator[dict[str, Any]]:
     for preset, k in VOID_STOCK_HANDS:
         ruleset = resolve(preset, {"shoe": {"decks": 1, "jokers": 0, "masters": 0}, "hand_size": 10, "turn_cap": 200})
         yield play(ruleset, f"void-{k}", 5, k % 5, stock_and_show, seeds=16, bot_label=f"bvoid-{k}")
+
+
+def huge_points_records() -> Iterator[dict[str, Any]]:
+    """Hands at tables whose overridden values are beyond what a JavaScript number holds
+    exactly (2**53): Python counts them and refuses to settle (over 10**12 points), the
+    browser refuses them too -- both "malformed" -- never a rounded number."""
+    bot = bot_for("marriage")
+    for preset in PRESETS:
+        ruleset = resolve(preset, {"seen_points": 2**52, "unseen_points": 2**53 - 1})
+        yield play(ruleset, f"huge-{preset.split('/')[1]}", 4, 0, bot)
 
 
 def maal_requests(count: int = 600) -> Iterator[dict[str, Any]]:

@@ -1,41 +1,26 @@
 // Replay Marriage hand records with the browser verifier's engine (games/marriage.mjs), one
 // JSON request a line on stdin, one answer a line on stdout (tests/js/test_js_marriage.py):
-//   {"record": <hand record>}  ->  {"moves_applied", "fault": {kind, index, rule} | null, "outcome"}
+//   {"record": <hand record>}  ->  {"moves_applied", "fault": {kind, index, rule} | null, "outcome",
+//                                  "settlement"}: replay.mjs's replayRecord, strict
 //   {"maal": {...countMaal args, cards as texts}}  ->  the maal as Python's Maal.to_json
-//   {"nets": {scores, winner, seen, dublee_finish, preset}}  ->  {streamlined, pairwise}
-// The loop is the replay driver's (replay/replayer.py in strict mode): parse each move
-// (without its envelope "time"), refuse a move after the hand is over, apply.
+//   {"nets": {scores, winner, seen, dublee_finish, preset}}  ->  {nets, pairwise}: MC-31 / D-10 and MC-30
 import { createInterface } from "node:readline";
 import { parseCards } from "../../web/static/verifier/cards.mjs";
-import { HandRandomness, parsePlayerSeed, parseServerSeed } from "../../web/static/verifier/fairness.mjs";
-import { resolve, rulesetFromJson } from "../../web/static/verifier/rulesets.mjs";
-import { ReplayError, gameFor } from "../../web/static/verifier/games/index.mjs";
+import { parseRecord } from "../../web/static/verifier/record.mjs";
+import { replayRecord, settlementJson } from "../../web/static/verifier/replay.mjs";
+import { resolve } from "../../web/static/verifier/rulesets.mjs";
 import { countMaal, itemJson } from "../../web/static/verifier/games/marriage/maal.mjs";
 import { netsStreamlined, pairwiseNets, voidNets } from "../../web/static/verifier/games/marriage/payments.mjs";
 
-async function replay(record) {
-  const ruleset = await rulesetFromJson(record.ruleset);
-  const randomness = await HandRandomness.create(parseServerSeed(record.fairness.server_seed), record.hand_id, ruleset,
-    record.fairness.player_seeds.map(parsePlayerSeed));
-  const engine = gameFor(ruleset.game).engine(ruleset);
-  let state = await engine.start(randomness, { dealer: record.table.dealer, ...(record.table.carry || {}) });
-  let applied = 0;
-  for (let i = 0; i < record.moves.length; i++) {
-    try {
-      const { time, ...raw } = record.moves[i];
-      const move = engine.parseMove(raw);
-      if (engine.isOver(state)) throw new ReplayError("illegal_move", "a move after the hand is over");
-      state = await engine.apply(state, move);
-      applied += 1;
-    } catch (err) {
-      if (!(err instanceof ReplayError)) throw err;
-      return { moves_applied: applied, fault: { kind: err.kind, index: i, rule: err.rule }, outcome: null };
-    }
-  }
-  if (!engine.isOver(state)) {
-    return { moves_applied: applied, fault: { kind: "incomplete", index: record.moves.length, rule: null }, outcome: null };
-  }
-  return { moves_applied: applied, fault: null, outcome: engine.outcome(state) };
+async function replay(raw) {
+  const result = await replayRecord(await parseRecord(raw), { strict: true, require: true });
+  const first = result.faults[0];
+  return {
+    moves_applied: result.moves_applied,
+    fault: first === undefined ? null : { kind: first.reason, index: first.move_index ?? null, rule: first.rule ?? null },
+    outcome: result.outcome,
+    settlement: result.settlement === null ? null : settlementJson(result.settlement),
+  };
 }
 
 async function maal(req) {

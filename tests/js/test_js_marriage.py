@@ -2,8 +2,9 @@
 the Python one (replay/marriage/), hand by hand: the same moves accepted, the first refused
 move at the same index with the same kind and rule, and the same outcome as JSON.
 
-One Node process replays every request (tests/js/marriage_replay.mjs); the Python side is
-replay.replayer.replay_record in strict mode.  The hands: simulated honest hands of both
+One Node process replays every request (tests/js/marriage_replay.mjs: the browser verifier's
+record.mjs and replay.mjs driving the engine); the Python side is replay.replayer.replay_record
+in strict mode.  The settlement in decimals is compared too.  The hands: simulated honest hands of both
 presets at every seat count they allow, dealers varied, settings overridden, stocks run out
 and reshuffled (tests/js/marriage_records.py); the same hands tampered the ways
 audit/operator/sim/tamper.py forges moves; the golden and corrupted fixture records and the
@@ -22,7 +23,8 @@ from replay.records import parse_record
 from replay.replayer import replay_record
 from replay.rulesets import allowed_players, resolve
 
-from .marriage_records import PRESETS, honest_records, maal_requests, stream, void_stock_records
+from .marriage_records import (PRESETS, honest_records, huge_points_records, maal_requests, stream,
+                               void_stock_records)
 from .node import ROOT, run_lines
 
 SCRIPT = ROOT / "tests" / "js" / "marriage_replay.mjs"
@@ -36,7 +38,8 @@ def python_replay(record: dict) -> dict:
     return {"moves_applied": result.moves_applied,
             "fault": None if fault is None else {"kind": fault.reason.value, "index": fault.move_index,
                                                  "rule": fault.rule},
-            "outcome": None if result.outcome is None else result.outcome.to_json()}
+            "outcome": None if result.outcome is None else result.outcome.to_json(),
+            "settlement": None if result.settlement is None else result.settlement.to_json()}
 
 
 def malformed_variants(record: dict):
@@ -101,7 +104,7 @@ def fixture_records() -> list[tuple[str, dict]]:
 def compared():
     """Every request replayed on both sides: [(name, record, python answer, js answer)]."""
     cases: list[tuple[str, dict]] = []
-    for record in [*honest_records(), *void_stock_records()]:
+    for record in [*honest_records(), *void_stock_records(), *huge_points_records()]:
         cases.append((record["hand_id"], record))
         if len(cases) % 9 == 1:
             cases += [(f"{record['hand_id']}/{name}", r) for name, r in malformed_variants(record)]
@@ -124,7 +127,9 @@ def test_every_hand_agrees(compared):
 def test_the_hands_cover_what_they_claim(compared):
     """The comparison is worth what it holds: every preset at every seat count it allows,
     honest hands won and void, reshuffled stocks, and refusals of each kind."""
-    honest = [py for name, rec, py, _ in compared if "/" not in name and rec["table"]["table_id"] == "js-marriage"]
+    ours = [(name, py) for name, rec, py, _ in compared if "/" not in name and rec["table"]["table_id"] == "js-marriage"]
+    honest = [py for name, py in ours if not name.startswith("huge-")]
+    assert all(py["fault"]["kind"] == "malformed" for name, py in ours if name.startswith("huge-"))
     assert len(honest) >= 100
     seen = {(rec["ruleset"]["preset"], len(rec["table"]["seats"])) for _, rec, _, _ in compared}
     for preset in PRESETS:

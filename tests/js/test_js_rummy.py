@@ -331,6 +331,80 @@ def test_open_jokers_picked_alike(simulated):  # rule D-24, rule R-5
     assert_same(records)
 
 
+def _with(record: dict[str, Any], moves: list[Any], **settings: Any) -> dict[str, Any]:
+    rec = copy.deepcopy(record)
+    rec["ruleset"]["settings"].update(settings)
+    rec["moves"] = [m if isinstance(m, dict) else m.to_json() for m in moves]
+    return rec
+
+
+def chosen_tables(honest: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Deals the bots never reach, from a two-seat record under other settings (the replay
+    deals from the record's ruleset, whatever hash the record claims):
+
+    * one deck, no jokers, 25 cards each: the closed pile is empty from the start and the
+      open pile too small to refill it (D-20), so only the open card can be picked, by hand
+      or by the table (D-23);
+    * a shoe with a master card (not a rummy card): a seat that shows it in a group, and a
+      deal whose indicator is the master card."""
+    base = next(r for r in honest if len(r["table"]["seats"]) == 2)
+    bare = {"hand_size": 25, "shoe_by_players": [{"max_players": 8, "decks": 1, "jokers": 0, "masters": 0}]}
+    engine, state = _dealt(_with(base, [], **bare))
+    assert not state.closed and len(state.open_pile) == 1
+    t, u = state.turn, 1 - state.turn
+    top, mine = state.open_pile[-1], state.hands[t][0]
+    theirs = state.hands[u][0]
+    ping_pong = [Pick(t, "open", top), Discard(t, mine), Pick(u, "open", mine), Discard(u, theirs),
+                 Pick(t, "open", theirs, auto=True), Discard(t, theirs, auto=True), Pick(u, "open", theirs),
+                 Discard(u, state.hands[u][1])]
+    out = [_with(base, moves, **bare) for moves in (
+        [Pick(t, "closed")],                                         # D-20: nothing to pick
+        [Pick(t, "closed", auto=True)],                              # D-23: the table picks the open card
+        [Pick(t, "open", top, auto=True), Discard(t, top, auto=True), Pick(u, "closed")],
+        [Pick(t, "open", top), Discard(t, mine), Drop(u)],          # first drop: the last player left wins
+        ping_pong + [Drop(t)],                                       # middle drop
+        ping_pong + [Pick(t, "closed")],
+    )]
+    masters = {"shoe_by_players": [{"max_players": 8, "decks": 2, "jokers": 2, "masters": 1}]}
+    shown = indicator = None
+    for k in range(2000):
+        rec = _with({**base, "hand_id": f"{base['hand_id']}-mc{k}"}, [], **masters)
+        try:
+            engine, state = _dealt(rec)
+        except TipluError:  # the indicator is the master card: no wild rank can come of it (R-5)
+            indicator = indicator or rec
+        else:
+            t = state.turn
+            held = [str(c) for c in state.hands[t]]
+            if shown is None and "MC" in held:
+                rest = sorted([*held, str(state.closed[0])], key=lambda c: c != "MC")
+                finish = rest.pop()
+                rec["moves"] = [Pick(t, "closed").to_json(), {"type": "declare", "seat": t, "finish_card": finish,
+                                                            "groups": [rest[:3], rest[3:8], rest[8:]]}]
+                shown = rec
+        if shown is not None and indicator is not None:
+            break
+    assert shown is not None and indicator is not None
+    return out + [shown, indicator]
+
+
+def test_chosen_tables_replay_alike(simulated):  # rule D-20, rule D-23, rule R-5
+    records = chosen_tables(simulated["honest"])
+    results = [python_replay(r) for r in records]
+    assert [r["fault"] for r in results] == [
+        {"kind": "illegal_move", "index": 0, "rule": "D-20"},
+        {"kind": "illegal_move", "index": 0, "rule": "D-23"},
+        {"kind": "illegal_move", "index": 2, "rule": "D-20"},
+        None, None,
+        {"kind": "illegal_move", "index": 8, "rule": "D-20"},
+        {"kind": "malformed", "index": 1, "rule": None},
+        {"kind": "malformed", "index": None, "rule": None},
+    ]
+    assert [b["left"] for b in results[4]["outcome"]["breakdown"]] in (["last_left", "middle_drop"],
+                                                                        ["middle_drop", "last_left"])
+    assert_same(records)
+
+
 def test_fixture_and_conformance_records_replay_alike():
     records = fixture_records()
     assert len(records) >= 16

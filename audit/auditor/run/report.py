@@ -35,6 +35,7 @@ party (D-2, D-14), so their sum is too::
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -49,6 +50,19 @@ from ..sources.coverage import HandStatus
 from ..verdict.verify import Verdict
 
 MAX_LISTED_FAILURES = 10_000
+
+
+def position_key(where: str) -> list:
+    """Where a failure is, as a sort key in reading order: numbers as numbers, so line 9 of a
+    file comes before line 10 (``kitti.jsonl:9`` < ``kitti.jsonl:10``; text order put 10 first)."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", where) if part]
+
+
+def _by_position(entry: Mapping[str, Any]) -> tuple:
+    return position_key(entry["where"]), entry.get("hand_id") or ""
+
+
+_CARRY_FAULT = re.compile(r"^hand (\d+) starts with .*, but hand (\d+) left ")
 
 
 def claimed_money(record: Any) -> dict[str, Any] | None:
@@ -153,7 +167,7 @@ class TableLedger:
                     "sum": format_amount(total + m["commission"] + m["pot_change"]),
                     "hands_counted": m["passed"], "hands_not_counted": m["unreconciled"]},
                 **({"pot": pot} if pot is not None else {}),
-                "rejected": sorted(self.rejected + m["rejected"], key=lambda r: (r["where"], r.get("hand_id") or "")),
+                "rejected": sorted(self.rejected + m["rejected"], key=_by_position),
                 **({"carry_faults": self.carry_faults()} if self.carry_faults() else {})}
 
     def carry_faults(self) -> list[str]:
@@ -290,6 +304,36 @@ class AuditReport:
     def table_faults(self) -> dict[str, list[str]]:
         return {tid: f for tid, t in sorted(self.tables.items()) if (f := t.carry_faults())}
 
+    def folded_carry_faults(self) -> dict[str, list[tuple[str, str]]]:
+        """Table carry faults that follow from a rejected hand, by that hand's place: the pot
+        hand ``b`` starts with differs from what hand ``a`` left, and ``a`` (or else ``b``) is a
+        rejected record -- the report lists the fault under it, as a consequence (text and
+        ``--json`` alike)."""
+        out: dict[str, list[tuple[str, str]]] = {}
+        for tid, faults in self.table_faults().items():
+            rejected = self.tables[tid].rejected_numbers
+            for msg in faults:
+                m = _CARRY_FAULT.match(msg)
+                if m is None:
+                    continue
+                later, earlier = int(m.group(1)), int(m.group(2))
+                cause = rejected.get(earlier) or rejected.get(later)
+                if cause is not None:
+                    out.setdefault(cause, []).append((tid, msg))
+        return out
+
+    def _failures_json(self) -> list[dict[str, Any]]:
+        """The failures in reading order (numbers as numbers), each with the table faults that
+        follow from it (``consequences``: a ``carry_mismatch`` of its table)."""
+        folded = self.folded_carry_faults()
+        out = []
+        for f in sorted(self.failures, key=_by_position):
+            if f["where"] in folded:
+                f = {**f, "consequences": [{"table_id": tid, "reason": Reason.CARRY_MISMATCH.value, "message": msg}
+                                           for tid, msg in folded[f["where"]]]}
+            out.append(f)
+        return out
+
     def to_json(self) -> dict[str, Any]:
         by_game: dict[str, dict[str, int]] = {}
         for (preset, reason), n in sorted(self.counts.items()):
@@ -305,10 +349,9 @@ class AuditReport:
             "failed": self.failed,
             "unproven": self.unproven,
             "timing": {s: self.timing[s] for s in ("witnessed", "whole-log", "unproven")},
-            "unproven_records": sorted(self.unproven_records, key=lambda r: (r["where"], r.get("hand_id") or "")),
+            "unproven_records": sorted(self.unproven_records, key=_by_position),
             "by_game": by_game,
-            "failures": sorted(self.failures, key=lambda f: (f["where"], f.get("hand_id") or "")),
-            "not_audited": {"by_game": skipped,
-                            "hands": sorted(self.not_audited_hands, key=lambda h: (h["where"], h["hand_id"]))},
+            "failures": self._failures_json(),
+            "not_audited": {"by_game": skipped, "hands": sorted(self.not_audited_hands, key=_by_position)},
             "tables": {tid: t.to_json() for tid, t in sorted(self.tables.items())},
         }

@@ -4,6 +4,7 @@
  * D-10 when void) and the detail -- equal as JSON to Python's Outcome.to_json().
  */
 import { cardText } from "../../cards.mjs";
+import { ReplayError } from "../errors.mjs";
 import { countMaal, itemJson } from "./maal.mjs";
 import { netsStreamlined, voidNets } from "./payments.mjs";
 import { tableCards } from "./state.mjs";
@@ -21,6 +22,12 @@ export function roundOutcome(state, ruleset) {
   const nets = state.winner !== null
     ? netsStreamlined(scores, { winner: state.winner, seen, dubleeFinish: state.finish.dublee, ruleset })
     : voidNets(scores);
+  if (![...scores, ...nets].every(Number.isSafeInteger)) {
+    // a table's overridden values beyond 2**53: Python counts them exactly, then refuses to
+    // settle them (replay/settlement.py settles points up to 10**12); here they are refused
+    // before a rounded number is shown
+    throw new ReplayError("malformed", "the hand's points cannot be counted exactly here (beyond 2**53)");
+  }
   const breakdown = state.seats.map((s, i) => ({
     maal: counts[i].items.map(itemJson), points: counts[i].points, seen: s.hasShown, dublee: s.dublee,
     tunnelas_at_deal: s.tunnelasAtDeal.map(texts), shown: s.shown.map(texts), hand: texts(s.hand),
