@@ -2,6 +2,7 @@
 // JSON request a line on stdin, one answer a line on stdout (tests/js/test_js_marriage.py):
 //   {"record": <hand record>}  ->  {"moves_applied", "fault": {kind, index, rule} | null, "outcome",
 //                                  "settlement"}: replay.mjs's replayRecord, strict
+//   {"record": ..., "strict": false}  ->  the same in report mode, with "faults" (every one) for "fault"
 //   {"maal": {...countMaal args, cards as texts}}  ->  the maal as Python's Maal.to_json
 //   {"combos": {preset, overrides, tiplu, show}}  ->  {finish, show}: every sorted triple of codes
 //                                  judged as a finishing combination (and as a shown set)
@@ -16,12 +17,12 @@ import { checkFinishSet, checkShowSet } from "../../web/static/verifier/games/ma
 import { countMaal, itemJson } from "../../web/static/verifier/games/marriage/maal.mjs";
 import { netsStreamlined, pairwiseNets, voidNets } from "../../web/static/verifier/games/marriage/payments.mjs";
 
-async function replay(raw) {
-  const result = await replayRecord(await parseRecord(raw), { strict: true, require: true });
-  const first = result.faults[0];
+async function replay(raw, strict = true) {
+  const result = await replayRecord(await parseRecord(raw), { strict, require: true });
+  const faults = result.faults.map((f) => ({ kind: f.reason, index: f.move_index ?? null, rule: f.rule ?? null }));
   return {
     moves_applied: result.moves_applied,
-    fault: first === undefined ? null : { kind: first.reason, index: first.move_index ?? null, rule: first.rule ?? null },
+    ...(strict ? { fault: faults[0] ?? null } : { faults }),
     outcome: result.outcome,
     settlement: result.settlement === null ? null : settlementJson(result.settlement),
   };
@@ -74,7 +75,7 @@ async function combos(req) {
 
 async function answer(req) {
   try {
-    if (req.record) return await replay(req.record);
+    if (req.record) return await replay(req.record, req.strict ?? true);
     if (req.maal) return await maal(req.maal);
     if (req.nets) return await nets(req.nets);
     if (req.combos) return await combos(req.combos);

@@ -112,8 +112,18 @@ def url_scope(base: str, public_key: str) -> OperatorScope | None:
     return OperatorScope(mine, tuple(o["name"] for o in ops if o.get("name") != mine))
 
 
-def scope_for(source: str, public_key: str | None) -> OperatorScope | None:
-    """:meth:`audit.auditor.sources.source.Source.scope` of the source named ``source``."""
-    from .source import Source
+def scope_for(source: Any, public_key: str | None) -> OperatorScope | None:
+    """Whose hands an audit of ``source`` (a :class:`~audit.auditor.sources.source.Source` or
+    its name) under ``public_key`` judges: one operator's of a ledger or URL that serves
+    several, else ``None`` (every hand)."""
+    from .kinds import LEDGER, URL, kind_and_name
 
-    return Source.of(source).scope(public_key)
+    if public_key is None:
+        return None
+    kind, name = kind_and_name(source)
+    if kind == URL:
+        base = name.rstrip("/")
+        return url_scope(base[: -len("/api/v1")] if base.endswith("/api/v1") else base, public_key)
+    if kind == LEDGER:
+        return ledger_scope(name, public_key)
+    return None

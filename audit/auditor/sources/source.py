@@ -27,23 +27,7 @@ from typing import Any, Callable, Iterator
 
 from .coverage import DEFAULT_GRACE
 from .item import Item
-from .splits import DB_SUFFIXES
-
-URL, LEDGER, STDIN, RECORD, JSONL = "url", "ledger", "stdin", "record", "jsonl"
-
-
-def kind_of(text: str) -> str:
-    """What the source named ``text`` is: ``url``, ``ledger``, ``stdin``, ``record`` or ``jsonl``
-    (by its form alone: whether the file exists is asked when it is read)."""
-    if text.startswith(("http://", "https://")):
-        return URL
-    if text == "-":
-        return STDIN
-    suffix = Path(text).suffix
-    if suffix in DB_SUFFIXES:
-        return LEDGER
-    return RECORD if suffix == ".json" else JSONL
-
+from .kinds import JSONL, LEDGER, STDIN, URL, kind_of
 
 @dataclass(frozen=True)
 class Source:
@@ -66,7 +50,9 @@ class Source:
 
     def splittable(self) -> bool:
         """Whether workers can read parts of it themselves: a local ledger or JSON-lines file."""
-        return self.kind in (LEDGER, JSONL) and Path(self.text).is_file()
+        from .splits import splittable
+
+        return splittable(self)
 
     # -- the records -------------------------------------------------------------------------
 
@@ -75,7 +61,7 @@ class Source:
         """Every item of the source, one at a time (:func:`audit.auditor.sources.reader.iter_source`)."""
         from .reader import items_of
 
-        return items_of(self, raw=raw, now=now, grace=grace, scope=scope)
+        return items_of(self.kind, self.text, raw=raw, now=now, grace=grace, scope=scope)
 
     def count(self) -> int | None:
         """How many items :meth:`items` will yield, when cheap to know: the hands of a ledger
@@ -103,16 +89,9 @@ class Source:
     def scope(self, public_key: str | None) -> Any:
         """Whose hands an audit under ``public_key`` judges (:mod:`audit.auditor.sources.scope`):
         one operator's of a ledger or URL that serves several, else ``None`` (every hand)."""
-        from .scope import ledger_scope, url_scope
+        from .scope import scope_for
 
-        if public_key is None:
-            return None
-        if self.kind == URL:
-            base = self.text.rstrip("/")
-            return url_scope(base[: -len("/api/v1")] if base.endswith("/api/v1") else base, public_key)
-        if self.kind == LEDGER:
-            return ledger_scope(self.text, public_key)
-        return None
+        return scope_for(self, public_key)
 
     # -- the operator's log, when the source holds it ----------------------------------------
 

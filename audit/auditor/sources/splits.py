@@ -24,15 +24,16 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from replay.errors import MalformedError
+
+from .kinds import JSONL, LEDGER, kind_and_name, kind_of
 
 #: One item as it travels or is read in a worker: (where, record JSON text, error text).
 Wire = tuple[str, "str | None", "str | None"]
 
 BLOCK = 1 << 20
-DB_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +58,11 @@ class Split:
         return _head_jsonl(self, n) if self.kind == "jsonl" else _read_db(self, n)
 
 
-def splittable(source: str) -> bool:
-    """Whether ``source`` is a local archive that workers can read themselves
-    (:meth:`audit.auditor.sources.source.Source.splittable`)."""
-    from .source import Source
-
-    return Source.of(source).splittable()
+def splittable(source: Any) -> bool:
+    """Whether ``source`` (a :class:`~audit.auditor.sources.source.Source` or its name) is a
+    local archive that workers can read themselves: a ledger or a JSON-lines file."""
+    kind, name = kind_and_name(source)
+    return kind in (LEDGER, JSONL) and Path(name).is_file()
 
 
 def plan(source: str, lines: int, *, taper: int = 0) -> Iterator[Split]:
@@ -74,8 +74,6 @@ def plan(source: str, lines: int, *, taper: int = 0) -> Iterator[Split]:
     auditing a whole last split while the others wait (:func:`next_size`)."""
     if lines < 1:
         raise ValueError("partition size must be at least 1")
-    from .source import LEDGER, kind_of
-
     path = Path(source)
     if not path.is_file():
         raise MalformedError(f"no such file: {source}")
