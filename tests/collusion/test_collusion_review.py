@@ -85,7 +85,7 @@ def test_ten_thousand_honest_hands_flag_nobody():
 
 def _simulate(tmp_path, *extra):
     out = tmp_path / "a.jsonl"
-    res = CliRunner().invoke(main, ["simulate", "--preset", "kitti", "--hands", "90", "--seed", "cli-peek",
+    res = CliRunner().invoke(main, ["simulate", "--preset", "kitti", "--hands", "150", "--seed", "cli-peek",
                                     "--out", str(out), *extra])
     assert res.exit_code == 0, res.output
     return out
@@ -98,7 +98,7 @@ def test_cli_flags_the_superuser_seat_of_a_simulated_archive(tmp_path):
     assert "asha: REVIEW" in res.output and "not a finding of cheating" in res.output
     data = json.loads(CliRunner().invoke(main, ["collusion", str(out), "--json", "--no-progress"]).output)
     assert [f["account"] for f in data["flags"]] == ["asha"]
-    assert data["hands"] == 90 and data["alpha"] == ALPHA and len(data["accounts"]) == 4
+    assert data["hands"] == 150 and data["alpha"] == ALPHA and len(data["accounts"]) == 4
 
 
 def test_cli_on_the_same_archive_played_honestly_exits_0(tmp_path):
