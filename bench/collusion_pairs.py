@@ -42,9 +42,10 @@ def power(preset: str, runs: int, rates: list[float], longest: int | None) -> No
 
     grid = [g for g in GRIDS[preset] if longest is None or g <= longest]
     pair = {account(0, 0), account(0, 1)}
-    print(f"{preset}: rate  hands-of-its-table-until-the-pair-is-flagged per seed   other flags on the way")
+    print(f"{preset}: rate  hands-of-its-table-until-the-pair-is-flagged per seed   false flags on the way "
+          "(neither planted account)")
     for rate in rates:
-        found, other = [], 0
+        found, other, planted_own = [], 0, []
         for run in range(runs):
             t0 = time.perf_counter()
             parts = {}
@@ -58,7 +59,13 @@ def power(preset: str, runs: int, rates: list[float], longest: int | None) -> No
                     continue
                 rep = _review(parts, length)   # every table has played `length` hands
                 hit = [f for f in rep.pair_flags if {f.account, f.target} == pair]
-                other += len(rep.flags) + len(rep.pair_flags) - len(hit)
+                # a flag on neither planted account is false; one on a planted account (its own
+                # signals, or a pair with a third account) is reported apart
+                other += sum(1 for f in rep.flags if f.account not in pair)
+                other += sum(1 for f in rep.pair_flags if not {f.account, f.target} & pair)
+                planted_own.extend(f"{f.account}:{f.signal}" for f in rep.flags if f.account in pair)
+                planted_own.extend(f"{f.account}+{f.target}:{f.signal}" for f in rep.pair_flags
+                                   if {f.account, f.target} & pair and f not in hit)
                 if hit:
                     at = (length, sorted({f.signal for f in hit}))
                     break
@@ -66,7 +73,8 @@ def power(preset: str, runs: int, rates: list[float], longest: int | None) -> No
                 if length is None:
                     break
             found.append(at)
-            print(f"  rate {rate}: seed {run}: {at} ({time.perf_counter() - t0:.0f} s)", flush=True)
+            print(f"  rate {rate}: seed {run}: {at} ({time.perf_counter() - t0:.0f} s); flags of a planted account "
+                  f"on the way: {sorted(set(planted_own))}", flush=True)
         print(f"{rate:5.2f}  {' '.join(str(x[0]) if x else f'>{grid[-1]}' for x in found):30s} {other}", flush=True)
 
 

@@ -27,6 +27,7 @@ def _model(report: CollusionReport) -> dict[str, Any]:
         if rows:
             signals.append({"signal": signal, "words": words, "rows": rows,
                             "picture": collusion_svg.band_chart(rows)})
+    flagged |= {a for f in data["pair_flags"] for a in f["accounts"]}
     return {"json": data, "signals": signals, "graph": collusion_svg.pair_graph(data["pairs"], flagged)}
 
 
@@ -59,7 +60,8 @@ def collusion_account(name: str):
     if not rows:
         abort(404)
     pairs = [p for p in model["json"]["pairs"] if name in p["accounts"]]
-    return render_template("collusion_account.html", name=name, rows=rows, pairs=pairs, data=model["json"])
+    return render_template("collusion_account.html", name=name, rows=rows, pairs=pairs, data=model["json"],
+                           pair_flags=[f for f in model["json"]["pair_flags"] if name in f["accounts"]])
 
 
 @bp.get("/api/v1/collusion")

@@ -76,11 +76,15 @@ def test_the_same_tables_played_honestly_flag_nobody():
 @pytest.mark.slow
 def test_ten_thousand_honest_hands_flag_nobody():
     # docs/collusion.md: the false discovery rate is 1 %, so an honest archive flags anyone in at
-    # most 1 % of runs; this seeded archive of 10,000 hands (25 tables of 4, 400 hands each) flags none.
+    # most 1 % of runs; this seeded archive of 10,000 hands (25 tables of 4, 400 hands each) flags none,
+    # neither an account nor a pair.
     rep = review(played_observations("kitti", tables=25, players=4, hands=400, seed="honest-10k"))
     assert rep.hands == 10_000 and sum(t.tested for t in rep.tests) == 100
     assert rep.flags == (), [(t.account, t.p) for t in rep.flags]
     assert min(t.q for t in rep.tests) > ALPHA
+    # the pair side (docs/collusion.md, "Pairs"): 150 pairs x 2 signals, in the same control, flag none
+    assert sum(t.tested for t in rep.pair_tests) == 300
+    assert rep.pair_flags == (), [(t.account, t.target, t.signal, t.p) for t in rep.pair_flags]
 
 
 def _simulate(tmp_path, *extra):
