@@ -22,7 +22,7 @@ from replay.errors import MalformedError
 
 #: every key a state file of either command holds
 STATE_KEYS = frozenset({"version", "url", "public_key", "origin", "trust", "checkpoint", "open_hands",
-                        "pending", "scan"})  # the monitor's hand checks (issue 27: audit.tlog.monitor_hands)
+                        "pending", "scan"})  # the monitor's hand checks (issue 27: audit.auditor.monitor.hands)
 
 
 def _target(path: Path) -> Path:

@@ -6,7 +6,7 @@ holds the statement (the witness saw the tree then, so the statement was logged 
 or else the auditor's own clock.  Clocks disagree a little, so a statement may be dated up
 to :data:`DEFAULT_SKEW` after the bound; later than that it is ``future_time``.  Without
 this check a hand whose last statement is dated 2099 would wait "within the grace period"
-forever (:mod:`audit.coverage`).
+forever (:mod:`audit.auditor.sources.coverage`).
 
 Statement times must also run forward in log order: leaf ``i + 1`` is appended after leaf
 ``i``, so it may not be dated before it (``time_order``; equal times are fine).
@@ -57,7 +57,7 @@ def is_future(when: datetime | None, bound: datetime | None, skew: timedelta = D
 
 def witnessed_future(statements: Any, witnesses: Any, skew: timedelta = DEFAULT_SKEW) -> list[Fault]:
     """A ``future_time`` fault for each of a record's signed statements dated later than the
-    earliest cosignature (``witnesses``: :class:`audit.policy.Cosigned`, timestamps in Unix
+    earliest cosignature (``witnesses``: :class:`audit.tlog.policy.Cosigned`, timestamps in Unix
     seconds) of the checkpoint that holds it, plus ``skew``: a witness that cosigned the tree
     at ``T`` saw every statement in it by ``T``."""
     stamps = [w.timestamp for w in witnesses if isinstance(getattr(w, "timestamp", None), int)]

@@ -1,7 +1,7 @@
 """Benchmark archives of hand records, built once and cached (JSON lines).
 
 * :func:`clean_archive` -- real records: Kitti tables (4 seats) played by the simulator
-  through the real ledger (:func:`audit.sim.tables.simulate_table`), several tables in
+  through the real ledger (:func:`audit.operator.sim.tables.simulate_table`), several tables in
   parallel processes.  Every record audits clean.  Slow to build (tens of records per
   second per core), so it is cached.
 * :func:`copied_archive` -- a large archive made fast by repeating the clean records with
@@ -35,8 +35,8 @@ def cache_dir() -> Path:
 
 
 def _simulate(args: tuple[str, int, str]) -> list[str]:
-    from audit.ledger import Ledger
-    from audit.sim.tables import simulate_table
+    from audit.operator.ledger import Ledger
+    from audit.operator.sim.tables import simulate_table
 
     table_id, hands, seed = args
     ledger = Ledger(":memory:")

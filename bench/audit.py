@@ -9,7 +9,7 @@ Figures, each with a baseline measured in the same run:
 
 * **per preset** (single process, CPU seconds of this process: per core): simulated hands
   of each preset that has an engine, cached as JSON lines, each line audited with
-  :func:`audit.verify.audit_record` as ``tiplu audit FILE`` does by default (after one
+  :func:`audit.auditor.verdict.verify.audit_record` as ``tiplu audit FILE`` does by default (after one
   untimed warm-up audit; the best of three rounds, every round verifying each checkpoint
   afresh); baseline: ``json.loads`` + SHA-256 of the same lines (issue 18's floor),
   measured in each round just before the audit.  Also with ``--check-signatures``,
@@ -61,9 +61,9 @@ def simulate(preset: str, players: int, hands: int, *, shared: bool = False) -> 
     ends, under a checkpoint signed then (one per hand); ``shared``: the same hands published
     again once the table is done, as an operator publishing a batch of hands would -- every
     record under the one latest checkpoint (which covers them all)."""
-    from audit.ledger import Ledger
-    from audit.publish import published_record
-    from audit.sim.tables import simulate_table
+    from audit.operator.ledger import Ledger
+    from audit.operator.publish import published_record
+    from audit.operator.sim.tables import simulate_table
 
     ledger = Ledger(":memory:")
     ledger.new_operator("demo-operator")
@@ -75,7 +75,7 @@ def simulate(preset: str, players: int, hands: int, *, shared: bool = False) -> 
 
 def fresh_caches() -> None:
     """Forget every verified checkpoint and the inclusion memo: each round audits afresh."""
-    from audit import logcheck
+    from audit.auditor.evidence import logcheck
 
     logcheck._checkpoints.clear()
     logcheck._memo = (None, {})  # (harmless on code from before the memo: the same harness times both)
@@ -193,7 +193,7 @@ SUBSTAGES = {"statements": ("record_hash",), "log": ("checkpoint", "proofs", "le
 
 
 def stages(records: list[dict], reps: int = 3) -> dict[str, float]:
-    """Microseconds per record in each stage of the default :func:`audit.verify.audit_record`
+    """Microseconds per record in each stage of the default :func:`audit.auditor.verdict.verify.audit_record`
     (best of ``reps``), in its order: ``load_json_kind`` of the line, ``validate_record``,
     ``parse_record``, the seed and ruleset commitments, ``check_statements`` without
     signatures (of which ``record_hash``), the report-mode ``replay_record``,
@@ -203,14 +203,14 @@ def stages(records: list[dict], reps: int = 3) -> dict[str, float]:
     ``inclusion``: folding each leaf up its path) and the :class:`Verdict` (grouping faults)."""
     import hmac
 
-    from audit.logcheck import check_log_evidence
+    from audit.auditor.evidence.logcheck import check_log_evidence
     from audit.schema import validate_record
-    from audit.statement_check import check_statements
+    from audit.auditor.verdict.statement_check import check_statements
     from audit.tlog.merkle import leaf_hash, root_from_inclusion_proof
     from audit.tlog.proof import parse_tlog_proof
     from audit.tlog.store import leaf_entry
-    from audit.verify import Verdict, compare_outcome
-    from audit import logcheck
+    from audit.auditor.verdict.verify import Verdict, compare_outcome
+    from audit.auditor.evidence import logcheck
     from replay.fairness import verify_player_seed, verify_server_seed
     from replay.canonical import PLAIN_JSON
     from replay.records import load_json_kind, parse_record
@@ -311,7 +311,7 @@ def _timed(run) -> float:
 
 
 def per_preset(hands: int, log=print, *, with_stages: bool = False, only: set[str] | None = None) -> list[dict]:
-    from audit.verify import audit_record
+    from audit.auditor.verdict.verify import audit_record
     from replay.registry import game_for
     from replay.rulesets import resolve
 
@@ -387,8 +387,8 @@ def repeated_archive(records: int, base: int, log=print) -> Path:
 
 
 def throughput(records: int, base: int, workers: int, *, dask: bool = True, log=print) -> dict:
-    from audit.parallel import audit_parallel, audit_partitions_dask, dask_client, plan_partitions
-    from audit.runner import audit_source
+    from audit.auditor.run.parallel import audit_parallel, audit_partitions_dask, dask_client, plan_partitions
+    from audit.auditor.run.runner import audit_source
 
     path = str(repeated_archive(records, base, log=log))
     out: dict = {"records": records, "base": base, "workers": workers}
@@ -486,8 +486,8 @@ def peak_kb():
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 sys.path.insert(0, {root!r})
-from audit.runner import audit_source
-from audit.parallel import audit_parallel
+from audit.auditor.run.runner import audit_source
+from audit.auditor.run.parallel import audit_parallel
 t = time.perf_counter()
 workers = {workers}
 rep = audit_source({path!r}, strict=True) if workers == 1 else audit_parallel({path!r}, workers=workers, strict=True)
@@ -511,7 +511,7 @@ def memory(n: int, workers: int = 1, base: int = 500, log=print) -> dict:
 
 def baseline_rss() -> int:
     """Peak RSS of a process that only imports the auditor (the floor for the memory rows)."""
-    code = ("import sys; sys.path.insert(0, %r); import audit.runner, audit.parallel, audit.verify;"
+    code = ("import sys; sys.path.insert(0, %r); import audit.auditor.run.runner, audit.auditor.run.parallel, audit.auditor.verdict.verify;"
             " print(next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM:')))") % str(ROOT)
     return int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
 
@@ -521,7 +521,7 @@ def profile(n: int = 200) -> str:
     import io
     import pstats
 
-    from audit.verify import audit_record
+    from audit.auditor.verdict.verify import audit_record
 
     lines = clean_archive(max(n, 500)).read_text(encoding="utf-8").splitlines()[:n]
     records = [json.loads(x) for x in lines]

@@ -130,7 +130,7 @@ def _count(archive: str) -> int:
     if archive.endswith((".db", ".sqlite", ".sqlite3")):
         import sqlite3
 
-        from audit.splits import connect_ro
+        from audit.auditor.sources.splits import connect_ro
 
         conn = connect_ro(archive)
         try:

@@ -2,7 +2,7 @@
 
 The row of issue 18 (``--workers 2`` vs one process on 6,000+ records, keep >= 1.7x, and Dask
 ``local:2`` too) measured on a *ledger* -- where every record is also judged against the
-operator's whole log (``audit.logcheck``) -- as ``tiplu audit LEDGER.db`` runs it.  The
+operator's whole log (``audit.auditor.evidence.logcheck``) -- as ``tiplu audit LEDGER.db`` runs it.  The
 one-process baseline runs before and after the parallel runs (bracketing, as
 ``bench/audit.py`` does).  For each parallel run it also reports the parent's own CPU
 seconds (planning, the log snapshot, merging) as a share of the run's wall time: the
@@ -34,8 +34,8 @@ def ledger_archive(n: int, log=print) -> Path:
     path = cache_dir() / f"kitti-ledger-{n}.db"
     if path.exists():
         return path
-    from audit.ledger import Ledger
-    from audit.sim.archive import simulate_archive
+    from audit.operator.ledger import Ledger
+    from audit.operator.sim.archive import simulate_archive
 
     tmp = path.with_name(path.stem + ".part.db")
     for stale in (tmp, tmp.with_name(tmp.stem + ".secrets.db")):
@@ -60,12 +60,12 @@ def _cpu_kids() -> float:
 
 
 def run(records: int, workers: int, *, dask: bool = True, log=print) -> dict:
-    from audit.ledger.store import open_readonly
-    from audit.logcheck import LedgerLog
-    from audit.parallel import audit_parallel, audit_partitions_dask, dask_client, plan_partitions, shippable_log
-    from audit.parallel import _Checks
-    from audit.runner import audit_items
-    from audit.sources import iter_source
+    from audit.operator.ledger.store import open_readonly
+    from audit.auditor.evidence.ledger_log import LedgerLog
+    from audit.auditor.run.parallel import audit_parallel, audit_partitions_dask, dask_client, plan_partitions, shippable_log
+    from audit.auditor.run.parallel import _Checks
+    from audit.auditor.run.runner import audit_items
+    from audit.auditor.sources.reader import iter_source
 
     db = str(ledger_archive(records, log=log))
     out: dict = {"records": records, "workers": workers, "source": "ledger, whole-log checks"}

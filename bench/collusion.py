@@ -2,16 +2,18 @@
 """The collusion review's power and false-positive rate, and its cost against the audit.
 
     python bench/collusion.py power [--runs 5]       # hands until a planted superuser is flagged
+    python bench/collusion.py power --preset marriage/nepal
+    python bench/collusion.py power --preset rummy13 --signal rummy13.discard   # one signal's flags only
     python bench/collusion.py honest [--hands 10000] # flags on honest archives
     python bench/collusion.py cost [--hands 200]     # review vs audit of the same records
 
 ``power``: one table of four (Kitti, or ``--preset rummy13``) with a superuser in seat 0 (peeking at the given share
-of its decisions, :func:`audit.sim.bots.kitti.choose_peeking`) beside three honest tables;
+of its decisions, :func:`audit.operator.sim.bots.kitti.choose_peeking`) beside three honest tables;
 for each share, the smallest table length (of a doubling grid) at which the superuser is
 flagged, over ``--runs`` seeds, and whether any honest account was flagged.  ``honest``:
 honest archives (tables of four, 400 hands each) reviewed whole, flags counted.  ``cost``:
 ``tiplu collusion``'s time on a simulated archive as a ratio of ``tiplu audit``'s on the
-same records, measured in the same run.  All played in memory (:mod:`audit.sim.cheaters`)
+same records, measured in the same run.  All played in memory (:mod:`audit.auditor.collusion.cheaters`)
 except ``cost``, which goes through the ledger.
 """
 from __future__ import annotations
@@ -27,38 +29,42 @@ sys.path.insert(0, str(ROOT))
 
 GRID = (50, 100, 200, 400, 800, 1600)
 RUMMY_GRID = (10, 20, 40, 80, 160)
+#: the table lengths tried, per preset (and for the Rummy discard and drop signals alone)
+GRIDS = {"kitti": GRID, "rummy13": RUMMY_GRID, "marriage/nepal": (10, 20, 40, 80, 160, 320, 640),
+         "rummy13.discard": (50, 100, 200, 400, 800), "rummy13.drop": (50, 100, 200, 400, 800)}
 
 
-def power(runs: int, shares: list[float], preset: str = "kitti") -> None:
-    from audit.collusion import review
-    from audit.sim.cheaters import account, played_observations
+def power(runs: int, shares: list[float], preset: str = "kitti", signal: str | None = None) -> None:
+    """``signal``: count only that signal's flags (the superuser's and the honest accounts')."""
+    from audit.auditor.collusion import review
+    from audit.auditor.collusion.cheaters import account, played_observations
 
     print("share  hands-until-flagged per run            honest accounts flagged")
     for share in shares:
         found, false = [], 0
         for run in range(runs):
             at = None
-            grid = GRID if preset == "kitti" else RUMMY_GRID
+            grid = GRIDS.get(signal or preset, GRIDS[preset])
             for hands in grid:
                 obs = played_observations(preset, tables=4, players=4, hands=hands, seed=f"power{run}",
                                           peek={(0, 0): round(share * 1000)})
-                rep = review(obs)
-                false += sum(1 for t in rep.flags if t.account != account(0, 0))
-                if any(t.account == account(0, 0) for t in rep.flags):
+                flags = [t for t in review(obs).flags if signal is None or t.signal == signal]
+                false += sum(1 for t in flags if t.account != account(0, 0))
+                if any(t.account == account(0, 0) for t in flags):
                     at = hands
                     break
             found.append(at)
         print(f"{share:5.2f}  {' '.join(str(x) if x else f'>{grid[-1]}' for x in found):40s} {false}")
 
 
-def honest(hands: int, runs: int) -> None:
-    from audit.collusion import review
-    from audit.sim.cheaters import played_observations
+def honest(hands: int, runs: int, preset: str = "kitti") -> None:
+    from audit.auditor.collusion import review
+    from audit.auditor.collusion.cheaters import played_observations
 
     per_table = 400
     for run in range(runs):
         t0 = time.perf_counter()
-        obs = played_observations("kitti", tables=max(1, hands // per_table), players=4, hands=per_table,
+        obs = played_observations(preset, tables=max(1, hands // per_table), players=4, hands=per_table,
                                   seed=f"honest{run}")
         rep = review(obs)
         tested = sum(1 for t in rep.tests if t.tested)
@@ -94,17 +100,19 @@ def main() -> None:
     p = sub.add_parser("power")
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--shares", default="1,0.5,0.25")
-    p.add_argument("--preset", default="kitti", choices=("kitti", "rummy13"))
+    p.add_argument("--preset", default="kitti", choices=("kitti", "rummy13", "marriage/nepal"))
+    p.add_argument("--signal", default=None, help="count only this signal's flags (e.g. rummy13.discard)")
     h = sub.add_parser("honest")
     h.add_argument("--hands", type=int, default=10_000)
     h.add_argument("--runs", type=int, default=1)
+    h.add_argument("--preset", default="kitti", choices=("kitti", "rummy13", "marriage/nepal"))
     c = sub.add_parser("cost")
     c.add_argument("--hands", type=int, default=200)
     args = ap.parse_args()
     if args.cmd == "power":
-        power(args.runs, [float(x) for x in args.shares.split(",")], args.preset)
+        power(args.runs, [float(x) for x in args.shares.split(",")], args.preset, args.signal)
     elif args.cmd == "honest":
-        honest(args.hands, args.runs)
+        honest(args.hands, args.runs, args.preset)
     else:
         cost(args.hands)
 

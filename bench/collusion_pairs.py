@@ -5,12 +5,12 @@
     python bench/collusion_pairs.py honest [--preset kitti] [--hands 10000]
 
 ``power``: four tables of four (16 accounts), a colluding pair in seats 0 and 1 of the first
-(:mod:`audit.sim.collude`, sharing on the given share of its decisions); each table played
+(:mod:`audit.operator.sim.collude`, sharing on the given share of its decisions); each table played
 once to the grid's longest length and reviewed on every prefix of the grid -- the first
 length at which the pair is flagged (on any pair signal), per seed, and how many other
 accounts and pairs were flagged on the way.  ``honest``: honest archives (tables of four,
 400 hands each) reviewed whole, account and pair flags counted.  Played in memory
-(:mod:`audit.sim.cheaters`), the same functions ``tiplu collusion`` uses.
+(:mod:`audit.auditor.collusion.cheaters`), the same functions ``tiplu collusion`` uses.
 """
 from __future__ import annotations
 
@@ -27,8 +27,8 @@ GRIDS = {"kitti": (50, 100, 200, 400, 800, 1600, 3200), "rummy13": (20, 40, 80, 
 
 
 def _review(parts, length):
-    from audit.collusion import review
-    from audit.collusion.observe import Observations, add_part
+    from audit.auditor.collusion import review
+    from audit.auditor.collusion.observe import Observations, add_part
 
     obs = Observations()
     for (_t, h), part in parts.items():
@@ -38,7 +38,7 @@ def _review(parts, length):
 
 
 def power(preset: str, runs: int, rates: list[float], longest: int | None) -> None:
-    from audit.sim.cheaters import account, played_parts
+    from audit.auditor.collusion.cheaters import account, played_parts
 
     grid = [g for g in GRIDS[preset] if longest is None or g <= longest]
     pair = {account(0, 0), account(0, 1)}
@@ -79,8 +79,8 @@ def power(preset: str, runs: int, rates: list[float], longest: int | None) -> No
 
 
 def honest(preset: str, hands: int, runs: int) -> None:
-    from audit.collusion import review
-    from audit.sim.cheaters import played_observations
+    from audit.auditor.collusion import review
+    from audit.auditor.collusion.cheaters import played_observations
 
     per_table = 400
     for run in range(runs):

@@ -26,7 +26,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from audit.ledger import Ledger  # noqa: E402
+from audit.operator.ledger import Ledger  # noqa: E402
 from bench import crashkit, servekit  # noqa: E402
 
 

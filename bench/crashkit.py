@@ -4,7 +4,7 @@ Used by ``tests/security/test_security_crash.py`` (CI size) and ``bench/crash.py
 size).  The pieces:
 
 * :func:`run_writer` -- the body of one short-lived writer process.  It opens the ledger
-  file (WAL mode, :class:`audit.ledger.Ledger`), drives hands through their lifecycle and
+  file (WAL mode, :class:`audit.operator.ledger.Ledger`), drives hands through their lifecycle and
   reports every *acknowledged* statement -- one whose verb call returned -- as one JSON line
   on a pipe **before** it goes on.  Every few statements it also brings the transparency
   log up to date and signs a checkpoint, reported the same way.
@@ -42,8 +42,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from audit.ledger import Ledger, atomic
-from audit.ledger.lifecycle import HandState
+from audit.operator.ledger import Ledger, atomic
+from audit.operator.ledger.lifecycle import HandState
 from audit.signing import SigningKey
 from audit.tlog.checkpoint import make_checkpoint, verify_checkpoint
 from audit.tlog.merkle import verify_consistency

@@ -4,7 +4,7 @@
 
 Runs ``--hands`` whole hand lifecycles (new, commit, a seed commitment and a reveal per
 seat, deal, finish, reveal: ``2 * seats + 5`` signed statements each) through
-:class:`audit.ledger.Ledger` on a fresh file in a temporary directory, then inserts the very
+:class:`audit.operator.ledger.Ledger` on a fresh file in a temporary directory, then inserts the very
 same statement rows into a bare table with plain ``sqlite3``:
 
 * *bare, one transaction per row* -- the same durability pattern as the ledger (each
@@ -40,7 +40,7 @@ from datetime import datetime, timezone
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from audit.ledger import Ledger  # noqa: E402
+from audit.operator.ledger import Ledger  # noqa: E402
 from audit.signing import SigningKey  # noqa: E402
 from replay.canonical import canonical_json  # noqa: E402
 from replay.fairness import commit_player_seed  # noqa: E402

@@ -5,7 +5,7 @@
 Baseline (same run): dealing and starting a round (``engine.start``: the v1 shuffle of
 the shoe and the deal), the least any round costs.  Then, per preset:
 
-* *played*   -- whole rounds chosen by the seeded bot (``audit.sim.bots.marriage``);
+* *played*   -- whole rounds chosen by the seeded bot (``audit.operator.sim.bots.marriage``);
 * *replayed* -- the same rounds re-applied from their JSON through a fresh engine, as an
   audit does: the round's moves read from one JSON text by the reader an audit reads
   each record's line with (:func:`replay.jsontext.decode_json`, msgspec), each parsed,
@@ -37,7 +37,7 @@ from replay.fairness import hand_randomness  # noqa: E402
 from replay.jsontext import decode_json  # noqa: E402
 from replay.rulesets import resolve  # noqa: E402
 from replay.stream import Stream  # noqa: E402
-from audit.sim.bots.marriage import choose_move  # noqa: E402
+from audit.operator.sim.bots.marriage import choose_move  # noqa: E402
 from replay.marriage.engine import MarriageEngine, first_dealer  # noqa: E402
 
 

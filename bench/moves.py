@@ -10,7 +10,7 @@ lifecycles (new, commit, a seed commitment and reveal per seat, deal, finish, re
   statement still carries the move chain's head, computed from the record's moves; no move
   receipt);
 * *moves played* -- the same hands with each of their ``--moves`` moves sent to the ledger as
-  it is played (:meth:`audit.ledger.Ledger.play_move`: one durable row and one Ed25519 move
+  it is played (:meth:`audit.operator.ledger.Ledger.play_move`: one durable row and one Ed25519 move
   receipt per move), then finished with the same record.
 
 It prints the time per hand of each, the ratio (moves played / baseline), the extra time
@@ -29,7 +29,7 @@ from datetime import datetime, timezone
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from audit.ledger import Ledger  # noqa: E402
+from audit.operator.ledger import Ledger  # noqa: E402
 from audit.tlog.store import TransparencyLog  # noqa: E402
 from replay.fairness import commit_player_seed  # noqa: E402
 

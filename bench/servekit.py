@@ -32,8 +32,8 @@ from typing import Any
 
 import requests
 
-from audit.ledger import Ledger
-from audit.tokens import issue_operator_token
+from audit.operator.ledger import Ledger
+from audit.operator.tokens import issue_operator_token
 from replay.fairness import commit_player_seed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -17,9 +17,9 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from audit.ledger import Ledger  # noqa: E402
-from audit.sim.archive import simulate_archive  # noqa: E402
-from audit.verify import audit_record  # noqa: E402
+from audit.operator.ledger import Ledger  # noqa: E402
+from audit.operator.sim.archive import simulate_archive  # noqa: E402
+from audit.auditor.verdict.verify import audit_record  # noqa: E402
 from replay.fairness import hand_randomness  # noqa: E402
 from replay.rulesets import PRESETS, resolve  # noqa: E402
 

@@ -10,7 +10,7 @@ proportions of tables; honest operator) and prints how long it took.  ``page`` o
 app on it and times ``GET /stats`` cold (every record audited and counted), then warm
 (the cache keyed by the set of published records) -- best and median of ``--repeat`` --
 and the fingerprint alone.  ``power`` measures, with fair deals and with the biased
-operator of ``audit/sim/bias.py`` (deals straight from the v1 shuffle: no ledger, no
+operator of ``audit/operator/sim/bias.py`` (deals straight from the v1 shuffle: no ledger, no
 play), how often each test is flagged at 99% at several archive sizes.
 """
 from __future__ import annotations
@@ -32,8 +32,8 @@ TABLE_HANDS = 250
 
 
 def build(db: Path, hands: int, seed: str) -> None:
-    from audit.ledger import Ledger
-    from audit.sim.archive import simulate_archive
+    from audit.operator.ledger import Ledger
+    from audit.operator.sim.archive import simulate_archive
 
     db.parent.mkdir(parents=True, exist_ok=True)
     if db.exists():
@@ -60,8 +60,8 @@ def build(db: Path, hands: int, seed: str) -> None:
 
 def page(db: Path, repeat: int) -> None:
     from web import create_app
-    from audit.ledger import Ledger
-    from audit.stats_cache import fingerprint
+    from audit.operator.ledger import Ledger
+    from audit.auditor.stats.cache import fingerprint
 
     app = create_app({"TESTING": True, "TIPLU_DB": str(db), "TIPLU_STATS_WAIT": 24 * 3600})
     client = app.test_client()
@@ -93,8 +93,8 @@ def page(db: Path, repeat: int) -> None:
 
 
 def power(archives: int) -> None:
-    from audit.sim.bias import Bias
-    from audit.stats import DealStats, deal_facts
+    from audit.operator.sim.bias import Bias
+    from audit.auditor.stats.deals import DealStats, deal_facts
     from replay.fairness import hand_randomness
     from replay.rulesets import resolve
 

@@ -67,8 +67,8 @@ def run(requests: int = 200, threads: int = 4, hands: int = 8, rounds: int = 3) 
         return {"available": False, "why": f"no web app ({exc})"}
     from werkzeug.serving import make_server
 
-    from audit.ledger import Ledger
-    from audit.sim.tables import simulate_table
+    from audit.operator.ledger import Ledger
+    from audit.operator.sim.tables import simulate_table
 
     with tempfile.TemporaryDirectory() as tmp:
         db = str(Path(tmp) / "tiplu.db")

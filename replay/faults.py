@@ -2,13 +2,13 @@
 
 A :class:`Fault` is one thing that does not hold, with a :class:`Reason`, a sentence,
 and where known the index of the move, the number of the signed statement and the rule ID.
-Replays (:mod:`replay.replayer`) produce the game faults; audits (:mod:`audit.verify`) add
+Replays (:mod:`replay.replayer`) produce the game faults; audits (:mod:`audit.auditor.verdict.verify`) add
 the trust faults.
 
 **Root causes and consequences.**  One edit often breaks many checks: a changed seed deals
 other cards, so every move after it fails; one edited move puts the replay on the wrong
 seat, so every later move is "not this seat's turn" and the hand ends "incomplete".
-:func:`group_faults` (which every :class:`audit.verify.Verdict` applies) orders a verdict's
+:func:`group_faults` (which every :class:`audit.auditor.verdict.verify.Verdict` applies) orders a verdict's
 faults root causes first and marks each fault that follows from an earlier one with
 ``caused_by``, the position of its root cause in the grouped tuple.  The rules, in
 :func:`follows`:

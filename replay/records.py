@@ -25,7 +25,7 @@ shape; its statements are ``tiplu.statement/2`` (the ``record`` statement carrie
 chain's head, :mod:`replay.movechain`; each ``seat-receipt`` the hash of the ``hand``
 statement).  ``tiplu.hand/1`` records (no log evidence) still parse and replay;
 :attr:`HandRecord.is_log_bound` and :attr:`HandRecord.binds_moves` tell them apart.
-This module only keeps the proofs' text: :mod:`audit.verify` checks them.
+This module only keeps the proofs' text: :mod:`audit.auditor.verdict.verify` checks them.
 
 ``table.carry`` holds what a game carries from the previous hand of the table (Kitti's
 pot); it is passed to the engine's ``start``.  A move is the engine's move JSON plus an
@@ -33,7 +33,7 @@ optional ``time``; the replay strips ``time`` before handing the move to the eng
 
 This module parses a record into frozen values with typed errors (:class:`MalformedError`
 with the JSON location); it does not judge whether the record is *true* -- that is
-:mod:`replay.replayer` (the game) and :mod:`audit.verify` (signatures, order, money).
+:mod:`replay.replayer` (the game) and :mod:`audit.auditor.verdict.verify` (signatures, order, money).
 """
 from __future__ import annotations
 

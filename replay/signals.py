@@ -13,7 +13,7 @@ set are exchangeable given everything the player saw, so
 whatever the player's strategy.  An :class:`Observation` keeps one decision's real score
 and its scores in a few redeals; ``excess = actual - mean(null)`` has mean zero for an
 honest player and a positive mean for one who sees the hidden cards ("superuser") or is
-told them by a partner.  :mod:`audit.collusion` adds the excesses up per account and tests
+told them by a partner.  :mod:`audit.auditor.collusion` adds the excesses up per account and tests
 them.  Each game's signals are its ``GAME.hidden_signals`` (``docs/collusion.md``).
 
 Pure: the redeals come from a :class:`replay.stream.Stream` the caller keys (no

@@ -7,10 +7,12 @@ A test skipped because a part it needs is missing (Chromium, playwright, gunicor
 bash, a Go toolchain...: a skip reason naming a missing part, :func:`is_missing_part`)
 is **a failure under CI** (``CI=true``), with one line saying what is missing; locally the
 run ends with one loud line counting those skips, so a green run never hides them (issue
-29 item 19).
+29 item 19).  Under CI any other skip fails too (:data:`ALLOWED_CI_SKIPS` is empty): a CI
+run reports zero skips.
 """
 from __future__ import annotations
 
+import gc
 import os
 import re
 from collections import Counter
@@ -41,6 +43,13 @@ def _skip_reason(report) -> str:
     return str(longrepr or "")
 
 
+#: skips allowed under CI, by reason (regular expressions): none -- under CI the suite
+#: reports zero skips (issue 29 item 19).  A case that cannot apply is not generated (e.g.
+#: tests/kitti/test_kitti_working_state.py's fold counts below the table size); a test that
+#: needs a part gets it from tools/test
+ALLOWED_CI_SKIPS: tuple[str, ...] = ()
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
@@ -50,6 +59,27 @@ def pytest_runtest_makereport(item, call):
         if is_missing_part(reason):
             report.outcome = "failed"
             report.longrepr = f"CI=true: a part this test needs is missing, so it cannot be skipped: {reason}"
+        elif not any(re.search(allowed, reason) for allowed in ALLOWED_CI_SKIPS):
+            report.outcome = "failed"
+            report.longrepr = (f"CI=true: no test is skipped under CI (make it run, or do not generate a case "
+                               f"that cannot apply): {reason}")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session):
+    """In an xdist worker: collect the garbage now and freeze what survives (``gc.freeze``).
+
+    A worker says "finished" after this hook; the controller then tells it to exit, and
+    execnet SIGINTs a worker still busy 5 s later.  What the worker does then is pytest's
+    cleanup: five full ``gc.collect()`` over the whole session's heap, which on a loaded
+    2-core machine took longer -- the SIGINT landed in hypothesis' ``gc_callback`` and a
+    passing run ended with a ``KeyboardInterrupt`` traceback (issue 29 item 19).  Collected
+    here, before "finished", the survivors frozen, those five passes have almost nothing
+    to walk.  Nothing is hidden: an object collected here that raises in its finalizer is
+    still reported (pytest's unraisable hook is installed until its cleanup)."""
+    if getattr(session.config, "workerinput", None) is not None:
+        gc.collect()
+        gc.freeze()
 
 
 _MISSING: Counter = Counter()

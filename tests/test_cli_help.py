@@ -63,7 +63,7 @@ def test_a_short_command_does_not_import_the_audit_stack():
         code = (f"import sys; from {where} import main\n"
                 "try: main(['eval', 'kitti', '-'])\n"
                 "except SystemExit: pass\n"
-                "print(sorted(m for m in ('audit.verify', 'audit.ledger', 'jsonschema', 'requests', 'flask')"
+                "print(sorted(m for m in ('audit.auditor.verdict.verify', 'audit.operator.ledger', 'jsonschema', 'requests', 'flask')"
                 " if m in sys.modules))")
         res = subprocess.run([sys.executable, "-c", code], input="", capture_output=True, text=True, timeout=60)
         assert res.returncode == 0, res.stderr

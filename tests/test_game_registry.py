@@ -88,7 +88,7 @@ def test_the_carry_the_game_takes_still_replays_clean():
 
 
 def test_the_bots_are_the_simulators_found_by_the_games_name():
-    from audit.sim.bots import bot_for
+    from audit.operator.sim.bots import bot_for
 
     for name in game_names():
         assert callable(bot_for(name))
@@ -101,7 +101,7 @@ def test_the_bots_are_the_simulators_found_by_the_games_name():
 
 @pytest.fixture
 def toy():
-    from audit.sim import bots
+    from audit.operator.sim import bots
     from replay import registry
     from tests import toy_game
 
@@ -115,7 +115,7 @@ def toy():
 def _toy_record(tmp_path):
     """A toy hand played by the simulator's bot, as a record (the Kitti golden record's
     seats and seeds, the toy's ruleset and moves)."""
-    from audit.sim.play import play_hand
+    from audit.operator.sim.play import play_hand
     from replay.fairness import hand_randomness
     from replay.stream import Stream
 
@@ -256,7 +256,7 @@ def test_the_game_says_what_the_next_hand_carries():
     out = Outcome((1, 0), (-2, -1), None, pot_delta_points=3)
     assert game_for("kitti").next_carry({"pot_before": 4}, out) == {"pot_before": 7}
     assert game_for("rummy13").next_carry({}, out) == game_for("marriage").next_carry({}, out) == {}
-    for path in ("audit/sim/tables.py", "audit/report.py", "audit/stats.py"):
+    for path in ("audit/operator/sim/tables.py", "audit/auditor/run/report.py", "audit/auditor/stats/deals.py"):
         text = (ROOT / path).read_text(encoding="utf-8")
         assert "pot_before" not in text and "getattr(engine" not in text, path
 

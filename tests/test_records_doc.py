@@ -8,7 +8,7 @@ import re
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from audit.ledger.statements import KINDS
+from audit.operator.ledger.statements import KINDS
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "records.md").read_text(encoding="utf-8")

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from audit.verify import audit_record
+from audit.auditor.verdict.verify import audit_record
 from replay.errors import MalformedError
 from replay.game import Outcome, engine_for
 from replay.rulesets import resolve

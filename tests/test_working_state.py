@@ -11,7 +11,7 @@ import pathlib
 import pytest
 
 from replay.errors import TipluError
-from audit.sim.bots.marriage import choose_move
+from audit.operator.sim.bots.marriage import choose_move
 from replay.marriage.engine import MarriageEngine, first_dealer
 from replay.marriage.state import RoundState, WorkingRound
 from replay.records import parse_record
@@ -20,7 +20,18 @@ from replay.rulesets import resolve
 from replay.stream import Stream
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-FIXTURES = sorted((ROOT / "fixtures" / "records").glob("*/*.json"))
+
+
+def _is_hand_record(path: pathlib.Path) -> bool:
+    """A hand record (``tiplu.hand/N``), not a folder's manifest or a receipt kept beside
+    the records (fixtures/records/legacy-v2 holds both)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return isinstance(data, dict) and str(data.get("format", "")).startswith("tiplu.hand/")
+
+
+# every hand record under fixtures/records; the other files there are not generated as
+# cases (they used to be, and were skipped: issue 29 item 19, no skips under CI)
+FIXTURES = [p for p in sorted((ROOT / "fixtures" / "records").glob("*/*.json")) if _is_hand_record(p)]
 
 
 def both(record, *, strict: bool):
@@ -44,10 +55,7 @@ def test_there_are_marriage_fixtures():
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 @pytest.mark.parametrize("strict", [True, False])
 def test_every_fixture_replays_the_same_on_a_working_state(path, strict):
-    try:
-        record = parse_record(json.loads(path.read_text(encoding="utf-8")))
-    except TipluError:
-        pytest.skip("the record does not parse (its verdict says so before any replay)")
+    record = parse_record(json.loads(path.read_text(encoding="utf-8")))
     same(*both(record, strict=strict))
 
 
@@ -127,8 +135,8 @@ def test_a_refused_move_leaves_the_working_state_unchanged():
 
 @pytest.mark.parametrize("preset", ["marriage/nepal", "marriage/classic"])
 def test_simulated_tables_with_tampering_replay_the_same(tmp_path, preset):
-    from audit.ledger import Ledger
-    from audit.sim.tables import simulate_table
+    from audit.operator.ledger import Ledger
+    from audit.operator.sim.tables import simulate_table
 
     records: list[tuple[dict, str | None]] = []
     ledger = Ledger(str(tmp_path / "sim.db"), create=True)

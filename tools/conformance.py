@@ -80,6 +80,25 @@ class Report:
                 "cases": [{"id": i, "status": s, "detail": d} for i, s, d in self.results]}
 
 
+def games_of(case: dict, base: pathlib.Path = MANIFEST.parent) -> set[str]:
+    """The games (``ruleset.game``) of the records an ``audit`` case audits."""
+    out = set()
+    for r in case["input"].get("records", []) if case["check"] == "audit" else []:
+        try:
+            out.add(json.loads((base / r["file"]).read_text(encoding="utf-8"))["ruleset"]["game"])
+        except (ValueError, KeyError, TypeError):
+            pass  # not a record that parses: no game
+    return out
+
+
+def needing_games(cases: Iterable[dict], have: Iterable[str], *, base: pathlib.Path = MANIFEST.parent) -> set[str]:
+    """The ids of the cases that require ``replay`` of a game not in ``have``: all a verifier
+    that replays only the games ``have`` may answer unsupported (the browser verifiers, while a
+    game's module is missing)."""
+    have = set(have)
+    return {c["id"] for c in cases if "replay" in c["requires"] and games_of(c, base) - have}
+
+
 def select(cases: Iterable[dict], only: Iterable[str] | None) -> list[dict]:
     only = list(only or [])
     return [c for c in cases if not only or any(c["id"].startswith(p) for p in only)]

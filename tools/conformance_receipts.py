@@ -10,8 +10,8 @@ from datetime import timedelta
 
 import sqlite_utils
 
-from audit.receipts import receipt
-from audit.sim.tables import EPOCH
+from audit.operator.receipts import receipt
+from audit.operator.sim.tables import EPOCH
 from audit.tlog.checkpoint import make_checkpoint
 from audit.tlog.proof import format_tlog_proof, tlog_proof_parts
 from audit.tlog.store import TransparencyLog
@@ -101,7 +101,7 @@ def receipt_cases(b, ledger, key, origins, golden, grind_record, other_key, othe
             add(f"terms-{name}", edited(f"terms-{name}", fn), 1, what, about, catches=["receipt-skip-terms"])
     if "moves_head" in next(s["statement"] for s in golden["fairness"]["statements"]
                             if s["statement"]["kind"] == "record"):  # format 3: move receipts (--moves)
-        from audit.ledger.moves import move_receipt
+        from audit.operator.ledger.moves import move_receipt
         from replay.movechain import chain_heads
         heads = chain_heads(hand_id, golden["fairness"]["server_commitment"], golden["moves"])
         mrs = [move_receipt(key, hand_id, n + 1, h, golden["moves"][n].get("time", golden["fairness"]["statements"][0]

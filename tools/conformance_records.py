@@ -17,11 +17,11 @@ from datetime import timedelta
 
 import sqlite_utils
 
-from audit.ledger import Ledger
-from audit.receipts import receipt
+from audit.operator.ledger import Ledger
+from audit.operator.receipts import receipt
 from audit.signing import SigningKey
-from audit.sim.archive import OPERATOR, ensure_operator
-from audit.sim.tables import EPOCH, SimStreams, simulate_table
+from audit.operator.sim.archive import OPERATOR, ensure_operator
+from audit.operator.sim.tables import EPOCH, SimStreams, simulate_table
 from audit.tlog.checkpoint import make_checkpoint
 from audit.tlog.cosignature import cosign
 from audit.tlog.proof import format_tlog_proof, tlog_proof_parts
@@ -49,7 +49,7 @@ def log_origin(base: str) -> str:
 MAIN_ORIGIN = log_origin(MAIN_BASE)
 OTHER_ORIGIN = log_origin(OTHER_BASE)
 
-# the tamper classes of audit/sim/tamper.py and the reason each must get (by hand)
+# the tamper classes of audit/operator/sim/tamper.py and the reason each must get (by hand)
 EXPECT = {"changed_ruleset": "ruleset_mismatch", "commission_off": "commission_mismatch",
           "deck_mismatch": "deck_mismatch", "dropped_move": "illegal_move", "early_reveal": "event_order",
           "edited_move": "illegal_move", "forged_signature": "signature", "illegal_show": "illegal_move",
@@ -68,7 +68,7 @@ LAYER = {"server_seed_mismatch": "fairness", "seat_seed_mismatch": "fairness", "
 NOW = "2027-06-01T00:00:00Z"
 # format 3 (#26): every verdict says what proved its timing, and an audit whose records all
 # passed but not all with their timing proven exits 3 (docs/format-3.md)
-TIMING = importlib.util.find_spec("audit.timing") is not None
+TIMING = importlib.util.find_spec("audit.auditor.verdict.timing") is not None
 # (table id, preset, players, hands, overrides, the hands kept, what they show); the reshuffles and
 # the redeal were found by simulating these tables with SEED (each a hand where the stock ran out,
 # or where four pairs voided the deal)
@@ -213,7 +213,7 @@ def record_cases(b: Builder, ledger, key: SigningKey, kept, forged, reference_au
         b.main.append((path, rec))
         b.expect_main.append(v)
         b.audit_case(f"record/forged-{kind}", [ref], [v], trust=trust,
-                     about=f"the {kind.replace('_', ' ')} forgery of audit/sim/tamper.py, in the main log")
+                     about=f"the {kind.replace('_', ' ')} forgery of audit/operator/sim/tamper.py, in the main log")
     b.audit_case("log/main-as-one-log", [{"file": p} for p, _ in b.main], list(b.expect_main), trust=trust,
                  one_log=True, about="every record of the main log in one JSON-lines file: one log, no fork, "
                                      "each record judged as alone")
@@ -389,7 +389,7 @@ def witness_cases(b: Builder, trust: dict, golden: dict, witnesses):
                  extra_requires=["witnesses"])
     b.audit_case("witness/quorum-missed", [ref], [verdict(False, "witness_quorum")], trust=trust, witnesses=vkeys,
                  quorum=3, about="the same record, quorum 3", catches=["no-quorum"])
-    if importlib.util.find_spec("audit.policy") is not None:  # a pinned C2SP tlog-policy file (#26)
+    if importlib.util.find_spec("audit.tlog.policy") is not None:  # a pinned C2SP tlog-policy file (#26)
         from audit.tlog.note import Vkey
         log_vkey = str(Vkey.for_key(trust["origin"], 0x01, bytes.fromhex(trust["public_key"])))
         for k, name, v, about in ((2, "policy-met", verdict(), "a tlog-policy: the log's key, three witnesses, "

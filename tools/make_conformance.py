@@ -28,8 +28,8 @@ import conformance_primitives as P  # noqa: E402
 import conformance_receipts as RC  # noqa: E402
 import conformance_records as R  # noqa: E402
 from audit.signing import SigningKey  # noqa: E402
-from audit.sim.tables import EPOCH  # noqa: E402
-from audit.verify import audit_record  # noqa: E402
+from audit.operator.sim.tables import EPOCH  # noqa: E402
+from audit.auditor.verdict.verify import audit_record  # noqa: E402
 
 OUT = ROOT / "fixtures" / "conformance"
 SUITE_FORMAT = "tiplu.conformance/1"

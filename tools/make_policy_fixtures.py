@@ -21,7 +21,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from audit.policy import PolicyError, parse_policy  # noqa: E402
+from audit.tlog.policy import PolicyError, parse_policy  # noqa: E402
 from audit.signing import SigningKey  # noqa: E402
 from audit.tlog.cosignature import cosign, witness_vkey  # noqa: E402
 from audit.tlog.note import TYPE_ED25519, NoteLine, Vkey  # noqa: E402

@@ -2,7 +2,7 @@
 """Write fixtures/records/: golden hand records and corrupted ones, with the verdict each must get.
 
 For every preset: two clean records of a simulated table (played by the bots through the
-real ledger), and for every fault class of :mod:`audit.sim.tamper` one record forged from
+real ledger), and for every fault class of :mod:`audit.operator.sim.tamper` one record forged from
 the first clean one (the same hand played again through a fresh ledger, forged where the
 class forges it: in the record the operator attaches, or in what it publishes).  ``manifest.json`` lists every file with its preset and expected verdict
 (``ok`` and the first fault's ``reason``).  Deterministic: the simulator seed fixes the
@@ -20,11 +20,11 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from audit.ledger import Ledger  # noqa: E402
-from audit.sim.archive import simulate_archive  # noqa: E402
-from audit.sim.tables import SimStreams  # noqa: E402
-from audit.sim.tamper import TAMPERS  # noqa: E402
-from audit.verify import audit_record  # noqa: E402
+from audit.operator.ledger import Ledger  # noqa: E402
+from audit.operator.sim.archive import simulate_archive  # noqa: E402
+from audit.operator.sim.tables import SimStreams  # noqa: E402
+from audit.operator.sim.tamper import TAMPERS  # noqa: E402
+from audit.auditor.verdict.verify import audit_record  # noqa: E402
 from replay.rulesets import PRESETS  # noqa: E402
 
 OUT = ROOT / "fixtures" / "records"

@@ -10,7 +10,7 @@ Writes (a seat's own token, rate limited per token after authentication, :mod:`w
 its seed, and gets the operator's signed receipt back.
 
 Nothing here ever returns an unrevealed server seed: hands come from the ledger's public
-views, records from :func:`audit.publish.published_record`.
+views, records from :func:`audit.operator.publish.published_record`.
 """
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 
 from audit.errors import NotFoundError
-from audit.ledger import queries
-from audit.ledger.lifecycle import HandState
+from audit.operator.ledger import queries
+from audit.operator.ledger.lifecycle import HandState
 
 from . import data
 from .auth import require_seat
@@ -96,13 +96,13 @@ def get_verdict(hand_id: str):
     """The audit verdict of the published record (``not_revealed`` until the reveal), with
     ``worked``: the recomputed settlement term by term (:mod:`replay.worked`), or null, and
     ``timing`` (``whole-log``: judged against the ledger).  ``POST {"policy": TEXT}``: under
-    the caller's pinned C2SP tlog-policy too (:mod:`audit.policy`): a checkpoint without its
+    the caller's pinned C2SP tlog-policy too (:mod:`audit.tlog.policy`): a checkpoint without its
     witness quorum fails ``witness_quorum``; a policy that does not parse is a 400."""
     ledger = get_ledger()
     record = _record(hand_id)
     policy = None
     if request.method == "POST":
-        from audit.policy import PolicyError, parse_policy
+        from audit.tlog.policy import PolicyError, parse_policy
 
         body = request.get_json(silent=True)
         text = body.get("policy") if isinstance(body, dict) else None
@@ -196,11 +196,11 @@ def get_operator(name: str):
 # -- a seat's own writes ---------------------------------------------------------------
 
 def _receipt(signed: dict[str, Any], hand_id: str) -> dict[str, Any]:
-    """The player's receipt (:mod:`audit.receipts`): the signed statement plus its inclusion
+    """The player's receipt (:mod:`audit.operator.receipts`): the signed statement plus its inclusion
     proof at a checkpoint signed now by the operator's key."""
     from flask import current_app
 
-    from audit.receipts import receipt
+    from audit.operator.receipts import receipt
 
     ledger = get_ledger()
     key = ledger.signing_key(ledger.get_hand(hand_id).operator)

@@ -1,4 +1,4 @@
-"""Who may write: bearer tokens (:mod:`audit.tokens`), and the write rate limits.
+"""Who may write: bearer tokens (:mod:`audit.operator.tokens`), and the write rate limits.
 
 The auth model (``docs/web.md``):
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 from flask import g, request
 
 from audit.errors import AuthError
-from audit.tokens import Principal, authenticate
+from audit.operator.tokens import Principal, authenticate
 
 from .db import get_ledger
 from .errors import ApiError

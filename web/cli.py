@@ -62,7 +62,7 @@ def serve(db: str, host: str, port: int, debug: bool) -> None:
 
     For production run gunicorn: gunicorn -w 2 'web:create_app()' (docs/web.md).
     """
-    from audit.ledger import Ledger
+    from audit.operator.ledger import Ledger
 
     from . import create_app
 
@@ -77,13 +77,13 @@ def demo_app(db: Path, witnesses: str | None = None):
     """The website over the demo archive, its log checkpoints signed by the demo operator
     (and sent to ``witnesses``, a ``TIPLU_WITNESSES`` setting: the demo's witness)."""
     from audit.cli.demo import DEMO_ORIGIN
-    from audit.ledger import Ledger, queries
-    from audit.sim.archive import OPERATOR
+    from audit.operator.ledger import Ledger, queries
+    from audit.operator.sim.archive import OPERATOR
     from audit.tlog.checkpoint import CheckpointSigner
 
     from . import create_app
 
-    from audit.publish import covering_checkpoint
+    from audit.operator.publish import covering_checkpoint
 
     with Ledger(str(db)) as ledger:
         signer = CheckpointSigner(ledger.signing_key(OPERATOR), DEMO_ORIGIN)

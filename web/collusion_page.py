@@ -1,6 +1,6 @@
 """The collusion review pages (``/collusion``, ``/collusion/account/<name>``) and their JSON
-(``/api/v1/collusion``): thin shells over :mod:`audit.collusion` and its ledger cache
-(:mod:`audit.collusion.ledger_cache`), computed in the background like the deal statistics
+(``/api/v1/collusion``): thin shells over :mod:`audit.auditor.collusion` and its ledger cache
+(:mod:`audit.auditor.collusion.ledger_cache`), computed in the background like the deal statistics
 (:mod:`web.stats_page`)."""
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, render_template
 
-from audit.collusion.ledger_cache import LedgerCollusion
-from audit.collusion.report import CollusionReport
+from audit.auditor.collusion.ledger_cache import LedgerCollusion
+from audit.auditor.collusion.report import CollusionReport
 
-from . import collusion_svg
+from . import collusion_account_svg, collusion_svg
 from .errors import ApiError
 from .stats_page import REFRESH_SECONDS, Worker, finished_model
 
@@ -28,7 +28,11 @@ def _model(report: CollusionReport) -> dict[str, Any]:
             signals.append({"signal": signal, "words": words, "rows": rows,
                             "picture": collusion_svg.band_chart(rows)})
     flagged |= {a for f in data["pair_flags"] for a in f["accounts"]}
-    return {"json": data, "signals": signals, "graph": collusion_svg.pair_graph(data["pairs"], flagged)}
+    series = {}
+    for (account, signal), s in report.series.items():
+        series.setdefault(account, {})[signal] = s.to_json()
+    return {"json": data, "signals": signals, "graph": collusion_svg.pair_graph(data["pairs"], flagged),
+            "series": series}
 
 
 def _worker() -> Worker:
@@ -60,7 +64,12 @@ def collusion_account(name: str):
     if not rows:
         abort(404)
     pairs = [p for p in model["json"]["pairs"] if name in p["accounts"]]
+    mine = model["series"].get(name, {})
+    charts = [{"signal": r["signal"], "words": model["json"]["signals"].get(r["signal"], ""),
+               "picture": collusion_account_svg.excess_chart(mine[r["signal"]], flagged=r["flagged"])}
+              for r in rows if r["signal"] in mine]
     return render_template("collusion_account.html", name=name, rows=rows, pairs=pairs, data=model["json"],
+                           charts=charts,
                            pair_flags=[f for f in model["json"]["pair_flags"] if name in f["accounts"]])
 
 

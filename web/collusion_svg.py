@@ -1,4 +1,4 @@
-"""Inline SVG pictures of the collusion review (:mod:`audit.collusion`): no script, no style.
+"""Inline SVG pictures of the collusion review (:mod:`audit.auditor.collusion`): no script, no style.
 
 * :func:`band_chart` -- one row per account of a signal: its t statistic as a dot, against
   the band chance keeps an honest account in (|t| below 2.58, 99 %, shaded); flagged

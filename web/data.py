@@ -1,17 +1,17 @@
 """What the pages and the JSON API show, computed once here from the ledger.
 
-Everything public goes through the ledger's public views (:mod:`audit.ledger.views`, the
-listings of :mod:`audit.ledger.queries`) and :func:`audit.publish.published_record`: a hand's server seed appears only once it is
+Everything public goes through the ledger's public views (:mod:`audit.operator.ledger.views`, the
+listings of :mod:`audit.operator.ledger.queries`) and :func:`audit.operator.publish.published_record`: a hand's server seed appears only once it is
 revealed (or the hand is cancelled).  Cards are computed only for revealed hands -- before
 the reveal nobody outside the operator may see them.
 
 * :func:`hand_json` -- one hand's public view plus links.
 * :func:`record_of` -- the published record (``None`` before the hand is finished).
-* :func:`verdict_of` -- :func:`audit.hand_verdict.published_verdict` of the published record,
+* :func:`verdict_of` -- :func:`audit.auditor.verdict.hand_verdict.published_verdict` of the published record,
   cached per record hash (auditing is deterministic, and a record changes only by being revealed).
 * :func:`table_money` -- a table's HT balances and commission from the *recomputed*
   settlements of the hands that pass the audit, the rejected hands apart with what the
-  operator claimed for them, and the pot (:class:`audit.report.AuditReport`).
+  operator claimed for them, and the pot (:class:`audit.auditor.run.report.AuditReport`).
 * :func:`replay_steps` -- the per-move views of the replay viewer.
 """
 from __future__ import annotations
@@ -25,12 +25,13 @@ from typing import Any, Iterator
 from flask import current_app
 
 from audit.errors import NotFoundError
-from audit.hand_verdict import published_verdict
-from audit.ledger import queries
-from audit.publish import get_published, is_published, published_record
+from audit.auditor.verdict.hand_verdict import published_verdict
+from audit.operator.ledger import queries
+from audit.auditor.evidence.ledger_log import LedgerLog
+from audit.operator.publish import get_published, is_published, published_record
 from audit.tlog.checkpoint import DEFAULT_ORIGIN
-from audit.report import AuditReport
-from audit.verify import Verdict
+from audit.auditor.run.report import AuditReport
+from audit.auditor.verdict.verify import Verdict
 from replay.canonical import canonical_hash
 from replay.errors import TipluError
 from replay.fairness import hand_randomness
@@ -66,10 +67,10 @@ def record_of(ledger: Any, hand_id: str) -> dict[str, Any] | None:
     """The public record of a hand; ``None`` while the hand has none.
 
     A revealed hand's record is the artifact stored at publication
-    (:func:`audit.publish.publish`, the ``published_records`` table) and is served exactly as
+    (:func:`audit.operator.publish.publish`, the ``published_records`` table) and is served exactly as
     stored -- it is what auditors audit, even if the operator tampered with it.  Before
     publication (a finished hand, or a revealed one not yet published) it is assembled from
-    the ledger by :func:`audit.publish.published_record`, with the server seed ``null``
+    the ledger by :func:`audit.operator.publish.published_record`, with the server seed ``null``
     until the reveal.
     """
     ledger.get_hand(hand_id)  # NotFoundError for an unknown hand
@@ -95,7 +96,7 @@ def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str, log: An
     record itself names, which a forger could set to its own.  A record about another hand
     than the one it is published as is a fault too.  Cached by the record's canonical hash,
     the key and the hand id (auditing is deterministic) -- and, with the operator's whole
-    ``log`` (:class:`audit.logcheck.LedgerLog`), its size: a second statement set appended
+    ``log`` (:class:`audit.auditor.evidence.ledger_log.LedgerLog`), its size: a second statement set appended
     later (``log_duplicate``) changes the verdict."""
     key = (f"{canonical_hash(record)}:{public_key}:{hand_id}:{log.size() if log is not None else '-'}"
            f":{policy.sha256 if policy is not None else '-'}")
@@ -117,7 +118,7 @@ def verdict_for(ledger: Any, view: Any, record: dict[str, Any], *, policy: Any =
     """:func:`verdict_of` for a hand of the ledger (its operator's registered key; under the
     caller's pinned ``policy`` when given)."""
     return verdict_of(record, public_key=ledger.public_key(view.operator), hand_id=view.id,
-                      log=queries.ledger_log(ledger), policy=policy)
+                      log=LedgerLog(ledger.db), policy=policy)
 
 
 def iter_table_records(ledger: Any, table_id: str) -> Iterator[tuple[Any, dict[str, Any] | None]]:

@@ -41,7 +41,7 @@ class LedgerPool:
 
     def take(self) -> tuple[Any, tuple[int, int] | None]:
         """An opened ledger and the file it was opened on (``None``: not to be given back)."""
-        from audit.ledger import Ledger, queries
+        from audit.operator.ledger import Ledger, queries
 
         try:
             st = os.stat(self.path)
@@ -64,7 +64,7 @@ class LedgerPool:
 
     def give(self, ledger: Any, file: tuple[int, int] | None) -> None:
         """Keep ``ledger`` for the next request, or close it."""
-        from audit.ledger import queries
+        from audit.operator.ledger import queries
 
         if file is not None and queries.reusable(ledger):
             with self._lock:
@@ -97,7 +97,7 @@ def get_ledger():
     if "ledger" not in g:
         pool = _pool(current_app)
         if pool is None:
-            from audit.ledger import Ledger
+            from audit.operator.ledger import Ledger
 
             ledger, g.ledger_from = Ledger(current_app.config["TIPLU_DB"],
                                            secrets_path=current_app.config.get("TIPLU_SECRETS")), None

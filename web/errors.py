@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from audit.errors import (AuthError, LedgerIntegrityError, LedgerStateError, NotALedgerError, NotFoundError,
                           SignatureError)
-from audit.ledger.secret_store import SecretStoreError
+from audit.operator.ledger.secret_store import SecretStoreError
 from replay.errors import CommitmentMismatchError, IllegalMoveError, MalformedError, RulesetError, TipluError
 
 log = logging.getLogger("tiplu.web")
@@ -68,6 +68,22 @@ def _respond(status: int, code: str, message: str) -> Response:
     return resp
 
 
+#: 5xx answers the app gives on purpose that say nothing is wrong: the server is busy for a
+#: moment (``busy``: the read slots, web/limits.py) or still computing a page (``computing``)
+TRANSIENT_CODES = frozenset({"busy", "computing"})
+
+
+def answer_level(exc: ApiError) -> int:
+    """The log level of a 5xx :class:`ApiError`, logged by its code (never as ``internal
+    error``, kept for what the app did not expect, and never with a traceback): INFO for a
+    transient answer (a flood of ``503 busy`` is the read cap working, not an error),
+    ERROR for a 500 (stored data that contradicts itself), WARNING for the rest (a missing
+    signer, a log key that is no operator's: the operator has something to fix)."""
+    if exc.code in TRANSIENT_CODES:
+        return logging.INFO
+    return logging.ERROR if exc.status == 500 else logging.WARNING
+
+
 def classify(exc: BaseException) -> tuple[int, str, str]:
     if isinstance(exc, ApiError):
         return exc.status, exc.code, exc.message
@@ -98,6 +114,9 @@ def init_app(app: Flask) -> None:
         status, code, message = classify(exc)
         if isinstance(exc, SecretStoreError):  # the operator needs the path and the fix; the client none of it
             log.error("configuration error on %s %s: %s", request.method, request.path, exc)
+        elif isinstance(exc, ApiError) and status >= 500:  # an answer the app chose, not a fault
+            log.log(answer_level(exc), "%s %s on %s %s: %s", status, exc.code, request.method, request.path,
+                    exc.message)
         elif status >= 500:
             log.error("internal error on %s %s: %s", request.method, request.path, type(exc).__name__)
         return _respond(status, code, message)

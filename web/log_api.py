@@ -45,7 +45,7 @@ from datetime import datetime, timezone
 from flask import Blueprint, Flask, current_app, g, jsonify, request
 
 from audit.consttime import same_text
-from audit.ledger import queries
+from audit.operator.ledger import queries
 from audit.tlog.checkpoint import DEFAULT_ORIGIN, Checkpoint, make_checkpoint, parse_checkpoint
 from audit.tlog.logs import OPERATOR_PARAM, check_id, operator_origin
 from audit.tlog.store import TransparencyLog
@@ -248,14 +248,14 @@ def consistency_proof():
 
 @bp.get("/policy")
 def get_policy():
-    """The operator's own C2SP ``tlog-policy`` (text/plain, :func:`audit.policy.operator_policy_text`):
+    """The operator's own C2SP ``tlog-policy`` (text/plain, :func:`audit.tlog.policy.operator_policy_text`):
     every operator's log of this site (its vkey; the name is the log's origin), the witnesses
     it submits checkpoints to (``TIPLU_WITNESSES``) and a quorum of any of them.  It is what the
     operator says about itself: an auditor pins its own policy (``--policy FILE``); no audit
     reads this one."""
     from flask import Response
 
-    from audit.policy import operator_policy_text
+    from audit.tlog.policy import operator_policy_text
 
     base = base_origin()
     logs = [(operator_origin(base, op.name), op.public_key) for op in queries.operators(db.get_ledger())]

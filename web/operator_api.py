@@ -23,7 +23,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
-from audit.tokens import issue_seat_token
+from audit.operator.tokens import issue_seat_token
 
 from . import data
 from .api import json_body
@@ -103,7 +103,7 @@ def finish(hand_id: str):
     """Attach the record: ``{"moves": [...]}`` (the outcome and settlement computed from their
     replay) or ``{"record": {...}}`` (checked against the ledger and the replay, key for key);
     a record the audit would refuse is refused here, 400 ``malformed``, nothing stored."""
-    from audit.finishing import finish_hand
+    from audit.operator.finishing import finish_hand
 
     view = _own_hand(hand_id)
     body = json_body()
@@ -130,7 +130,7 @@ def play_move(hand_id: str):
 @bp.post("/hands/<hand_id>/reveal")
 def reveal(hand_id: str):
     """Reveal, then publish: an audit of the ledger reports a revealed hand left unpublished."""
-    from audit.publish import reveal_and_publish
+    from audit.operator.publish import reveal_and_publish
 
     from flask import current_app
 
@@ -142,7 +142,7 @@ def reveal(hand_id: str):
 @bp.post("/hands/<hand_id>/publish")
 def publish(hand_id: str):
     """Publish the record of a revealed hand whose publication was lost (409 if published)."""
-    from audit.publish import publish as publish_record
+    from audit.operator.publish import publish as publish_record
 
     from flask import current_app
 

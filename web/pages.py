@@ -21,8 +21,8 @@ from flask import (Blueprint, Response, abort, current_app, g, make_response, re
                    send_from_directory)
 
 from audit.errors import NotFoundError
-from audit.ledger import queries
-from audit.publish import get_published_text
+from audit.operator.ledger import queries
+from audit.operator.publish import get_published_text
 from audit.signing import key_id, verify_statement
 from replay.canonical import canonical_json
 from replay.errors import TipluError

@@ -8,7 +8,7 @@ every id in a body goes through :func:`body_id`.  The rule (``docs/web.md``):
 
 * an integer is 1-18 ASCII digits without a leading zero (no sign, no other script's digits,
   no spaces), inside the route's bounds -- at most ``MAX_INT`` (below SQLite's 2**63);
-* an id is a JSON string, checked by :func:`audit.ledger.check_id`.
+* an id is a JSON string, checked by :func:`audit.operator.ledger.check_id`.
 
 A violation is a 400 ``bad_request`` (a path segment that is no seat number: a 404) in the
 one error shape.
@@ -52,7 +52,7 @@ def query_int(name: str, default: int | None = None, *, lo: int = 0, hi: int = M
 
 def body_id(body: dict[str, Any], name: str, *, what: str | None = None) -> str:
     """``body[name]`` as an id (a string of the ledger's id alphabet); 400 ``malformed`` otherwise."""
-    from audit.ledger import check_id
+    from audit.operator.ledger import check_id
 
     return check_id(body.get(name), what=what or name)
 

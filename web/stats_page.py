@@ -1,5 +1,5 @@
 """The deal statistics page (``/stats``) and its JSON (``/api/v1/stats``): thin shells over
-:mod:`audit.stats` (the counting and the tests) and :mod:`audit.stats_cache` (which hands
+:mod:`audit.auditor.stats.deals` (the counting and the tests) and :mod:`audit.auditor.stats.cache` (which hands
 count, and the cache keyed by the set of published records).
 
 A cold computation audits every published record (minutes for a large archive), longer
@@ -17,9 +17,9 @@ from typing import Any
 
 from flask import Blueprint, current_app, render_template
 
-from audit.ledger import Ledger
-from audit.stats import LEVEL, USED
-from audit.stats_cache import LedgerStats
+from audit.operator.ledger import Ledger
+from audit.auditor.stats.deals import LEVEL, USED
+from audit.auditor.stats.cache import LedgerStats
 
 from . import stats_svg
 from .db import get_ledger

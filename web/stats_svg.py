@@ -1,4 +1,4 @@
-"""Inline SVG pictures of the deal statistics (:mod:`audit.stats`): no script, no style attributes.
+"""Inline SVG pictures of the deal statistics (:mod:`audit.auditor.stats.deals`): no script, no style attributes.
 
 The page's Content-Security-Policy (``style-src 'self'``) forbids inline ``style``, so every
 colour is a presentation attribute (``fill``, ``stroke``).  Each cell and bar carries a

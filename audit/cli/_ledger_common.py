@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 import click
 
 if TYPE_CHECKING:  # the ledger (and sqlite-utils) load only when a ledger command runs
-    from ..ledger import Ledger
+    from ..operator.ledger import Ledger
 
 DEFAULT_DB = "tiplu.db"
 
@@ -40,7 +40,7 @@ def open_ledger(db: str, key_file: str | None = None, *, create: bool = False) -
     Only ``create=True`` (``tiplu init``, ``operator new``) makes a missing ledger; every
     other command refuses a missing, empty or foreign file in one line and changes nothing.
     The secret store is ``TIPLU_SECRETS`` when set, else the one beside the ledger."""
-    from ..ledger import Ledger
+    from ..operator.ledger import Ledger
     from ..keys import load_key_file
 
     keys = [load_key_file(key_file)] if key_file else []

@@ -79,7 +79,7 @@ def _digest(text: str) -> Any:
 
 
 def _key(text: str) -> Any:
-    from ..trust import parse_key
+    from ..auditor.verdict.trust import parse_key
 
     return parse_key(text)
 
@@ -101,7 +101,7 @@ COMMISSION_PCT = checked(_amount("commission_pct"))
 def pinned_trust(public_key: str | None, trust_file: str | None) -> Any:
     """The trust anchor of ``--public-key`` or ``--trust`` (``None`` when neither is given);
     both at once is a usage error."""
-    from ..trust import TrustAnchor, load_trust_file
+    from ..auditor.verdict.trust import TrustAnchor, load_trust_file
 
     if public_key and trust_file:
         raise click.UsageError("give --public-key or --trust, not both")

@@ -28,9 +28,9 @@ def witness_options(f):
 
 
 def pinned_policy(policy_file: str | None, witness_keys: tuple[str, ...] = (), quorum: int | None = None):
-    """The auditor's :class:`~audit.policy.Policy`: from ``--policy`` or from ``--witness``/``--quorum``
+    """The auditor's :class:`~audit.tlog.policy.Policy`: from ``--policy`` or from ``--witness``/``--quorum``
     (not both), or ``None``.  A file that does not parse is a usage error (exit 2)."""
-    from audit.policy import PolicyError, load_policy, policy_of_witnesses
+    from audit.tlog.policy import PolicyError, load_policy, policy_of_witnesses
 
     if policy_file and (witness_keys or quorum is not None):
         raise click.UsageError("give the witnesses once: --policy FILE, or --witness/--quorum, not both")
@@ -47,8 +47,8 @@ def pinned_policy(policy_file: str | None, witness_keys: tuple[str, ...] = (), q
 
 
 def reconciled(trust, policy):
-    """:func:`audit.trust.reconcile`, a conflict being a usage error (exit 2)."""
-    from audit.trust import TrustConflictError, reconcile
+    """:func:`audit.auditor.verdict.trust.reconcile`, a conflict being a usage error (exit 2)."""
+    from audit.auditor.verdict.trust import TrustConflictError, reconcile
 
     try:
         return reconcile(trust, policy)

@@ -13,12 +13,12 @@ from replay.describe import describe_move
 from replay.records import load_json, parse_record
 from replay.replayer import replay_record
 
-from ..sources import iter_source
-from ..report import AuditReport
-from ..runner import audit_items
+from ..auditor.sources.reader import iter_source
+from ..auditor.run.report import AuditReport
+from ..auditor.run.runner import audit_items
 from ..schema import validate_record
 from . import main
-from ..timing import UNPROVEN_MESSAGE
+from ..auditor.verdict.timing import UNPROVEN_MESSAGE
 from ._values import PUBLIC_KEY
 from ._witness_common import pinned_policy, reconciled, witness_options
 
@@ -44,33 +44,6 @@ def consequence_note(verdict: dict) -> str:
 
 
 MAX_TABLES_SHOWN = 50
-
-
-def position_key(where: str) -> list:
-    """Where a failure is, as a sort key in reading order: numbers as numbers, so line 9 of a
-    file comes before line 10 (``kitti.jsonl:9`` < ``kitti.jsonl:10``; text order put 10 first)."""
-    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", where) if part]
-
-
-_CARRY_FAULT = re.compile(r"^hand (\d+) starts with .*, but hand (\d+) left ")
-
-
-def folded_carry_faults(report: AuditReport) -> dict[str, list[tuple[str, str]]]:
-    """Table carry faults that follow from a rejected hand, by that hand's place: the pot
-    hand ``b`` starts with differs from what hand ``a`` left, and ``a`` (or else ``b``) is a
-    rejected record -- the text report lists the fault under it, as a consequence."""
-    out: dict[str, list[tuple[str, str]]] = {}
-    for tid, faults in report.table_faults().items():
-        rejected = report.tables[tid].rejected_numbers
-        for msg in faults:
-            m = _CARRY_FAULT.match(msg)
-            if m is None:
-                continue
-            later, earlier = int(m.group(1)), int(m.group(2))
-            cause = rejected.get(earlier) or rejected.get(later)
-            if cause is not None:
-                out.setdefault(cause, []).append((tid, msg))
-    return out
 
 
 def hand_note(failure: dict) -> str:
@@ -104,15 +77,15 @@ def print_summary(report: AuditReport, *, verdict_line: bool = True) -> None:
     widths = [max(len(x) for x in col) for col in zip(header, *rows)]
     for row in [header, *rows]:
         click.echo("  ".join(x.ljust(w) for x, w in zip(row, widths)).rstrip())
-    folded = folded_carry_faults(report)
-    for f in sorted(data["failures"], key=lambda f: position_key(f["where"]))[:50]:
+    folded = report.folded_carry_faults()
+    for f in data["failures"][:50]:  # in reading order (AuditReport.to_json)
         root = f["faults"][0]
         where = f"move {root['move_index']}: " if root.get("move_index") is not None else ""
         click.echo(f"FAIL {f['where']}{hand_note(f)}: {f['reason']}: {where}{root['message']}{consequence_note(f)}")
-        for tid, msg in folded.get(f["where"], []):
-            click.echo(f"     consequence: table {tid}: carry_mismatch: {msg}")
-    if len(data["failures"]) > 50:
-        click.echo(f"... and {len(data['failures']) - 50} more failures (use --json for all)")
+        for c in f.get("consequences", []):
+            click.echo(f"     consequence: table {c['table_id']}: {c['reason']}: {c['message']}")
+    if data["failed"] > 50:  # every failed record, not only the MAX_LISTED_FAILURES listed
+        click.echo(f"... and {data['failed'] - 50} more failures (use --json for all)")
     tables = sorted(data["tables"].items())  # the money without hands settled on a rejected pot
     for tid, t in tables[:MAX_TABLES_SHOWN]:
         click.echo(table_line(tid, t))
@@ -200,9 +173,9 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
     fails or if nothing was audited (an empty source, a damaged ledger copy), 2 on bad
     input, 3 if nothing failed but some record's timing is unproven.
     """
-    from ..coverage import DEFAULT_GRACE, parse_grace, parse_time, utc_now
+    from ..auditor.sources.coverage import DEFAULT_GRACE, parse_grace, parse_time, utc_now
 
-    from ..trust import TrustAnchor, load_trust_file, parse_key
+    from ..auditor.verdict.trust import TrustAnchor, load_trust_file, parse_key
 
     if public_key and trust_file:
         raise MalformedError("pin the key once: --public-key or --trust, not both")
@@ -210,7 +183,7 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
              else load_trust_file(trust_file) if trust_file else None)
     saved, state = None, None
     if state_file:
-        from ..auditstate import AuditState
+        from ..auditor.run.auditstate import AuditState
 
         try:
             saved = AuditState.load(state_file)
@@ -230,7 +203,7 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
     now = utc_now() if now_text is None else parse_time(now_text)
     if now is None:
         raise MalformedError("--now is an ISO-8601 time with its zone, e.g. 2026-12-01T20:00:00Z")
-    from ..scope import scope_for
+    from ..auditor.sources.scope import scope_for
 
     scope = scope_for(source, trust.public_key) if trust is not None and trust.basis != "record" else None
     log, log_failures = _whole_log(source, trust, scope)
@@ -248,7 +221,7 @@ def _audit(source, log, log_failures, *, scope, trust, saved, state_file, policy
            progress, workers, dask_address, read_in_workers, now, grace) -> None:
     from replay.faults import Fault, Reason
 
-    from ..verify import Verdict
+    from ..auditor.verdict.verify import Verdict
 
     state = None
     show = _progress_printer(sys.stderr.isatty() if progress is None else progress, source)
@@ -257,7 +230,7 @@ def _audit(source, log, log_failures, *, scope, trust, saved, state_file, policy
     if saved is not None:
         state, source_cp = _state_check(source, saved, trust, log, scope)
     if workers > 1 or dask_address:
-        from ..parallel import audit_parallel
+        from ..auditor.run.parallel import audit_parallel
 
         report = audit_parallel(source, workers=workers, dask_address=dask_address, trust=trust,
                                 check_signatures=check_signatures, log=log, state=state,
@@ -329,13 +302,14 @@ def _state_check(source: str, saved, trust, log=None, scope=None):
     for a URL, the one its served log was checked against (:class:`RemoteLog`) when it has one."""
     from pathlib import Path
 
-    from ..sources import DB_SUFFIXES
-    from ..auditstate import SourceProofs, StateCheck
-    from ..logcheck import RemoteLog, verified_checkpoint
+    from ..auditor.sources.reader import DB_SUFFIXES
+    from ..auditor.run.auditstate import SourceProofs, StateCheck
+    from ..auditor.evidence.remote_log import RemoteLog
+    from ..auditor.evidence.logcheck import verified_checkpoint
 
     proof, text = None, None
     if source.startswith(("http://", "https://")):
-        from ..tlog.monitor import LogClient
+        from ..auditor.sources.operator_api import LogClient
 
         proof = SourceProofs("url", source)
         if isinstance(log, RemoteLog) and log.checkpoint is not None:
@@ -344,7 +318,7 @@ def _state_check(source: str, saved, trust, log=None, scope=None):
             body = LogClient(source, operator=scope.operator if scope is not None else None).checkpoint()
             text = body.get("checkpoint") if isinstance(body, dict) else None
     elif source != "-" and Path(source).suffix in DB_SUFFIXES:
-        from ..ledger.store import open_readonly
+        from ..operator.ledger.store import open_readonly
         from ..tlog.store import TransparencyLog
 
         proof = SourceProofs("db", source)
@@ -362,14 +336,14 @@ def _state_check(source: str, saved, trust, log=None, scope=None):
 
 def _findings(source: str, log, now):
     """What the whole log (a ledger, a URL's served log) or the whole archive (a file) shows
-    of each hand: order, time, seed reuse (:mod:`audit.logscan`, :mod:`audit.archive_scan`)."""
+    of each hand: order, time, seed reuse (:mod:`audit.auditor.sources.logscan`, :mod:`audit.auditor.sources.archive_scan`)."""
     if log is not None:
-        from ..logscan import scan_log
+        from ..auditor.sources.logscan import scan_log
 
         return scan_log(log, now=now)
     if source.startswith(("http://", "https://")):
         return {}
-    from ..archive_scan import scan_archive
+    from ..auditor.sources.archive_scan import scan_archive
 
     return scan_archive(source, now=now) or {}
 
@@ -380,12 +354,12 @@ def _whole_log(source: str, trust=None, scope=None):
     checkpoint fixes (that log is then not used: the records are judged on their own)."""
     from pathlib import Path
 
-    from ..sources import DB_SUFFIXES
+    from ..auditor.sources.reader import DB_SUFFIXES
 
     if source.startswith(("http://", "https://")):
         from ..errors import TipluError
-        from ..logcheck import LogMismatch, RemoteLog
-        from ..tlog.monitor import LogClient
+        from ..auditor.evidence.remote_log import LogMismatch, RemoteLog
+        from ..auditor.sources.operator_api import LogClient
 
         client = LogClient(source, operator=scope.operator if scope is not None else None)
         log = RemoteLog(client, public_key=trust.public_key if trust is not None else None,
@@ -398,8 +372,8 @@ def _whole_log(source: str, trust=None, scope=None):
             return None, []  # an operator that serves no log: its records are audited offline
     if source == "-" or Path(source).suffix not in DB_SUFFIXES:
         return None, []
-    from ..ledger.store import open_readonly  # refuses a missing or foreign file; never writes
-    from ..logcheck import LedgerLog
+    from ..operator.ledger.store import open_readonly  # refuses a missing or foreign file; never writes
+    from ..auditor.evidence.ledger_log import LedgerLog
 
     return LedgerLog(open_readonly(source, intact=True), path=source), []
 

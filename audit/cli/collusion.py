@@ -29,9 +29,9 @@ def collusion_command(source: str, public_key: str | None, trust_file: str | Non
     is a reason to review, never a finding of cheating.  Pairs of accounts are tested the same
     way (feeding, play together, token flows).  Exits 1 if any account or pair is flagged.
     """
-    from ..collusion import observe_items, review
-    from ..collusion.significance import MIN_DECISIONS
-    from ..sources import iter_source
+    from ..auditor.collusion import observe_items, review
+    from ..auditor.collusion.significance import MIN_DECISIONS
+    from ..auditor.sources.reader import iter_source
     from ._values import pinned_trust
 
     trust = pinned_trust(public_key, trust_file)

@@ -29,10 +29,10 @@ def build_demo(db: Path, *, plan=DEMO_PLAN, tamper_rate: float = DEMO_TAMPER_RAT
     """Simulate the demo archive into ``db`` (a new file) and write its private tamper log.
     ``witnesses`` (a ``TIPLU_WITNESSES`` setting): every record's checkpoint is sent to them
     and carries the cosignatures they give."""
-    from ..ledger import Ledger
-    from ..sim.archive import simulate_archive, write_tamper_log
+    from ..operator.ledger import Ledger
+    from ..operator.sim.archive import simulate_archive, write_tamper_log
 
-    from ..ledger.secret_store import secrets_path_for
+    from ..operator.ledger.secret_store import secrets_path_for
 
     db.parent.mkdir(parents=True, exist_ok=True)
     tmp = db.with_suffix(".building")
@@ -66,7 +66,7 @@ def needs_build(directory: Path, *, rebuild: bool = False) -> bool:
 
 def demo_log(directory: Path | None = None) -> tuple[str, str]:
     """``(origin, public key hex)`` of the demo operator's log (known before the archive exists)."""
-    from ..sim.archive import OPERATOR, operator_key_for
+    from ..operator.sim.archive import OPERATOR, operator_key_for
     from ..tlog.logs import operator_origin
 
     return operator_origin(DEMO_ORIGIN, OPERATOR), operator_key_for(DEMO_SEED).public_hex
@@ -78,8 +78,8 @@ def build_and_audit(directory: Path, *, rebuild: bool = False, small: bool = Fal
     ``rebuild``), audit it with a progress bar, print the summary and whether the audit
     rejected exactly the hands the demo forged.  Returns the archive's path; exits 1 when it
     did not (a missed forgery or a rejected honest hand is a bug)."""
-    from ..sources import iter_source
-    from ..runner import audit_items
+    from ..auditor.sources.reader import iter_source
+    from ..auditor.run.runner import audit_items
     from .audit import _progress_printer, print_summary
 
     db = directory / "tiplu.db"

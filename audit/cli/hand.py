@@ -23,7 +23,7 @@ from ._values import COMMISSION_PCT, DIGEST, PLAYER_SEED, POINT_VALUE, PRESET, P
 from ._ledger_common import db_option, emit, json_option, key_option, open_ledger
 
 
-#: the values of :class:`audit.ledger.HandState` (spelled out so that ``tiplu`` starts without
+#: the values of :class:`audit.operator.ledger.HandState` (spelled out so that ``tiplu`` starts without
 #: loading the ledger; a test checks they agree)
 HAND_STATES = ("created", "committed", "seeds-committed", "seeds-revealed", "dealt", "finished", "revealed",
                "cancelled")
@@ -138,7 +138,7 @@ def hand_seed_commit(hand_id, seat, commitment, seed, db, key_file, as_json) -> 
         raise click.UsageError("give exactly one of --commitment and --seed")
     if seed is not None:
         commitment = commit_player_seed(hand_id, seat, parse_player_seed(seed))
-    from ..receipts import receipt
+    from ..operator.receipts import receipt
 
     with open_ledger(db, key_file) as ledger:
         signed = ledger.seed_commit(hand_id, seat, commitment)
@@ -173,7 +173,7 @@ def hand_seed_reveal(hand_id, seat, seed, receipt_path, public_key, server_commi
 
     terms = agreed_terms(point_value, commission_pct)
     if receipt_path is not None:
-        from ..receipts import check_before_reveal
+        from ..operator.receipts import check_before_reveal
         from .seat import check_receipt_file
 
         if public_key is None:
@@ -242,7 +242,7 @@ def hand_finish(hand_id, moves_file, record_file, played, db, key_file, as_json)
     """
     if (moves_file is not None) + (record_file is not None) + played != 1:
         raise click.UsageError("give exactly one of --moves, --record and --played")
-    from ..finishing import finish_hand
+    from ..operator.finishing import finish_hand
 
     if played:
         kwargs = {"played": True}
@@ -264,7 +264,7 @@ def hand_finish(hand_id, moves_file, record_file, played, db, key_file, as_json)
 def hand_bot_moves(hand_id, db) -> None:
     """OPERATOR ONLY, for trying the CLI: the moves the simulator's bot plays in a dealt hand
     (a JSON array for 'tiplu hand finish --moves'); a real table's moves come from its game."""
-    from ..sim.play import bot_moves
+    from ..operator.sim.play import bot_moves
 
     with open_ledger(db) as ledger:
         moves = bot_moves(ledger, hand_id)
@@ -278,7 +278,7 @@ def hand_bot_moves(hand_id, db) -> None:
 @db_option
 def hand_record(hand_id, attached, db) -> None:
     """Print a hand's published record (JSON, as the site serves it and auditors audit it)."""
-    from ..publish import get_published_text
+    from ..operator.publish import get_published_text
 
     with open_ledger(db) as ledger:
         if attached:
@@ -297,7 +297,7 @@ def hand_record(hand_id, attached, db) -> None:
 
 @_verb("reveal", "Reveal the server seed of a finished hand (checked against its commitment), then publish its record.")
 def hand_reveal(hand_id, db, key_file, as_json) -> None:
-    from ..publish import reveal_and_publish
+    from ..operator.publish import reveal_and_publish
 
     with open_ledger(db, key_file) as ledger:
         signed, _ = reveal_and_publish(ledger, hand_id)
@@ -311,7 +311,7 @@ def hand_reveal(hand_id, db, key_file, as_json) -> None:
 def hand_publish(hand_id, db, as_json) -> None:
     """Publish the record of a revealed hand that is not yet published (a reveal whose
     publication was lost: audits report it unpublished until then)."""
-    from ..publish import publish
+    from ..operator.publish import publish
 
     with open_ledger(db) as ledger:
         record = publish(ledger, hand_id)

@@ -1,4 +1,4 @@
-"""``tiplu monitor URL``: watch an operator's transparency log (see :mod:`audit.tlog.monitor`).
+"""``tiplu monitor URL``: watch an operator's transparency log (see :mod:`audit.auditor.monitor.watch`).
 
 Every problem found is one line on stderr, ``tiplu monitor: KIND: message``.  The state file
 is saved after every poll whose *log* checks pass (a problem about a hand -- stalled,
@@ -19,13 +19,14 @@ import click
 
 from datetime import timedelta
 
-from audit.coverage import DEFAULT_GRACE, format_grace, parse_grace
-from audit.tlog.monitor import AuditHook, LogClient, MonitorState, compare, load_other_checkpoint, poll
+from audit.auditor.sources.coverage import DEFAULT_GRACE, format_grace, parse_grace
+from audit.auditor.sources.operator_api import LogClient
+from audit.auditor.monitor.watch import AuditHook, MonitorState, compare, load_other_checkpoint, poll
 
 from . import main
 from ._witness_common import pinned_policy, reconciled, witness_options
 
-DEFAULT_AUDIT_HOOK = "audit.verify:audit_record"
+DEFAULT_AUDIT_HOOK = "audit.auditor.verdict.verify:audit_record"
 
 
 def load_hook(spec: str, *, required: bool) -> AuditHook | None:
@@ -78,7 +79,7 @@ def against_the_log(hook: AuditHook, client: LogClient, public_key: str | None =
     ``public_key`` (the pinned key or the one the state holds; on first use, the key the
     operator publishes): served entries that are not that tree fail every audit of the
     round (``AUDIT_FAILED: ... log_inconsistent``) instead of judging records against them."""
-    from audit.logcheck import RemoteLog
+    from audit.auditor.evidence.remote_log import RemoteLog
 
     log = RemoteLog(client, public_key=public_key, origin=origin)
 
@@ -88,12 +89,12 @@ def against_the_log(hook: AuditHook, client: LogClient, public_key: str | None =
 
 
 def records_need_witnesses(hook: AuditHook, policy) -> AuditHook:
-    """The default audit hook under the pinned policy (:class:`audit.policy.Policy`): a
+    """The default audit hook under the pinned policy (:class:`audit.tlog.policy.Policy`): a
     revealed hand's record must carry a checkpoint with its witness quorum (``witness_quorum``
     otherwise), as ``tiplu audit --policy`` judges it."""
     from dataclasses import replace
 
-    from audit.timing import judge_timing
+    from audit.auditor.verdict.timing import judge_timing
 
     def audit(record, **kwargs):
         verdict = hook(record, **kwargs)
@@ -134,7 +135,7 @@ def monitor_command(url: str, state_path: Path, public_key: str | None, once: bo
     WITNESS_QUORUM.  Every hand is audited against the whole served log (its timing:
     "whole-log").
     """
-    from audit.trust import TrustAnchor
+    from audit.auditor.verdict.trust import TrustAnchor
 
     grace = parse_grace(grace_text)
     policy = pinned_policy(policy_file, witness_keys, quorum)
@@ -146,7 +147,7 @@ def monitor_command(url: str, state_path: Path, public_key: str | None, once: bo
     if hook is None and audit_hook.lower() != "none":
         click.echo(f"note: audit hook {audit_hook} is not available; revealed hands are not audited")
     # a pinned key that is one of several operators' at this site: watch that operator's own log
-    from ..scope import url_scope
+    from ..auditor.sources.scope import url_scope
 
     scope = url_scope(url.rstrip("/"), public_key) if public_key else None
     client = LogClient(url, operator=scope.operator if scope is not None else None)

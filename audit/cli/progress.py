@@ -16,11 +16,11 @@ from typing import Any
 
 import click
 
-from ..sources import DB_SUFFIXES
+from ..auditor.sources.reader import DB_SUFFIXES
 
 
 def count_items(source: str) -> int | None:
-    """How many items :func:`audit.sources.iter_source` will yield, when cheap to know:
+    """How many items :func:`audit.auditor.sources.reader.iter_source` will yield, when cheap to know:
     the hands of a ledger (one item each: its record or its status), the non-blank lines
     of a JSON-lines file; ``None`` for a URL, stdin or anything else."""
     if source == "-" or source.startswith(("http://", "https://")):
@@ -28,7 +28,7 @@ def count_items(source: str) -> int | None:
     path = Path(source)
     try:
         if path.suffix in DB_SUFFIXES:
-            from ..splits import connect_ro
+            from ..auditor.sources.splits import connect_ro
             conn = connect_ro(str(path))
             try:
                 return int(conn.execute("SELECT count(*) FROM hands").fetchone()[0])
@@ -43,7 +43,7 @@ def count_items(source: str) -> int | None:
 
 
 class AuditProgress:
-    """Called with the report so far (``progress=`` of :func:`audit.runner.audit_items`)."""
+    """Called with the report so far (``progress=`` of :func:`audit.auditor.run.runner.audit_items`)."""
 
     def __init__(self, total: int | None, *, file: Any = None) -> None:
         self.total, self.done, self.started = total, 0, time.monotonic()

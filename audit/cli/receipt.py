@@ -4,7 +4,7 @@ Exit status 0: consistent (and what an offline check cannot show is said); 1: co
 each contradiction one line (``--json``: the evidence, both sides), or under ``--policy`` the
 record's checkpoint lacks the witness quorum the policy requires; 2: bad input (a file
 that does not parse, a receipt that does not hold under the key, a record of another hand).
-See :mod:`audit.receipt_check`.
+See :mod:`audit.auditor.verdict.receipt_check`.
 """
 from __future__ import annotations
 
@@ -54,10 +54,10 @@ def receipt_verify(receipt_path: str, record_path: str, public_key: str | None, 
     report says whether witnesses proved its timing, and a missing quorum the policy
     requires is a failure.  Exit 0 consistent, 1 contradicted (or the policy's witness
     quorum missing), 2 bad input."""
-    from ..move_receipts import load_move_receipts
-    from ..receipt_check import compare
-    from ..timing import judge_timing
-    from ..trust import TrustAnchor
+    from ..auditor.verdict.move_receipts import load_move_receipts
+    from ..auditor.verdict.receipt_check import compare
+    from ..auditor.verdict.timing import judge_timing
+    from ..auditor.verdict.trust import TrustAnchor
 
     policy = pinned_policy(policy_file)
     if public_key is not None and policy is not None:

@@ -84,7 +84,7 @@ def _post(url: str, hand_id: str, seat: int, what: str, token: str, body: dict) 
               help="Where to keep the receipt (you need it to reveal, and to check the published record).")
 def seat_commit(url, hand_id, seat, seed, token, public_key, player, point_value, commission_pct, out) -> None:
     """Commit your seed's hash and keep the checked receipt."""
-    from ..receipts import check_before_reveal
+    from ..operator.receipts import check_before_reveal
 
     mine = commit_player_seed(hand_id, seat, parse_player_seed(seed))
     rec = _post(url, hand_id, seat, "commit", token, {"commitment": mine})
@@ -105,7 +105,7 @@ def seat_reveal(url, hand_id, seat, seed, token, public_key, player, point_value
                 server_commitment) -> None:
     """Check your receipt (your name and the terms too, when given), then reveal your seed
     (refused if the check fails)."""
-    from ..receipts import check_before_reveal
+    from ..operator.receipts import check_before_reveal
 
     seed_b = parse_player_seed(seed)
     check_receipt_file(receipt_path, public_key, hand_id=hand_id, seat=seat,
@@ -128,7 +128,7 @@ def seat_moves(url, hand_id, public_key, keep_path, as_json) -> None:
     the moves as played (tiplu receipt verify --moves)."""
     import requests
 
-    from ..move_receipts import keep, load_move_receipts
+    from ..auditor.verdict.move_receipts import keep, load_move_receipts
 
     kept = []
     if keep_path.exists():

@@ -46,9 +46,9 @@ def simulate_command(preset: str, players: int, hands: int, tables: int, seed: s
                      bias_seat: int | None, bias_tries: int, peek_seat: int | None, peek_rate: float,
                      collude_seats: str | None, collude_rate: float) -> None:
     """Run simulated tables through the real ledger: commitments, two-phase seeds, bot play, reveals."""
-    from ..ledger import Ledger
-    from ..sim.archive import simulate_archive, write_tamper_log
-    from ..sim.bias import Bias
+    from ..operator.ledger import Ledger
+    from ..operator.sim.archive import simulate_archive, write_tamper_log
+    from ..operator.sim.bias import Bias
 
     if bias_seat is not None and bias_seat >= players:
         raise click.BadParameter(f"seat {bias_seat} is not at a table of {players}", param_hint="--bias-seat")
@@ -58,7 +58,7 @@ def simulate_command(preset: str, players: int, hands: int, tables: int, seed: s
     peek = {peek_seat: round(peek_rate * 1000)} if peek_seat is not None else None
     if peek:
         from replay.rulesets import resolve
-        from ..sim.bots import peeking_bot_for
+        from ..operator.sim.bots import peeking_bot_for
         try:
             peeking_bot_for(resolve(preset).game)
         except LookupError as exc:
@@ -95,7 +95,7 @@ def simulate_command(preset: str, players: int, hands: int, tables: int, seed: s
 
 def _collude(seats: str | None, rate: float, players: int, preset: str) -> dict[int, tuple[int, int]] | None:
     """``--collude-seats A,B``: each seat mapped to its partner and the per mille it plays with
-    the partner's hand in view (:func:`audit.sim.play.play_hand`)."""
+    the partner's hand in view (:func:`audit.operator.sim.play.play_hand`)."""
     if seats is None:
         return None
     parts = seats.split(",")
@@ -109,7 +109,7 @@ def _collude(seats: str | None, rate: float, players: int, preset: str) -> dict[
     if a == b:
         raise click.BadParameter("a pair needs two different seats", param_hint="--collude-seats")
     from replay.rulesets import resolve
-    from ..sim.collude import colluding_bot_for
+    from ..operator.sim.collude import colluding_bot_for
     try:
         colluding_bot_for(resolve(preset).game)
     except LookupError as exc:

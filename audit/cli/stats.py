@@ -32,15 +32,15 @@ def stats_command(source: str, public_key: str | None, trust_file: str | None, a
     each with a chi-square test
     at 99%.  Exits 1 if a test of the deal is flagged (docs/stats.md).
     """
-    from ..sources import iter_source
-    from ..stats import stats_of_items, summary_lines
+    from ..auditor.sources.reader import iter_source
+    from ..auditor.stats.deals import stats_of_items, summary_lines
 
     show = sys.stderr.isatty() if progress is None else progress
 
     def tick(n: int) -> None:
         click.echo(f"audited {n} records", err=True)
 
-    from ..trust import TrustAnchor
+    from ..auditor.verdict.trust import TrustAnchor
     from ._values import pinned_trust
 
     trust = pinned_trust(public_key, trust_file)

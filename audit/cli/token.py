@@ -23,7 +23,7 @@ def token_new(db: str, operator: str | None, hand_id: str | None, seat: int | No
 
     Either --operator NAME, or --hand H --seat N.
     """
-    from ..tokens import issue_operator_token, issue_seat_token
+    from ..operator.tokens import issue_operator_token, issue_seat_token
 
     if (operator is None) == (hand_id is None) or (hand_id is not None and seat is None) \
             or (operator is not None and seat is not None):
@@ -42,7 +42,7 @@ def token_new(db: str, operator: str | None, hand_id: str | None, seat: int | No
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def token_revoke(db: str, token_id: str, as_json: bool) -> None:
     """Revoke a token by its id (the 16 hex digits after ``tpl_``)."""
-    from ..tokens import revoke
+    from ..operator.tokens import revoke
 
     with open_ledger(db) as ledger:
         revoke(ledger.db, token_id, now=real_clock())

@@ -30,7 +30,7 @@ from replay.errors import MalformedError
 #: the query parameter naming an operator's log on the log API
 OPERATOR_PARAM = "operator"
 
-#: an operator name, as the ledger allows it (``audit.ledger.inputs.check_id``)
+#: an operator name, as the ledger allows it (``audit.operator.ledger.inputs.check_id``)
 _OPERATOR_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
 
 

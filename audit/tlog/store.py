@@ -258,7 +258,7 @@ class TransparencyLog:
 
     def append_in_transaction(self, entry: bytes, *, index: int | None = None) -> int:
         """:meth:`append` for a caller whose open transaction rolls back as a whole on any
-        error (the ledger's :func:`~audit.ledger.store.atomic`): no savepoint of its own.
+        error (the ledger's :func:`~audit.operator.ledger.store.atomic`): no savepoint of its own.
 
         ``index``: the index the caller expects the entry to get (the ledger: ``seq - 1``);
         when the log's size is not that, nothing is appended and the size is returned."""

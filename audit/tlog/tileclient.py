@@ -1,6 +1,6 @@
 """Reading an operator's log entries through its C2SP ``tlog-tiles`` entry bundles.
 
-:class:`~audit.tlog.monitor.LogClient` (the monitor and the URL audit) reads the entries
+:class:`~audit.auditor.sources.operator_api.LogClient` (the monitor and the URL audit) reads the entries
 below a checkpoint's size from ``<base>/log/<operator>/tile/entries/<N>[.p/<W>]``
 (:func:`~audit.tlog.logs.tiles_prefix`, :func:`~audit.tlog.logs.tile_path`): static,
 cacheable resources, 256 entries a request.  A bundle is the entries, each a big-endian

@@ -25,6 +25,7 @@ from .describe import describe
 from .engine import MarriageEngine
 from .eval_requests import evaluate
 from .moves import parse_move, parse_move_text
+from .signals import hidden_signals
 from .view import view
 
 def jokers_of_hand(ruleset, deal, outcome):
@@ -41,4 +42,5 @@ def jokers_of_hand(ruleset, deal, outcome):
 GAME = Game(name="marriage", engine=MarriageEngine, parse_move_json=parse_move,
             parse_move_text=parse_move_text, view=view,
             deal_layout=DealLayout(turned_up=True),    # MN-3, MC-13
-            eval_handlers=evaluate, describe_move=describe, jokers_of_hand=jokers_of_hand)
+            eval_handlers=evaluate, describe_move=describe, jokers_of_hand=jokers_of_hand,
+            hidden_signals=hidden_signals)

@@ -1,6 +1,6 @@
 """13-card Rummy (preset ``rummy13``): groups, the minimum-points solver, declarations,
 the engine and the ``tiplu eval rummy13`` operations (its bot is the simulator's:
-:mod:`audit.sim.bots.rummy13`).
+:mod:`audit.operator.sim.bots.rummy13`).
 
 * :mod:`replay.rummy.groups` -- the glossary, wild rules, card points, group validity.
 * :mod:`replay.rummy.solver` -- the least points a hand can count (R-12..R-15, D-22).
@@ -18,7 +18,7 @@ from .engine import RummyEngine
 from .eval_requests import evaluate
 from .groups import is_joker, wild_rank_of
 from .moves import parse_move, parse_move_text
-from .signals import hidden_signals
+from .discard_drop_signals import hidden_signals
 from .view import view
 
 def jokers_of_hand(ruleset, deal, outcome):

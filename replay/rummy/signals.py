@@ -63,8 +63,9 @@ def pick_observation(engine, state, move: Pick, rng: Stream, *, redeals: int = R
     return Observation(SIGNAL, seat, score(stock[0]), null)
 
 
-def hidden_signals(engine, state, move, rng: Stream) -> list[Observation]:
-    """``GAME.hidden_signals`` for 13-card Rummy."""
+def pick_signals(engine, state, move, rng: Stream) -> list[Observation]:
+    """The pick observation of ``move`` (``GAME.hidden_signals`` adds the discard and drop
+    signals: :mod:`.discard_drop_signals`)."""
     if not isinstance(move, Pick):
         return []
     obs = pick_observation(engine, state, move, rng)

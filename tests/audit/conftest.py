@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from audit.ledger import Ledger
-from audit.sim.tables import simulate_table
+from audit.operator.ledger import Ledger
+from audit.operator.sim.tables import simulate_table
 
 
 def simulated(preset: str, players: int, hands: int, *, seed: str = "tests", table_id: str = "t1",

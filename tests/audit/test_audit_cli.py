@@ -7,7 +7,7 @@ import json
 from click.testing import CliRunner
 
 from audit.cli import main
-from audit.sim.tamper import _resign_record, TamperContext
+from audit.operator.sim.tamper import _resign_record, TamperContext
 from replay.stream import Stream
 
 
@@ -161,8 +161,8 @@ def test_a_carry_mismatch_caused_by_a_rejected_hand_is_listed_under_it(tmp_path)
     from click.testing import CliRunner as _Runner
 
     from audit.cli import main as _main
-    from audit.ledger import Ledger
-    from audit.sim.tables import simulate_table
+    from audit.operator.ledger import Ledger
+    from audit.operator.sim.tables import simulate_table
 
     records = []
     ledger = Ledger(":memory:", create=True)
@@ -176,4 +176,53 @@ def test_a_carry_mismatch_caused_by_a_rejected_hand_is_listed_under_it(tmp_path)
     at = next(i for i, line in enumerate(lines) if line.startswith("FAIL") and "t.jsonl:5 " in line)
     assert lines[at + 1].strip().startswith("consequence: table t1: carry_mismatch: hand 4 starts with pot")
     assert not any(line.startswith("FAIL table t1: carry_mismatch") for line in lines)
+    assert res.exit_code == 1
+
+
+def test_the_json_report_lists_failures_in_reading_order_too(tmp_path):
+    """Issue 29 item 13: --json sorted its failures (and its unproven records) as text, line
+    10 before line 9; they are in reading order, as in the text report."""
+    from pathlib import Path as _Path
+
+    from click.testing import CliRunner as _Runner
+
+    from audit.cli import main as _main
+
+    folder = _Path(__file__).resolve().parents[2] / "fixtures" / "records" / "kitti"
+    bad = json.loads((folder / "corrupted-edited_move.json").read_text())
+    good = json.loads((folder / "golden-0.json").read_text())
+    lines = [json.dumps(bad if k % 2 else good) for k in range(24)]  # bad on lines 2, 4, ... 24
+    (tmp_path / "a.jsonl").write_text("\n".join(lines) + "\n")
+    res = _Runner().invoke(_main, ["audit", str(tmp_path / "a.jsonl"), "--json", "--no-progress"])
+    data = json.loads(res.stdout)
+    assert [f["where"] for f in data["failures"]] == [f"{tmp_path / 'a.jsonl'}:{n}" for n in range(2, 25, 2)]
+    assert [r["where"] for r in data["unproven_records"]] == [f"{tmp_path / 'a.jsonl'}:{n}" for n in range(1, 24, 2)]
+    assert [r["where"] for r in data["tables"][bad["table"]["table_id"]]["rejected"]][:2] == [
+        f"{tmp_path / 'a.jsonl'}:2", f"{tmp_path / 'a.jsonl'}:4"]
+
+
+def test_the_json_report_folds_a_carry_mismatch_under_the_rejected_hand(tmp_path):
+    """Issue 29 item 13: a table's carry_mismatch that follows from a rejected hand is that
+    hand's consequence in --json as in the text report (``consequences`` of its failure)."""
+    from click.testing import CliRunner as _Runner
+
+    from audit.cli import main as _main
+    from audit.operator.ledger import Ledger
+    from audit.operator.sim.tables import simulate_table
+
+    records = []
+    ledger = Ledger(":memory:", create=True)
+    ledger.new_operator("demo-operator")
+    simulate_table(ledger, preset="kitti", players=4, hands=6, seed="fold", table_id="t1",
+                   on_record=lambda r, _kind: records.append(r))
+    records[4]["table"]["carry"]["pot_before"] += 7
+    (tmp_path / "t.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    res = _Runner().invoke(_main, ["audit", str(tmp_path / "t.jsonl"), "--json", "--no-progress"])
+    data = json.loads(res.stdout)
+    (failure,) = data["failures"]
+    assert failure["where"].endswith("t.jsonl:5")
+    (consequence,) = failure["consequences"]
+    assert consequence["table_id"] == "t1" and consequence["reason"] == "carry_mismatch"
+    assert consequence["message"].startswith("hand 4 starts with pot")
+    assert consequence["message"] in data["tables"]["t1"]["carry_faults"]  # the table's own list is unchanged
     assert res.exit_code == 1

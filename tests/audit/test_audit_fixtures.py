@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from audit.sim.tamper import EXPECTED
-from audit.verify import audit_record
+from audit.operator.sim.tamper import EXPECTED
+from audit.auditor.verdict.verify import audit_record
 from replay.faults import Reason
 from replay.rulesets import PRESETS
 

@@ -129,8 +129,8 @@ def _torn_copy(tmp_path: Path) -> Path:
     """A ledger copied while written: the database file taken at one moment, its -wal at a
     later one, after a checkpoint moved the earlier frames into the database (which the copy
     of the file does not have)."""
-    from audit.ledger import Ledger
-    from audit.sim.tables import simulate_table
+    from audit.operator.ledger import Ledger
+    from audit.operator.sim.tables import simulate_table
 
     live = tmp_path / "live"
     live.mkdir()

@@ -11,8 +11,8 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from audit.sim.tamper import _resign_record, TamperContext
-from audit.verify import audit_record
+from audit.operator.sim.tamper import _resign_record, TamperContext
+from audit.auditor.verdict.verify import audit_record
 from replay.canonical import canonical_json
 from replay.stream import Stream
 

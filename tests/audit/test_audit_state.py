@@ -8,11 +8,11 @@ import shutil
 from click.testing import CliRunner
 
 from audit.cli import main
-from audit.ledger import Ledger
-from audit.publish import published_record
-from audit.sim.archive import simulate_archive
-from audit.sim.grind import resigned_grind
-from audit.sim.private_log import forge_log
+from audit.operator.ledger import Ledger
+from audit.operator.publish import published_record
+from audit.operator.sim.archive import simulate_archive
+from audit.operator.sim.grind import resigned_grind
+from audit.operator.sim.private_log import forge_log
 from audit.tlog.proof import parse_tlog_proof
 from audit.tlog.store import TransparencyLog
 

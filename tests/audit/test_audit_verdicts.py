@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from audit.sim.tamper import EXPECTED, TAMPERS, TamperContext, tamper
-from audit.verify import audit_record
+from audit.operator.sim.tamper import EXPECTED, TAMPERS, TamperContext, tamper
+from audit.auditor.verdict.verify import audit_record
 from replay.faults import Reason
 from replay.stream import Stream
 
@@ -90,7 +90,7 @@ def test_schema_error_names_its_location(kitti_archive):
 
 def test_a_hand_without_moves_is_only_forged_in_ways_that_apply(kitti_archive):
     # rule K-20: four of a kind settles a Kitti deal at once, with no move at all
-    from audit.sim.tamper import MOVE_KINDS, applicable
+    from audit.operator.sim.tamper import MOVE_KINDS, applicable
 
     rec = copy.deepcopy(kitti_archive[2][0][0])
     rec["moves"] = []

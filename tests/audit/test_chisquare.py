@@ -1,8 +1,8 @@
-"""The chi-square test of the deal statistics (scipy.stats.chi2, through audit.stats.chi_square)
+"""The chi-square test of the deal statistics (scipy.stats.chi2, through audit.auditor.stats.deals.chi_square)
 against published tables: the right distribution, at the right degrees of freedom and level."""
 import pytest
 
-from audit.stats import LEVEL, chi_square
+from audit.auditor.stats.deals import LEVEL, chi_square
 
 # Upper critical values (NIST/SEMATECH e-Handbook of Statistical Methods, 1.3.6.7.4):
 # df -> x at P(X > x) = 0.01, three decimals as printed.

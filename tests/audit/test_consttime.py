@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from audit.consttime import same_text
-from audit.verify import audit_record
+from audit.auditor.verdict.verify import audit_record
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -17,15 +17,16 @@ from click.testing import CliRunner
 from werkzeug.serving import make_server
 
 from audit.cli import main
-from audit.coverage import DEFAULT_GRACE, classify, parse_grace
-from audit.ledger import Ledger
-from audit.parallel import audit_parallel
-from audit.publish import build_record, publish, reveal_and_publish
-from audit.runner import audit_source
-from audit.sim.play import play_hand
-from audit.sim.tables import simulate_table
+from audit.auditor.sources.coverage import DEFAULT_GRACE, classify, parse_grace
+from audit.operator.ledger import Ledger
+from audit.auditor.run.parallel import audit_parallel
+from audit.operator.publish import build_record, publish, reveal_and_publish
+from audit.auditor.run.runner import audit_source
+from audit.operator.sim.play import play_hand
+from audit.operator.sim.tables import simulate_table
 from audit.tlog.checkpoint import CheckpointSigner
-from audit.tlog.monitor import LogClient, MonitorState, poll
+from audit.auditor.monitor.watch import MonitorState, poll
+from audit.auditor.sources.operator_api import LogClient
 from replay.errors import MalformedError
 from replay.fairness import commit_player_seed, hand_randomness
 from replay.rulesets import resolve

@@ -69,8 +69,8 @@ def test_the_demo_runs_its_own_witness_and_its_records_are_witnessed(tmp_path):
     """`tiplu demo` starts a witness process (own key, database, port), sends it every record's
     checkpoint while it builds, and stops it: every record carries a cosignature that verifies."""
     from audit.keys import load_key_file
-    from audit.ledger import Ledger
-    from audit.publish import iter_published
+    from audit.operator.ledger import Ledger
+    from audit.operator.publish import iter_published
     from audit.tlog.cosignature import check_quorum, witness_vkey
     from audit.tlog.witness_marker import read_marker
     from web.demo_witness import NAME

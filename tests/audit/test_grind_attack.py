@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from audit.ledger import Ledger
-from audit.logcheck import LedgerLog
-from audit.publish import publish
-from audit.sim.archive import simulate_archive
-from audit.sim.grind import resigned_grind
-from audit.trust import TrustAnchor
-from audit.verify import audit_record
+from audit.operator.ledger import Ledger
+from audit.auditor.evidence.ledger_log import LedgerLog
+from audit.operator.publish import publish
+from audit.operator.sim.archive import simulate_archive
+from audit.operator.sim.grind import resigned_grind
+from audit.auditor.verdict.trust import TrustAnchor
+from audit.auditor.verdict.verify import audit_record
 from replay.faults import Reason
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,7 +129,7 @@ def test_a_ledger_publishing_the_forgery_fails_its_audit_and_its_verdict_api(for
 def test_the_simulator_s_resigned_grind_class_is_caught_exactly(tmp_path):
     # the `--tamper` class: the simulator's dishonest operator publishes the grind (stale
     # proofs) for hand 1 of each table; the ledger audit fails exactly those, not_in_log
-    from audit.sim.tamper import EXPECTED
+    from audit.operator.sim.tamper import EXPECTED
 
     path = tmp_path / "sim.db"
     with Ledger(str(path), create=True) as ledger:

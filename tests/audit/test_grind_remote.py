@@ -13,10 +13,10 @@ from click.testing import CliRunner
 from werkzeug.serving import make_server
 
 from audit.cli import main
-from audit.ledger import Ledger
-from audit.publish import publish
-from audit.sim.archive import simulate_archive
-from audit.sim.grind import resigned_grind
+from audit.operator.ledger import Ledger
+from audit.operator.publish import publish
+from audit.operator.sim.archive import simulate_archive
+from audit.operator.sim.grind import resigned_grind
 from web import create_app
 
 HID = "kitti-4p-t0-h0001"

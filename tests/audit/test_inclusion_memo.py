@@ -1,18 +1,18 @@
 """The inclusion memo shared by records under one checkpoint never changes a verdict: a
 proof whose upper path was changed is still not in the log after honest records warmed
-the memo with that very tree's nodes (attacks performed, rule IDs as in audit.logcheck)."""
+the memo with that very tree's nodes (attacks performed, rule IDs as in audit.auditor.evidence.logcheck)."""
 from __future__ import annotations
 
 import copy
 
 import pytest
 
-from audit import logcheck
-from audit.ledger import Ledger
-from audit.publish import published_record
-from audit.sim.tables import simulate_table
+from audit.auditor.evidence import logcheck
+from audit.operator.ledger import Ledger
+from audit.operator.publish import published_record
+from audit.operator.sim.tables import simulate_table
 from audit.tlog.proof import format_tlog_proof, parse_tlog_proof
-from audit.verify import audit_record
+from audit.auditor.verdict.verify import audit_record
 from replay.faults import Reason
 
 

@@ -10,9 +10,9 @@ import threading
 
 import pytest
 
-from audit.ledger import Ledger
-from audit.logcheck import LedgerLog, LedgerLogRef
-from audit.sim.archive import simulate_archive
+from audit.operator.ledger import Ledger
+from audit.auditor.evidence.ledger_log import LedgerLog, LedgerLogRef
+from audit.operator.sim.archive import simulate_archive
 
 
 @pytest.fixture(scope="module")

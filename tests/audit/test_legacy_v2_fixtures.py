@@ -11,10 +11,10 @@ import pathlib
 
 import pytest
 
-from audit.receipt_check import compare
-from audit.receipts import ReceiptError, verify_receipt
-from audit.trust import TrustAnchor
-from audit.verify import audit_record
+from audit.auditor.verdict.receipt_check import compare
+from audit.operator.receipts import ReceiptError, verify_receipt
+from audit.auditor.verdict.trust import TrustAnchor
+from audit.auditor.verdict.verify import audit_record
 from replay.faults import Reason
 
 DIR = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "records" / "legacy-v2"
@@ -88,13 +88,13 @@ def test_an_edited_time_line_breaks_the_legacy_receipt():
 def _format3_record_and_legacy_copy():
     """A tiplu.hand/3 record, and the same record whose checkpoint is re-signed by the very
     operator key over the same tree with the legacy fourth line (a valid signature)."""
-    from audit.ledger import Ledger
-    from audit.sim.archive import OPERATOR, simulate_archive
+    from audit.operator.ledger import Ledger
+    from audit.operator.sim.archive import OPERATOR, simulate_archive
     from audit.tlog.checkpoint import parse_checkpoint
     from audit.tlog.proof import parse_tlog_proof
     from tests.tlog.legacy_kit import legacy_checkpoint
 
-    from audit.receipts import receipt
+    from audit.operator.receipts import receipt
 
     recs: list[dict] = []
     with Ledger(":memory:") as ledger:

@@ -27,13 +27,14 @@ from click.testing import CliRunner
 from werkzeug.serving import make_server
 
 from audit.cli import main
-from audit.ledger import Ledger
-from audit.ledger.statements import append_statement, format_time
-from audit.ledger.store import atomic
-from audit.publish import build_record, reveal_and_publish
-from audit.sim.play import play_hand
+from audit.operator.ledger import Ledger
+from audit.operator.ledger.statements import append_statement, format_time
+from audit.operator.ledger.store import atomic
+from audit.operator.publish import build_record, reveal_and_publish
+from audit.operator.sim.play import play_hand
 from audit.tlog.checkpoint import CheckpointSigner
-from audit.tlog.monitor import LogClient, MonitorState, poll
+from audit.auditor.monitor.watch import MonitorState, poll
+from audit.auditor.sources.operator_api import LogClient
 from replay.fairness import commit_player_seed, hand_randomness
 from replay.rulesets import resolve
 from replay.settlement import parse_amount, settle
@@ -245,7 +246,7 @@ def test_a_url_audit_of_the_honest_operator_passes(servers):
 
 @pytest.mark.parametrize("attack", ATTACKS)
 def test_the_monitor_catches_the_attack(servers, attack):
-    from audit.verify import audit_record
+    from audit.auditor.verdict.verify import audit_record
 
     url, key = servers[attack]
     result = poll(LogClient(url), MonitorState(url=url), public_key=key, now=NOW, audit_record=audit_record)
@@ -256,7 +257,7 @@ def test_the_monitor_catches_the_attack(servers, attack):
 
 
 def test_the_monitor_passes_the_honest_operator(servers):
-    from audit.verify import audit_record
+    from audit.auditor.verdict.verify import audit_record
 
     url, key = servers[None]
     result = poll(LogClient(url), MonitorState(url=url), public_key=key, now=NOW, audit_record=audit_record)
@@ -276,7 +277,7 @@ def relog_behind_another_hand_id(db_path: str, hand_id: str, clock: Clock) -> No
     """The operator logs a second, forged ``record`` statement of ``hand_id`` -- a real log
     leaf, signed by its key -- but files the row under another hand in the ledger's
     ``statements.hand_id`` column (honest-2), where an audit reading that column would not look."""
-    from audit.ledger.statements import statement_json
+    from audit.operator.ledger.statements import statement_json
     from audit.signing import STATEMENT_TYPE
     from audit.tlog.store import append_leaf, leaf_entry_of_hex
 
@@ -296,8 +297,8 @@ def relog_behind_another_hand_id(db_path: str, hand_id: str, clock: Clock) -> No
 def test_a_side_column_does_not_hide_a_forged_second_set(tmp_path):
     db = make_ledger(tmp_path / "relog.db", None)
     relog_behind_another_hand_id(db, "honest-1", Clock(NOW - timedelta(minutes=30)))
-    from audit.ledger.store import open_readonly
-    from audit.logcheck import LedgerLog
+    from audit.operator.ledger.store import open_readonly
+    from audit.auditor.evidence.ledger_log import LedgerLog
 
     slots = [slot for _, slot in LedgerLog(open_readonly(db)).hand_slots("honest-1")]
     assert slots.count(("record", None)) == 2  # what the log says, not what the column says
@@ -316,14 +317,14 @@ def test_a_statement_dated_after_its_witness_cosigned_the_tree_is_future_time(tm
     here the witness cosigned the honest checkpoint on 2026-10-01 (its clock), so statements
     dated November were dated after the tree was seen -- ``future_time`` under the policy,
     though the auditor's own clock (December) would let them pass."""
-    from audit.ledger import Ledger
-    from audit.policy import parse_policy
-    from audit.publish import published_record
+    from audit.operator.ledger import Ledger
+    from audit.tlog.policy import parse_policy
+    from audit.operator.publish import published_record
     from audit.signing import SigningKey
-    from audit.sim.archive import simulate_archive
+    from audit.operator.sim.archive import simulate_archive
     from audit.tlog.note import TYPE_ED25519, Vkey
     from audit.tlog.witness import Witness, WitnessedLog
-    from audit.verify import audit_record
+    from audit.auditor.verdict.verify import audit_record
     from tests.audit.timing_kit import _checkpoint, _with_line, witness_vkey
 
     path = tmp_path / "w.db"
@@ -352,11 +353,11 @@ def test_a_statement_dated_after_its_witness_cosigned_the_tree_is_future_time(tm
 
 
 def test_the_leaf_map_is_extended_as_the_log_grows_and_filtered_by_a_view_s_size(tmp_path):
-    """audit.leaf_slots keeps each ledger file's map of hands to leaves and reads only new
+    """audit.auditor.evidence.leaf_slots keeps each ledger file's map of hands to leaves and reads only new
     leaves: a forged leaf appended after a first view was read is seen by the next view, and
     a view fixed at the older size does not see it."""
-    from audit.ledger.store import open_readonly
-    from audit.logcheck import LedgerLog
+    from audit.operator.ledger.store import open_readonly
+    from audit.auditor.evidence.ledger_log import LedgerLog
 
     db = make_ledger(tmp_path / "grow.db", None)
     first = LedgerLog(open_readonly(db))

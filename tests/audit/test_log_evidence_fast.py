@@ -7,12 +7,12 @@ import copy
 
 import pytest
 
-from audit import logcheck
-from audit.ledger import Ledger
+from audit.auditor.evidence import logcheck
+from audit.operator.ledger import Ledger
 from audit.tlog.proof import format_tlog_proof, parse_tlog_proof, tlog_proof_parts
 from audit.tlog.store import leaf_entry
-from audit.sim.tables import simulate_table
-from audit.verify import audit_record
+from audit.operator.sim.tables import simulate_table
+from audit.auditor.verdict.verify import audit_record
 from replay.errors import MalformedError
 from replay.faults import Reason
 

@@ -21,16 +21,16 @@ from click.testing import CliRunner
 
 from audit.cli import main
 from audit.errors import LedgerStateError
-from audit.ledger import Ledger
-from audit.move_receipts import compare_moves, keep, load_move_receipts, verify_move_receipt
-from audit.publish import build_record, published_record
-from audit.receipt_check import compare
-from audit.receipts import ReceiptError, check_before_reveal, receipt
+from audit.operator.ledger import Ledger
+from audit.auditor.verdict.move_receipts import compare_moves, keep, load_move_receipts, verify_move_receipt
+from audit.operator.publish import build_record, published_record
+from audit.auditor.verdict.receipt_check import compare
+from audit.operator.receipts import ReceiptError, check_before_reveal, receipt
 from audit.signing import SigningKey
-from audit.sim.resign import bind_record
-from audit.sim.tables import simulate_table
-from audit.trust import TrustAnchor
-from audit.verify import audit_record
+from audit.operator.sim.resign import bind_record
+from audit.operator.sim.tables import simulate_table
+from audit.auditor.verdict.trust import TrustAnchor
+from audit.auditor.verdict.verify import audit_record
 from replay.fairness import commit_player_seed, hand_randomness
 from replay.faults import Reason
 from replay.movechain import chain_head, chain_heads
@@ -65,7 +65,7 @@ def up_to_deal(ledger: Ledger, names=NAMES) -> list[dict]:
 
 
 def played_moves(ledger: Ledger) -> list[dict]:
-    from audit.sim.play import play_hand
+    from audit.operator.sim.play import play_hand
     from replay.stream import Stream
 
     ruleset = resolve("kitti")
@@ -196,7 +196,7 @@ def test_finish_with_the_whole_record_still_works_and_binds_its_moves():
 def forge_moves(record: dict, played, *, rebind: bool) -> dict:
     """The moves of another game on the same deal; the record statement re-signed over the
     forged record hash (and, with ``rebind``, the forged moves' head)."""
-    from audit.sim.tamper import TamperContext, other_moves
+    from audit.operator.sim.tamper import TamperContext, other_moves
     from replay.stream import Stream
 
     if rebind:

@@ -8,14 +8,14 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from audit.sources import Item, iter_source, write_jsonl
+from audit.auditor.sources.reader import Item, iter_source, write_jsonl
 from audit.cli import main
-from audit.ledger import Ledger
-from audit.parallel import (Partition, audit_parallel, audit_partition, audit_partitions_dask,
+from audit.operator.ledger import Ledger
+from audit.auditor.run.parallel import (Partition, audit_parallel, audit_partition, audit_partitions_dask,
                             audit_partitions_local, dask_client, partitions)
-from audit.runner import audit_source
-from audit.sim.tables import simulate_table
-from audit.sim.tamper import TamperContext, _resign_record, tamper
+from audit.auditor.run.runner import audit_source
+from audit.operator.sim.tables import simulate_table
+from audit.operator.sim.tamper import TamperContext, _resign_record, tamper
 from replay.stream import Stream
 
 CHUNK = 3  # small partitions, so every table's hands are spread over several
@@ -187,7 +187,7 @@ def test_workers_fork_from_a_single_threaded_parent_else_from_a_preloaded_forkse
     import sys
     import threading
 
-    from audit.parallel import start_context
+    from audit.auditor.run.parallel import start_context
 
     if not sys.platform.startswith("linux"):
         pytest.skip("fork is used on Linux only")
@@ -198,14 +198,14 @@ def test_workers_fork_from_a_single_threaded_parent_else_from_a_preloaded_forkse
     assert ctx.get_start_method() == "forkserver"
     from multiprocessing import forkserver
 
-    assert "audit.parallel" in forkserver._forkserver._preload_modules  # imported once, in the server
+    assert "audit.auditor.run.parallel" in forkserver._forkserver._preload_modules  # imported once, in the server
 
 
 @pytest.mark.parametrize("method", ["fork", "forkserver", "spawn"])
 def test_every_start_method_gives_the_single_process_report(archive, method):
     import multiprocessing
 
-    from audit.parallel import plan_partitions
+    from audit.auditor.run.parallel import plan_partitions
 
     path, _ = archive
     got = audit_partitions_local(plan_partitions(str(path), CHUNK, taper=2), workers=2,
@@ -219,7 +219,7 @@ def test_a_local_dask_cluster_s_workers_import_the_audit_as_they_start():
     pytest.importorskip("distributed")
     client = dask_client("local:2")
     try:
-        loaded = client.run(eval, "'audit.parallel' in __import__('sys').modules")
+        loaded = client.run(eval, "'audit.auditor.run.parallel' in __import__('sys').modules")
     finally:
         cluster = client.cluster
         client.close()

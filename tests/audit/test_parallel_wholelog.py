@@ -17,17 +17,17 @@ from click.testing import CliRunner
 from werkzeug.serving import make_server
 
 from audit.cli import main
-from audit.ledger import Ledger
-from audit.logcheck import LogIndex
-from audit.publish import publish
-from audit.sim.archive import simulate_archive
-from audit.sim.grind import grind_record, resigned_grind
+from audit.operator.ledger import Ledger
+from audit.auditor.evidence.log_index import LogIndex
+from audit.operator.publish import publish
+from audit.operator.sim.archive import simulate_archive
+from audit.operator.sim.grind import grind_record, resigned_grind
 from audit.tlog.checkpoint import parse_checkpoint, sign_checkpoint
 from audit.tlog.merkle import MemoryTree, leaf_hash
 from audit.tlog.proof import format_tlog_proof, parse_tlog_proof
 from audit.tlog.store import TransparencyLog, leaf_entry
-from audit.trust import TrustAnchor
-from audit.verify import audit_record
+from audit.auditor.verdict.trust import TrustAnchor
+from audit.auditor.verdict.verify import audit_record
 from replay.faults import Reason
 from web import create_app
 
@@ -323,7 +323,7 @@ def test_an_honest_server_s_log_is_checked_against_its_signed_checkpoint(tmp_pat
 def test_monitor_reports_a_served_log_that_is_not_the_signed_log(rewritten, tmp_path):
     """The monitor checks only the entries new since its state; the audit hook judges records
     against every served entry, which it now checks against the signed checkpoint first."""
-    from audit.tlog.monitor import MonitorState
+    from audit.auditor.monitor.watch import MonitorState
 
     path, url, key, altered = rewritten
     with Ledger(str(path)) as ledger:
@@ -349,8 +349,9 @@ def test_the_views_a_worker_gets_are_the_ledger_s_log_exactly(tmp_path):
     kind is not text."""
     import pickle
 
-    from audit.ledger.store import open_readonly
-    from audit.logcheck import LedgerLog, _slot
+    from audit.operator.ledger.store import open_readonly
+    from audit.auditor.evidence.ledger_log import LedgerLog
+    from audit.auditor.evidence.logcheck import slot_of
     from audit.tlog.store import append_leaf
 
     path = tmp_path / "v.db"
@@ -368,7 +369,7 @@ def test_the_views_a_worker_gets_are_the_ledger_s_log_exactly(tmp_path):
     by_hand: dict = {}
     for idx, entry in con.execute("SELECT idx, entry FROM tlog_leaves ORDER BY idx"):
         st = json.loads(bytes(entry))["statement"]
-        by_hand.setdefault(st.get("hand_id"), []).append((idx, _slot(st)))
+        by_hand.setdefault(st.get("hand_id"), []).append((idx, slot_of(st)))
     for hid, parsed in by_hand.items():
         assert list(view.hand_slots(hid)) == list(index.hand_slots(hid)) == parsed
     assert [s for _, s in view.hand_slots(HID)][-4:] == [("seat-reveal", None), ("seat-receipt", None),

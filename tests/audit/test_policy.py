@@ -1,4 +1,4 @@
-"""The C2SP tlog-policy parser and judge (audit/policy.py) against fixtures/policy/cases.json,
+"""The C2SP tlog-policy parser and judge (audit/tlog/policy.py) against fixtures/policy/cases.json,
 the cases the browser's parser (web/static/verifier/policy.mjs) is tested against too."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from audit.policy import ERROR_CODES, PolicyError, load_policy, parse_policy, policy_of_witnesses
+from audit.tlog.policy import ERROR_CODES, PolicyError, load_policy, parse_policy, policy_of_witnesses
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CASES = json.loads((ROOT / "fixtures" / "policy" / "cases.json").read_text(encoding="utf-8"))

@@ -1,4 +1,4 @@
-"""The protocol's order, checked by the audit from the log (audit/protocol_steps.py, audit/logscan.py):
+"""The protocol's order, checked by the audit from the log (audit/auditor/sources/protocol_steps.py, audit/auditor/sources/logscan.py):
 every out-of-order step is ``event_order``, times run forward (``time_order``), none is in
 the future (``future_time``), and no two hands share a server seed (``seed_reuse``)."""
 from __future__ import annotations
@@ -7,8 +7,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from audit.logscan import LogScan, scan_entries
-from audit.protocol_steps import HandSteps
+from audit.auditor.sources.logscan import LogScan, scan_entries
+from audit.auditor.sources.protocol_steps import HandSteps
 from replay.faults import Reason
 
 NOW = datetime(2026, 11, 10, 12, 0, tzinfo=timezone.utc)

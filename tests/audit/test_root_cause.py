@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import pathlib
 
-from audit.verify import Verdict, audit_record
+from audit.auditor.verdict.verify import Verdict, audit_record
 from replay.faults import Fault, Reason, group_faults, statement_label
 
 DIR = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "records"

@@ -17,7 +17,7 @@ import pytest
 from audit import signing
 from audit.errors import SignatureError
 from audit.signing import L, SMALL_ORDER_Y, SigningKey, check_strict, verify_bytes, verify_statement
-from audit.verify import audit_record
+from audit.auditor.verdict.verify import audit_record
 from replay.canonical import canonical_json
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]

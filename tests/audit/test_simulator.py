@@ -5,7 +5,7 @@ import statistics
 
 import pytest
 
-from audit.verify import audit_record
+from audit.auditor.verdict.verify import audit_record
 from replay.rulesets import PRESETS
 
 @pytest.mark.parametrize("preset", PRESETS)

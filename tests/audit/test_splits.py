@@ -1,4 +1,4 @@
-"""Splits: workers read their own part of a local archive (``audit/splits.py``)."""
+"""Splits: workers read their own part of a local archive (``audit/auditor/sources/splits.py``)."""
 from __future__ import annotations
 
 import io
@@ -7,14 +7,14 @@ import os
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from audit import splits
-from audit.sources import iter_jsonl
-from audit.ledger import Ledger
-from audit.parallel import Partition, audit_parallel, audit_partition, audit_partitions_local, plan_partitions
-from audit.publish import iter_published
-from audit.runner import audit_source
-from audit.sim.tables import simulate_table
-from audit.splits import Split, plan, splittable
+from audit.auditor.sources import splits
+from audit.auditor.sources.reader import iter_jsonl
+from audit.operator.ledger import Ledger
+from audit.auditor.run.parallel import Partition, audit_parallel, audit_partition, audit_partitions_local, plan_partitions
+from audit.operator.publish import iter_published
+from audit.auditor.run.runner import audit_source
+from audit.operator.sim.tables import simulate_table
+from audit.auditor.sources.splits import Split, plan, splittable
 from replay.errors import MalformedError
 
 

@@ -1,6 +1,6 @@
-"""Deal statistics (audit/stats.py, ``tiplu stats``): counts, expected counts, the tests.
+"""Deal statistics (audit/auditor/stats/deals.py, ``tiplu stats``): counts, expected counts, the tests.
 
-The biased operator (audit/sim/bias.py) chooses every hand's seeds so that seat 0 is dealt
+The biased operator (audit/operator/sim/bias.py) chooses every hand's seeds so that seat 0 is dealt
 at least two aces when it can (up to 8 tries); its records audit clean, and only the
 statistics see it.  Sizes are fixed (seeds too) so every run is the same: 60 Kitti hands
 at four seats flag it; the same 60 hands dealt honestly pass.  docs/stats.md has the
@@ -16,11 +16,11 @@ import pytest
 from click.testing import CliRunner
 
 from audit.cli import main
-from audit.ledger import Ledger
-from audit.sim.archive import simulate_archive
-from audit.sim.bias import Bias
-from audit.stats import DealStats, GroupStats, bin_edges, chi_square, deal_facts, stats_of_verdicts
-from audit.verify import audit_record
+from audit.operator.ledger import Ledger
+from audit.operator.sim.archive import simulate_archive
+from audit.operator.sim.bias import Bias
+from audit.auditor.stats.deals import DealStats, GroupStats, bin_edges, chi_square, deal_facts, stats_of_verdicts
+from audit.auditor.verdict.verify import audit_record
 from replay.fairness import hand_randomness
 from replay.rulesets import resolve
 

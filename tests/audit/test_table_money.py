@@ -2,9 +2,9 @@
 with what the operator claimed for them (labelled as claims, never counted)."""
 from __future__ import annotations
 
-from audit.report import AuditReport
-from audit.sim.tamper import TamperContext, tamper
-from audit.verify import audit_record
+from audit.auditor.run.report import AuditReport
+from audit.operator.sim.tamper import TamperContext, tamper
+from audit.auditor.verdict.verify import audit_record
 from replay.stream import Stream
 
 

@@ -17,9 +17,9 @@ from click.testing import CliRunner
 
 from audit.cli import main
 from web.cli import main as tiplu_main
-from audit.report import AuditReport
-from audit.sim.tamper import TamperContext, _resign_record
-from audit.verify import Verdict, audit_record
+from audit.auditor.run.report import AuditReport
+from audit.operator.sim.tamper import TamperContext, _resign_record
+from audit.auditor.verdict.verify import Verdict, audit_record
 from replay.settlement import settle
 from replay.stream import Stream
 

@@ -1,7 +1,7 @@
 """What proved the timing (issue #26, docs/format-3.md "Verdict: what proved the timing"),
 tried with the attack it exists for: the operator grinds its server seed after seeing the
 players' seeds, re-signs the hand and proves it in a private tree signed with its real key
-(audit.sim.grind, variant "private").  Audited alone, that record agrees with itself:
+(audit.operator.sim.grind, variant "private").  Audited alone, that record agrees with itself:
 
 * with no policy it is ``unproven`` -- never a pass: exit 3, ``"result": "unproven"``;
 * under a pinned policy requiring one witness it fails ``witness_quorum``: a real witness
@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from audit.ledger import Ledger
-from audit.logcheck import LedgerLog
-from audit.policy import parse_policy
-from audit.timing import UNPROVEN_MESSAGE
-from audit.verify import audit_record
+from audit.operator.ledger import Ledger
+from audit.auditor.evidence.ledger_log import LedgerLog
+from audit.tlog.policy import parse_policy
+from audit.auditor.verdict.timing import UNPROVEN_MESSAGE
+from audit.auditor.verdict.verify import audit_record
 from replay.faults import Reason
 from tests.audit.timing_kit import HID, build_world
 

@@ -19,11 +19,11 @@ from werkzeug.serving import make_server
 
 from audit.cli import main
 from audit.keys import key_document
-from audit.ledger import Ledger
-from audit.publish import published_record
-from audit.receipts import receipt, verify_receipt
+from audit.operator.ledger import Ledger
+from audit.operator.publish import published_record
+from audit.operator.receipts import receipt, verify_receipt
 from audit.signing import SigningKey
-from audit.sim.tables import simulate_table
+from audit.operator.sim.tables import simulate_table
 from audit.tlog.checkpoint import CheckpointSigner, verify_checkpoint
 from audit.tlog.logs import operator_origin
 from audit.tlog.store import TransparencyLog

@@ -1,4 +1,4 @@
-"""The parent warms up on a few samples before it starts the workers (audit/warmup.py):
+"""The parent warms up on a few samples before it starts the workers (audit/auditor/run/warmup.py):
 forked workers start with the game's modules and tables built, and nothing else changes --
 not a verdict, not a byte of the report."""
 from __future__ import annotations
@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from audit.ledger import Ledger
-from audit.parallel import audit_parallel, audit_partitions_local, plan_partitions
-from audit.runner import audit_source
-from audit.splits import plan
-from audit.warmup import HEAD, samples, warm_up
+from audit.operator.ledger import Ledger
+from audit.auditor.run.parallel import audit_parallel, audit_partitions_local, plan_partitions
+from audit.auditor.run.runner import audit_source
+from audit.auditor.sources.splits import plan
+from audit.auditor.run.warmup import HEAD, samples, warm_up
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "records"
@@ -53,7 +53,7 @@ def test_a_split_s_head_is_what_its_read_gives_first(tmp_path, n):
 
 
 def test_a_ledger_split_s_head_is_what_its_read_gives_first(tmp_path):
-    from audit.sim.tables import simulate_table
+    from audit.operator.sim.tables import simulate_table
 
     db = tmp_path / "l.db"
     with Ledger(str(db), create=True) as ledger:
@@ -103,7 +103,7 @@ PROBE = textwrap.dedent("""
     import json, sys
     sys.path.insert(0, {root!r})
     import multiprocessing
-    from audit.parallel import audit_partition, audit_partitions_local, plan_partitions
+    from audit.auditor.run.parallel import audit_partition, audit_partitions_local, plan_partitions
 
     def probe(items, *args, **kwargs):  # what the worker has before it audits its partition
         had = ["replay.kitti.ranking" in sys.modules, "replay.marriage.maal" in sys.modules]
@@ -138,7 +138,7 @@ def test_workers_start_with_the_archive_s_games_imported(every_preset, method, t
 
 def test_a_local_dask_cluster_forks_its_workers_from_the_warm_parent(every_preset):
     pytest.importorskip("distributed")
-    from audit.parallel import dask_client
+    from audit.auditor.run.parallel import dask_client
 
     import replay.kitti.ranking  # noqa: F401 - the parent has it: forked workers have it too
 

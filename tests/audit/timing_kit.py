@@ -1,17 +1,17 @@
 """A world for the timing tests (CLI, API and browser): a ledger; its honest record of HID
 cosigned by a real witness (audit.tlog.witness.Witness); the operator's private-tree grind of
-HID (audit.sim.grind, "private"), which that witness refuses to cosign; and two auditor's
+HID (audit.operator.sim.grind, "private"), which that witness refuses to cosign; and two auditor's
 policies: one witness required, and none."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from audit.ledger import Ledger
-from audit.publish import published_record
+from audit.operator.ledger import Ledger
+from audit.operator.publish import published_record
 from audit.signing import SigningKey
-from audit.sim.archive import simulate_archive
-from audit.sim.grind import resigned_grind
+from audit.operator.sim.archive import simulate_archive
+from audit.operator.sim.grind import resigned_grind
 from audit.tlog.cosignature import witness_vkey
 from audit.tlog.note import TYPE_ED25519, Vkey
 from audit.tlog.witness import Witness, WitnessedLog, WitnessRefusal

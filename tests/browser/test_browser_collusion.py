@@ -10,8 +10,8 @@ import threading
 import pytest
 from werkzeug.serving import make_server
 
-from audit.ledger import Ledger
-from audit.sim.archive import simulate_archive
+from audit.operator.ledger import Ledger
+from audit.operator.sim.archive import simulate_archive
 from web import create_app
 
 DESKTOP = {"width": 1280, "height": 900}

@@ -10,9 +10,9 @@ import threading
 import pytest
 from werkzeug.serving import make_server
 
-from audit.ledger import Ledger
-from audit.publish import get_published
-from audit.sim.archive import OPERATOR, simulate_archive
+from audit.operator.ledger import Ledger
+from audit.operator.publish import get_published
+from audit.operator.sim.archive import OPERATOR, simulate_archive
 from log_evidence import bind, resigned_grind
 from web import create_app
 

@@ -6,7 +6,7 @@ import threading
 import pytest
 from werkzeug.serving import make_server
 
-from audit.ledger import Ledger
+from audit.operator.ledger import Ledger
 from audit.signing import SigningKey
 from audit.tlog.checkpoint import CheckpointSigner
 from audit.tlog.cosignature import witness_vkey

@@ -2,7 +2,7 @@
 under the pinned operator key, and each published statement's inclusion proof, computed in
 the browser (web/static/hand-log-check.mjs) against a real ledger served by the real app.
 
-The ledger is a simulated Kitti table (audit.sim.archive) whose players have Devanagari
+The ledger is a simulated Kitti table (audit.operator.sim.archive) whose players have Devanagari
 names, signed by a deterministic operator key; with a tamper rate, some hands are
 published by a dishonest operator who re-signs what it changes -- statements the log never
 saw.  Screenshots go to ``screenshots/logcheck-*.png``.
@@ -15,10 +15,10 @@ import threading
 import pytest
 from werkzeug.serving import make_server
 
-import audit.sim.tables as sim_tables
-from audit.ledger import Ledger
-from audit.publish import get_published
-from audit.sim.archive import OPERATOR, simulate_archive
+import audit.operator.sim.tables as sim_tables
+from audit.operator.ledger import Ledger
+from audit.operator.publish import get_published
+from audit.operator.sim.archive import OPERATOR, simulate_archive
 from audit.tlog.checkpoint import CheckpointSigner
 from audit.tlog.store import TransparencyLog, leaf_entry
 from web import create_app

@@ -1,5 +1,5 @@
 """Issue 27's attacks in headless Chromium (web/static/seat-client.mjs, verifier/movechain.mjs):
-the browser gives the answers audit/receipt_check.py and audit/move_receipts.py give.
+the browser gives the answers audit/auditor/verdict/receipt_check.py and audit/auditor/verdict/move_receipts.py give.
 
 * other moves than were played: compareReceipt with the seat's move receipts contradicts the
   forged record (one ``moves`` line); checkMoveReceipt checks each receipt's signature and
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from audit.receipt_check import compare
+from audit.auditor.verdict.receipt_check import compare
 from replay.movechain import start_head
 from tests.audit.test_moves_bound import KEY, fork, forge_moves, seed
 from tests.audit.test_moves_bound import honest as _honest  # noqa: F401 - the fixture, reused
@@ -126,9 +126,9 @@ def test_the_hand_page_checks_the_move_receipts_too(page, tmp_path_factory):
 
     from werkzeug.serving import make_server
 
-    from audit.ledger import Ledger
-    from audit.receipts import receipt
-    from audit.sim.archive import OPERATOR, simulate_archive
+    from audit.operator.ledger import Ledger
+    from audit.operator.receipts import receipt
+    from audit.operator.sim.archive import OPERATOR, simulate_archive
     from tests.browser.test_browser_seat_client import run_form
     from web import create_app
 

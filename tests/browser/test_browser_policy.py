@@ -1,5 +1,5 @@
 """The browser's C2SP tlog-policy parser (web/static/verifier/policy.mjs) against the cases
-the Python parser (audit/policy.py) is tested against: fixtures/policy/cases.json."""
+the Python parser (audit/tlog/policy.py) is tested against: fixtures/policy/cases.json."""
 from __future__ import annotations
 
 import functools

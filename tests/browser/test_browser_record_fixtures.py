@@ -1,6 +1,6 @@
 """Every record fixture (fixtures/records/, tiplu.hand/3) judged by the browser's log
 evidence check (web/static/verifier/tlogproof.mjs) and by the Python audit
-(audit.verify.audit_record) under the same pinned operator key: the goldens verify, and on
+(audit.auditor.verdict.verify.audit_record) under the same pinned operator key: the goldens verify, and on
 every fixture the browser's failed log checks carry exactly the log reasons the audit gives,
 and its format-3 checks (the move chain, the hand statement's hash) fail exactly where the
 audit finds those statement_mismatch faults."""
@@ -11,8 +11,8 @@ import pathlib
 
 import pytest
 
-from audit.trust import TrustAnchor
-from audit.verify import audit_record
+from audit.auditor.verdict.trust import TrustAnchor
+from audit.auditor.verdict.verify import audit_record
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 RECORDS = ROOT / "fixtures" / "records"

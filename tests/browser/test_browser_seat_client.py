@@ -1,6 +1,6 @@
 """web/static/seat-client.mjs in headless Chromium: a seat's receipt checked before the seed
 is revealed (nothing sent when it fails), a published record compared with the receipt --
-the same answers as audit/receipts.py and audit/receipt_check.py -- and the hand page's
+the same answers as audit/operator/receipts.py and audit/auditor/verdict/receipt_check.py -- and the hand page's
 receipt form against the real app."""
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import threading
 import pytest
 from werkzeug.serving import make_server
 
-from audit.ledger import Ledger
-from audit.receipt_check import compare
-from audit.publish import publish
-from audit.receipts import receipt
-from audit.sim.archive import OPERATOR, simulate_archive
+from audit.operator.ledger import Ledger
+from audit.auditor.verdict.receipt_check import compare
+from audit.operator.publish import publish
+from audit.operator.receipts import receipt
+from audit.operator.sim.archive import OPERATOR, simulate_archive
 from tests.tlog.receipt_kit import KEY, T0, finish_honestly, honest_hand, new_ledger, resigned_grind, seed
 
 SCREENSHOTS = pathlib.Path(__file__).resolve().parents[2] / "screenshots"

@@ -157,8 +157,8 @@ def test_jump_to_a_move_from_the_url(page, live):
 
 @pytest.fixture(scope="module")
 def live_games(tmp_path_factory):
-    from audit.ledger import Ledger
-    from audit.sim.tables import simulate_table
+    from audit.operator.ledger import Ledger
+    from audit.operator.sim.tables import simulate_table
 
     path = str(tmp_path_factory.mktemp("games") / "games.db")
     with Ledger(path, create=True) as ledger:

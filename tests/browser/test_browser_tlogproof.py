@@ -17,8 +17,8 @@ from datetime import timedelta
 import pytest
 
 from audit.tlog.checkpoint import sign_checkpoint
-from audit.trust import TrustAnchor
-from audit.verify import audit_record
+from audit.auditor.verdict.trust import TrustAnchor
+from audit.auditor.verdict.verify import audit_record
 from audit.tlog.merkle import MemoryTree
 from audit.tlog.store import leaf_entry
 from log_evidence import KEY, NOW, ORIGIN, OTHER, bind, format_tlog_proof, golden, grind, noise, proofs_for, resigned_grind
@@ -274,7 +274,7 @@ def test_parse_tlog_proof_is_strict(tpage, case):
 
 
 def test_a_checkpoint_with_witness_cosignature_lines_still_verifies(tpage):
-    """The publisher may put witnesses' cosignature lines in the checkpoint (audit.publish):
+    """The publisher may put witnesses' cosignature lines in the checkpoint (audit.operator.publish):
     lines of keys other than the operator's are not the operator's signature, and are ignored
     here as by the Python audit (witness policy is checked apart)."""
     rec = bind(golden())

@@ -12,10 +12,10 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from audit.collusion import review
-from audit.collusion.pair_signals import add_pairs, assess, pair_key, two_sided_t
-from audit.collusion.significance import SignalTest
-from audit.sim.cheaters import account, played_observations
+from audit.auditor.collusion import review
+from audit.auditor.collusion.pair_signals import add_pairs, assess, pair_key, two_sided_t
+from audit.auditor.collusion.significance import SignalTest
+from audit.auditor.collusion.cheaters import account, played_observations
 from replay.cards import parse_cards
 from replay.fairness import hand_randomness
 from replay.kitti.moves import Arrange

@@ -1,4 +1,4 @@
-"""The review (audit/collusion): the tests' numbers by hand, the pair graph, the planted
+"""The review (audit/auditor/collusion): the tests' numbers by hand, the pair graph, the planted
 superuser flagged and honest tables not, and ``tiplu collusion`` end to end."""
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from audit.collusion.observe import Observations, _add_flows, add_hand
-from audit.collusion.pairs import components, pair_rows
-from audit.collusion.report import review
-from audit.collusion.significance import ALPHA, assess_accounts, one_sided_t
-from audit.sim.cheaters import account, played_observations
+from audit.auditor.collusion.observe import Observations, _add_flows, add_hand
+from audit.auditor.collusion.pairs import components, pair_rows
+from audit.auditor.collusion.report import review
+from audit.auditor.collusion.significance import ALPHA, assess_accounts, one_sided_t
+from audit.auditor.collusion.cheaters import account, played_observations
 from web.cli import main
 
 
@@ -30,7 +30,7 @@ def test_benjamini_hochberg_by_hand_and_the_minimum_sample():
     # = .04, .0533, .0533, .2
     pvals = {"a": 0.01, "b": 0.04, "c": 0.03, "d": 0.2}
     rows = {}
-    import audit.collusion.significance as sig
+    import audit.auditor.collusion.significance as sig
     real = sig.one_sided_t
     try:
         sig.one_sided_t = lambda xs: (0.0, 0.0, pvals[xs[0]])   # feed the p-values straight in
@@ -121,6 +121,9 @@ def test_cli_bad_source_is_one_line(tmp_path):
     assert res.exit_code != 0 and "no such file" in res.output and "Traceback" not in res.output
 
 
-def test_cli_refuses_a_peeking_seat_in_a_game_whose_bot_cannot_peek():
+def test_cli_refuses_a_peeking_seat_in_a_game_whose_bot_cannot_peek(monkeypatch):
+    # every built-in game's bot peeks now: take Marriage's superuser away to see the refusal
+    import audit.operator.sim.bots.marriage as bot
+    monkeypatch.delattr(bot, "choose_peeking")
     res = CliRunner().invoke(main, ["simulate", "--preset", "marriage/nepal", "--peek-seat", "0"])
     assert res.exit_code == 2 and "the marriage bot cannot peek yet" in res.output

@@ -10,8 +10,8 @@ from replay.rummy.moves import Pick
 from replay.rummy.signals import pick_observation, use_of
 from replay.stream import Stream
 
-from audit.collusion import review
-from audit.sim.cheaters import account, played_observations
+from audit.auditor.collusion import review
+from audit.auditor.collusion.cheaters import account, played_observations
 
 RS = resolve("rummy13")
 

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from audit.collusion.observe import null_stream
-from audit.sim.bots.kitti import choose_peeking
+from audit.auditor.collusion.observe import null_stream
+from audit.operator.sim.bots.kitti import choose_peeking
 from replay.cards import parse_cards
 from replay.fairness import hand_randomness
 from replay.kitti.moves import Arrange

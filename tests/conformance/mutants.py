@@ -351,23 +351,23 @@ class _NoReuse:
 
 
 class SkipSeedReuse(_Patched):
-    patches = (("audit.archive_scan", "SeedIndex", _NoReuse),)
+    patches = (("audit.auditor.sources.archive_scan", "SeedIndex", _NoReuse),)
 
 
 class SkipClock(_Patched):
-    patches = (("audit.archive_scan", "future_statements", lambda *a, **k: []),)
+    patches = (("audit.auditor.sources.archive_scan", "future_statements", lambda *a, **k: []),)
 
 
 class SkipSameCheckpoint(_Patched):
-    patches = (("audit.logcheck", "_checkpoint_texts", lambda proofs: {next(p[2] for p in proofs if p)}),)
+    patches = (("audit.auditor.evidence.logcheck", "_checkpoint_texts", lambda proofs: {next(p[2] for p in proofs if p)}),)
 
 
 class SkipLogOrder(_Patched):
-    patches = (("audit.logcheck", "_order_faults", lambda statements, indices: []),)
+    patches = (("audit.auditor.evidence.logcheck", "_order_faults", lambda statements, indices: []),)
 
 
 class SkipStatementFields(_Patched):
-    patches = (("audit.verify", "check_statements", lambda *a, **k: []),)
+    patches = (("audit.auditor.verdict.verify", "check_statements", lambda *a, **k: []),)
 
 
 class TrustRecordKey(Verifier):

@@ -24,9 +24,9 @@ import threading
 import pytest
 from werkzeug.serving import make_server
 
-from audit.ledger import Ledger
+from audit.operator.ledger import Ledger
 from audit.signing import SigningKey
-from audit.sim.archive import OPERATOR, simulate_archive
+from audit.operator.sim.archive import OPERATOR, simulate_archive
 from audit.tlog.checkpoint import CheckpointSigner, parse_checkpoint
 from audit.tlog.cosignature import cosign
 from audit.tlog.logs import operator_origin, tiles_prefix

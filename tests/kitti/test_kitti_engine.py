@@ -10,7 +10,7 @@ from replay.deal import deal as deal_shoe
 from replay.errors import IllegalMoveError, MalformedError, RulesetError
 from replay.fairness import hand_randomness
 from replay.game import engine_for
-from audit.sim.bots.kitti import choose_move
+from audit.operator.sim.bots.kitti import choose_move
 from replay.kitti.engine import KittiEngine
 from replay.kitti.moves import Arrange, Fold, parse_move, parse_move_text
 from replay.kitti.strategy import default_arrangement

@@ -11,7 +11,7 @@ import pathlib
 
 import pytest
 
-from audit.sim.bots.kitti import choose_move
+from audit.operator.sim.bots.kitti import choose_move
 from replay.deal import deal
 from replay.errors import TipluError
 from replay.fairness import hand_randomness
@@ -47,10 +47,7 @@ def test_there_are_kitti_fixtures():
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
 @pytest.mark.parametrize("strict", [True, False])
 def test_every_kitti_fixture_replays_the_same_on_a_working_state(path, strict):
-    try:
-        record = parse_record(json.loads(path.read_text(encoding="utf-8")))
-    except TipluError:
-        pytest.skip("the record does not parse (its verdict says so before any replay)")
+    record = parse_record(json.loads(path.read_text(encoding="utf-8")))  # every fixture here is a record
     same(*both(record, strict=strict))
 
 
@@ -113,8 +110,8 @@ def test_tampered_records_give_the_same_faults_in_both_modes():
 
 
 def test_simulated_tables_with_tampering_replay_the_same(tmp_path):
-    from audit.ledger import Ledger
-    from audit.sim.tables import simulate_table
+    from audit.operator.ledger import Ledger
+    from audit.operator.sim.tables import simulate_table
 
     records: list[tuple[dict, str | None]] = []
     ledger = Ledger(str(tmp_path / "sim.db"), create=True)
@@ -180,12 +177,9 @@ def test_the_engine_deals_the_v1_shoe_as_replay_deal_does(n):
             assert eng.start(r, dealer=dealer).hands == want
 
 
-@pytest.mark.parametrize("n", [2, 3, 4, 5])
-@pytest.mark.parametrize("folders", [0, 1, 2, 3, 4])
+@pytest.mark.parametrize("n, folders", [(n, f) for n in (2, 3, 4, 5) for f in range(n)])  # fewer folders than seats
 def test_folds_end_the_deal_on_a_working_state_as_on_a_frozen_one(n, folders):
     # rules K-2, K-5, D-15: the deal ends when all but one seat have folded
-    if folders >= n:
-        pytest.skip("not at this table size")
     rs = resolve("kitti")
     eng = KittiEngine(rs)
     r = hand_randomness(bytes([n, folders]) * 16, f"kf-{n}", rs, [bytes([n, s]) * 8 for s in range(n)])

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from audit.ledger import Ledger
+from audit.operator.ledger import Ledger
 from replay.fairness import commit_player_seed
 
 T0 = datetime(2026, 11, 30, 14, 0, tzinfo=timezone.utc)

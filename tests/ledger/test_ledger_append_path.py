@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from audit.ledger.statements import statement_json
+from audit.operator.ledger.statements import statement_json
 from audit.tlog import merkle
 from audit.tlog.store import TransparencyLog, leaf_entry
 from replay.canonical import canonical_json

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from audit.cli import main
 from audit.cli.hand import HAND_STATES
-from audit.ledger import HandState, Ledger
-from audit.receipts import verify_receipt
+from audit.operator.ledger import HandState, Ledger
+from audit.operator.receipts import verify_receipt
 from audit.signing import verify_statement
 from replay.fairness import commit_player_seed, commit_server_seed
 

@@ -1,4 +1,4 @@
-"""Issue 29 items 2 and 2b: the operator's `finish` (CLI and API, :mod:`audit.finishing`)
+"""Issue 29 items 2 and 2b: the operator's `finish` (CLI and API, :mod:`audit.operator.finishing`)
 refuses a record every audit would then refuse -- malformed, not the ledger's hand, a move
 that does not replay, an outcome or payout that differs from the replay -- in one line with
 nothing stored; and it makes the record from the moves alone (outcome, settlement, the
@@ -10,11 +10,11 @@ import json
 
 import pytest
 
-from audit.finishing import check_record, finish_hand, first_difference, record_from_moves
-from audit.publish import get_published, reveal_and_publish
-from audit.report import AuditReport
-from audit.sim.play import bot_moves
-from audit.verify import audit_record
+from audit.operator.finishing import check_record, finish_hand, first_difference, record_from_moves
+from audit.operator.publish import get_published, reveal_and_publish
+from audit.auditor.run.report import AuditReport
+from audit.operator.sim.play import bot_moves
+from audit.auditor.verdict.verify import audit_record
 from ledger_testkit import advance, new_ledger, snapshot
 from replay.errors import MalformedError
 

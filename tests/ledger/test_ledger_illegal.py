@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from audit.errors import LedgerStateError, NotFoundError, SignatureError
-from audit.ledger import HandState
+from audit.operator.ledger import HandState
 from audit.signing import SigningKey
 from replay.errors import CommitmentMismatchError, MalformedError
 from replay.fairness import commit_player_seed
@@ -147,7 +147,7 @@ def test_a_statement_re_signed_by_a_foreign_key_is_caught():
 
 def test_a_passed_in_key_that_is_not_the_operators_is_not_used():
     from audit.errors import AuthError
-    from audit.ledger import Ledger
+    from audit.operator.ledger import Ledger
 
     own = SigningKey.generate()
     ledger = Ledger(":memory:", keys=[SigningKey.generate()])

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from audit.ledger import HandState, KINDS
+from audit.operator.ledger import HandState, KINDS
 from audit.signing import verify_statement
 from replay.fairness import commit_player_seed, commit_server_seed, hand_randomness, verify_server_seed
 from replay.rulesets import Ruleset, resolve

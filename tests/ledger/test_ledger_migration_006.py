@@ -7,10 +7,10 @@ import struct
 
 import pytest
 
-import audit.ledger.opening as opening
-from audit.ledger import Ledger
-from audit.ledger.migrations import APPEND_ONLY_TABLES, MIGRATIONS
-from audit.publish import publish
+import audit.operator.ledger.opening as opening
+from audit.operator.ledger import Ledger
+from audit.operator.ledger.migrations import APPEND_ONLY_TABLES, MIGRATIONS
+from audit.operator.publish import publish
 from audit.tlog.store import TransparencyLog
 from replay.fairness import commit_player_seed
 

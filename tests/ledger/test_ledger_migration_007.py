@@ -8,8 +8,8 @@ import pytest
 import sqlite_utils
 
 from audit.errors import LedgerIntegrityError
-from audit.ledger import Ledger
-from audit.publish import publish
+from audit.operator.ledger import Ledger
+from audit.operator.publish import publish
 from audit.tlog import merkle
 from audit.tlog.store import MIGRATIONS as TLOG_MIGRATIONS, TransparencyLog
 

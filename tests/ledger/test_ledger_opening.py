@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from web.cli import load_all, main
 from audit.errors import NotALedgerError
-from audit.ledger import Ledger
+from audit.operator.ledger import Ledger
 
 #: the commands that make their file when --db names none (docs/ledger.md, "Files"); the
 #: witness's --db is its own state file (not a ledger), refused alike when it is not one

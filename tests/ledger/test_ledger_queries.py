@@ -1,9 +1,10 @@
-"""The site's reads of a ledger (audit/ledger/queries.py): what they list, in which order,
+"""The site's reads of a ledger (audit/operator/ledger/queries.py): what they list, in which order,
 and that reading changes nothing."""
 from __future__ import annotations
 
-from audit.hand_verdict import published_verdict
-from audit.ledger import queries
+from audit.auditor.verdict.hand_verdict import published_verdict
+from audit.auditor.evidence.ledger_log import LedgerLog
+from audit.operator.ledger import queries
 from audit.signing import SigningKey
 from audit.tlog.checkpoint import make_checkpoint
 
@@ -50,7 +51,7 @@ def test_the_log_and_its_latest_checkpoint():
     assert queries.latest_checkpoint(ledger) is None
     cp = make_checkpoint(log, SigningKey.from_hex("77" * 32), origin="t.example/log", now=T0)
     assert queries.latest_checkpoint(ledger) == cp.text
-    assert queries.ledger_log(ledger).size() == log.size()
+    assert LedgerLog(ledger.db).size() == log.size()  # the auditor's view of the same log
 
 
 def test_a_record_published_as_another_hand_is_a_mismatch_first():

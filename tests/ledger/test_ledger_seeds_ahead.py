@@ -19,8 +19,8 @@ import threading
 
 import pytest
 
-from audit.ledger import Ledger
-from audit.ledger.secret_store import SEED_BATCH, SecretStore, secrets_path_for
+from audit.operator.ledger import Ledger
+from audit.operator.ledger.secret_store import SEED_BATCH, SecretStore, secrets_path_for
 
 from ledger_testkit import SEEDS, advance, new_ledger
 from replay.fairness import commit_player_seed

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 from audit.errors import LedgerStateError
-from audit.ledger import HandState
+from audit.operator.ledger import HandState
 from replay.errors import CommitmentMismatchError, TipluError
 from replay.fairness import commit_player_seed
 

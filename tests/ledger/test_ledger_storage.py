@@ -6,9 +6,9 @@ import sqlite3
 import pytest
 
 from audit.errors import AuthError
-from audit.ledger import Ledger, atomic, open_db
-from audit.ledger.migrations import APPEND_ONLY_TABLES, MIGRATIONS
-from audit.ledger.store import applied_migrations, migrate
+from audit.operator.ledger import Ledger, atomic, open_db
+from audit.operator.ledger.migrations import APPEND_ONLY_TABLES, MIGRATIONS
+from audit.operator.ledger.store import applied_migrations, migrate
 from audit.signing import SigningKey, verify_statement
 
 from ledger_testkit import advance, new_ledger, snapshot
@@ -161,7 +161,7 @@ def test_stored_statement_text_is_the_canonical_json_that_was_signed():
 def test_the_operators_key_is_read_from_the_secret_store_once_per_ledger(tmp_path, monkeypatch):
     """Each statement used to re-read and re-parse the stored private key; now the first one
     loads it and later statements sign with the key held in memory."""
-    from audit.ledger.secret_store import SecretStore
+    from audit.operator.ledger.secret_store import SecretStore
     from ledger_testkit import advance, new_ledger
 
     reads = []

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 from replay.fairness import hand_randomness
 from replay.rulesets import resolve
 from replay.stream import Stream
-from audit.sim.bots.marriage import choose_move
+from audit.operator.sim.bots.marriage import choose_move
 from replay.marriage.engine import MarriageEngine, first_dealer
 from replay.marriage.moves import Discard, Draw, parse_move_text
 

@@ -4,7 +4,7 @@ from collections import Counter
 from replay.fairness import hand_randomness
 from replay.game import engine_for
 from replay.rulesets import resolve
-from audit.sim.bots.rummy13 import choose_move
+from audit.operator.sim.bots.rummy13 import choose_move
 from replay.stream import Stream
 
 RS = resolve("rummy13")

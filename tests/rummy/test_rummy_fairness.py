@@ -6,7 +6,7 @@ from replay.fairness import (commit_player_seed, commit_server_seed, hand_random
                              verify_player_seed, verify_server_seed)
 from replay.game import engine_for
 from replay.rulesets import resolve
-from audit.sim.bots.rummy13 import choose_move
+from audit.operator.sim.bots.rummy13 import choose_move
 from replay.stream import Stream
 
 SERVER = bytes.fromhex("11" * 32)

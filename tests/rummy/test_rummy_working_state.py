@@ -13,7 +13,7 @@ from dataclasses import fields
 
 import pytest
 
-from audit.sim.bots.rummy13 import choose_move
+from audit.operator.sim.bots.rummy13 import choose_move
 from replay.cards import STANDARD
 from replay.errors import TipluError
 from replay.fairness import hand_randomness
@@ -50,10 +50,7 @@ def test_there_are_rummy_fixtures():
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
 @pytest.mark.parametrize("strict", [True, False])
 def test_every_fixture_replays_the_same_on_a_working_state(path, strict):
-    try:
-        record = parse_record(json.loads(path.read_text(encoding="utf-8")))
-    except TipluError:
-        pytest.skip("the record does not parse (its verdict says so before any replay)")
+    record = parse_record(json.loads(path.read_text(encoding="utf-8")))  # every fixture here is a record
     same(*both(record, strict=strict))
 
 

@@ -39,7 +39,7 @@ def check_api_response(status: int, body: bytes, content_type: str, *, where: st
 
 def copy_db(src_path: str, dst_path: str) -> str:
     """An online-backup copy of a ledger and its secret store (what an operator's backup does)."""
-    from audit.ledger.secret_store import copy_ledger
+    from audit.operator.ledger.secret_store import copy_ledger
 
     copy_ledger(src_path, dst_path)
     return dst_path

@@ -17,13 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audit.errors import ProofError
-from audit.ledger import Ledger
-from audit.sim.tables import simulate_table
+from audit.operator.ledger import Ledger
+from audit.operator.sim.tables import simulate_table
 from audit.schema import schema_errors
 from audit.signing import verify_statement
 from audit.tlog.checkpoint import parse_checkpoint, verify_checkpoint
 from audit.tlog.merkle import root_from_inclusion_proof, verify_consistency, verify_inclusion
-from audit.verify import audit_record
+from audit.auditor.verdict.verify import audit_record
 from replay.cards import ALL_CARDS, parse_card, parse_cards
 from replay.errors import TipluError
 from replay.fairness import parse_digest, parse_player_seed, parse_server_seed

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from audit.cli import main
-from audit.ledger import Ledger, check_player_name
+from audit.operator.ledger import Ledger, check_player_name
 from replay.errors import MalformedError
 from replay.settlement import MAX_POINTS, parse_amount, settle
 

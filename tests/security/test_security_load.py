@@ -13,7 +13,7 @@ import importlib.util
 
 import pytest
 
-from audit.ledger import Ledger
+from audit.operator.ledger import Ledger
 from bench import servekit
 
 pytestmark = [pytest.mark.slow,

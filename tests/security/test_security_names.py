@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from audit.cli import main
-from audit.ledger import Ledger, check_player_name
-from audit.ledger.inputs import check_reason
+from audit.operator.ledger import Ledger, check_player_name
+from audit.operator.ledger.inputs import check_reason
 from replay.errors import MalformedError
 
 CONFUSABLE_NAMES = {

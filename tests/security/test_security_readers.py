@@ -1,6 +1,6 @@
 """Readers never wait for writers: opening an up-to-date ledger takes no write lock.
 
-The web app opens a :class:`~audit.ledger.Ledger` per request and authenticates tokens per
+The web app opens a :class:`~audit.operator.ledger.Ledger` per request and authenticates tokens per
 request.  If either took SQLite's write lock (``BEGIN IMMEDIATE``) just to check migrations,
 every public read would queue behind every write -- and a flood of reads would starve the
 writers.  With another connection holding the write lock, a fresh ledger opens, reads a
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from audit.ledger import Ledger
-from audit.tokens import authenticate, issue_operator_token
+from audit.operator.ledger import Ledger
+from audit.operator.tokens import authenticate, issue_operator_token
 
 
 def test_opening_and_reading_while_a_writer_holds_the_lock(tmp_path):

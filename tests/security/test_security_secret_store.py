@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from audit.cli import main
-from audit.ledger import Ledger
-from audit.ledger.secret_store import SecretStoreError, secrets_path_for
+from audit.operator.ledger import Ledger
+from audit.operator.ledger.secret_store import SecretStoreError, secrets_path_for
 from audit.signing import SigningKey
 from replay.fairness import commit_player_seed
 
@@ -151,7 +151,7 @@ def test_a_read_creates_no_secret_store(tmp_path):
 def test_a_commit_that_dies_between_its_two_writes_leaves_no_public_commitment(tmp_path, monkeypatch):
     """The seed is written first; a crash before the public statement leaves an orphan seed only,
     and the hand commits again (with a fresh seed) and reveals the seed it published."""
-    import audit.ledger.hands as ledger_module
+    import audit.operator.ledger.hands as ledger_module
 
     path = tmp_path / "tiplu.db"
     ledger = _ledger(path)

@@ -32,7 +32,7 @@ STATES = ["created", "committed", "seeds-committed", "seeds-revealed", "dealt", 
 @pytest.fixture
 def app(make_app, site):
     OPERATOR_TOKEN[0] = site.operator_token
-    from audit.ledger import Ledger
+    from audit.operator.ledger import Ledger
     from audit.tlog.checkpoint import CheckpointSigner
     from web_testkit import OPERATOR
 
@@ -48,7 +48,7 @@ def app(make_app, site):
 
 def _unrevealed(app) -> dict[str, str]:
     """hand id -> server seed hex, for every hand still neither revealed nor cancelled (read privately)."""
-    from audit.ledger import Ledger
+    from audit.operator.ledger import Ledger
 
     with Ledger(app.config["TIPLU_DB"]) as ledger:
         return {v.id: ledger._server_seed(v.id).hex() for v in ledger.list_hands()
@@ -155,8 +155,8 @@ def test_a_hand_driven_over_http_shows_its_seed_only_once_revealed(site, app, ca
         step(f"/api/v1/hands/sec-h1/seats/{s}/reveal", {"seed": seeds[s].hex()},
              headers={"Authorization": f"Bearer {tokens[s]}"})
     step("/api/v1/operator/hands/sec-h1/deal")
-    from audit.ledger import Ledger
-    from audit.sim.play import bot_moves
+    from audit.operator.ledger import Ledger
+    from audit.operator.sim.play import bot_moves
 
     with Ledger(app.config["TIPLU_DB"]) as ledger:  # the operator's game server: the moves as played
         moves = bot_moves(ledger, "sec-h1")
@@ -249,17 +249,17 @@ SECRET_NAME = re.compile(r"token|secret|seed|commit|digest|(^|_)sig(nature)?s?($
 PUBLIC_COMPARISONS = {
     ("replay/rulesets.py", "self.hash == other.hash"): "Ruleset.__eq__: value equality of public rulesets",
     ("replay/known_answers.py", "vector.get('ruleset_hash') != ruleset.hash"): "known-answer tool over public vectors",
-    ("audit/ledger/ledger.py", "seen['hand']['ruleset_hash'] != view.ruleset_hash"): "public ruleset hash",
-    ("audit/tlog/monitor.py", "body.get('root') != cp.root.hex()"): "public tree roots, client side",
-    ("audit/tlog/monitor.py", "new.root != old.root"): "public tree roots, client side",
-    ("audit/tlog/monitor.py", "small.root != large.root"): "public tree roots, client side",
+    ("audit/operator/ledger/ledger.py", "seen['hand']['ruleset_hash'] != view.ruleset_hash"): "public ruleset hash",
+    ("audit/auditor/monitor/watch.py", "body.get('root') != cp.root.hex()"): "public tree roots, client side",
+    ("audit/auditor/monitor/watch.py", "new.root != old.root"): "public tree roots, client side",
+    ("audit/auditor/monitor/watch.py", "small.root != large.root"): "public tree roots, client side",
     ("replay/faults.py", "fault.statement == root.statement"): "statement numbers (1, 2, ...) of two faults",
     ("audit/tlog/cosignature.py", "vkey.sig_type != TYPE_COSIGNATURE_ED25519"): "signed-note key type byte (public)",
-    ("audit/auditstate.py", "seen != cp.root"): "public tree roots of two signed checkpoints, auditor side",
-    ("audit/auditstate.py", "self.stored.root != cp.root"): "public tree roots of two signed checkpoints, auditor side",
+    ("audit/auditor/run/auditstate.py", "seen != cp.root"): "public tree roots of two signed checkpoints, auditor side",
+    ("audit/auditor/run/auditstate.py", "self.stored.root != cp.root"): "public tree roots of two signed checkpoints, auditor side",
     ("audit/tlog/note.py", "vkey.sig_type != TYPE_ED25519"): "signed-note key type byte (public)",
     ("audit/tlog/note.py", "vtype != sig_type"): "signed-note key type byte (public)",
-    ("audit/leaf_slots.py", "_last_hash(db, read) != last"): "public log leaf hashes (is the cached log still this file's)",
+    ("audit/auditor/evidence/leaf_slots.py", "_last_hash(db, read) != last"): "public log leaf hashes (is the cached log still this file's)",
 }
 
 
@@ -294,7 +294,7 @@ def test_secrets_are_compared_in_constant_time():
              if (rel, expr) not in PUBLIC_COMPARISONS]
     assert not found, "use hmac.compare_digest for: " + "; ".join(f"{r}:{n}: {e}" for r, n, e in found)
     # and the places that do compare secrets use it
-    for rel in ("audit/tokens.py", "replay/fairness.py", "audit/signing.py", "audit/tlog/merkle.py"):
+    for rel in ("audit/operator/tokens.py", "replay/fairness.py", "audit/signing.py", "audit/tlog/merkle.py"):
         assert "hmac.compare_digest" in (ROOT / rel).read_text(encoding="utf-8"), rel
 
 

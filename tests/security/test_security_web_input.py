@@ -22,7 +22,7 @@ from security_kit import check_api_response, copy_db, find_leaks
 def fuzz_app(site, tmp_path_factory):
     from web import create_app
 
-    from audit.ledger import Ledger
+    from audit.operator.ledger import Ledger
     from audit.tlog.checkpoint import CheckpointSigner
     from web_testkit import OPERATOR
 
@@ -37,7 +37,7 @@ def fuzz_app(site, tmp_path_factory):
 
 def still_unrevealed(db_path: str, seeds: dict[str, str]) -> set[str]:
     """The seeds (hex) of hands that are still neither revealed nor cancelled (cancel publishes the seed)."""
-    from audit.ledger import Ledger
+    from audit.operator.ledger import Ledger
 
     with Ledger(db_path) as ledger:
         return {seed for hid, seed in seeds.items()
@@ -225,7 +225,7 @@ def test_pages_and_api_survive_any_record_an_operator_attaches(site, fuzz_app):
     """The operator API accepts any JSON object as a record; every page and route showing it must cope."""
     from hypothesis import HealthCheck
 
-    from audit.ledger import Ledger
+    from audit.operator.ledger import Ledger
     from replay.errors import TipluError
     from test_security_fuzz_parsers import json_values, mutations
 
@@ -263,7 +263,7 @@ INT_QUERIES = {"/api/v1/hands": ["limit", "offset"], "/api/v1/log/entries": ["st
 @pytest.mark.parametrize("fairness", [None, [], "x", 7])
 def test_a_record_whose_fairness_is_no_object_is_shown_not_a_500(site, fuzz_app, fairness):
     """Found by the fuzz test above: the publisher assigned into a ``fairness`` of null."""
-    from audit.ledger import Ledger
+    from audit.operator.ledger import Ledger
 
     valid = site.records[site.hands["revealed0"]]
     client = fuzz_app.test_client()

@@ -7,7 +7,7 @@ from pathlib import Path
 import flask
 import sqlite_utils
 
-from audit.ledger import Ledger
+from audit.operator.ledger import Ledger
 from audit.signing import SigningKey
 from audit.tlog.checkpoint import CheckpointSigner
 from audit.tlog.store import TransparencyLog

@@ -6,11 +6,11 @@ import copy
 import hashlib
 from datetime import datetime, timedelta, timezone
 
-from audit.ledger import Ledger
-from audit.publish import published_record
-from audit.receipts import receipt
+from audit.operator.ledger import Ledger
+from audit.operator.publish import published_record
+from audit.operator.receipts import receipt
 from audit.signing import SigningKey
-from audit.sim.resign import bind_record
+from audit.operator.sim.resign import bind_record
 from audit.tlog.checkpoint import make_checkpoint
 from audit.tlog.proof import format_tlog_proof
 from audit.tlog.store import TransparencyLog

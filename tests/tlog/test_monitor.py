@@ -12,7 +12,8 @@ from werkzeug.serving import make_server
 
 from audit.cli import main
 from audit.signing import SigningKey
-from audit.tlog.monitor import LogClient, MonitorState, poll
+from audit.auditor.monitor.watch import MonitorState, poll
+from audit.auditor.sources.operator_api import LogClient
 
 from .conftest import OPERATOR, append, make_app, make_log, statement
 
@@ -234,7 +235,7 @@ def test_unreachable_operator_is_reported(tmp_path):
 def test_verdict_ish_values():
     from types import SimpleNamespace
 
-    from audit.tlog.monitor import verdict_is_ok
+    from audit.auditor.monitor.watch import verdict_is_ok
     assert verdict_is_ok(True) and verdict_is_ok({"ok": True}) and verdict_is_ok(SimpleNamespace(ok=True))
     assert not any(verdict_is_ok(v) for v in [False, None, {}, {"ok": False}, SimpleNamespace(ok=False)])
 

@@ -10,8 +10,8 @@ from hypothesis import given, settings, strategies as st
 from click.testing import CliRunner
 
 from audit.cli import main
-from audit.receipt_check import compare
-from audit.receipts import ReceiptError, check_before_reveal, verify_receipt
+from audit.auditor.verdict.receipt_check import compare
+from audit.operator.receipts import ReceiptError, check_before_reveal, verify_receipt
 from audit.signing import SigningKey
 from audit.tlog.proof import format_tlog_proof, parse_tlog_proof
 from replay.errors import TipluError

@@ -1,4 +1,4 @@
-"""The monitor's and the URL audit's client (LogClient, under audit.logcheck.RemoteLog) reads an
+"""The monitor's and the URL audit's client (LogClient, under audit.auditor.evidence.remote_log.RemoteLog) reads an
 operator's entries through the C2SP tile entry bundles (audit/tlog/tileclient.py), falls back
 to the JSON API only when the server has no tiles, and a bundle that lies is caught as the
 served log not being the signed one."""
@@ -11,11 +11,11 @@ import pytest
 import requests
 from werkzeug.serving import make_server
 
-from audit.ledger import Ledger
-from audit.logcheck import LogMismatch, RemoteLog
-from audit.sim.archive import OPERATOR, simulate_archive
+from audit.operator.ledger import Ledger
+from audit.auditor.evidence.remote_log import LogMismatch, RemoteLog
+from audit.operator.sim.archive import OPERATOR, simulate_archive
 from audit.tlog.checkpoint import CheckpointSigner
-from audit.tlog.monitor import LogClient
+from audit.auditor.sources.operator_api import LogClient
 from audit.tlog.store import TransparencyLog
 from audit.tlog.tileclient import parse_bundle
 from replay.errors import MalformedError

@@ -31,7 +31,7 @@ def client(app):
 @pytest.fixture
 def fresh_db(site, tmp_path):
     """A private copy of the site's ledger, for tests that write."""
-    from audit.ledger.secret_store import copy_ledger
+    from audit.operator.ledger.secret_store import copy_ledger
 
     dst = str(tmp_path / "copy.db")
     copy_ledger(site.db_path, dst)

@@ -141,8 +141,8 @@ def test_pages_carry_a_strict_content_security_policy(client, site):
 
 
 def test_verdicts_pin_the_registered_operator_key(make_app, fresh_db):  # rule R-21
-    from audit.ledger import Ledger
-    from audit.verify import audit_record
+    from audit.operator.ledger import Ledger
+    from audit.auditor.verdict.verify import audit_record
     from web_testkit import play
 
     with Ledger(fresh_db) as ledger:

@@ -6,8 +6,8 @@ import json
 from click.testing import CliRunner
 
 from web.cli import main
-from audit.ledger import Ledger
-from audit.tokens import authenticate
+from audit.operator.ledger import Ledger
+from audit.operator.tokens import authenticate
 
 
 def test_token_new_for_an_operator_and_a_seat(fresh_db, site):
@@ -47,7 +47,7 @@ def test_log_key_file_signs_checkpoints_and_home_shows_it(make_app, fresh_db, tm
     import json
 
     from audit.keys import key_document
-    from audit.ledger import Ledger
+    from audit.operator.ledger import Ledger
 
     other = str(tmp_path / "other.key")
     assert CliRunner().invoke(main, ["keys", "new", "--out", other]).exit_code == 0

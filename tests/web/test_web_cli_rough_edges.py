@@ -40,8 +40,8 @@ def _records(kitti_records: list[dict], copies: int) -> str:
 
 
 def test_ctrl_c_during_an_audit_at_a_terminal_shows_the_cursor_again(tmp_path, site):
-    from audit.publish import get_published
-    from audit.ledger import Ledger
+    from audit.operator.publish import get_published
+    from audit.operator.ledger import Ledger
 
     ledger = Ledger(site.db_path)
     try:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from audit.ledger import Ledger
-from audit.sim.archive import simulate_archive
+from audit.operator.ledger import Ledger
+from audit.operator.sim.archive import simulate_archive
 from web import create_app
 
 
@@ -34,3 +34,13 @@ def test_an_unfinished_review_is_503_computing(peek_db):
     assert res.status_code == 503 and res.get_json()["error"]["code"] == "computing"
     page = client.get("/collusion")
     assert page.status_code == 200 and "Collusion review" in page.get_data(as_text=True)
+
+
+def test_the_account_page_charts_its_signal_over_its_hands(peek_db):
+    client = create_app({"TESTING": True, "TIPLU_DB": peek_db, "TIPLU_STATS_WAIT": 300}).test_client()
+    data = client.get("/api/v1/collusion").get_json()
+    row = next(a for a in data["accounts"] if a["account"] == "chandra")
+    page = client.get("/collusion/account/chandra").get_data(as_text=True)
+    assert 'data-excess-chart="kitti.arrangement"' in page
+    # the curve ends at the account's last decision, on its 90th hand
+    assert f'after {row["decisions"]} decisions in 90 hands' in page

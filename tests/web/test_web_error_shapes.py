@@ -61,7 +61,7 @@ def test_a_publish_with_a_malformed_id_is_the_documented_400(client, site):
 
 
 def test_a_secret_store_readable_by_others_is_a_5xx_that_names_no_path(make_app, fresh_db, site, caplog):
-    from audit.ledger.secret_store import secrets_path_for
+    from audit.operator.ledger.secret_store import secrets_path_for
 
     store = str(secrets_path_for(fresh_db))
     os.chmod(store, 0o644)

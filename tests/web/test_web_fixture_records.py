@@ -10,8 +10,8 @@ import pathlib
 
 import pytest
 
-from audit.ledger import Ledger
-from audit.publish import publish
+from audit.operator.ledger import Ledger
+from audit.operator.publish import publish
 from replay.fairness import commit_player_seed
 from web import create_app
 

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from audit.ledger import Ledger
-from audit.publish import get_published
-from audit.sim.tables import simulate_table
+from audit.operator.ledger import Ledger
+from audit.operator.publish import get_published
+from audit.operator.sim.tables import simulate_table
 from replay.records import parse_record
 from web import create_app
 from web.data import replay_steps

@@ -12,7 +12,7 @@ import threading
 
 from werkzeug.serving import make_server
 
-from audit.ledger import Ledger
+from audit.operator.ledger import Ledger
 from web.db import LedgerPool
 
 NO_LEDGER = {"error": {"status": 503, "code": "no_ledger", "message": "this server's ledger is not available"}}

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from audit.errors import ProofError
-from audit.ledger import Ledger
+from audit.operator.ledger import Ledger
 from audit.tlog.checkpoint import CheckpointSigner, verify_checkpoint
 from audit.tlog.logs import operator_origin
 from audit.tlog.merkle import leaf_hash, verify_inclusion

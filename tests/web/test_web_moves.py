@@ -12,10 +12,10 @@ from click.testing import CliRunner
 from werkzeug.serving import make_server
 
 from audit.cli import main
-from audit.ledger import Ledger
-from audit.move_receipts import verify_move_receipt
+from audit.operator.ledger import Ledger
+from audit.auditor.verdict.move_receipts import verify_move_receipt
 from audit.signing import SigningKey
-from audit.tokens import issue_operator_token
+from audit.operator.tokens import issue_operator_token
 from replay.fairness import commit_player_seed
 from replay.movechain import chain_heads
 from web import create_app
@@ -101,10 +101,10 @@ def test_a_seat_fetches_checks_and_keeps_its_move_receipts(dealt, tmp_path):
 
 
 def test_finish_with_the_moves_played_over_the_api(dealt):
-    from audit.publish import published_record
-    from audit.sim.play import bot_moves
-    from audit.trust import TrustAnchor
-    from audit.verify import audit_record
+    from audit.operator.publish import published_record
+    from audit.operator.sim.play import bot_moves
+    from audit.auditor.verdict.trust import TrustAnchor
+    from audit.auditor.verdict.verify import audit_record
 
     app, db, token, commitment = dealt
     client = app.test_client()

@@ -7,11 +7,11 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from audit.ledger import Ledger
-from audit.publish import build_record
-from audit.receipts import check_before_reveal, verify_receipt
-from audit.sim.play import play_hand
-from audit.tokens import issue_seat_token, revoke
+from audit.operator.ledger import Ledger
+from audit.operator.publish import build_record
+from audit.operator.receipts import check_before_reveal, verify_receipt
+from audit.operator.sim.play import play_hand
+from audit.operator.tokens import issue_seat_token, revoke
 from replay.fairness import commit_player_seed, hand_randomness
 from replay.rulesets import resolve
 from replay.settlement import parse_amount, settle
@@ -209,7 +209,7 @@ def test_public_writes_are_rate_limited(make_app, fresh_db, site):
 
 
 def test_publish_over_http_repairs_a_lost_publication(wclient, site, fresh_db):
-    from audit.runner import audit_source
+    from audit.auditor.run.runner import audit_source
 
     with Ledger(fresh_db) as ledger:  # a hand revealed whose publication was lost
         hand_id = next(ledger.list_hands(state="finished")).id
@@ -225,8 +225,8 @@ def test_publish_over_http_repairs_a_lost_publication(wclient, site, fresh_db):
 
 
 def test_the_operator_api_refuses_the_stub_and_takes_moves(make_app, fresh_db, site):
-    """Issue 29 items 2 and 2b over the operator API (audit.finishing)."""
-    from audit.sim.play import bot_moves
+    """Issue 29 items 2 and 2b over the operator API (audit.operator.finishing)."""
+    from audit.operator.sim.play import bot_moves
 
     client, ledger_path, hand_id = make_app(fresh_db).test_client(), fresh_db, site.hands["dealt"]
     h = bearer(site.operator_token)

@@ -5,6 +5,8 @@ routes) and static files always go through.  The behaviour is tested here (slots
 in-flight reads hold them); the speed it buys is measured in ``bench/read_starvation.py``."""
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from web.errors import error_body
@@ -61,3 +63,28 @@ def test_zero_slots_is_no_cap(make_app, fresh_db):
     app = make_app(fresh_db, TIPLU_READ_SLOTS=0)
     assert "tiplu_read_slots" not in app.extensions
     assert app.test_client().get("/api/v1/hands").status_code == 200
+
+
+def test_a_busy_answer_is_logged_as_what_it_is_not_as_an_internal_error(busy_app, caplog):
+    # issue 29: every 503 busy of a flood was logged at ERROR as "internal error ... ApiError"
+    caplog.set_level(logging.DEBUG, logger="tiplu.web")
+    assert busy_app.test_client().get("/api/v1/hands").status_code == 503
+    mine = [r for r in caplog.records if r.name == "tiplu.web"]
+    assert len(mine) == 1, [r.getMessage() for r in mine]
+    (record,) = mine
+    assert record.levelno == logging.INFO and record.exc_info is None
+    assert record.getMessage().startswith("503 busy on GET /api/v1/hands")
+    assert "internal error" not in record.getMessage() and "ApiError" not in record.getMessage()
+
+
+def test_an_unexpected_fault_is_still_an_internal_error(make_app, fresh_db, caplog, monkeypatch):
+    app = make_app(fresh_db)
+    caplog.set_level(logging.DEBUG, logger="tiplu.web")
+
+    def broken(*_a, **_k):
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setitem(app.view_functions, "api.list_hands", broken)
+    assert app.test_client().get("/api/v1/hands").status_code == 500
+    (record,) = [r for r in caplog.records if r.name == "tiplu.web"]
+    assert record.levelno == logging.ERROR and record.getMessage() == "internal error on GET /api/v1/hands: ZeroDivisionError"

@@ -10,9 +10,9 @@ from click.testing import CliRunner
 from werkzeug.serving import make_server
 
 from audit.cli import main
-from audit.ledger import Ledger
+from audit.operator.ledger import Ledger
 from audit.signing import SigningKey
-from audit.tokens import issue_seat_token
+from audit.operator.tokens import issue_seat_token
 from web import create_app
 
 KEY = SigningKey.from_hex("33" * 32)

@@ -1,4 +1,4 @@
-"""The deal statistics page and API (web/stats_page.py over audit/stats.py)."""
+"""The deal statistics page and API (web/stats_page.py over audit/auditor/stats/deals.py)."""
 from __future__ import annotations
 
 import re
@@ -6,9 +6,9 @@ import threading
 
 import pytest
 
-from audit.ledger import Ledger
-from audit.sim.archive import simulate_archive
-from audit.sim.bias import Bias
+from audit.operator.ledger import Ledger
+from audit.operator.sim.archive import simulate_archive
+from audit.operator.sim.bias import Bias
 from web import create_app
 
 WAIT = {"TIPLU_STATS_WAIT": 120}   # the computation runs in a thread: let the tests wait for it
@@ -64,7 +64,7 @@ def test_the_page_flags_the_biased_operator(tmp_path):
 def test_a_cold_computation_does_not_hold_the_request(tmp_path, monkeypatch):
     """While the statistics are computed (in a thread), the page says how far it is and
     refreshes itself; the API answers 503 in the one error shape; then both answer."""
-    import audit.stats_cache as cache
+    import audit.auditor.stats.cache as cache
 
     db = str(tmp_path / "slow.db")
     with Ledger(db, create=True) as ledger:

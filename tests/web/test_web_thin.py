@@ -66,7 +66,7 @@ def test_a_log_that_contradicts_itself_is_the_same_500_everywhere(make_app, site
 
 
 def test_a_request_opens_the_ledger_at_most_once_and_the_next_reuses_it(make_app, site, monkeypatch):
-    from audit import ledger as ledger_pkg
+    from audit.operator import ledger as ledger_pkg
 
     with ledger_pkg.Ledger(site.db_path) as ledger:  # the site's log key is its operator's key (one log per operator)
         key = ledger.signing_key(OPERATOR)
@@ -89,7 +89,7 @@ def test_a_request_opens_the_ledger_at_most_once_and_the_next_reuses_it(make_app
 
 
 def test_the_web_layer_writes_no_sql_and_opens_no_database():
-    # the ledger reads the site needs are audit/ledger/queries.py; the connection is web/db.py's Ledger
+    # the ledger reads the site needs are audit/operator/ledger/queries.py; the connection is web/db.py's Ledger
     import ast
     import pathlib
 

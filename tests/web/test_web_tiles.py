@@ -9,8 +9,8 @@ import json
 import pytest
 import sqlite_utils
 
-from audit.ledger import Ledger
-from audit.sim.archive import OPERATOR, simulate_archive
+from audit.operator.ledger import Ledger
+from audit.operator.sim.archive import OPERATOR, simulate_archive
 from audit.tlog.logs import operator_origin, parse_tile_path, tile_path, tiles_prefix
 from audit.tlog.store import TransparencyLog, leaf_entry
 from tests.tlog.tiles_reader import read_log, tile_url

@@ -13,9 +13,9 @@ from click.testing import CliRunner
 from werkzeug.serving import make_server
 
 from audit.cli import main
-from audit.ledger import Ledger
-from audit.policy import parse_policy
-from audit.publish import publish
+from audit.operator.ledger import Ledger
+from audit.tlog.policy import parse_policy
+from audit.operator.publish import publish
 from tests.audit.timing_kit import HID, build_world
 from web import create_app
 

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-import audit.ledger.hands as ledger_module
-from audit.ledger import Ledger
-from audit.publish import build_record, publish, published_record
-from audit.sim.play import play_hand
-from audit.sim.tamper import TamperContext, tamper
-from audit.tokens import issue_operator_token, issue_seat_token
+import audit.operator.ledger.hands as ledger_module
+from audit.operator.ledger import Ledger
+from audit.operator.publish import build_record, publish, published_record
+from audit.operator.sim.play import play_hand
+from audit.operator.sim.tamper import TamperContext, tamper
+from audit.operator.tokens import issue_operator_token, issue_seat_token
 from replay.fairness import commit_player_seed, hand_randomness
 from replay.rulesets import resolve
 from replay.settlement import parse_amount, settle
@@ -67,8 +67,8 @@ def foreign_key(record: dict[str, Any]) -> dict[str, Any]:
     """A forger's copy: every statement re-signed with a key of its own, which the record
     names as the operator's -- consistent in itself, so only a pinned key catches it."""
     from audit.signing import SigningKey
-    from audit.sim.private_log import forge_log
-    from audit.sim.tamper import _resign_record
+    from audit.operator.sim.private_log import forge_log
+    from audit.operator.sim.tamper import _resign_record
 
     key = SigningKey.from_hex(hashlib.sha256(b"forger").hexdigest())
     record["table"]["public_key"] = key.public_hex
@@ -210,7 +210,7 @@ def _build(db_path: str) -> Site:
         site.other_operator_token = issue_operator_token(ledger.db, "other-operator")[1]
         for s in range(3):
             site.seat_tokens[(site.hands["committed"], s)] = issue_seat_token(ledger.db, site.hands["committed"], s)[1]
-        from audit.publish import get_published
+        from audit.operator.publish import get_published
 
         for role, hid in site.hands.items():
             if ledger.get_hand(hid).state.value == "revealed":

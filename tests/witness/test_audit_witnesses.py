@@ -8,11 +8,11 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from audit.cli import main
-from audit.runner import audit_one
+from audit.auditor.run.runner import audit_one
 from audit.signing import SigningKey
 from audit.tlog.cosignature import cosign, witness_vkey
 from audit.tlog.note import parse_note
-from audit.witnesscheck import WitnessPolicy, record_witness_faults
+from audit.auditor.verdict.witnesscheck import WitnessPolicy, record_witness_faults
 from replay.faults import Reason
 
 from .witnesskit import FakeLog

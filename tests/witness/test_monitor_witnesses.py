@@ -69,10 +69,10 @@ def test_an_impossible_quorum_is_a_one_line_error(site, tmp_path):
 
 def test_revealed_hands_records_are_judged_by_the_witness_policy_too():
     from audit.cli.monitor import records_need_witnesses
-    from audit.verify import Verdict
+    from audit.auditor.verdict.verify import Verdict
     from replay.faults import Reason
 
-    from audit.policy import policy_of_witnesses
+    from audit.tlog.policy import policy_of_witnesses
 
     hook = records_need_witnesses(lambda record: Verdict("h1", "kitti"), policy_of_witnesses([str(V1)], 1))
     verdict = hook({"hand_id": "h1", "fairness": {}})  # no checkpoint in the record: no cosignature

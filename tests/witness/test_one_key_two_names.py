@@ -17,11 +17,11 @@ from click.testing import CliRunner
 from audit.cli import main
 from audit.signing import SigningKey
 from audit.tlog.cosignature import WitnessQuorumError, check_quorum, distinct_keys, witness_vkey
-from audit.tlog.monitor import PollResult, _check_witnesses
+from audit.auditor.monitor.watch import PollResult, _check_witnesses
 from audit.tlog.checkpoint import parse_checkpoint
 from audit.tlog.note import TYPE_ED25519, Vkey, parse_vkey
 from audit.tlog.witness import Witness, WitnessedLog
-from audit.witnesscheck import WitnessPolicy, record_witness_faults
+from audit.auditor.verdict.witnesscheck import WitnessPolicy, record_witness_faults
 from replay.errors import MalformedError
 from replay.faults import Reason
 
@@ -64,7 +64,7 @@ def test_one_key_under_two_names_cosigning_twice_counts_once(tmp_path):
         check_quorum(text, vkeys, 2)
     assert [r.ok for r in check_quorum(text, vkeys, 1)] == [True, True, False]
 
-    # tiplu audit's witnesses are a C2SP tlog-policy (audit/policy.py), which refuses one key
+    # tiplu audit's witnesses are a C2SP tlog-policy (audit/tlog/policy.py), which refuses one key
     # under two names outright; with the key under one name, its two lines are one cosignature
     r = audit(tmp_path, record, "--witness", VA, "--witness", VB, "--witness", VC, "--quorum", "2")
     assert r.exit_code == 2 and "already listed" in r.output, r.output

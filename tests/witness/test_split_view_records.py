@@ -13,12 +13,12 @@ import sys
 
 import pytest
 
-from audit.ledger import Ledger
+from audit.operator.ledger import Ledger
 from audit.signing import SigningKey
 from audit.tlog.cosignature import witness_vkey
 from audit.tlog.logs import operator_origin
 from audit.tlog.note import TYPE_ED25519, Vkey
-from audit.sim.archive import OPERATOR, ensure_operator
+from audit.operator.sim.archive import OPERATOR, ensure_operator
 
 from .witness_server import ROOT, SiteServer, WitnessServer, write_key
 

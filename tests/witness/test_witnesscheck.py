@@ -1,4 +1,4 @@
-"""The auditor's witness policy over a checkpoint text (audit/witnesscheck.py)."""
+"""The auditor's witness policy over a checkpoint text (audit/auditor/verdict/witnesscheck.py)."""
 from __future__ import annotations
 
 import pickle
@@ -8,7 +8,7 @@ import pytest
 from audit.signing import SigningKey
 from audit.tlog.cosignature import cosign, witness_vkey
 from audit.tlog.note import parse_note
-from audit.witnesscheck import WitnessPolicy, witness_faults
+from audit.auditor.verdict.witnesscheck import WitnessPolicy, witness_faults
 from replay.errors import MalformedError
 from replay.faults import Reason
 

@@ -1,7 +1,7 @@
 /**
  * A seat's client in the browser: keep the receipt the operator answers, check it before the
  * seed is revealed, and check a published record against it -- the same checks as Python's
- * audit/receipts.py and audit/receipt_check.py, with the operator key the player pinned.
+ * audit/operator/receipts.py and audit/auditor/verdict/receipt_check.py, with the operator key the player pinned.
  *
  *   verifyReceipt(receipt, publicKeyHex)       -> Promise of the receipt's facts (throws ReceiptError)
  *   checkBeforeReveal(receipt, publicKeyHex, {handId, seat, seedHex?, shownCommitment?, player?, terms?})
@@ -218,7 +218,7 @@ export async function revealSeed({ baseUrl = "", handId, seat, seedHex, token, p
 
 const kindKey = (st) => `${st?.kind}/${st?.seat ?? ""}`;
 
-/** Does a published record contradict the receipt?  The checks of audit/receipt_check.py. */
+/** Does a published record contradict the receipt?  The checks of audit/auditor/verdict/receipt_check.py. */
 export async function compareReceipt(receipt, record, { publicKey = null, moveReceipts = [] } = {}) {
   const key = publicKey ?? receipt?.statements?.[0]?.key;
   if (typeof key !== "string") throw new ReceiptError("the receipt names no operator key: pin one");
@@ -294,7 +294,7 @@ export async function compareReceipt(receipt, record, { publicKey = null, moveRe
 
 const decimalOrSelf = (v) => (typeof v === "string" && decimalKey(v) !== null ? decimalKey(v) : v);
 
-/** The record's table against the logged hand statement (audit/receipt_check.py _compare_terms). */
+/** The record's table against the logged hand statement (audit/auditor/verdict/receipt_check.py _compare_terms). */
 function compareTerms(hand, seat, record, contradict, checked) {
   const table = record.table && typeof record.table === "object" ? record.table : {};
   for (const name of ["point_value", "commission_pct"]) {
@@ -318,7 +318,7 @@ function compareTerms(hand, seat, record, contradict, checked) {
 }
 
 /**
- * A seat's kept move receipts with the new ones appended (audit/move_receipts.py keep): each
+ * A seat's kept move receipts with the new ones appended (audit/auditor/verdict/move_receipts.py keep): each
  * checked under the pinned key (checkMoveReceipt), the next move after the last kept; a
  * receipt for a move already kept must carry the same head (else the operator signed two
  * histories) and is not kept twice.  Throws ReceiptError, keeping nothing new.
@@ -340,7 +340,7 @@ export async function keepMoveReceipts(kept, fresh, publicKeyHex, { handId }) {
   return out;
 }
 
-/** The record's moves against the move receipts the seat kept (audit/move_receipts.py compare_moves). */
+/** The record's moves against the move receipts the seat kept (audit/auditor/verdict/move_receipts.py compare_moves). */
 async function compareMoves(moveReceipts, key, record, contradict, checked) {
   const handId = record.hand_id;
   const moves = Array.isArray(record.moves) ? record.moves : [];
@@ -363,7 +363,7 @@ async function compareMoves(moveReceipts, key, record, contradict, checked) {
       found.push(`the record's moves 1..${n} are not the moves played: the operator signed head ${st.head} after move ${n}, the record's moves give ${heads[n - 1] ?? "none"}`);
     } else agreed++;
   }
-  // the first difference is the proof; the later heads chain from it (audit/move_receipts.py)
+  // the first difference is the proof; the later heads chain from it (audit/auditor/verdict/move_receipts.py)
   if (found.length) contradict("moves", found.length > 1 ? `${found[0]} (and ${found.length - 1} later move receipts of yours differ with it)` : found[0]);
   if (agreed) checked.push(`the record's moves give the head of ${agreed} of your move receipts`);
 }

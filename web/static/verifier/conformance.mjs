@@ -6,29 +6,26 @@
  *
  *   answerConformance(request) -> Promise of {id, ...the check's answer} | {id, unsupported, why}
  *
- * Layers this verifier has (a case needing another is answered "unsupported", never passed):
- * canonical JSON, the stream, statements and leaves, Merkle proofs, checkpoints,
- * cosignatures, receipts, and of a record: its shape, the fairness inputs (seeds,
- * commitments, ruleset hash) and its log evidence (proofs, checkpoint, order, keys and
- * signatures, witnesses).  It does not replay the moves, compare a record with its
- * statements' fields, or compare records with each other.
+ * Every layer of the suite: canonical JSON, the stream, the move chain, statements and leaves,
+ * Merkle proofs, checkpoints, cosignatures, receipts, and of a record the whole audit of
+ * ./audit.mjs -- its shape, the fairness inputs, its statements against its fields, the
+ * replay of its moves and its claims (./replay.mjs), its log evidence, a pinned policy's
+ * witnesses, the auditor's clock, and records compared with each other.  The one thing it
+ * may lack is a game: a case that requires "replay" of a game with no module in
+ * ./games/ is answered "unsupported" (never passed).
  */
 import { canonicalJson } from "./canonical.mjs";
 import { fromHex, toHex } from "./bytes.mjs";
 import { hmacKey, keyMaterial, Stream } from "./stream.mjs";
 import { verifyCheckpoint, verifyConsistency, verifyCosignatures, verifyInclusion, parseCheckpoint } from "./merkle.mjs";
-import { recordLogChecks, statementLeafHash, verifyStatementSignature, parseTlogProof } from "./tlogproof.mjs";
-import { handInputFromRecord, verifyHand } from "./verifier.mjs";
-import { witnessChecks } from "./witnesses.mjs";
+import { statementLeafHash, verifyStatementSignature } from "./tlogproof.mjs";
+import { auditRecords, NoReplayError } from "./audit.mjs";
+import { parsePolicy, policyOfWitnesses } from "./policy.mjs";
 import { compareReceipt, ReceiptError } from "../seat-client.mjs";
 import { chainHeads, startHead } from "./movechain.mjs";
 
 export const LAYERS = Object.freeze(["canonical", "movechain", "stream", "statement", "leaf", "merkle", "checkpoint", "cosignature",
-  "receipt", "record", "fairness", "log-evidence", "witnesses"]);
-
-/** The order the audit gives root causes in, for the reasons this verifier can find (docs/records.md). */
-const RANK = ["malformed", "not_revealed", "server_seed_mismatch", "seat_seed_mismatch", "ruleset_mismatch", "signature",
-  "not_log_bound", "not_in_log", "bad_checkpoint", "log_order", "event_order", "time_order", "future_time", "witness_quorum"];
+  "receipt", "record", "fairness", "log-evidence", "witnesses", "statements", "replay", "policy", "one-log", "clock"]);
 
 async function valid(fn) {
   try {
@@ -50,48 +47,6 @@ class GivenWords extends Stream {
   async ensure(n) {
     if (this.pos + n > this.words.length) throw new Error("randbelow read past the words given");
   }
-}
-
-const FAIRNESS = { ruleset_hash: "ruleset_mismatch", server_commitment: "server_seed_mismatch" };
-
-async function recordVerdict(text, trust, witnesses, quorum) {
-  let record;
-  try {
-    record = JSON.parse(text);
-    if (record === null || typeof record !== "object" || Array.isArray(record)) throw new Error("not an object");
-  } catch {
-    return { ok: false, reason: "malformed", first_bad_move: null };
-  }
-  const reasons = [];
-  const f = record.fairness ?? {};
-  if (typeof f.server_seed !== "string") {
-    reasons.push("not_revealed");
-  } else {
-    try {
-      const report = await verifyHand(handInputFromRecord(record));
-      for (const c of report.checks) {
-        if (c.ok !== false) continue;
-        reasons.push(c.name.startsWith("player_commitment:") ? "seat_seed_mismatch" : FAIRNESS[c.name] ?? "malformed");
-      }
-    } catch {
-      reasons.push("malformed");
-    }
-  }
-  let checks;
-  try {
-    checks = await recordLogChecks(record, { publicKey: trust.public_key, origin: trust.origin ?? null });
-  } catch {
-    checks = [{ ok: false, reason: "malformed" }];
-  }
-  for (const c of checks) if (c.ok === false) reasons.push(c.reason ?? "malformed");
-  if (witnesses) {
-    const text0 = Array.isArray(f.log_proofs) && typeof f.log_proofs[0] === "string" ? parseTlogProof(f.log_proofs[0], { legacy: true }).checkpointText : null;
-    const w = text0 ? await witnessChecks(text0, { witnesses, quorum, basis: "pinned" }) : [{ ok: false, reason: "witness_quorum" }];
-    for (const c of w) if (c.ok === false) reasons.push(c.reason ?? "witness_quorum");
-  }
-  if (!reasons.length) return { ok: true, reason: null, first_bad_move: null };
-  const first = [...reasons].sort((a, b) => RANK.indexOf(a) - RANK.indexOf(b))[0];
-  return { ok: false, reason: first, first_bad_move: null };
 }
 
 const CHECKS = {
@@ -151,16 +106,24 @@ const CHECKS = {
     const names = results.filter((r) => r.ok).map((r) => r.name).sort();
     return { valid_witnesses: names, quorum_met: names.length >= inp.quorum };
   },
-  async audit(inp) {
-    const verdicts = [];
-    for (const text of inp.records) verdicts.push(await recordVerdict(text, inp.trust, inp.witnesses ?? null, inp.quorum ?? null));
-    let exit = verdicts.every((v) => v.ok) ? 0 : 1;
+  async audit(inp, requires) {
+    let policy = null;
+    if (inp.policy !== undefined && inp.policy !== null) policy = await parsePolicy(inp.policy, "policy");
+    else if (inp.witnesses) policy = await policyOfWitnesses(inp.witnesses, inp.quorum ?? null);
+    const now = inp.now ? Date.parse(inp.now) : Date.now();
+    if (Number.isNaN(now)) throw new Error("now is not an ISO-8601 time");
+    const { verdicts, log_failures } = await auditRecords(inp.records, {
+      trust: inp.trust ?? null, policy, now, oneLog: Boolean(inp.one_log),
+      replay: requires.includes("replay") ? "require" : true,
+    });
+    const out = verdicts.map((v) => ({ ok: v.ok, reason: v.reason, first_bad_move: v.first_bad_move }));
+    let exit = out.every((v) => v.ok) && !log_failures.length ? 0 : 1;
     if (inp.timing) {
       // what proved each passed record's timing: a file alone proves it only by a witness quorum
-      for (const v of verdicts) v.timing = !v.ok ? null : inp.witnesses ? "witnessed" : "unproven";
-      if (exit === 0 && verdicts.some((v) => v.timing === "unproven")) exit = 3;
+      out.forEach((v, i) => { v.timing = v.ok ? verdicts[i].timing.status : null; });
+      if (exit === 0 && out.some((v) => v.timing === "unproven")) exit = 3;
     }
-    return { exit, verdicts, log_failures: [] };
+    return { exit, verdicts: out, log_failures };
   },
   async receipt(inp) {
     let receipt;
@@ -186,8 +149,9 @@ export async function answerConformance(request) {
   const fn = CHECKS[request?.check];
   if (!fn) return { id, unsupported: true, why: `no check ${request?.check}` };
   try {
-    return { id, ...(await fn(request.input)) };
+    return { id, ...(await fn(request.input, request.requires ?? [])) };
   } catch (e) {
+    if (e instanceof NoReplayError) return { id, unsupported: true, why: e.message };
     return { id, error: `${e?.name ?? "Error"}: ${e?.message ?? e}` };
   }
 }

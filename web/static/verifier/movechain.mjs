@@ -11,7 +11,7 @@
  *   chainHead(handId, commitment, moves)  -> Promise of {head (hex), n}
  *   movesChecks(record)                  -> Promise of [{name, title, ok, detail, reason?}]
  *
- * movesChecks is the audit's check of a tiplu.hand/3 record (audit/statement_check.py): the
+ * movesChecks is the audit's check of a tiplu.hand/3 record (audit/auditor/verdict/statement_check.py): the
  * logged `record` statement's moves_head and n_moves are the chain over the record's moves,
  * and every seat-receipt's hand_hash is the hash of the record's hand statement; a
  * difference is `statement_mismatch`.

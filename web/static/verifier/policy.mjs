@@ -1,11 +1,12 @@
 /**
  * A pinned C2SP tlog-policy (c2sp.org/tlog-policy) in the browser: the same strict parser as
- * audit/policy.py, tested against the same cases (fixtures/policy/cases.json).
+ * audit/tlog/policy.py, tested against the same cases (fixtures/policy/cases.json).
  *
  *   parsePolicy(text, name?)           -> Promise of {logs, witnesses, groups, quorum, name, sha256}
  *   describePolicy(policy)             -> "all of ([2 of (X1, X2, X3)], [any of (Y1, Y2, Y3)])"
  *   evaluatePolicy(policy, checkpoint) -> Promise of {log, logProblem, cosigned, counted, quorumMet, missing}
  *   timingOf({policy, result, faults}) -> {status, policy, witnesses, message} (the verdict's `timing`)
+ *   policyOfWitnesses(vkeys, quorum)   -> Promise of the policy `--witness VKEY ... --quorum K` means
  *
  * A bad policy throws PolicyError with `code` (the Python ERROR_CODES) and `line`.
  * Lines: `log <vkey> [<url>]`, `witness <name> <vkey> [<url>]`, `group <name> all|any|<k>
@@ -147,7 +148,7 @@ function words(policy, name) {
   return `${k} of (${inner})`;
 }
 
-/** The quorum in words, as audit.policy.Policy.describe. */
+/** The quorum in words, as audit.tlog.policy.Policy.describe. */
 export function describePolicy(policy) {
   return policy.quorum === NONE ? "no witness (quorum none)" : words(policy, policy.quorum);
 }
@@ -279,4 +280,27 @@ export function timingOf({ policy = null, result = null, checkpointFailed = fals
       message: `Witnessed: ${n} witness${n === 1 ? "" : "es"} you pinned in ${label} (${result.counted.map((w) => w.name).join(", ")}) cosigned this record's log checkpoint, so it is the log they saw, not a private copy made after the players' seeds were known.` };
   }
   return { status: "unproven", policy: label, witnesses: result && !checkpointFailed ? result.counted : [], message: UNPROVEN_MESSAGE };
+}
+
+/**
+ * The policy `tiplu audit --witness VKEY ... --quorum K` means (audit.policy.policy_of_witnesses):
+ * those witnesses, named by their key names (a repeated name gets a "'"), K of them (default:
+ * all); none given or K = 0: quorum none.
+ */
+export async function policyOfWitnesses(vkeys, quorum = null) {
+  const lines = [];
+  const names = [];
+  for (const v of vkeys) {
+    let name = (await vkeyOf(v, TYPE_COSIGNATURE, "witness key", null)).name;
+    while (names.includes(name) || name === NONE) name += "'";
+    names.push(name);
+    lines.push(`witness ${name} ${v}`);
+  }
+  const k = quorum === null ? names.length : quorum;
+  if (!names.length || k === 0) lines.push("quorum none");
+  else {
+    if (k > names.length) throw new PolicyError(`a quorum of ${k} needs at least ${k} witness keys (got ${names.length})`, { code: "bad_threshold" });
+    lines.push(`group cli-witnesses ${k} ${names.join(" ")}`, "quorum cli-witnesses");
+  }
+  return parsePolicy(lines.join("\n") + "\n", "--witness");
 }

@@ -1,6 +1,6 @@
 /**
  * The protocol's order and the statements' times, checked in the browser as the Python audit
- * checks them (audit/protocol_steps.py, audit/timecheck.py): the order is enforced by the
+ * checks them (audit/auditor/sources/protocol_steps.py, audit/timecheck.py): the order is enforced by the
  * audit, not only by the operator's ledger.
  *
  *   statementChecks(statements, {now?}) -> [{name, title, ok, detail, reason?}]

@@ -37,7 +37,7 @@
  *                    past this browser's clock plus five minutes (future_time): ./protocol.mjs
  *                    (`options.now`, milliseconds, replaces the clock)
  *
- * As in audit.logcheck: when the proofs carry different checkpoints, or the checkpoint does
+ * As in audit.auditor.evidence.logcheck: when the proofs carry different checkpoints, or the checkpoint does
  * not verify, no statement is checked against it (there is no trusted root), and the order
  * is checked on the statements found in the log.  A v2 record with no statements yet has
  * nothing to check (log:bound is null, not a pass).
@@ -54,7 +54,7 @@ export const TLOG_PROOF_HEADER = "c2sp.org/tlog-proof@v1";
 export const FORMAT_V2 = "tiplu.hand/2";
 /** The log-bound record formats: v2, and format 3 (whose move chain and hand binding movechain.mjs checks). */
 export const LOG_BOUND_FORMATS = Object.freeze([FORMAT_V2, FORMAT_V3]);
-/** The bases a trusted key can have (audit/trust.py); only "record" is not a trust anchor. */
+/** The bases a trusted key can have (audit/auditor/verdict/trust.py); only "record" is not a trust anchor. */
 export const TRUST_BASES = Object.freeze(["pinned", "trust-file", "monitor-state", "ledger", "policy", "record"]);
 /** The protocol's order of statement kinds in the log (docs/records.md). */
 export const KIND_RANK = Object.freeze({ hand: 0, commitment: 1, "seat-receipt": 2, "seat-reveal": 3, deal: 4, record: 5, reveal: 6 });
@@ -303,7 +303,7 @@ async function logChecks(record, options) {
   const parsed = proofs.map((text) => {
     try {
       // the body rule (three lines; the legacy time line only in a tiplu.hand/2) is judged once,
-      // on the checkpoint (bad_checkpoint, below), as audit.logcheck does: not per proof
+      // on the checkpoint (bad_checkpoint, below), as audit.auditor.evidence.logcheck does: not per proof
       return parseTlogProof(text, { legacy: true });
     } catch (e) {
       return e;

@@ -18,9 +18,15 @@
  * tests/js/ checks each engine against the Python one on simulated hands.
  */
 export { ReplayError } from "./errors.mjs";
+import { GAME as KITTI } from "./kitti.mjs";
+import { GAME as MARRIAGE } from "./marriage.mjs";
+import { GAME as RUMMY13 } from "./rummy13.mjs";
 
 /** game name -> GAME; filled by one import line per game module. */
 export const GAMES = Object.freeze({
+  kitti: KITTI,
+  marriage: MARRIAGE,
+  rummy13: RUMMY13,
 });
 
 export function gameFor(name) {
