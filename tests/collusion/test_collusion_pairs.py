@@ -87,6 +87,8 @@ def test_one_benjamini_hochberg_over_accounts_and_pairs():
     assert pairs[0].p == pytest.approx(p) and pairs[0].q == pytest.approx(max(p, 0.02))
     few, = assess([], {("a", "b", FLOW): xs[:3]}, min_decisions=6)[1]
     assert not few.tested and few.q is None and not few.flagged
+    zero, = assess([], {("a", "b", FLOW): [Fraction(0)] * 6}, min_decisions=6)[1]
+    assert zero.blank and not zero.tested                           # all 0: no information, no p-value
 
 
 def _kitti():
@@ -179,10 +181,12 @@ def test_a_planted_kitti_pair_is_flagged_and_the_same_tables_played_honestly_are
     pair = (account(0, 0), account(0, 1), "kitti.together")
     rep = review(played_observations("kitti", tables=2, players=4, hands=300, seed="test-pair",
                                      collude={0: (0, 1, 1000)}))
-    assert _pair_flags(rep) == {pair} and rep.flags == ()
+    assert _pair_flags(rep) == {pair}
+    assert {t.account for t in rep.flags} <= set(pair[:2])         # the pair saw hidden cards: at most they
     honest = review(played_observations("kitti", tables=2, players=4, hands=300, seed="test-pair"))
     assert honest.pair_flags == () and honest.flags == ()
-    assert sum(t.tested for t in honest.pair_tests) == 24           # 6 pairs x 2 signals x 2 tables
+    assert sum(t.tested for t in honest.pair_tests) == 12           # 6 pairs x 2 tables on kitti.together
+    assert all(t.blank for t in honest.pair_tests if t.signal == "tokens.flow")   # Kitti: every loser pays alike
 
 
 def test_a_planted_rummy_pair_is_flagged_and_the_same_tables_played_honestly_are_not():
@@ -190,8 +194,8 @@ def test_a_planted_rummy_pair_is_flagged_and_the_same_tables_played_honestly_are
     pair = (account(0, 0), account(0, 1), "rummy13.feed")
     rep = review(played_observations("rummy13", tables=2, players=4, hands=80, seed="test-rummy-pair",
                                      collude={0: (0, 1, 1000)}))
-    assert pair in _pair_flags(rep) and rep.flags == ()
-    assert all(f[:2] == pair[:2] for f in _pair_flags(rep))
+    assert pair in _pair_flags(rep) and all(f[:2] == pair[:2] for f in _pair_flags(rep))
+    assert {t.account for t in rep.flags} <= set(pair[:2])         # the pair saw hidden cards: at most they
     honest = review(played_observations("rummy13", tables=2, players=4, hands=80, seed="test-rummy-pair"))
     assert honest.pair_flags == () and honest.flags == ()
 
@@ -211,7 +215,7 @@ def test_cli_plants_a_pair_and_the_review_flags_it(tmp_path):
     row = next(p for p in data["pairs"] if p["accounts"] == ["asha", "bikash"])
     assert row["flagged"] and row["hands_together"] == 300 and row["share_together"] == 1.0
     assert {t["signal"] for t in row["tests"]} == {"kitti.together", "tokens.flow"}
-    assert data["flags"] == [] and "pair_meaning" in data
+    assert {f["account"] for f in data["flags"]} <= {"asha", "bikash"} and "pair_meaning" in data
 
 
 @pytest.mark.parametrize("args, words", [

@@ -29,6 +29,8 @@ PAIR_MEANING = ("A pair flag means these two accounts' play, or the tokens betwe
 def pair_sentence(t: PairTest) -> str:
     what = PAIR_SIGNALS.get(t.signal, t.signal)
     who = f"{t.account} and {t.target}"
+    if t.blank:
+        return f"{who}: every one of {t.decisions} hands scored 0 on {t.signal}: nothing to test."
     if not t.tested:
         return f"{who}: {t.decisions} hands on {t.signal}: not tested."
     verdict = "REVIEW" if t.flagged else "within chance"
@@ -40,7 +42,7 @@ def test_row(t: PairTest) -> dict[str, Any]:
     return {"accounts": [t.account, t.target], "signal": t.signal, "two_sided": t.signal in ANTISYMMETRIC,
             "hands": t.decisions, "mean_excess": round(t.mean_excess, 6),
             "t": None if t.t is None else round(t.t, 6), "p": t.p, "q": t.q, "tested": t.tested,
-            "flagged": t.flagged}
+            "blank": t.blank, "flagged": t.flagged}
 
 
 def pair_table(together: Mapping[tuple[str, str], int], flows: Mapping[tuple[str, str], Decimal],

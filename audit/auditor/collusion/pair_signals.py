@@ -83,6 +83,9 @@ class PairTest:
     t: float | None
     p: float | None
     q: float | None = None
+    #: every hand scored exactly 0 (a seat that always threw its own reference, a Kitti hand's
+    #: flow): no information, so no test -- it would only add a p-value of 1 to the control
+    blank: bool = False
 
     @property
     def tested(self) -> bool:
@@ -98,6 +101,8 @@ def _pair_test(key: tuple[str, str, str], xs: Sequence[Fraction], min_decisions:
     if len(xs) < min_decisions:
         mean = float(sum(xs, Fraction(0)) / len(xs)) if xs else 0.0
         return PairTest(a, b, signal, len(xs), mean, None, None)
+    if not any(xs):
+        return PairTest(a, b, signal, len(xs), 0.0, None, None, blank=True)
     mean, t, p = two_sided_t(xs) if signal in ANTISYMMETRIC else one_sided_t(xs)
     return PairTest(a, b, signal, len(xs), mean, t, p)
 
