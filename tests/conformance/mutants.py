@@ -358,6 +358,12 @@ class SkipClock(_Patched):
     patches = (("audit.auditor.sources.archive_scan", "future_statements", lambda *a, **k: []),)
 
 
+class SkipCarryCheck(_Patched):
+    """A table's hands not compared: the pot a hand starts with never checked against the one
+    the hand before it left (D-14)."""
+    patches = (("audit.auditor.run.report", "TableLedger.carry_faults", lambda self: []),)
+
+
 class SkipSameCheckpoint(_Patched):
     patches = (("audit.auditor.evidence.logcheck", "_checkpoint_texts", lambda proofs: {next(p[2] for p in proofs if p)}),)
 
@@ -489,6 +495,7 @@ MUTANTS = {
     "skip-statement-fields": ("record not compared with its statements", ["record/statement-mismatch"],
                               SkipStatementFields),
     "skip-fork-check": ("records of one log not compared with each other", ["log/"], SkipForkCheck),
+    "skip-carry-check": ("a table's consecutive hands not compared (the carried pot)", ["table/"], SkipCarryCheck),
 }
 for _what in ("moves", "terms", "record-checkpoint", "statements", "index", "record-proof", "server-commitment", "ruleset-hash", "seat-commitment", "fork"):
     _names = {"statements": ["missing_statement", "different_statement"], "index": ["different_index"],
