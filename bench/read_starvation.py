@@ -11,7 +11,8 @@ latency (its POSTs) with readers as a ratio of its own baseline, the hands it fi
 and what the readers got (200s and 503 ``busy``).  ``--reader-nice 19`` runs the readers'
 processes niced: on this one machine their own client CPU otherwise takes most of the two
 cores from the server and the honest client, which a real flood (from other machines) does not.  Ratios within one run, never absolute
-times; no assertion (the behaviour is tested in tests/web/test_web_read_slots.py).
+times; no assertion (the behaviour is tested in tests/web/test_web_read_slots.py and
+tests/web/test_web_read_cache.py).
 """
 from __future__ import annotations
 

@@ -46,6 +46,8 @@ MAX_BODY = 4 * 1024 * 1024
 STALE_MAX = 10.0
 #: how long an anonymous read waits, at most, for the writes and token reads in flight
 PRIORITY_WAIT = 1.0
+#: files served as they are (never capped, web/limits.py): passed straight to Flask, streamed
+FILES = ("/static/", "/verify", "/favicon.ico")
 #: what Flask's side sets on an anonymous read's environ (web/limits.py)
 ANONYMOUS = "tiplu.anonymous_read"
 
@@ -74,7 +76,8 @@ class ReadCache:
     @staticmethod
     def _key(environ: dict) -> tuple | None:
         if environ.get("REQUEST_METHOD") not in ("GET", "HEAD") or "HTTP_AUTHORIZATION" in environ \
-                or environ.get("CONTENT_TYPE"):
+                or environ.get("CONTENT_TYPE") or "HTTP_RANGE" in environ \
+                or environ.get("PATH_INFO", "").startswith(FILES):
             return None
         return (environ.get("wsgi.url_scheme"), environ.get("HTTP_HOST"), environ.get("SCRIPT_NAME", ""),
                 environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", ""),
