@@ -348,6 +348,9 @@ def _render_hand(ledger: Any, view: Any, record: dict[str, Any] | None = None) -
                 "log": _log_check(view.id, record, public_key),
                 "evidence": _evidence(record, public_key),
                 "audit": _audit_of(verdict),
+                # the published record itself (public once revealed): the browser replays its
+                # moves and recomputes its outcome and payouts (verifier/recordchecks.mjs)
+                "record": record,
             }
     elif view.state.value == "finished" and readable:
         # no server seed yet, so no deal to check -- but the record's statements can be

@@ -13,7 +13,7 @@ from replay.describe import describe_move
 from replay.records import load_json, parse_record
 from replay.replayer import replay_record
 
-from ..auditor.sources.reader import iter_source
+from ..auditor.sources.source import URL, Source
 from ..auditor.run.report import AuditReport
 from ..auditor.run.runner import audit_items
 from ..schema import validate_record
@@ -203,21 +203,20 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
     now = utc_now() if now_text is None else parse_time(now_text)
     if now is None:
         raise MalformedError("--now is an ISO-8601 time with its zone, e.g. 2026-12-01T20:00:00Z")
-    from ..auditor.sources.scope import scope_for
+    from ..auditor.sources.source import close_log
 
-    scope = scope_for(source, trust.public_key) if trust is not None and trust.basis != "record" else None
-    log, log_failures = _whole_log(source, trust, scope)
+    src = Source.of(source)  # what the source is, decided once
+    scope = src.scope(trust.public_key) if trust is not None and trust.basis != "record" else None
+    log, log_failures = src.open_log(trust, scope)
     try:
-        _audit(source, log, log_failures, scope=scope, trust=trust, saved=saved, state_file=state_file, policy=policy,
+        _audit(src, log, log_failures, scope=scope, trust=trust, saved=saved, state_file=state_file, policy=policy,
                check_signatures=check_signatures, strict=strict, as_json=as_json, progress=progress,
                workers=workers, dask_address=dask_address, read_in_workers=read_in_workers, now=now, grace=grace)
     finally:
-        db = getattr(log, "_db", None)  # a ledger's log: closed before exit, so no -wal/-shm stays beside it
-        if db is not None:
-            db.close()
+        close_log(log)  # a ledger's log: closed before exit, so no -wal/-shm stays beside it
 
 
-def _audit(source, log, log_failures, *, scope, trust, saved, state_file, policy, check_signatures, strict, as_json,
+def _audit(source: "Source", log, log_failures, *, scope, trust, saved, state_file, policy, check_signatures, strict, as_json,
            progress, workers, dask_address, read_in_workers, now, grace) -> None:
     from replay.faults import Fault, Reason
 
@@ -225,7 +224,7 @@ def _audit(source, log, log_failures, *, scope, trust, saved, state_file, policy
 
     state = None
     show = _progress_printer(sys.stderr.isatty() if progress is None else progress, source)
-    findings = _findings(source, log, now)
+    findings = source.findings(log, now)
     source_cp = None
     if saved is not None:
         state, source_cp = _state_check(source, saved, trust, log, scope)
@@ -237,7 +236,7 @@ def _audit(source, log, log_failures, *, scope, trust, saved, state_file, policy
                                 strict=strict, progress=show, read_in_workers=read_in_workers, now=now, grace=grace,
                                 witnesses=policy, scope=scope, findings=findings)
     else:
-        report = audit_items(iter_source(source, now=now, grace=grace, scope=scope), strict=strict,
+        report = audit_items(source.items(now=now, grace=grace, scope=scope), strict=strict,
                              progress=show, witnesses=policy, trust=trust, check_signatures=check_signatures,
                              log=log, state=state, findings=findings)
     for where, fault in log_failures:
@@ -272,7 +271,7 @@ def _audit(source, log, log_failures, *, scope, trust, saved, state_file, policy
             data["policy"] = policy.to_json()
         if scope is not None:
             data["scope"] = scope.to_json()
-        if source.startswith(("http://", "https://")):
+        if source.kind == URL:
             data["log"] = _log_json(log, log_failures)
         click.echo(json.dumps(data, indent=2, sort_keys=True))
     else:
@@ -287,7 +286,7 @@ def _audit(source, log, log_failures, *, scope, trust, saved, state_file, policy
             click.echo(scope.describe())
         if state is not None:
             click.echo(state.describe())
-        if source.startswith(("http://", "https://")):
+        if source.kind == URL:
             click.echo(_log_line(log, log_failures))
         print_summary(report)
     if not report.ok or nothing:
@@ -296,86 +295,17 @@ def _audit(source, log, log_failures, *, scope, trust, saved, state_file, policy
         sys.exit(3)
 
 
-def _state_check(source: str, saved, trust, log=None, scope=None):
+def _state_check(source, saved, trust, log=None, scope=None):
     """A :class:`StateCheck` against ``saved``, with the source's consistency proofs (a ledger
-    or URL), and the source's own current checkpoint verified under the trusted key (or None):
-    for a URL, the one its served log was checked against (:class:`RemoteLog`) when it has one."""
-    from pathlib import Path
-
-    from ..auditor.sources.reader import DB_SUFFIXES
-    from ..auditor.run.auditstate import SourceProofs, StateCheck
-    from ..auditor.evidence.remote_log import RemoteLog
+    or URL), and the source's own current checkpoint verified under the trusted key (or None)."""
+    from ..auditor.run.auditstate import StateCheck
     from ..auditor.evidence.logcheck import verified_checkpoint
 
-    proof, text = None, None
-    if source.startswith(("http://", "https://")):
-        from ..auditor.sources.operator_api import LogClient
-
-        proof = SourceProofs("url", source)
-        if isinstance(log, RemoteLog) and log.checkpoint is not None:
-            text = log.checkpoint.text
-        else:
-            body = LogClient(source, operator=scope.operator if scope is not None else None).checkpoint()
-            text = body.get("checkpoint") if isinstance(body, dict) else None
-    elif source != "-" and Path(source).suffix in DB_SUFFIXES:
-        from ..operator.ledger.store import open_readonly
-        from ..tlog.store import TransparencyLog
-
-        proof = SourceProofs("db", source)
-        tlog = TransparencyLog(open_readonly(source), migrate=False)
-        text = tlog.latest_checkpoint()
-        if scope is not None:  # several operators: the pinned one's own log (audit/tlog/logs.py)
-            text = next((t for t in reversed(tlog.checkpoints())
-                         if t.split("\n", 1)[0].endswith("/" + scope.operator)), None)
-
+    text = source.checkpoint_text(log, scope)
     source_cp = None
     if isinstance(text, str) and trust is not None:
         source_cp = verified_checkpoint(text, trust.public_key, trust.origin)
-    return StateCheck(saved.checkpoint, proof), source_cp
-
-
-def _findings(source: str, log, now):
-    """What the whole log (a ledger, a URL's served log) or the whole archive (a file) shows
-    of each hand: order, time, seed reuse (:mod:`audit.auditor.sources.logscan`, :mod:`audit.auditor.sources.archive_scan`)."""
-    if log is not None:
-        from ..auditor.sources.logscan import scan_log
-
-        return scan_log(log, now=now)
-    if source.startswith(("http://", "https://")):
-        return {}
-    from ..auditor.sources.archive_scan import scan_archive
-
-    return scan_archive(source, now=now) or {}
-
-
-def _whole_log(source: str, trust=None, scope=None):
-    """The operator's whole log when the source holds it (a ledger file, an operator's URL),
-    else ``None``; and the audit's failures if a URL's served log is not the log its signed
-    checkpoint fixes (that log is then not used: the records are judged on their own)."""
-    from pathlib import Path
-
-    from ..auditor.sources.reader import DB_SUFFIXES
-
-    if source.startswith(("http://", "https://")):
-        from ..errors import TipluError
-        from ..auditor.evidence.remote_log import LogMismatch, RemoteLog
-        from ..auditor.sources.operator_api import LogClient
-
-        client = LogClient(source, operator=scope.operator if scope is not None else None)
-        log = RemoteLog(client, public_key=trust.public_key if trust is not None else None,
-                        origin=trust.origin if trust is not None else None)
-        try:
-            return log.open(), []
-        except LogMismatch as exc:
-            return None, [(f"{source} (its served log)", exc.fault)]
-        except (TipluError, KeyError, TypeError, ValueError):
-            return None, []  # an operator that serves no log: its records are audited offline
-    if source == "-" or Path(source).suffix not in DB_SUFFIXES:
-        return None, []
-    from ..operator.ledger.store import open_readonly  # refuses a missing or foreign file; never writes
-    from ..auditor.evidence.ledger_log import LedgerLog
-
-    return LedgerLog(open_readonly(source, intact=True), path=source), []
+    return StateCheck(saved.checkpoint, source.proofs()), source_cp
 
 
 _ANCHORS = {"pinned": "its checkpoint signed by the trusted key",

@@ -11,35 +11,17 @@ import atexit
 import itertools
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import click
 
-from ..auditor.sources.reader import DB_SUFFIXES
+from ..auditor.sources.source import Source
 
 
-def count_items(source: str) -> int | None:
-    """How many items :func:`audit.auditor.sources.reader.iter_source` will yield, when cheap to know:
-    the hands of a ledger (one item each: its record or its status), the non-blank lines
-    of a JSON-lines file; ``None`` for a URL, stdin or anything else."""
-    if source == "-" or source.startswith(("http://", "https://")):
-        return None
-    path = Path(source)
-    try:
-        if path.suffix in DB_SUFFIXES:
-            from ..auditor.sources.splits import connect_ro
-            conn = connect_ro(str(path))
-            try:
-                return int(conn.execute("SELECT count(*) FROM hands").fetchone()[0])
-            finally:
-                conn.close()
-        if path.suffix != ".json" and path.is_file():
-            with path.open("rb") as fh:
-                return sum(1 for line in fh if line.strip())
-    except Exception:  # noqa: BLE001 - a count is only for the bar; the audit reports real errors
-        return None
-    return None
+def count_items(source: "str | Source") -> int | None:
+    """How many items the source will yield, when cheap to know
+    (:meth:`audit.auditor.sources.source.Source.count`)."""
+    return Source.of(source).count()
 
 
 class AuditProgress:
@@ -78,7 +60,7 @@ class AuditProgress:
         self.bar.__exit__(None, None, None)
 
 
-def progress_bar(enabled: bool, source: str | None) -> AuditProgress | None:
+def progress_bar(enabled: bool, source: "str | Source | None") -> AuditProgress | None:
     """An :class:`AuditProgress` for ``source`` when ``enabled``, else ``None``."""
     if not enabled:
         return None

@@ -32,7 +32,6 @@ def stats_command(source: str, public_key: str | None, trust_file: str | None, a
     each with a chi-square test
     at 99%.  Exits 1 if a test of the deal is flagged (docs/stats.md).
     """
-    from ..auditor.sources.reader import iter_source
     from ..auditor.stats.deals import stats_of_items, summary_lines
 
     show = sys.stderr.isatty() if progress is None else progress
@@ -48,10 +47,11 @@ def stats_command(source: str, public_key: str | None, trust_file: str | None, a
     trust = reconciled(trust, policy)
     if trust is None and policy is not None and len(policy.logs) == 1:
         trust = TrustAnchor(policy.logs[0].vkey.public_hex, "policy", policy.logs[0].origin)
-    from .audit import _whole_log
+    from ..auditor.sources.source import Source
 
-    log, _ = _whole_log(source, trust)
-    stats = stats_of_items(iter_source(source), trust=trust, progress=tick if show else None, policy=policy, log=log)
+    src = Source.of(source)
+    log, _ = src.open_log(trust)
+    stats = stats_of_items(src.items(), trust=trust, progress=tick if show else None, policy=policy, log=log)
     data = stats.to_json()
     if as_json:
         click.echo(json.dumps(data, indent=2, sort_keys=True))

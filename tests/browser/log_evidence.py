@@ -47,18 +47,24 @@ def bind(record: dict[str, Any], *, key: SigningKey = KEY, names: dict[str, str]
          before: int = 5, after: int = 2) -> dict[str, Any]:
     """A v2 record: the statements re-signed by ``key`` (players renamed by ``names``),
     logged at ``before``.. with ``after`` leaves behind them, each with its tlog-proof."""
+    from replay.records import record_hash
+
     rec = copy.deepcopy(record)
     rec["format"] = "tiplu.hand/2"
     rec["table"]["public_key"] = key.public_hex
+    if names:
+        for seat in rec["table"]["seats"]:
+            seat["player"] = names.get(seat["player"], seat["player"])
     signed = []
     for s in rec["fairness"]["statements"]:
         body = dict(s["statement"])
         if names and body.get("player") in names:
             body["player"] = names[body["player"]]
+        if names and body.get("kind") == "hand":
+            body["seats"] = [{**x, "player": names.get(x["player"], x["player"])} for x in body["seats"]]
+        if body.get("kind") == "record":  # the record statement signs the record's core, which this changed
+            body["record_hash"] = record_hash(rec)
         signed.append(key.sign(body))
-    if names:
-        for seat in rec["table"]["seats"]:
-            seat["player"] = names.get(seat["player"], seat["player"])
     rec["fairness"]["statements"] = signed
     entries = noise(before, "before") + [leaf_entry(s) for s in signed] + noise(after, "after")
     rec["fairness"]["log_proofs"] = proofs_for(entries, before, len(signed), key)

@@ -81,6 +81,10 @@ def test_a_re_signed_grind_fails_not_in_log_on_the_hand_page(page, evidence_site
     # move chain, which starts from the server commitment the grind changed (docs/format-3.md)
     if records[grind]["format"] == "tiplu.hand/3":
         expect = {**expect, "moves:chain": "statement_mismatch"}
+    # issue 28: the browser also compares the record with its statements (the record statement's
+    # hash no longer fits) and replays the moves from the forged deal where it has the game's rules
+    assert bad.pop("statements:fields") == "statement_mismatch"
+    assert bad.pop("replay:moves", "illegal_move") in ("illegal_move", "deck_mismatch", "incomplete")
     assert bad == expect
     # the server's audit rejects the forgery too: the browser "also" finds a fault (issue 29)
     assert "also finds a fault" in page.inner_text("#check-status")

@@ -6,6 +6,7 @@ by the real app; screenshots at desktop and phone widths go to ``screenshots/rou
 from __future__ import annotations
 
 import json
+import pathlib
 import threading
 import urllib.parse
 
@@ -69,27 +70,44 @@ def test_a_rejected_hand_never_gets_a_success_headline_from_the_browser_check(vi
         assert "disagrees" not in status, (kind, status)
         if state == "failed":
             assert "also finds a fault" in status
-        else:  # the deal checks, the moves do not: say which
-            assert "not the moves or the payouts" in status and "rejects the record" in status
+        else:  # nothing the browser checked fails: it says what it checked, and that the audit rejects
+            assert "rejects the record" in status and "checked the commitments, the deal" in status
+            if view.get_attribute("#browser-check", "data-replay") != "replayed":
+                assert "did NOT replay the moves" in status
         seen.add(state)
         # a failed check is never listed under the words of its success
         for li in view.locator("#check-list li[data-ok='false'] b").all_inner_texts():
             assert " matches " not in li and "NOT" in li or li.startswith("\u2717 Failed:"), li
         view.evaluate("document.getElementById('browser-check').scrollIntoView()")
         screenshot(view, f"rough-check-{kind}-{view.size}", full_page=False)
-    assert seen == {"failed", "verified"}  # the demo plants both kinds
+    assert "failed" in seen and seen <= {"failed", "verified", "incomplete"}
 
 
-def test_an_honest_hand_says_what_the_browser_did_not_check(view, demo):
+GAMES = {p.stem for p in (pathlib.Path(__file__).resolve().parents[2] / "web" / "static" / "verifier" / "games").glob("*.mjs")}
+
+
+def test_an_honest_hand_says_exactly_what_the_browser_checked(view, demo):
+    # issue 28: where the browser has the game's rules it replays the moves and says so; where
+    # it has not, it says it did NOT (and the result is incomplete, never a pass)
     base, tampered, client = demo
-    hid = next(h["hand_id"] for h in client.get("/api/v1/hands?limit=200").get_json()["hands"]
-               if h["state"] == "revealed" and h["hand_id"] not in tampered)
-    view.goto(f"{base}/hands/{hid}")
-    status = _checked(view)
-    assert view.get_attribute("#browser-check", "data-state") == "verified"
-    assert view.get_attribute("#browser-check", "data-audit") == "passed"
-    assert status.startswith("\u2713 Your browser agrees on the commitments, the deal")
-    assert "does not replay the moves or the payouts" in status
+    by_game = {}
+    for h in client.get("/api/v1/hands?limit=200").get_json()["hands"]:
+        if h["state"] == "revealed" and h["hand_id"] not in tampered:
+            game = client.get(f"/api/v1/hands/{h['hand_id']}/record").get_json()["ruleset"]["game"]
+            by_game.setdefault(game, h["hand_id"])
+    assert by_game
+    for game, hid in sorted(by_game.items()):
+        view.goto(f"{base}/hands/{hid}")
+        status = _checked(view)
+        assert view.get_attribute("#browser-check", "data-audit") == "passed"
+        if game in GAMES:
+            assert view.get_attribute("#browser-check", "data-state") == "verified", (game, status)
+            assert view.get_attribute("#browser-check", "data-replay") == "replayed"
+            assert status.startswith("\u2713 Your browser agrees on the commitments, the deal, the moves ("), status
+            assert "the outcome and the payouts" in status
+        else:
+            assert view.get_attribute("#browser-check", "data-state") == "incomplete", (game, status)
+            assert "did NOT replay the moves" in status and not status.startswith("\u2713")
 
 
 # -- item 4: /verify ----------------------------------------------------------------------
@@ -99,7 +117,7 @@ def _verify(pg, base, record) -> None:
     pg.wait_for_selector("body:not([data-state='idle']):not([data-state='working'])", state="attached", timeout=20000)
 
 
-def test_verify_says_the_moves_are_not_checked(view, demo, screenshot):
+def test_verify_says_whether_the_moves_were_checked(view, demo, screenshot):
     base, tampered, client = demo
     hands = client.get("/api/v1/hands?limit=200").get_json()["hands"]
     honest = next(h["hand_id"] for h in hands if h["state"] == "revealed" and h["hand_id"] not in tampered)
@@ -108,14 +126,18 @@ def test_verify_says_the_moves_are_not_checked(view, demo, screenshot):
     for hid in [honest, *bad_moves]:
         _verify(view, base, client.get(f"/api/v1/hands/{hid}/record").get_json())
         strong = view.inner_text("#verdict strong")
-        # the page checks the deal: a headline worded as a success says the moves are not checked
+        replayed = view.evaluate("document.body.dataset.replay") == "replayed"
+        # a headline worded as a success says what it covers: the moves only when they were replayed
         if strong.startswith("\u2713") or "Deal verified" in strong:
-            assert "not the moves or the payouts" in strong, (hid, strong)
-        if hid == honest:  # whatever the timing, the page says what it did not check
+            assert ("moves and payouts verified" in strong) if replayed else ("not the moves or the payouts" in strong), (hid, strong)
+        if hid == honest:  # whatever the timing, the page says what it did and did not check
             assert not strong.startswith("\u2717"), strong
-            assert "does not replay the moves" in view.inner_text("#verdict")
+            verdict = view.inner_text("#verdict")
+            assert ("was replayed from this deal" in verdict) if replayed else ("NOT checked" in verdict or "does not replay the moves" in verdict)
             view.evaluate("document.getElementById('verdict').scrollIntoView()")
-            screenshot(view, f"rough-verify-moves-unchecked-{view.size}", full_page=False)
+            screenshot(view, f"rough-verify-moves-{'replayed' if replayed else 'unchecked'}-{view.size}", full_page=False)
+        elif replayed:  # a forgery in the moves, replayed here: found here
+            assert strong.startswith("\u2717 Does not verify"), (hid, strong)
 
 
 def test_verify_words_a_failed_seed_check_as_a_failure_and_does_not_draw_its_deal_as_real(view, demo, screenshot):

@@ -68,7 +68,11 @@ def test_a_re_signed_grind_fails_not_in_log_though_its_deal_verifies(page, stati
     shown = shown_deal(page)
     # the forged seed matches its forged commitment: the seeds alone cannot tell
     assert {c: ok for c, ok in shown["checks"] if not c.startswith("log:")}["server_commitment"] == "true"
-    assert set(shown["reasons"].values()) == {"not_in_log"}
+    assert {r for c, r in shown["reasons"].items() if c.startswith("log:")} == {"not_in_log"}
+    # and the record's own statement of its hash no longer fits the record (issue 28: the fields
+    # are compared); the moves, replayed from the forged deal, do not fit it either
+    assert shown["reasons"]["statements:fields"] == "statement_mismatch"
+    assert shown["reasons"].get("replay:moves", "illegal_move") in ("illegal_move", "deck_mismatch", "incomplete")
     screenshot(page, "verify-page-grind-phone")
 
 
@@ -91,5 +95,7 @@ def test_the_offline_file_checks_log_evidence_from_disk(page):  # rule R-22
     resigned_grind(rec)
     paste(page, rec, KEY.public_hex)
     verify(page, expect_state="failed")
-    assert set(log_results(page)[1].values()) == {"not_in_log"}
+    reasons = log_results(page)[1]
+    assert {r for c, r in reasons.items() if c.startswith("log:")} == {"not_in_log"}
+    assert reasons["statements:fields"] == "statement_mismatch"
     assert requests == [OFFLINE.as_uri()]  # no server asked, nothing fetched

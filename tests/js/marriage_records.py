@@ -32,7 +32,8 @@ OVERRIDES = {
                               "joker_pickup_after_seeing": True},
                          {"tiplu_placement": "out_of_play", "seen_points": 4, "unseen_points": 12,
                           "dublee_bonus": 7},
-                         {"shoe": {"decks": 1, "jokers": 0, "masters": 0}, "hand_size": 9, "see_maal": "after_discard"}),
+                         {"shoe": {"decks": 1, "jokers": 0, "masters": 0}, "hand_size": 9,
+                          "see_maal": "after_discard"}),
 }
 
 
@@ -195,3 +196,75 @@ def maal_requests(count: int = 600) -> Iterator[dict[str, Any]]:
                "table": text(cards[split:] + [c for c in tunnelas for _ in range(3)]),
                "tunnelas_at_deal": [text([c] * 3) for c in tunnelas],
                "tiplu": None if tiplu is None else str(ALL_CARDS[tiplu]), "seen": rng.randbelow(4) != 0}
+
+
+def fuzzed_records(records: list[dict[str, Any]], per_record: int = 2) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each record with one move replaced by a random one made from the hand of the seat to
+    move at that point (or another seat's): tunnelas, shows and finishes of real and random
+    cards (the engine's own finds among them), draws naming right or wrong cards, discards of
+    held and unheld cards -- so every check of a move is met, legal or not."""
+    from replay.cards import ALL_CARDS
+    from replay.marriage.shows import find_dublees, find_pure_sets
+
+    engine = None
+    for record in records:
+        moves = record["moves"]
+        if len(moves) < 3:
+            continue
+        ruleset = resolve(record["ruleset"]["preset"], {k: v for k, v in record["ruleset"]["settings"].items()
+                                                         if resolve(record["ruleset"]["preset"])[k] != v})
+        engine = game_for("marriage").engine(ruleset)
+        rng = stream(f"fuzz:{record['hand_id']}")
+        f = record["fairness"]
+        randomness = hand_randomness(bytes.fromhex(f["server_seed"]), record["hand_id"], ruleset,
+                                     [bytes.fromhex(s) for s in f["player_seeds"]])
+        for j in range(per_record):
+            at = rng.randbelow(len(moves))
+            state = engine.start(randomness, dealer=record["table"]["dealer"])
+            for m in moves[:at]:
+                state = engine.apply(state, engine.parse_move(m))
+            if engine.is_over(state):
+                continue
+            seat = state.turn_seat if rng.randbelow(10) else (state.turn_seat + 1) % state.n_seats
+            hand = list(state.seat(seat).hand)
+            pick = lambda k: [hand.pop(rng.randbelow(len(hand))) for _ in range(min(k, len(hand)))]
+            text = lambda cards: [str(c) for c in cards]
+            kinds = ("tunnela", "dealt_show", "draw") if state.phase == DRAW else ("show", "finish", "discard")
+            if rng.randbelow(5) == 0:   # now and then a move of the other phase
+                kinds = ("tunnela", "dealt_show", "show", "finish", "draw", "discard")
+            kind = kinds[rng.randbelow(len(kinds))]
+            way = rng.randbelow(3)
+            move: dict[str, Any] = {"type": kind, "seat": seat}
+            if kind == "tunnela":
+                triples = [c for c in set(hand) if hand.count(c) >= 3]
+                move["cards"] = text([triples[0]] * 3 if triples and way else pick(3))
+            elif kind in ("dealt_show", "show"):
+                need = 3 - len(state.seat(seat).tunnelas_at_deal)
+                found = find_pure_sets(hand, need) if way == 0 else [find_dublees(hand)] if way == 1 else []
+                if found and found[0]:
+                    move["sets"] = [text(g) for g in found[0]]
+                else:
+                    size = 2 if rng.randbelow(4) == 0 else 3
+                    move["sets"] = [text(pick(size)) for _ in range(rng.randbelow(8))]
+            elif kind == "finish":
+                fin = engine.find_finish(state) if way == 0 else None
+                if fin is not None:
+                    move.update(groups=[text(g) for g in fin.groups], discard=str(fin.discard))
+                else:
+                    discard = pick(1) or [ALL_CARDS[rng.randbelow(54)]]
+                    if way == 1:
+                        move["groups"] = [text(pick(2))]
+                    else:
+                        move["groups"] = [text(pick(3)) for _ in range(len(hand) // 3)]
+                    move["discard"] = str(discard[0])
+            elif kind == "draw":
+                move["source"] = ("stock", "discard")[rng.randbelow(2)]
+                pile = state.stock if move["source"] == "stock" else state.discards[-1:]
+                if way == 1 and pile:
+                    move["card"] = str(pile[0])
+                elif way == 2:
+                    move["card"] = str(ALL_CARDS[rng.randbelow(54)])
+            else:
+                move["card"] = str(pick(1)[0] if way and hand else ALL_CARDS[rng.randbelow(54)])
+            fuzzed = {**record, "moves": [*moves[:at], move, *moves[at + 1:]]}
+            yield f"{record['hand_id']}/fuzz{j}@{at}:{kind}", fuzzed

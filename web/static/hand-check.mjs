@@ -10,13 +10,17 @@
  * proofs it serves now.  Trusts no server computation: the server's claims are only
  * compared against.
  *
- * The browser checks the commitments, the deal and the log evidence -- never the moves or
- * the payouts.  So the headline (#check-status) says exactly that, and weighs it against
- * this server's audit verdict (check-data's "audit": {ok, reason}): when the audit rejects
- * the record, no success headline is shown even if every browser check passed (the fault
- * is in what the browser does not check); when both find a fault the browser "also" finds
- * one -- it disagrees with the server only when the server passes what the browser fails.
- * A failed check is listed under what was found (verifier/wording.mjs), not its title.
+ * Where the verifier has the game's engine (./verifier/games/), it also replays the published
+ * record's moves from that deal and recomputes the outcome and the payouts in exact decimals
+ * (./verifier/recordchecks.mjs, checks named "replay:..." and "statements:fields"), and the
+ * headline (#check-status) names exactly what was checked: the deal, the moves (how many
+ * replayed), the outcome and payouts, the log evidence -- or says the moves were NOT
+ * replayed.  It weighs that against this server's audit verdict (check-data's "audit": {ok,
+ * reason}): when the audit rejects the record, no success headline is shown even if every
+ * browser check passed; when both find a fault the browser "also" finds one -- it disagrees
+ * with the server only when the server passes what the browser fails.  A failed check is
+ * listed under what was found (verifier/wording.mjs), not its title.  #browser-check[data-replay]
+ * is "replayed" or "not-replayed".
  *
  * For tests: #browser-check[data-state] becomes "verified" (every check passed), "failed"
  * (some check failed), "incomplete" (none failed, some could not be done, e.g. no
@@ -29,11 +33,12 @@ import { verifyHand } from "./verifier/verifier.mjs";
 import { logChecks } from "./hand-log-check.mjs";
 import { recordLogChecks } from "./verifier/tlogproof.mjs";
 import { failedTitle } from "./verifier/wording.mjs";
+import { recordChecks } from "./verifier/recordchecks.mjs";
 
 const box = document.getElementById("browser-check");
 const list = document.getElementById("check-list");
 const status = document.getElementById("check-status");
-const { log, evidence, audit, ...input } = JSON.parse(document.getElementById("check-data").textContent);
+const { log, evidence, audit, record, ...input } = JSON.parse(document.getElementById("check-data").textContent);
 
 function item(c) {
   const { ok, title, detail } = c;
@@ -87,30 +92,37 @@ const NO_DEAL = { ok: true, complete: true, checks: [] };
 try {
   const report = "hand_id" in input ? await verifyHand(input) : NO_DEAL;
   list.replaceChildren(...report.checks.map(item));
+  const moves = record ? await recordChecks(record) : { checks: [], replayed: false, moves: 0 };
+  list.append(...moves.checks.map(item));
   const logs = [...await evidencePart(), ...await livePart()];
   list.append(...logs.map(item));
-  const checks = [...report.checks, ...logs];
-  // A record without every commitment fails, as before; a log check that could not be done
-  // (no WebCrypto Ed25519) leaves the result incomplete -- never a pass.
-  const failed = !(report.ok && report.complete) || logs.some((c) => c.ok === false);
-  const done = logs.every((c) => c.ok === true);
+  const checks = [...report.checks, ...moves.checks, ...logs];
+  box.dataset.replay = moves.replayed ? "replayed" : "not-replayed";
+  // A record without every commitment fails, as before; a check that could not be done (no
+  // WebCrypto Ed25519, no engine for the game) leaves the result incomplete -- never a pass.
+  const failed = !(report.ok && report.complete) || [...logs, ...moves.checks].some((c) => c.ok === false);
+  const done = [...logs, ...moves.checks].every((c) => c.ok === true);
   box.dataset.state = failed ? "failed" : done ? "verified" : "incomplete";
   const passed = checks.filter((c) => c.ok === true).length;
   const nFailed = checks.filter((c) => c.ok === false).length;
   const rejected = audit?.ok === false && audit?.reason !== "not_revealed";
   box.dataset.audit = audit?.ok === true ? "passed" : rejected ? "rejected" : "none";
-  const what = "hand_id" in input ? "the commitments, the deal and the log evidence" : "the log evidence";
+  const dealt = "hand_id" in input;
+  const what = !dealt ? "the log evidence"
+    : moves.replayed ? `the commitments, the deal, the moves (${moves.moves} replayed), the outcome and the payouts, and the log evidence`
+      : "the commitments, the deal and the log evidence";
+  const notMoves = moves.replayed || !dealt ? "" : " It did NOT replay the moves or recompute the payouts: the audit verdict above does.";
   const fails = nFailed ? `${nFailed} check${nFailed === 1 ? "" : "s"} failed` : "a commitment is missing, so nothing proves the deal";
   status.textContent = failed
     ? (rejected
       ? `\u2717 Your browser also finds a fault (${fails}: see below); this server's audit rejects the record too.`
       : `\u2717 Your browser disagrees with this server: ${fails} (see below), though its audit does not reject the record.`)
     : rejected
-      ? `\u2013 Your browser checked ${what} (${passed} checks, none failed), not the moves or the payouts; `
-        + "this server's audit above rejects the record, so it does not check out."
+      ? `\u2013 Your browser checked ${what} (${passed} checks, none failed); `
+        + `this server's audit above rejects the record, so it does not check out.${notMoves}`
       : done
-        ? `\u2713 Your browser agrees on ${what}: ${passed} checks passed. It does not replay the moves or the payouts: the audit verdict above does.`
-        : `\u2013 Nothing failed (${passed} checks passed), but not everything could be checked: see below.`;
+        ? `\u2713 Your browser agrees on ${what}: ${passed} checks passed.${notMoves}`
+        : `\u2013 Nothing failed (${passed} checks passed), but not everything could be checked: see below.${notMoves}`;
 } catch (e) {
   box.dataset.state = "error";
   status.textContent = `Could not check: ${e.message}`;

@@ -21,8 +21,12 @@
  * witnessed), "unproven" (a hand record: nothing failed, but nothing proved its timing),
  * "incomplete" (nothing failed, but a log check could not be done: no pinned key, no
  * WebCrypto Ed25519), "failed" (some check failed) or "error" (input unreadable); every
- * drawn card has data-card="7H", every seat data-seat="n".  What is checked is the seeds, the commitments, the deal and a record's log
- * evidence -- never the moves or the payouts, and the verdict says so.  A failed check is
+ * drawn card has data-card="7H", every seat data-seat="n".  What is checked is the seeds, the
+ * commitments, the deal and a record's log evidence, and -- for a pasted hand record whose game
+ * this verifier has the rules of (./verifier/games/) -- its statements' fields, every move
+ * replayed from the deal, the outcome and the payouts recomputed (./verifier/recordchecks.mjs,
+ * <body data-replay> "replayed" or "not-replayed"); the verdict says exactly which, and says
+ * the moves and payouts were NOT checked when they were not.  A failed check is
  * named by what was found (verifier/wording.mjs), never by its passing title.  The deal is
  * drawn under what it is: #felt[data-proof] is "proven" (every commitment checked),
  * "unproven" (a commitment missing) or "wrong-seeds" (a seed or the ruleset does not match
@@ -40,6 +44,7 @@ import { witnessChecks } from "./verifier/witnesses.mjs";
 import { describePolicy, evaluatePolicy, parsePolicy, PolicyError, timingOf } from "./verifier/policy.mjs";
 import { failedTitle } from "./verifier/wording.mjs";
 import { answerConformance } from "./verifier/conformance.mjs";
+import { recordChecks } from "./verifier/recordchecks.mjs";
 
 // the conformance suite's entry point (docs/conformance.md): a harness runs
 // fixtures/conformance against this page, or against the downloaded offline file
@@ -278,6 +283,15 @@ function drawProof(report) {
 
 const NOT_MOVES = " This page does not replay the moves or the payouts: a fairly dealt hand can still be played or paid wrongly, and only its audit verdict (the hand's page, tiplu audit) checks that.";
 
+/** What the page says of the moves: replayed (how many, which rules) or NOT checked (why). */
+function movesNote(moves) {
+  if (!moves || !moves.replayed) {
+    const why = moves?.checks.find((c) => c.name === "replay:moves" && c.ok === null);
+    return why ? ` The moves and the payouts were NOT checked: ${why.detail}.` : NOT_MOVES;
+  }
+  return ` Every move (${moves.moves}) was replayed from this deal under the ${moves.game} rules, and the outcome and the payouts recomputed to the cent: they are the record's.`;
+}
+
 function drawTiming(timing) {
   const box = $("timing");
   if (!timing) { box.hidden = true; box.removeAttribute("data-timing"); return; }
@@ -288,10 +302,11 @@ function drawTiming(timing) {
   box.replaceChildren(el("strong", { text: head }), el("span", { text: ` ${timing.message}` }));
 }
 
-function drawReport(report, logs, trust, timing = null) {
+function drawReport(report, logs, trust, timing = null, moves = null) {
   lastReport = report;
   const verdict = $("verdict");
-  const checks = [...report.checks, ...(logs ?? [])];
+  const checks = [...report.checks, ...(moves?.checks ?? []), ...(logs ?? [])];
+  const note = movesNote(moves);
   const failed = checks.filter((c) => c.ok === false);
   drawTiming(timing);
   if (failed.length) {
@@ -304,19 +319,19 @@ function drawReport(report, logs, trust, timing = null) {
       el("span", { text: "Nothing failed, and the cards are the ones the seeds make. But this record's log proofs only agree with themselves: an operator could have re-made the hand after seeing the players' seeds and logged it in a private copy of its log. Paste a witness policy you trust, or audit the record against the operator's log (tiplu audit <operator URL>)."
         + (logs && logs.some((c) => c.name === "log:trust" && c.ok === null)
           ? " Also, no operator key was pinned: the record was checked against its own claimed key, which proves nothing about who logged it." : "")
-        + NOT_MOVES }));
+        + note }));
   } else if (report.complete && logs && logState(logs) !== "verified") {
     verdict.className = "verdict partial";
-    verdict.replaceChildren(el("strong", { text: "Deal verified, log evidence not fully checked \u2014 not the moves or the payouts" }),
+    verdict.replaceChildren(el("strong", { text: moves?.replayed ? "Deal, moves and payouts verified, log evidence not fully checked" : "Deal verified, log evidence not fully checked \u2014 not the moves or the payouts" }),
       el("span", { text: (logs.some((c) => c.name === "log:trust" && c.ok === null)
         ? "Nothing failed, but no operator key was pinned: the record was checked against its own claimed key, which proves nothing about who logged it. Paste the operator's key to pin it."
-        : "Nothing failed, but not every log check could be done in this browser: see the checks.") + NOT_MOVES }));
+        : "Nothing failed, but not every log check could be done in this browser: see the checks.") + note }));
   } else if (report.complete) {
     verdict.className = "verdict good";
-    verdict.replaceChildren(el("strong", { text: "\u2713 Deal verified \u2014 not the moves or the payouts" }),
+    verdict.replaceChildren(el("strong", { text: moves?.replayed ? "\u2713 Deal, moves and payouts verified" : "\u2713 Deal verified \u2014 not the moves or the payouts" }),
       el("span", { text: (logs
         ? `The rules and every seed match what was committed before the deal, this is the deal they make, and every statement is the leaf the operator logged, in the protocol's order, under the key you pinned.${timing ? ` ${timing.message}` : ""}`
-        : "The rules and every seed match what was committed before the deal, and this is the deal they make.") + NOT_MOVES }));
+        : "The rules and every seed match what was committed before the deal, and this is the deal they make.") + note }));
   } else {
     verdict.className = "verdict partial";
     verdict.replaceChildren(el("strong", { text: "Deal recomputed" }),
@@ -407,11 +422,13 @@ async function run(event) {
       trust = anchor.basis === "policy" ? `${anchor.publicKey} (a log of the policy you pasted: ${anchor.origin})`
         : key ? `${key} (pinned by you)` : `${record?.table?.public_key ?? "none"} (the record's own claim: NOT a trust anchor)`;
     }
-    drawReport(report, logs, trust, timing);
+    const moves = isHandRecord(record) && report.ok ? await recordChecks(record) : null;
+    drawReport(report, logs, trust, timing, moves);
     const ms = Math.max(1, Math.round(performance.now() - started));
     showStatus("info", "Done.", `Recomputed ${report.shoe.length} cards${logs ? " and checked the record's log proofs" : ""} in ${ms} ms, in this browser.`);
     const logResult = logs ? logState(logs) : "verified";
-    document.body.dataset.state = !report.ok || logResult === "failed" ? "failed"
+    document.body.dataset.replay = moves?.replayed ? "replayed" : "not-replayed";
+    document.body.dataset.state = !report.ok || logResult === "failed" || moves?.checks.some((c) => c.ok === false) ? "failed"
       : timing && timing.status === "unproven" ? "unproven" : logResult;
     document.body.dataset.timing = timing ? timing.status : "";
     $("result").scrollIntoView?.({ behavior: "smooth", block: "start" });

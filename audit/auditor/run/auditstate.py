@@ -9,7 +9,8 @@ Every checkpoint an audit meets (each record's, and a ledger's or URL's own) is 
 with the stored one (:class:`StateCheck`):
 
 * same size: the roots must be equal;
-* another size: a consistency proof from the source (a ledger or URL) must show the smaller
+* another size: a consistency proof from the source (a ledger or URL:
+  :class:`audit.auditor.sources.source.SourceProofs`) must show the smaller
   tree is a prefix of the larger; a lone record file has no proof to give, so the
   checkpoint is *unchecked* -- neither passed nor failed, and counted as such.
 
@@ -82,44 +83,6 @@ class AuditState:
         from ...statefile import write_state
 
         write_state(self.path, data)
-
-
-class SourceProofs:
-    """``consistency(first, second)`` from a ledger file or an operator's URL, picklable by
-    name (a parallel audit's workers ask the source themselves); ``None`` when the source
-    cannot prove those sizes.  The open database or HTTP session is kept per process."""
-
-    _open: dict[tuple[str, str], Any] = {}
-
-    def __init__(self, kind: str, where: str) -> None:
-        if kind not in ("db", "url"):
-            raise ValueError("a proof source is a ledger ('db') or an operator's URL ('url')")
-        self.kind, self.where = kind, where
-
-    def __reduce__(self):
-        return (SourceProofs, (self.kind, self.where))
-
-    def _prove(self) -> Callable[[int, int], list[bytes]]:
-        key = (self.kind, self.where)
-        if key not in SourceProofs._open:
-            if self.kind == "url":
-                from ..sources.operator_api import LogClient
-
-                SourceProofs._open[key] = LogClient(self.where).consistency_proof
-            else:
-                from ...operator.ledger.store import close_at_exit, open_readonly
-                from ...tlog.store import TransparencyLog
-
-                db = open_readonly(self.where)
-                close_at_exit(db)  # cached for the process's life
-                SourceProofs._open[key] = TransparencyLog(db, migrate=False).consistency_proof
-        return SourceProofs._open[key]
-
-    def __call__(self, first: int, second: int) -> list[bytes] | None:
-        try:
-            return self._prove()(first, second)
-        except Exception:  # noqa: BLE001 - the source cannot prove these sizes: unchecked
-            return None
 
 
 class StateCheck:

@@ -59,11 +59,12 @@ from replay.faults import Fault, Reason
 
 from datetime import datetime, timedelta
 
-from ..sources.reader import Item, db_statuses, iter_source
+from ..sources.reader import Item, db_statuses
 from ..sources.coverage import DEFAULT_GRACE, HandStatus, utc_now
 from .report import AuditReport
 from .runner import audit_one, with_findings
-from ..sources.splits import Split, Wire, plan, splittable
+from ..sources.source import LEDGER, Source
+from ..sources.splits import Split, Wire, plan
 from ..verdict.verify import Verdict
 
 Progress = Callable[[AuditReport], None]
@@ -100,7 +101,7 @@ def _wire(item: Item) -> Wire | StatusWire:
     return (item.where, item.data, None if item.error is None else str(item.error))
 
 
-def plan_partitions(source: str, chunk_size: int = CHUNK_SIZE, *, read_in_workers: bool = True,
+def plan_partitions(source: "str | Source", chunk_size: int = CHUNK_SIZE, *, read_in_workers: bool = True,
                     now: datetime | None = None, grace: timedelta = DEFAULT_GRACE,
                     taper: int = 0, scope: Any = None) -> Iterator[Partition]:
     """The partitions of ``source``: splits the workers read, when it is a local archive and
@@ -109,25 +110,20 @@ def plan_partitions(source: str, chunk_size: int = CHUNK_SIZE, *, read_in_worker
     hands without a published record (:mod:`audit.auditor.sources.coverage`) come last, as the single
     process reads them: the parent looks them up (one query) and ships their statuses."""
     now = now or utc_now()
-    if read_in_workers and splittable(source) and scope is None:  # one operator's hands: the parent picks them
+    source = Source.of(source)
+    if read_in_workers and source.splittable() and scope is None:  # one operator's hands: the parent picks them
         return _split_partitions(source, chunk_size, now, grace, taper)
-    return partitions(iter_source(source, raw=True, now=now, grace=grace, scope=scope), chunk_size)
+    return partitions(source.items(raw=True, now=now, grace=grace, scope=scope), chunk_size)
 
 
-def _split_partitions(source: str, chunk_size: int, now: datetime, grace: timedelta,
+def _split_partitions(source: Source, chunk_size: int, now: datetime, grace: timedelta,
                       taper: int = 0) -> Iterator[Partition]:
     n = 0
-    for n, split in enumerate(plan(source, chunk_size, taper=taper), 1):
+    for n, split in enumerate(plan(source.text, chunk_size, taper=taper), 1):
         yield Partition(n - 1, split)
-    if split_kind(source) == "db":
-        for k, part in enumerate(partitions(db_statuses(source, now=now, grace=grace), chunk_size)):
+    if source.kind == LEDGER:
+        for k, part in enumerate(partitions(db_statuses(source.text, now=now, grace=grace), chunk_size)):
             yield Partition(n + k, part.items)
-
-
-def split_kind(source: str) -> str:
-    from ..sources.splits import DB_SUFFIXES
-
-    return "db" if source.endswith(DB_SUFFIXES) else "jsonl"
 
 
 @dataclass
@@ -473,13 +469,13 @@ def shippable_log(log: Any, *, reads_files: bool) -> Any:
     return log.index()
 
 
-def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = None,
+def audit_parallel(source: "str | Source", *, workers: int = 2, dask_address: str | None = None,
                    public_key: str | None = None, strict: bool = False, progress: Progress | None = None,
                    witnesses: Any = None, chunk_size: int = CHUNK_SIZE, max_in_flight: int | None = None,
                    read_in_workers: bool | None = None, now: datetime | None = None,
                    grace: timedelta = DEFAULT_GRACE, trust: Any = None, check_signatures: bool = False,
                    log: Any = None, state: Any = None, scope: Any = None, findings: Any = None) -> AuditReport:
-    """Audit ``source`` (anything :func:`iter_source` reads) in parallel into one report,
+    """Audit ``source`` (a :class:`~audit.auditor.sources.source.Source` or its name) in parallel into one report,
     the same report -- byte for byte in ``to_json`` -- as :func:`audit.auditor.run.runner.audit_items`
     with the same ``trust``, ``check_signatures``, ``log`` (the whole log's view,
     :class:`~audit.auditor.evidence.ledger_log.LedgerLog` or :class:`~audit.auditor.evidence.remote_log.RemoteLog`) and
@@ -495,12 +491,12 @@ def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = 
     reads make are removed when it closes, last."""
     from pathlib import Path
 
-    from ..sources.splits import DB_SUFFIXES, connect_ro
+    from ..sources.splits import connect_ro
 
+    source = Source.of(source)
     hold = None
-    if not source.startswith(("http://", "https://")) and source != "-" and Path(source).suffix in DB_SUFFIXES \
-            and Path(source).is_file():
-        hold = connect_ro(source)
+    if source.kind == LEDGER and Path(source.text).is_file():
+        hold = connect_ro(source.text)
     try:
         return _audit_parallel(source, workers=workers, dask_address=dask_address, public_key=public_key,
                                strict=strict, progress=progress, witnesses=witnesses, chunk_size=chunk_size,
@@ -512,7 +508,7 @@ def audit_parallel(source: str, *, workers: int = 2, dask_address: str | None = 
             hold.close()
 
 
-def _audit_parallel(source: str, *, workers: int, dask_address: str | None, public_key: str | None, strict: bool,
+def _audit_parallel(source: Source, *, workers: int, dask_address: str | None, public_key: str | None, strict: bool,
                     progress: Progress | None, witnesses: Any, chunk_size: int, max_in_flight: int | None,
                     read_in_workers: bool | None, now: datetime | None, grace: timedelta, trust: Any,
                     check_signatures: bool, log: Any, state: Any, scope: Any, findings: Any = None) -> AuditReport:

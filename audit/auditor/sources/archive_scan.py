@@ -68,8 +68,9 @@ def scan_records(items: Iterable[Item], *, now: datetime, skew: timedelta = DEFA
 
 def scan_archive(source: str, *, now: datetime, skew: timedelta = DEFAULT_SKEW) -> dict[Any, tuple[Fault, ...]] | None:
     """The findings of the archive at ``source`` (a file), or ``None`` for standard input."""
+    from .kinds import STDIN, kind_and_name
     from .reader import iter_source
 
-    if source == "-":
+    if kind_and_name(source)[0] == STDIN:
         return None
     return scan_records(iter_source(source), now=now, skew=skew)

@@ -23,7 +23,8 @@ from replay.records import load_json, load_json_kind
 from .coverage import DEFAULT_GRACE, ledger_statuses, utc_now
 from ...inputfiles import MAX_RECORD_BYTES
 from .item import Item
-from .splits import DB_SUFFIXES, line_wire
+from .kinds import LEDGER, RECORD, STDIN, URL, kind_and_name
+from .splits import line_wire
 
 
 def _bounded_lines(stream: Any, limit: int = MAX_RECORD_BYTES) -> Iterator[Any]:
@@ -124,25 +125,32 @@ def iter_url(url: str, *, now: datetime | None = None, grace: timedelta = DEFAUL
     yield from iter_remote_records(url, now=now or utc_now(), grace=grace, scope=scope)
 
 
-def iter_source(source: str, *, raw: bool = False, now: datetime | None = None,
+def iter_source(source: Any, *, raw: bool = False, now: datetime | None = None,
                 grace: timedelta = DEFAULT_GRACE, scope: Any = None) -> Iterator[Item]:
-    """Dispatch on the kind of source (see the module docstring).  ``now`` and ``grace``
-    judge the hands of a ledger or URL that have no record (:mod:`audit.auditor.sources.coverage`).
-    ``scope`` (:class:`audit.auditor.sources.scope.OperatorScope`): only one operator's hands of a ledger or URL."""
-    if source.startswith(("http://", "https://")):
-        yield from iter_url(source, now=now, grace=grace, scope=scope)
+    """The items of ``source`` (a :class:`~audit.auditor.sources.source.Source` or its name),
+    by its kind (see the module docstring)."""
+    return items_of(*kind_and_name(source), raw=raw, now=now, grace=grace, scope=scope)
+
+
+def items_of(kind: str, name: str, *, raw: bool = False, now: datetime | None = None,
+             grace: timedelta = DEFAULT_GRACE, scope: Any = None) -> Iterator[Item]:
+    """Every item of the source ``name`` of ``kind`` (:mod:`audit.auditor.sources.kinds`).  ``now`` and ``grace`` judge the hands of a ledger or URL that
+    have no record (:mod:`audit.auditor.sources.coverage`).  ``scope``
+    (:class:`audit.auditor.sources.scope.OperatorScope`): only one operator's hands of a ledger or URL."""
+    if kind == URL:
+        yield from iter_url(name, now=now, grace=grace, scope=scope)
         return
-    if source == "-":
+    if kind == STDIN:
         yield from iter_jsonl(getattr(sys.stdin, "buffer", sys.stdin), "<stdin>", raw=raw)
         return
     from ...inputfiles import require_regular
 
-    path = require_regular(source)  # a FIFO or a device is refused, never opened
-    if path.suffix in DB_SUFFIXES:
+    path = require_regular(name)  # a FIFO or a device is refused, never opened
+    if kind == LEDGER:
         items = iter_db(path, now=now, grace=grace)
         yield from (items if scope is None else scope.filter(items))
         return
-    if path.suffix == ".json":
+    if kind == RECORD:
         from ...inputfiles import read_bounded
 
         with path.open("rb") as fh:

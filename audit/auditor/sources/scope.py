@@ -112,16 +112,18 @@ def url_scope(base: str, public_key: str) -> OperatorScope | None:
     return OperatorScope(mine, tuple(o["name"] for o in ops if o.get("name") != mine))
 
 
-def scope_for(source: str, public_key: str | None) -> OperatorScope | None:
-    from pathlib import Path
-
-    from .reader import DB_SUFFIXES
+def scope_for(source: Any, public_key: str | None) -> OperatorScope | None:
+    """Whose hands an audit of ``source`` (a :class:`~audit.auditor.sources.source.Source` or
+    its name) under ``public_key`` judges: one operator's of a ledger or URL that serves
+    several, else ``None`` (every hand)."""
+    from .kinds import LEDGER, URL, kind_and_name
 
     if public_key is None:
         return None
-    if source.startswith(("http://", "https://")):
-        base = source.rstrip("/")
+    kind, name = kind_and_name(source)
+    if kind == URL:
+        base = name.rstrip("/")
         return url_scope(base[: -len("/api/v1")] if base.endswith("/api/v1") else base, public_key)
-    if source != "-" and Path(source).suffix in DB_SUFFIXES:
-        return ledger_scope(source, public_key)
+    if kind == LEDGER:
+        return ledger_scope(name, public_key)
     return None

@@ -24,15 +24,16 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from replay.errors import MalformedError
+
+from .kinds import JSONL, LEDGER, kind_and_name, kind_of
 
 #: One item as it travels or is read in a worker: (where, record JSON text, error text).
 Wire = tuple[str, "str | None", "str | None"]
 
 BLOCK = 1 << 20
-DB_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +58,11 @@ class Split:
         return _head_jsonl(self, n) if self.kind == "jsonl" else _read_db(self, n)
 
 
-def splittable(source: str) -> bool:
-    """Whether ``source`` is a local archive that workers can read themselves."""
-    if source == "-" or source.startswith(("http://", "https://")):
-        return False
-    path = Path(source)
-    return path.is_file() and (path.suffix in DB_SUFFIXES or path.suffix != ".json")
+def splittable(source: Any) -> bool:
+    """Whether ``source`` (a :class:`~audit.auditor.sources.source.Source` or its name) is a
+    local archive that workers can read themselves: a ledger or a JSON-lines file."""
+    kind, name = kind_and_name(source)
+    return kind in (LEDGER, JSONL) and Path(name).is_file()
 
 
 def plan(source: str, lines: int, *, taper: int = 0) -> Iterator[Split]:
@@ -77,7 +77,7 @@ def plan(source: str, lines: int, *, taper: int = 0) -> Iterator[Split]:
     path = Path(source)
     if not path.is_file():
         raise MalformedError(f"no such file: {source}")
-    if path.suffix in DB_SUFFIXES:
+    if kind_of(str(source)) == LEDGER:
         return _plan_db(path, str(path), lines, taper)
     return _plan_jsonl(path, str(path), lines, taper)
 
