@@ -1,11 +1,13 @@
 // Replay Marriage hand records with the browser verifier's engine (games/marriage.mjs), one
 // JSON request a line on stdin, one answer a line on stdout (tests/js/test_js_marriage.py):
 //   {"record": <hand record>}  ->  {"moves_applied", "fault": {kind, index, rule} | null, "outcome",
-//                                  "settlement"}: replay.mjs's replayRecord, strict
+//                                  "settlement", "worked"}: replay.mjs's replayRecord, strict; the
+//                                  engine's workPoints of the outcome
 //   {"record": ..., "strict": false}  ->  the same in report mode, with "faults" (every one) for "fault"
 //   {"maal": {...countMaal args, cards as texts}}  ->  the maal as Python's Maal.to_json
 //   {"fixed": {preset, overrides, n_seats, dealer, shoe, tiplu_at, moves}}  ->  {moves_applied, fault,
 //                                  tiplu}: a hand dealt from a chosen shoe
+//   {"ruleset": {preset, overrides}}  ->  {hash} of the resolved ruleset, or {error, kind: "ruleset"}
 //   {"combos": {preset, overrides, tiplu, show}}  ->  {finish, show}: every sorted triple of codes
 //                                  judged as a finishing combination (and as a shown set)
 //   {"nets": {scores, winner, seen, dublee_finish, preset}}  ->  {nets, pairwise}: MC-31 / D-10 and MC-30
@@ -21,13 +23,15 @@ import { countMaal, itemJson } from "../../web/static/verifier/games/marriage/ma
 import { netsStreamlined, pairwiseNets, voidNets } from "../../web/static/verifier/games/marriage/payments.mjs";
 
 async function replay(raw, strict = true) {
-  const result = await replayRecord(await parseRecord(raw), { strict, require: true });
+  const record = await parseRecord(raw);
+  const result = await replayRecord(record, { strict, require: true });
   const faults = result.faults.map((f) => ({ kind: f.reason, index: f.move_index ?? null, rule: f.rule ?? null }));
   return {
     moves_applied: result.moves_applied,
     ...(strict ? { fault: faults[0] ?? null } : { faults }),
     outcome: result.outcome,
     settlement: result.settlement === null ? null : settlementJson(result.settlement),
+    worked: result.outcome === null ? null : gameFor("marriage").engine(record.ruleset).workPoints(result.outcome),
   };
 }
 
@@ -113,6 +117,7 @@ async function answer(req) {
     if (req.record) return await replay(req.record, req.strict ?? true);
     if (req.maal) return await maal(req.maal);
     if (req.fixed) return await fixed(req.fixed);
+    if (req.ruleset) return { hash: (await resolve(req.ruleset.preset, req.ruleset.overrides)).hash };
     if (req.nets) return await nets(req.nets);
     if (req.combos) return await combos(req.combos);
     return { error: "unknown request" };

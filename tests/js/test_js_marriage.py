@@ -1,7 +1,7 @@
 """The browser verifier's Marriage engine (web/static/verifier/games/marriage.mjs) against
 the Python one (replay/marriage/), hand by hand: the same moves accepted, the first refused
-move at the same index with the same kind and rule, the same outcome as JSON and the same
-settlement to the cent.
+move at the same index with the same kind and rule, the same outcome as JSON, the same
+settlement to the cent and the same worked point terms (T + w - n*S, MC-31; D-10).
 
 One Node process replays every request (tests/js/marriage_replay.mjs: the browser
 verifier's record.mjs and replay.mjs driving the engine); the Python side is
@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from audit.operator.sim.tamper import TamperContext, tamper
+from replay.game import engine_for
 from replay.records import parse_record
 from replay.replayer import replay_record
 from replay.rulesets import allowed_players, resolve
@@ -41,7 +42,8 @@ def python_replay(record: dict, strict: bool = True) -> dict:
     return {"moves_applied": result.moves_applied,
             **({"fault": faults[0] if faults else None} if strict else {"faults": faults}),
             "outcome": None if result.outcome is None else result.outcome.to_json(),
-            "settlement": None if result.settlement is None else result.settlement.to_json()}
+            "settlement": None if result.settlement is None else result.settlement.to_json(),
+            "worked": None if result.outcome is None else engine_for(result.record.ruleset).work_points(result.outcome)}
 
 
 def malformed_variants(record: dict):
@@ -108,9 +110,9 @@ def compared():
     cases: list[tuple[str, dict]] = []
     honest = list(honest_records())
     cases += fuzzed_records(honest)
-    for record in [*honest, *void_stock_records(), *huge_points_records()]:
+    for k, record in enumerate([*honest, *void_stock_records(), *huge_points_records()]):
         cases.append((record["hand_id"], record))
-        if len(cases) % 9 == 1:
+        if k % 12 == 0:
             cases += [(f"{record['hand_id']}/{name}", r) for name, r in malformed_variants(record)]
         if len(record["moves"]) < 2:
             continue
@@ -290,3 +292,37 @@ def test_rules_by_hand():
     assert thrown_back == {"moves_applied": 1, "fault": {"kind": "illegal_move", "index": 1, "rule": "MC-14"}}
     assert wrapped == {"moves_applied": 0, "fault": {"kind": "illegal_move", "index": 0, "rule": "MC-9"}}
     assert shown == {"moves_applied": 1, "fault": None, "tiplu": "7H"}
+
+
+#: table overrides: the valid ones resolve to the same hash in both, the ones Python refuses
+#: (a nested setting not of its default's shape, an integer beyond 2**53) are refused by both
+RULESET_OVERRIDES = [
+    ("marriage/nepal", {"maal_table": {**resolve("marriage/nepal")["maal_table"], "alter": [6, 16, 31]}}),
+    ("marriage/nepal", {"maal_table": {**resolve("marriage/nepal")["maal_table"], "tiplu": 3}}),
+    ("marriage/nepal", {"maal_table": {**resolve("marriage/nepal")["maal_table"], "tiplu": [3, "7"]}}),
+    ("marriage/nepal", {"maal_table": {**resolve("marriage/nepal")["maal_table"], "marriage": [10, 2**54]}}),
+    ("marriage/nepal", {"seen_points": 2**53}),
+    ("marriage/classic", {"shoe": {"decks": "3", "jokers": 0, "masters": 0}}),
+    ("marriage/classic", {"shoe": {"decks": 2, "jokers": 0, "masters": 0}}),
+    ("marriage/classic", {"maal_table": {**resolve("marriage/classic")["maal_table"],
+                                         "tunnela_at_deal": {"ordinary": "5", "ordinary_joker": 10, "poplu": 20,
+                                                             "jhiplu": 20}}}),
+]
+
+
+def test_rulesets_refused_alike():
+    """A table's overrides the Python ruleset refuses (D-1: a nested setting not of its
+    default's shape, or an integer JavaScript cannot hold exactly) are refused by the
+    browser's too -- so no engine meets a number where it reads a list -- and the valid
+    ones resolve to the same hash."""
+    from replay.errors import RulesetError
+
+    answers = run_lines(SCRIPT, [{"ruleset": {"preset": p, "overrides": o}} for p, o in RULESET_OVERRIDES])
+    for (preset, overrides), js in zip(RULESET_OVERRIDES, answers):
+        try:
+            py = {"hash": resolve(preset, overrides).hash}
+        except RulesetError:   # refused: by the ruleset's checks, or as a number JSON cannot carry
+            py = {"refused": True}
+            js = {"refused": js.get("kind") in ("ruleset", "malformed")}
+        assert py == js, (preset, overrides)
+    assert sum("hash" in js for js in answers) == 2
