@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
-from conformance_tiplu import Verifier, _Words  # noqa: E402
+from conformance_tiplu import Verifier  # noqa: E402
 
 from audit.signing import verify_bytes  # noqa: E402
 from audit.errors import ProofError, SignatureError  # noqa: E402

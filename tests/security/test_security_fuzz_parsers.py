@@ -252,7 +252,6 @@ def test_huge_integers_and_floats_are_refused():
 
 
 def _signed_checkpoint() -> str:
-    from datetime import datetime, timezone
 
     from audit.signing import SigningKey
     from audit.tlog.checkpoint import sign_checkpoint
