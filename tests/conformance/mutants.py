@@ -139,7 +139,7 @@ def fold_inclusion(leaf, index, size, path, *, node_prefix=b"\x01", swap=False, 
         raise ProofError("index not below size")
     node = lambda a, b: hashlib.sha256(node_prefix + (b + a if swap else a + b)).digest()  # noqa: E731
     fn, sn, r = index, size - 1, leaf
-    for k, p in enumerate(path):
+    for _k, p in enumerate(path):
         if sn == 0:
             if strict_length:
                 raise ProofError("path too long")
