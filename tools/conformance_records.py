@@ -423,6 +423,16 @@ def timing_cases(b: Builder, key: SigningKey, golden: dict):
                      trust={"public_key": key.public_hex, "origin": origin},
                      about=f"the reveal is dated 2099, later than the auditor's clock ({NOW}) plus the skew",
                      catches=["skip-future-time"])
+        # within the clock skew: dated 4 minutes after the auditor's clock passes (a verifier
+        # with no skew, or one that compares the time texts, fails it)
+        soon = copy.deepcopy(st)
+        soon[i] = key.sign(dict(soon[i]["statement"], time="2027-06-01T00:04:00.000Z"))
+        origin = "conformance.tiplu.example/within-skew"
+        rec, _, _ = relog(golden, soon, key, origin)
+        ref = b.add_file("records/timing/within-skew.json", rec)
+        b.audit_case("record/within-skew", [ref], [verdict()], trust={"public_key": key.public_hex, "origin": origin},
+                     about=f"the reveal is dated 4 minutes after the auditor's clock ({NOW}): within the 5-minute skew, "
+                           "so not in the future", extra_requires=["clock"], catches=["no-skew"])
     if has_reason("seed_reuse"):
         ledger = Ledger(":memory:")
         ensure_operator(ledger, seed=SEED)

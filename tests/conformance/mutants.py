@@ -358,6 +358,19 @@ class SkipClock(_Patched):
     patches = (("audit.auditor.sources.archive_scan", "future_statements", lambda *a, **k: []),)
 
 
+class NoSkew(_Patched):
+    """Statements dated after the auditor's clock fail at once: no clock skew allowed."""
+
+    def check_audit(self, inp):
+        from datetime import timedelta
+
+        from audit.auditor.sources import archive_scan
+        original = archive_scan.future_statements
+        self.patches = (("audit.auditor.sources.archive_scan", "future_statements",
+                         lambda fairness, now, skew=None: original(fairness, now, timedelta(0))),)
+        return super().check_audit(inp)
+
+
 class SkipCarryCheck(_Patched):
     """A table's hands not compared: the pot a hand starts with never checked against the one
     the hand before it left (D-14)."""
@@ -495,6 +508,7 @@ MUTANTS = {
     "skip-statement-fields": ("record not compared with its statements", ["record/statement-mismatch"],
                               SkipStatementFields),
     "skip-fork-check": ("records of one log not compared with each other", ["log/"], SkipForkCheck),
+    "no-skew": ("a statement dated after the auditor's clock fails at once, with no clock skew", ["record/"], NoSkew),
     "skip-carry-check": ("a table's consecutive hands not compared (the carried pot)", ["table/"], SkipCarryCheck),
 }
 for _what in ("moves", "terms", "record-checkpoint", "statements", "index", "record-proof", "server-commitment", "ruleset-hash", "seat-commitment", "fork"):

@@ -1,7 +1,8 @@
 // Replay Marriage hand records with the browser verifier's engine (games/marriage.mjs), one
 // JSON request a line on stdin, one answer a line on stdout (tests/js/test_js_marriage.py):
 //   {"record": <hand record>}  ->  {"moves_applied", "fault": {kind, index, rule} | null, "outcome",
-//                                  "settlement"}: replay.mjs's replayRecord, strict
+//                                  "settlement", "worked"}: replay.mjs's replayRecord, strict; the
+//                                  engine's workPoints of the outcome
 //   {"record": ..., "strict": false}  ->  the same in report mode, with "faults" (every one) for "fault"
 //   {"maal": {...countMaal args, cards as texts}}  ->  the maal as Python's Maal.to_json
 //   {"fixed": {preset, overrides, n_seats, dealer, shoe, tiplu_at, moves}}  ->  {moves_applied, fault,
@@ -21,13 +22,15 @@ import { countMaal, itemJson } from "../../web/static/verifier/games/marriage/ma
 import { netsStreamlined, pairwiseNets, voidNets } from "../../web/static/verifier/games/marriage/payments.mjs";
 
 async function replay(raw, strict = true) {
-  const result = await replayRecord(await parseRecord(raw), { strict, require: true });
+  const record = await parseRecord(raw);
+  const result = await replayRecord(record, { strict, require: true });
   const faults = result.faults.map((f) => ({ kind: f.reason, index: f.move_index ?? null, rule: f.rule ?? null }));
   return {
     moves_applied: result.moves_applied,
     ...(strict ? { fault: faults[0] ?? null } : { faults }),
     outcome: result.outcome,
     settlement: result.settlement === null ? null : settlementJson(result.settlement),
+    worked: result.outcome === null ? null : gameFor("marriage").engine(record.ruleset).workPoints(result.outcome),
   };
 }
 

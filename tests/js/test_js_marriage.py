@@ -1,7 +1,7 @@
 """The browser verifier's Marriage engine (web/static/verifier/games/marriage.mjs) against
 the Python one (replay/marriage/), hand by hand: the same moves accepted, the first refused
-move at the same index with the same kind and rule, the same outcome as JSON and the same
-settlement to the cent.
+move at the same index with the same kind and rule, the same outcome as JSON, the same
+settlement to the cent and the same worked point terms (T + w - n*S, MC-31; D-10).
 
 One Node process replays every request (tests/js/marriage_replay.mjs: the browser
 verifier's record.mjs and replay.mjs driving the engine); the Python side is
@@ -21,6 +21,7 @@ import json
 import pytest
 
 from audit.operator.sim.tamper import TamperContext, tamper
+from replay.game import engine_for
 from replay.records import parse_record
 from replay.replayer import replay_record
 from replay.rulesets import allowed_players, resolve
@@ -40,7 +41,8 @@ def python_replay(record: dict, strict: bool = True) -> dict:
     return {"moves_applied": result.moves_applied,
             **({"fault": faults[0] if faults else None} if strict else {"faults": faults}),
             "outcome": None if result.outcome is None else result.outcome.to_json(),
-            "settlement": None if result.settlement is None else result.settlement.to_json()}
+            "settlement": None if result.settlement is None else result.settlement.to_json(),
+            "worked": None if result.outcome is None else engine_for(result.record.ruleset).work_points(result.outcome)}
 
 
 def malformed_variants(record: dict):
@@ -107,9 +109,9 @@ def compared():
     cases: list[tuple[str, dict]] = []
     honest = list(honest_records())
     cases += fuzzed_records(honest)
-    for record in [*honest, *void_stock_records(), *huge_points_records()]:
+    for k, record in enumerate([*honest, *void_stock_records(), *huge_points_records()]):
         cases.append((record["hand_id"], record))
-        if len(cases) % 9 == 1:
+        if k % 12 == 0:
             cases += [(f"{record['hand_id']}/{name}", r) for name, r in malformed_variants(record)]
         if len(record["moves"]) < 2:
             continue
