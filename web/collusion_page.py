@@ -42,8 +42,9 @@ def _worker() -> Worker:
 
 def _pending():
     done, total = _worker().stats.progress
+    # progress held in this process, not in the ledger: never kept by a cache (web/read_cache.py)
     return render_template("stats_pending.html", done=done, total=total, error=_worker().error,
-                           refresh=REFRESH_SECONDS, what="collusion review")
+                           refresh=REFRESH_SECONDS, what="collusion review"), 200, {"Cache-Control": "no-store"}
 
 
 @bp.get("/collusion")

@@ -26,7 +26,6 @@ from flask import current_app
 
 from audit.errors import NotFoundError
 from audit.auditor.verdict.hand_verdict import published_verdict
-from audit.operator.ledger import queries
 from audit.auditor.evidence.ledger_log import LedgerLog
 from audit.operator.publish import get_published, is_published, published_record
 from audit.tlog.checkpoint import DEFAULT_ORIGIN
@@ -78,7 +77,7 @@ def record_of(ledger: Any, hand_id: str) -> dict[str, Any] | None:
         return get_published(ledger, hand_id)
     except NotFoundError:
         pass
-    from flask import current_app, has_app_context
+    from flask import has_app_context
 
     from .log_api import base_origin
 

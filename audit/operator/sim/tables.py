@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from replay.deal import left_of
 from replay.fairness import commit_player_seed, hand_randomness
@@ -101,7 +101,7 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
         hand_id = f"{table_id}-h{k:04d}"
         tick = iter(range(10**9))
 
-        def now() -> datetime:
+        def now(clock: datetime = clock, tick: Iterator[int] = tick) -> datetime:
             run.last_time = clock + timedelta(seconds=next(tick))
             return run.last_time
 
