@@ -198,7 +198,6 @@ def get_operator(name: str):
 def _receipt(signed: dict[str, Any], hand_id: str) -> dict[str, Any]:
     """The player's receipt (:mod:`audit.operator.receipts`): the signed statement plus its inclusion
     proof at a checkpoint signed now by the operator's key."""
-    from flask import current_app
 
     from audit.operator.receipts import receipt
 

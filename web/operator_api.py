@@ -132,7 +132,6 @@ def reveal(hand_id: str):
     """Reveal, then publish: an audit of the ledger reports a revealed hand left unpublished."""
     from audit.operator.publish import reveal_and_publish
 
-    from flask import current_app
 
     view = _own_hand(hand_id)
     signed, _ = reveal_and_publish(get_ledger(), view.id, origin=base_origin())
@@ -144,7 +143,6 @@ def publish(hand_id: str):
     """Publish the record of a revealed hand whose publication was lost (409 if published)."""
     from audit.operator.publish import publish as publish_record
 
-    from flask import current_app
 
     view = _own_hand(hand_id)
     publish_record(get_ledger(), view.id, origin=base_origin())
