@@ -20,7 +20,7 @@ import json
 import threading
 from collections import OrderedDict
 from decimal import Decimal
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from flask import current_app
 
@@ -39,6 +39,9 @@ from replay.registry import game_for
 from replay.records import parse_record
 from replay.replayer import replay_record
 from replay.settlement import format_amount
+
+if TYPE_CHECKING:
+    from audit.operator.ledger import Ledger
 
 VERDICT_CACHE_SIZE = 4096
 _lock = threading.Lock()
@@ -62,7 +65,7 @@ def hand_json(view: Any) -> dict[str, Any]:
     return body
 
 
-def record_of(ledger: Any, hand_id: str) -> dict[str, Any] | None:
+def record_of(ledger: Ledger, hand_id: str) -> dict[str, Any] | None:
     """The public record of a hand; ``None`` while the hand has none.
 
     A revealed hand's record is the artifact stored at publication
@@ -113,19 +116,19 @@ def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str, log: An
     return verdict
 
 
-def verdict_for(ledger: Any, view: Any, record: dict[str, Any], *, policy: Any = None) -> Verdict:
+def verdict_for(ledger: Ledger, view: Any, record: dict[str, Any], *, policy: Any = None) -> Verdict:
     """:func:`verdict_of` for a hand of the ledger (its operator's registered key; under the
     caller's pinned ``policy`` when given)."""
     return verdict_of(record, public_key=ledger.public_key(view.operator), hand_id=view.id,
                       log=LedgerLog(ledger.db), policy=policy)
 
 
-def iter_table_records(ledger: Any, table_id: str) -> Iterator[tuple[Any, dict[str, Any] | None]]:
+def iter_table_records(ledger: Ledger, table_id: str) -> Iterator[tuple[Any, dict[str, Any] | None]]:
     for view in ledger.list_hands(table_id=table_id):
         yield view, (record_of(ledger, view.id) if view.state.value in ("finished", "revealed") else None)
 
 
-def table_money(ledger: Any, table_id: str) -> dict[str, Any]:
+def table_money(ledger: Ledger, table_id: str) -> dict[str, Any]:
     """A table and its hands, with HT balances, commission and pot from recomputed settlements."""
     table = ledger.table(table_id)
     report = AuditReport()

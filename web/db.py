@@ -22,9 +22,12 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app, g
+
+if TYPE_CHECKING:
+    from audit.operator.ledger import Ledger
 
 #: opened ledgers an app keeps idle between requests (more concurrent requests open more)
 POOL_SIZE = 8
@@ -62,7 +65,7 @@ class LedgerPool:
             return Ledger(self.path, secrets_path=self.secrets_path), None
         return queries.open_shared(self.path, secrets_path=self.secrets_path), file
 
-    def give(self, ledger: Any, file: tuple[int, int] | None) -> None:
+    def give(self, ledger: Ledger, file: tuple[int, int] | None) -> None:
         """Keep ``ledger`` for the next request, or close it."""
         from audit.operator.ledger import queries
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from replay.fairness import HandRandomness
 from replay.game import Outcome
@@ -10,6 +10,9 @@ from replay.registry import game_for
 from replay.stream import Stream
 
 from .bots import bot_for, peeking_bot_for
+
+if TYPE_CHECKING:
+    from audit.operator.ledger import Ledger
 
 
 @dataclass(frozen=True)
@@ -44,7 +47,7 @@ def play_hand(randomness: HandRandomness, *, dealer: int, carry: Mapping[str, An
 
 
 
-def bot_moves(ledger: Any, hand_id: str) -> list[dict[str, Any]]:
+def bot_moves(ledger: Ledger, hand_id: str) -> list[dict[str, Any]]:
     """OPERATOR ONLY (it deals with the private server seed): the moves the game's bot plays
     in dealt hand ``hand_id`` of ``ledger`` -- for trying the CLI without a game server
     (``tiplu hand bot-moves``; the README's walk-through)."""

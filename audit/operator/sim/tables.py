@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from replay.deal import left_of
 from replay.fairness import commit_player_seed, hand_randomness
@@ -31,6 +31,9 @@ from ...tlog.checkpoint import DEFAULT_ORIGIN
 from .bias import Bias
 from .play import play_hand
 from .tamper import BEFORE_FINISH, MOVE_LIES, TamperContext, applicable, tamper
+
+if TYPE_CHECKING:
+    from audit.operator.ledger import Ledger
 
 PLAYERS = ("asha", "bikash", "chandra", "deepa", "esha", "firoz", "gita", "hari")
 EPOCH = datetime(2026, 11, 1, tzinfo=timezone.utc)
@@ -65,7 +68,7 @@ class TableRun:
     move_receipts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
-def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: str, table_id: str,
+def simulate_table(ledger: Ledger, *, preset: str, players: int, hands: int, seed: str, table_id: str,
                    operator: str = "demo-operator", overrides: Mapping[str, Any] | None = None,
                    point_value: str = "0.25", commission_pct: str = "5", tamper_rate: float = 0.0,
                    start: datetime = EPOCH, on_record: Callable[[dict, str | None], None] | None = None,
