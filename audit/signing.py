@@ -8,14 +8,10 @@ A *signed statement* is ``{"statement": {...}, "key": <public key hex>, "sig": <
 Keys are raw 32-byte Ed25519 keys written as lower-case hex; a key's id is the first 16 hex
 digits of ``SHA-256(public key)``.
 
-Key handling uses ``cryptography``.  Signing -- the ledger's hot path, one call per
-statement -- and verification -- the auditor's, one call per statement -- use libsodium
-through PyNaCl when it is importable (signing about three times, verification about twice
-as fast here) and ``cryptography`` otherwise; :data:`BACKEND` names the one in use.
-Ed25519 signatures are deterministic (RFC 8032): both libraries make the same bytes for
-the same key and message.  Both run behind
-the same strict pre-checks (:func:`check_strict`), so the two accept exactly the same
-signatures: ``docs/security.md`` ("Signature verification") explains.
+One backend: pyca/``cryptography`` (OpenSSL) makes keys, signs and verifies.  Verification
+runs behind strict pre-checks (:func:`check_strict`) that refuse the edge cases RFC 8032
+leaves open -- OpenSSL alone would accept a signature under the identity point as a key
+for any message: ``docs/security.md`` ("Signature verification") explains.
 """
 from __future__ import annotations
 
@@ -36,18 +32,8 @@ from replay.fairness import parse_hex
 
 from .errors import SignatureError
 
-try:  # libsodium's Ed25519 (PyNaCl): the fast path
-    from nacl.bindings import crypto_sign as _sodium_sign, crypto_sign_open as _sodium_open
-    from nacl.bindings import crypto_sign_seed_keypair as _sodium_keypair
-    from nacl.exceptions import BadSignatureError as _SodiumBadSignature
-except ImportError:  # pragma: no cover - PyNaCl is a dependency; this keeps the fallback honest
-    _sodium_open = _sodium_sign = _sodium_keypair = None
-
 STATEMENT_TYPE = "tiplu.statement/2"  # format 3 (docs/format-3.md): what the ledger signs
 STATEMENT_TYPE_V1 = "tiplu.statement/1"  # the statements of tiplu.hand/2 records and tiplu.receipt/2
-
-#: The verification backend: ``"libsodium"`` (PyNaCl) when importable, else ``"cryptography"``.
-BACKEND = "libsodium" if _sodium_open is not None else "cryptography"
 
 _P = 2**255 - 19  # the field prime of Curve25519
 #: The order of the Ed25519 base point; a signature's S must be below it (RFC 8032 5.1.7).
@@ -68,24 +54,15 @@ def key_id(public_key_hex: str) -> str:
 class SigningKey:
     """An operator's Ed25519 private key (never printed: ``repr`` shows only the key id).
 
-    The public key (hex) and, with libsodium, its signing form are derived once, when the
-    key is made: a ledger signs every statement with one key."""
+    The public key (hex) is derived once, when the key is made: a ledger signs every
+    statement with one key."""
 
     _key: Ed25519PrivateKey
     _public_hex: str = field(init=False, repr=False, compare=False)
-    _sodium: bytes | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         public = self._key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
         object.__setattr__(self, "_public_hex", public.hex())
-        sodium = None
-        if _sodium_keypair is not None:
-            seed = self._key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
-                                           serialization.NoEncryption())
-            sodium_public, sodium = _sodium_keypair(seed)
-            if sodium_public != public:  # pragma: no cover - two libraries disagreeing on a key
-                raise ValueError("libsodium and cryptography derive different public keys")
-        object.__setattr__(self, "_sodium", sodium)
 
     @classmethod
     def generate(cls) -> "SigningKey":
@@ -108,8 +85,6 @@ class SigningKey:
         return key_id(self.public_hex)
 
     def sign_bytes(self, message: bytes) -> str:
-        if self._sodium is not None:
-            return _sodium_sign(message, self._sodium)[:64].hex()
         return self._key.sign(message).hex()
 
     def sign(self, statement: Mapping[str, Any]) -> dict[str, Any]:
@@ -128,8 +103,8 @@ def check_strict(public_key: bytes, signature: bytes) -> None:
     Raises :class:`SignatureError` when ``S >= L`` (a malleable, non-canonical S), when the
     key is encoded non-canonically (``y >= p``), or when the key or the signature's ``R`` is a
     point of small order (such a key lets one signature verify many messages).  These are
-    the checks libsodium makes before verifying; doing them here first means libsodium and
-    OpenSSL (``cryptography``) reject the same signatures, whichever is in use.
+    the checks libsodium makes before verifying; OpenSSL (``cryptography``) does not make
+    the small-order ones, so they are made here first.
     """
     y = int.from_bytes(public_key, "little") & _Y_MASK
     if y >= _P or y in SMALL_ORDER_Y:
@@ -146,22 +121,11 @@ def _openssl_key(public_key: bytes) -> Ed25519PublicKey:
     return Ed25519PublicKey.from_public_bytes(public_key)
 
 
-def _verify_openssl(public_key: bytes, message: bytes, signature: bytes) -> None:
+def _verify(public_key: bytes, message: bytes, signature: bytes) -> None:
     try:
         _openssl_key(public_key).verify(signature, message)
     except (InvalidSignature, ValueError):
         raise SignatureError("invalid signature") from None
-
-
-def _verify_sodium(public_key: bytes, message: bytes, signature: bytes) -> None:
-    """libsodium's ``crypto_sign_open`` (PyNaCl's public binding: signature then message)."""
-    try:
-        _sodium_open(signature + message, public_key)
-    except (_SodiumBadSignature, ValueError):
-        raise SignatureError("invalid signature") from None
-
-
-_VERIFY = {"libsodium": _verify_sodium, "cryptography": _verify_openssl}
 
 
 def verify_bytes(public_key_hex: str, message: bytes, signature_hex: str) -> None:
@@ -172,7 +136,7 @@ def verify_bytes(public_key_hex: str, message: bytes, signature_hex: str) -> Non
         pub = parse_hex(public_key_hex, what="public key", size=32)
         sig = parse_hex(signature_hex, what="signature", size=64)
         check_strict(pub, sig)
-        _VERIFY[BACKEND](pub, message, sig)
+        _verify(pub, message, sig)
     except (SignatureError, MalformedError) as exc:
         detail = str(exc) or "invalid signature"
         raise SignatureError(f"signature does not verify under key {str(public_key_hex)[:16]}...: {detail}") from None

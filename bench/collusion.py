@@ -4,6 +4,7 @@
     python bench/collusion.py power [--runs 5]       # hands until a planted superuser is flagged
     python bench/collusion.py power --preset marriage/nepal
     python bench/collusion.py power --preset rummy13 --signal rummy13.discard   # one signal's flags only
+    python bench/collusion.py prefix --preset rummy13 --hands 300 --step 25     # every signal, one game per seed
     python bench/collusion.py honest [--hands 10000] # flags on honest archives
     python bench/collusion.py cost [--hands 200]     # review vs audit of the same records
 
@@ -57,6 +58,38 @@ def power(runs: int, shares: list[float], preset: str = "kitti", signal: str | N
         print(f"{share:5.2f}  {' '.join(str(x) if x else f'>{grid[-1]}' for x in found):40s} {false}")
 
 
+def prefix_power(runs: int, shares: list[float], preset: str, hands: int, step: int) -> None:
+    """Power of each signal from one long game per seed: the review of the first ``h`` hands
+    of every table, for ``h`` = ``step``, ``2 step``, ...: the first ``h`` at which the
+    superuser (table 0, seat 0) is flagged on each signal, and honest flags met on the way."""
+    from collections import defaultdict
+
+    from audit.auditor.collusion.cheaters import account, played_observations
+    from audit.auditor.collusion.significance import assess_accounts
+
+    print(f"{preset}: four tables of four, {hands} hands each; superuser at table 0 seat 0")
+    print("share  signal            hands-until-flagged per run     honest flags on the way")
+    for share in shares:
+        found: dict[str, list] = defaultdict(list)
+        false: dict[str, int] = defaultdict(int)
+        for run in range(runs):
+            obs = played_observations(preset, tables=4, players=4, hands=hands, seed=f"power{run}",
+                                      peek={(0, 0): round(share * 1000)})
+            signals = sorted({sig for _, sig in obs.excesses})
+            first: dict[str, int | None] = {sig: None for sig in signals}
+            for h in range(step, hands + 1, step):
+                cut = {key: [x for x, at in zip(xs, obs.hand_of[key]) if at <= h] for key, xs in obs.excesses.items()}
+                for t in assess_accounts({k: v for k, v in cut.items() if v}):
+                    if t.flagged and t.account == account(0, 0) and first[t.signal] is None:
+                        first[t.signal] = h
+                    elif t.flagged and t.account != account(0, 0):
+                        false[t.signal] += 1
+            for sig in signals:
+                found[sig].append(first[sig])
+        for sig, at in sorted(found.items()):
+            print(f"{share:5.2f}  {sig:17s} {' '.join(str(x) if x else f'>{hands}' for x in at):31s} {false[sig]}")
+
+
 def honest(hands: int, runs: int, preset: str = "kitti") -> None:
     from audit.auditor.collusion import review
     from audit.auditor.collusion.cheaters import played_observations
@@ -102,6 +135,12 @@ def main() -> None:
     p.add_argument("--shares", default="1,0.5,0.25")
     p.add_argument("--preset", default="kitti", choices=("kitti", "rummy13", "marriage/nepal"))
     p.add_argument("--signal", default=None, help="count only this signal's flags (e.g. rummy13.discard)")
+    q = sub.add_parser("prefix")
+    q.add_argument("--runs", type=int, default=2)
+    q.add_argument("--shares", default="1,0.5,0.25")
+    q.add_argument("--preset", default="rummy13", choices=("kitti", "rummy13", "marriage/nepal"))
+    q.add_argument("--hands", type=int, default=300)
+    q.add_argument("--step", type=int, default=25)
     h = sub.add_parser("honest")
     h.add_argument("--hands", type=int, default=10_000)
     h.add_argument("--runs", type=int, default=1)
@@ -111,6 +150,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.cmd == "power":
         power(args.runs, [float(x) for x in args.shares.split(",")], args.preset, args.signal)
+    elif args.cmd == "prefix":
+        prefix_power(args.runs, [float(x) for x in args.shares.split(",")], args.preset, args.hands, args.step)
     elif args.cmd == "honest":
         honest(args.hands, args.runs, args.preset)
     else:

@@ -10,9 +10,8 @@ the shoe and the deal), the least any round costs.  Then, per preset:
   audit does: the round's moves read from one JSON text by the reader an audit reads
   each record's line with (:func:`replay.jsontext.decode_json`, msgspec), each parsed,
   validated and applied on one working state (dealt into it, ``engine.start_working``,
-  or ``engine.working`` of the frozen start on older code) by the engine's own
-  loop, as :func:`replay.replayer.replay_record` runs it (``apply_record_moves``; move by
-  move on code that lacks it), and the outcome scored; and, for comparison, with a new frozen
+  or ``engine.working`` of the frozen start on older code) move by move, as
+  :func:`replay.replayer.replay_record` runs it, and the outcome scored; and, for comparison, with a new frozen
   state per move (as the replay viewer does).
 
 Times are CPU seconds of this process (``time.process_time``: the machine is shared, and
@@ -64,14 +63,9 @@ def replay(rs, r, moves_text: str, n: int):
     start_working = getattr(eng, "start_working", None)   # the replayer's path (older code: a copy)
     state = start_working(r, dealer=first_dealer(n)) if start_working else eng.working(eng.start(r, dealer=first_dealer(n)))
     moves = decode_json(moves_text)
-    run = getattr(eng, "apply_record_moves", None)   # the replayer's path (older code: move by move)
-    if run is not None:
-        stop, exc = run(state, moves, 0)
-        if exc is not None:
-            raise exc
-    else:
-        for raw in moves:
-            state = eng.apply(state, eng.parse_move(raw))
+    parse = getattr(eng, "parse_record_move", None) or eng.parse_move
+    for raw in moves:   # the replayer's one loop: each move parsed and applied in place
+        state = eng.apply(state, parse(raw))
     return eng.outcome(state.freeze())
 
 
@@ -111,10 +105,10 @@ def main() -> None:
 
         starts = [(r,) for r in rands]
         work = [(rs, r, text, n) for r, text in zip(rands, texts)]
-        cpu_rate(lambda r: eng.start(r, dealer=first_dealer(n)), starts)     # warm up
+        cpu_rate(lambda r: eng.start(r, dealer=first_dealer(n)), starts)     # warm up  # noqa: B023 - called within this iteration
         deals, replayed, frozen, ratios = [], [], [], []
         for _ in range(max(1, args.repeat)):  # interleaved: each repetition has its own baseline
-            d = cpu_rate(lambda r: eng.start(r, dealer=first_dealer(n)), starts)
+            d = cpu_rate(lambda r: eng.start(r, dealer=first_dealer(n)), starts)  # noqa: B023 - called within this iteration
             w = cpu_rate(replay, work)
             f = cpu_rate(replay_frozen, work)
             deals.append(d)

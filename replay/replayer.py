@@ -14,12 +14,7 @@ new frozen one per move (dealt straight into it by ``start_working``, where the 
 offers that).  The result is the same either way (tests/test_working_state.py).  Likewise an engine
 that offers ``parse_record_move(raw)`` reads each record move as it stands, its envelope
 field ``time`` ignored, instead of :func:`engine_move`'s copy without it (the same move,
-or the same error).  An engine that also offers ``apply_record_moves(working, moves,
-start)`` (Marriage) runs that loop itself on its working state -- each move parsed, refused
-after the hand is over, and applied -- until a move is refused, which it returns as
-``(index, error)`` (``(len(moves), None)`` when none is); the replay records the fault and,
-in report mode, hands it the moves after it.  The faults, their indexes and the count of
-applied moves are the move-by-move loop's (tests/test_working_state.py).
+or the same error).  Either way there is one loop over the moves, below.
 """
 from __future__ import annotations
 
@@ -96,38 +91,23 @@ def replay_record(record: HandRecord, *, strict: bool = True, visit: Visitor | N
     working = getattr(engine, "working", None) if visit is None else None
     if working is not None and start_working is None:
         state = working(state)
-    run = getattr(engine, "apply_record_moves", None) if working is not None else None
     applied = 0
-    if run is not None:
-        # the engine's own loop over the record's moves (the same steps, one call per run
-        # of accepted moves): it stops at a refused move and names it
-        i, n = 0, len(record.moves)
-        while i < n:
-            stop, exc = run(state, record.moves, i)
-            applied += stop - i
-            if exc is None:
-                break
-            faults.append(_fault(exc, stop))
-            if strict:
-                return ReplayResult(None, None, tuple(faults), applied, record)
-            i = stop + 1
-    else:
-        parse = getattr(engine, "parse_record_move", None) or (lambda raw: engine_move(engine, raw))
-        for i, raw in enumerate(record.moves):
-            try:
-                move = parse(raw)
-                if engine.is_over(state):
-                    raise IllegalMoveError("a move after the hand is over")
-                state = engine.apply(state, move)
-            except (IllegalMoveError, MalformedError) as exc:
-                faults.append(_fault(exc, i))
-            else:
-                applied += 1
-                if visit:
-                    visit(i, move, state)
-                continue
-            if strict:
-                return ReplayResult(None, None, tuple(faults), applied, record)
+    parse = getattr(engine, "parse_record_move", None) or (lambda raw: engine_move(engine, raw))
+    for i, raw in enumerate(record.moves):
+        try:
+            move = parse(raw)
+            if engine.is_over(state):
+                raise IllegalMoveError("a move after the hand is over")
+            state = engine.apply(state, move)
+        except (IllegalMoveError, MalformedError) as exc:
+            faults.append(_fault(exc, i))
+        else:
+            applied += 1
+            if visit:
+                visit(i, move, state)
+            continue
+        if strict:
+            return ReplayResult(None, None, tuple(faults), applied, record)
     if not engine.is_over(state):
         faults.append(Fault(Reason.INCOMPLETE, "the moves end before the hand is over", len(record.moves)))
         return ReplayResult(None, None, tuple(faults), applied, record)

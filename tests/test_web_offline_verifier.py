@@ -36,11 +36,15 @@ def test_offline_page_is_self_contained():
     assert not re.search(r"^\s*(import|export)\b", html, re.M)
     assert html.count("<script") == 1 and html.count("</script>") == 1
     # every module of the verifier is inlined, the log-evidence check (tlogproof.mjs,
-    # merkle.mjs) included: a tiplu.hand/2 record audits offline.  (witnesses.mjs: the
-    # verify page does not check witness cosignatures yet.)
-    not_on_the_page = {"witnesses.mjs"}
-    for mod in sorted(m for m in (STATIC / "verifier").glob("*.mjs") if m.name not in not_on_the_page):
+    # merkle.mjs) included: a tiplu.hand/2 record audits offline.
+    for mod in sorted((STATIC / "verifier").glob("*.mjs")):
         assert f"// ---- verifier/{mod.name} ----" in html, mod.name
+    # and every game's engine (issue 28): the offline file replays the moves as the page does
+    games = sorted((STATIC / "verifier" / "games").rglob("*.mjs"))
+    assert {"kitti.mjs", "marriage.mjs", "index.mjs"} <= {m.name for m in games}
+    for mod in games:
+        name = mod.relative_to(STATIC).as_posix()
+        assert f"// ---- {name} ----" in html, name
 
 
 def test_bundler_refuses_forms_it_cannot_inline(tmp_path, monkeypatch):

@@ -253,38 +253,7 @@ def test_a_working_seat_adds_and_removes_cards_as_the_hand_functions_do():
             assert tuple(taker.hand) == want and taker.codes == [c.code for c in taker.hand]
 
 
-# --- the engine's own loop over a record's moves (issue 18, session 6) ---------------------
-
-def test_a_replay_without_a_visitor_runs_the_engines_loop(monkeypatch):
-    """Without a visitor the replay hands the record's moves to the engine's loop
-    (``MarriageEngine.apply_record_moves``), once when every move is accepted and once
-    more after each refused move in report mode."""
-    calls = []
-    real = MarriageEngine.apply_record_moves
-    monkeypatch.setattr(MarriageEngine, "apply_record_moves",
-                        lambda self, s, moves, start=0: calls.append(start) or real(self, s, moves, start))
-    path = next(p for p in FIXTURES if p.parent.name == "marriage-nepal" and not p.stem.startswith("corrupted"))
-    data = json.loads(path.read_text(encoding="utf-8"))
-    assert not replay_record(parse_record(data)).faults and calls == [0]
-    calls.clear()
-    data["moves"][3]["seat"] = (data["moves"][3]["seat"] + 1) % 4
-    data["moves"][9] = {"type": "draw"}
-    result = replay_record(parse_record(data), strict=False)
-    at = [f.move_index for f in result.faults if f.move_index is not None]
-    assert at[0] == 3 and 9 in at and calls == [0] + [i + 1 for i in at if i + 1 < len(data["moves"])]
-    calls.clear()
-    replay_record(parse_record(data), visit=lambda *a: None)
-    assert calls == []
-
-
-def test_the_engines_loop_refuses_a_frozen_state():
-    rs = resolve("marriage/nepal")
-    eng = MarriageEngine(rs)
-    from replay.fairness import hand_randomness
-    state = eng.start(hand_randomness(bytes(32), "w-y", rs, [bytes([s]) * 8 for s in range(4)]), dealer=3)
-    with pytest.raises(TypeError):
-        eng.apply_record_moves(state, [], 0)
-
+# --- mutated records, strict and in report mode ---------------------------------------------
 
 _JUNK = [None, 7, "draw", [], {"type": "draw"}, {"type": "finish", "seat": 0, "groups": [], "discard": "2S"},
          {"type": "discard", "seat": 0, "card": "JK"}, {"type": "draw", "seat": 1, "source": "stock"},
@@ -292,9 +261,9 @@ _JUNK = [None, 7, "draw", [], {"type": "draw"}, {"type": "finish", "seat": 0, "g
 
 
 @pytest.mark.parametrize("preset", ["marriage-nepal", "marriage-classic"])
-def test_mutated_records_give_the_same_faults_through_the_engines_loop(preset):
+def test_mutated_records_give_the_same_faults_on_the_working_state(preset):
     """Records whose moves are swapped, dropped, doubled, overwritten with junk or extended
-    past the end: the engine's loop (no visitor) gives the faults, indexes, applied count,
+    past the end: the working-state replay (no visitor) gives the faults, indexes, applied count,
     outcome and settlement of the move-by-move frozen replay, strict and in report mode."""
     import random
 
@@ -372,7 +341,7 @@ def test_a_round_dealt_straight_into_a_working_state_is_the_copied_one(preset):
         rs = resolve(preset, {"direction": direction}) if direction != resolve(preset)["direction"] else resolve(preset)
         eng = MarriageEngine(rs)
         for k in range(12):
-            make = lambda: hand_randomness(bytes([k, 3]) * 16, f"s-{k}", rs, [bytes([k, s]) * 8 for s in range(4)])  # noqa: E731
+            make = lambda: hand_randomness(bytes([k, 3]) * 16, f"s-{k}", rs, [bytes([k, s]) * 8 for s in range(4)])  # noqa: E731, B023
             dealer = k % 4
             direct = eng.start_working(make(), dealer=dealer)
             copied = eng.working(eng.start(make(), dealer=dealer))

@@ -18,7 +18,6 @@ from datetime import timedelta
 import sqlite_utils
 
 from audit.operator.ledger import Ledger
-from audit.operator.receipts import receipt
 from audit.signing import SigningKey
 from audit.operator.sim.archive import OPERATOR, ensure_operator
 from audit.operator.sim.tables import EPOCH, SimStreams, simulate_table
@@ -424,6 +423,16 @@ def timing_cases(b: Builder, key: SigningKey, golden: dict):
                      trust={"public_key": key.public_hex, "origin": origin},
                      about=f"the reveal is dated 2099, later than the auditor's clock ({NOW}) plus the skew",
                      catches=["skip-future-time"])
+        # within the clock skew: dated 4 minutes after the auditor's clock passes (a verifier
+        # with no skew, or one that compares the time texts, fails it)
+        soon = copy.deepcopy(st)
+        soon[i] = key.sign(dict(soon[i]["statement"], time="2027-06-01T00:04:00.000Z"))
+        origin = "conformance.tiplu.example/within-skew"
+        rec, _, _ = relog(golden, soon, key, origin)
+        ref = b.add_file("records/timing/within-skew.json", rec)
+        b.audit_case("record/within-skew", [ref], [verdict()], trust={"public_key": key.public_hex, "origin": origin},
+                     about=f"the reveal is dated 4 minutes after the auditor's clock ({NOW}): within the 5-minute skew, "
+                           "so not in the future", extra_requires=["clock"], catches=["no-skew"])
     if has_reason("seed_reuse"):
         ledger = Ledger(":memory:")
         ensure_operator(ledger, seed=SEED)
@@ -443,3 +452,33 @@ def timing_cases(b: Builder, key: SigningKey, golden: dict):
         b.audit_case("log/seed-reuse-together", refs, [verdict(False, "seed_reuse"), verdict(False, "seed_reuse")],
                      trust=t, one_log=True, about="both hands in one archive: one server seed in two hands, both fail",
                      catches=["skip-seed-reuse"])
+
+
+def carry_case(b: Builder, key: SigningKey):
+    """carry_mismatch (a table's fault, not one record's): two consecutive hands of one Kitti
+    table, each honest and passing alone, the second starting from a pot other than the one
+    the first left (D-14) -- hand 0 of one run of the table and hand 1 of another run."""
+    origin = "conformance.tiplu.example/carry"
+    for attempt in range(50):
+        runs = []
+        for side in (0, 1):
+            ledger = Ledger(":memory:")
+            ensure_operator(ledger, seed=SEED)
+            out: list = []
+            simulate_table(ledger, preset="kitti", players=3, hands=2, seed=f"{SEED}/carry/{attempt}/{side}",
+                           table_id="kitti-carry", operator=OPERATOR, origin=origin,
+                           on_record=lambda r, k, out=out: out.append(r))
+            runs.append(out)
+        if runs[0][1]["table"]["carry"] != runs[1][1]["table"]["carry"]:
+            break
+    else:  # pragma: no cover - the seeds above find one
+        raise AssertionError("no pair of runs with two pots")
+    first, second = runs[0][0], runs[1][1]
+    refs = [b.add_file("records/carry/h0.json", first), b.add_file("records/carry/h1-other-pot.json", second)]
+    t = {"public_key": key.public_hex, "origin": log_origin(origin)}
+    left = runs[0][1]["table"]["carry"]["pot_before"]
+    b.audit_case("table/carry-mismatch", refs, [verdict(), verdict()], trust=t, log_failures=["carry_mismatch"],
+                 extra_requires=["one-log"],
+                 about=f"two consecutive hands of one Kitti table, each passing alone: hand 1 starts with pot "
+                       f"{second['table']['carry']['pot_before']}, but hand 0 left {left} (D-14)",
+                 catches=["skip-carry-check"])

@@ -216,7 +216,12 @@ class Verifier:
             witnessed = "witnessed" if inp.get("witnesses") or inp.get("policy") else "whole-log"
             for name, v in zip(names, verdicts):
                 v["timing"] = None if not v["ok"] else "unproven" if name in unproven else witnessed
-        return {"exit": code, "verdicts": verdicts, "log_failures": sorted(f.get("reason") for f in by_where.values())}
+        # a table's carry faults that no failed record explains are failures too, not one record's
+        folded = [c["message"] for f in report.get("failures", []) for c in f.get("consequences", [])]
+        carry = ["carry_mismatch" for t in report.get("tables", {}).values() for m in t.get("carry_faults", [])
+                 if m not in folded]
+        return {"exit": code, "verdicts": verdicts,
+                "log_failures": sorted([f.get("reason") for f in by_where.values()] + carry)}
 
     def check_receipt(self, inp):
         with tempfile.TemporaryDirectory() as tmp:

@@ -79,6 +79,7 @@ def build() -> dict[str, str]:
     R.fork_case(b, key, [golden, kept["non-ascii/h0"][0]])
     R.witness_cases(b, trust, golden, witnesses)
     R.timing_cases(b, key, golden)
+    R.carry_case(b, key)
     RC.receipt_cases(b, ledger, key, (R.MAIN_BASE, R.MAIN_ORIGIN), golden, "records/main/forged-resigned_grind.json", other,
                      b.main[1][0])
     ids = [c["id"] for c in b.cases]

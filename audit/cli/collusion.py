@@ -19,14 +19,19 @@ from . import main
               help="Decisions an account needs on a signal before it is tested (default 50).")
 @click.option("--json", "as_json", is_flag=True, help="Print every account's tests, the flags and the pairs as JSON.")
 @click.option("--progress/--no-progress", default=None, help="Show progress on stderr (default: when stderr is a terminal).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Review in this many local processes.")
+@click.option("--dask", "dask_address", metavar="ADDRESS",
+              help="Review on a dask.distributed scheduler, or local:N (pip install 'tiplu[dask]').")
 def collusion_command(source: str, public_key: str | None, trust_file: str | None, min_decisions: int | None,
-                      as_json: bool, progress: bool | None) -> None:
+                      as_json: bool, progress: bool | None, workers: int, dask_address: str | None) -> None:
     """Superuser and collusion review of a source of records (.json, JSON lines, a ledger .db, a URL).
 
     Every record is audited; for each hand that passes, every decision is replayed and
     compared with the cards its maker could not see (docs/collusion.md).  Per account and
     signal a one-sided test, with false discovery rate control across all of them.  A flag
-    is a reason to review, never a finding of cheating.  Exits 1 if any account is flagged.
+    is a reason to review, never a finding of cheating.  Pairs of accounts are tested the same
+    way (feeding, play together, token flows).  Exits 1 if any account or pair is flagged.
     """
     from ..auditor.collusion import observe_items, review
     from ..auditor.collusion.significance import MIN_DECISIONS
@@ -39,12 +44,18 @@ def collusion_command(source: str, public_key: str | None, trust_file: str | Non
     def tick(n: int) -> None:
         click.echo(f"reviewed {n} records", err=True)
 
-    obs = observe_items(iter_source(source), trust=trust, progress=tick if show else None)
+    if workers > 1 or dask_address:
+        from ..auditor.collusion.parallel import observe_parallel
+
+        obs = observe_parallel(iter_source(source), trust=trust, workers=workers, dask_address=dask_address,
+                               progress=tick if show else None)
+    else:
+        obs = observe_items(iter_source(source), trust=trust, progress=tick if show else None)
     report = review(obs, min_decisions=min_decisions or MIN_DECISIONS)
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, sort_keys=True))
     else:
         for line in report.lines():
             click.echo(line)
-    if report.flags:
+    if report.flags or report.pair_flags:
         sys.exit(1)

@@ -157,10 +157,18 @@ def root_from_inclusion_proof(leaf: bytes, index: int, size: int, path: Sequence
     if index >= size:  # step 1
         raise ProofError(f"leaf index {index} is not below tree size {size}")
     fn, sn = index, size - 1  # step 2; r = hash is step 3
-    if memo is not None:
-        return _memo_fold(r, fn, sn, path, memo)
     sha256 = hashlib.sha256  # node_hash, inlined: this loop is an audit's hot path
-    for i, p in enumerate(path):  # step 4
+    end: list = [None]  # this fold's cell in the memo: its root, once it ends cleanly
+    i = 0
+    for p in path:  # step 4
+        if memo is not None:
+            state = (fn, sn, r)
+            hit = memo.get(state)
+            if hit is None:
+                memo[state] = (path, i, end)
+            elif hit[2][0] is not None and hit[0][hit[1]:] == path[i:]:  # same state, same elements left
+                r = end[0] = hit[2][0]
+                return r
         if type(p) is not bytes or len(p) != HASH_SIZE:
             p = _check_hash(p, f"inclusion path element {i}")
         if sn == 0:  # 4a
@@ -175,44 +183,9 @@ def root_from_inclusion_proof(leaf: bytes, index: int, size: int, path: Sequence
             r = sha256(b"\x01" + r + p).digest()
         fn >>= 1  # 4c
         sn >>= 1
+        i += 1
     if sn != 0:  # step 5, first half
         raise ProofError("inclusion path is shorter than the tree is deep")
-    return r
-
-
-def _memo_fold(r: bytes, fn: int, sn: int, path: Sequence[bytes], memo: InclusionMemo) -> bytes:
-    """Step 4 and step 5's first half of :func:`root_from_inclusion_proof`, memoised in ``memo``:
-    each state passed is entered with this fold's ``end`` cell, filled only if it ends cleanly."""
-    sha256 = hashlib.sha256
-    end: list = [None]
-    get = memo.get
-    i = 0
-    for p in path:
-        state = (fn, sn, r)
-        hit = get(state)
-        if hit is None:
-            memo[state] = (path, i, end)
-        elif hit[2][0] is not None and hit[0][hit[1]:] == path[i:]:  # same state, same elements left
-            r = hit[2][0]
-            break
-        if type(p) is not bytes or len(p) != HASH_SIZE:
-            p = _check_hash(p, f"inclusion path element {i}")
-        if sn == 0:
-            raise ProofError("inclusion path is longer than the tree is deep")
-        if fn & 1 or fn == sn:
-            r = sha256(b"\x01" + p + r).digest()
-            if not fn & 1:
-                while fn and not fn & 1:
-                    fn >>= 1
-                    sn >>= 1
-        else:
-            r = sha256(b"\x01" + r + p).digest()
-        fn >>= 1
-        sn >>= 1
-        i += 1
-    else:
-        if sn != 0:
-            raise ProofError("inclusion path is shorter than the tree is deep")
     end[0] = r
     return r
 

@@ -191,15 +191,6 @@ class MarriageEngine:
             return self._turns.apply(state, move)
         return self._turns.apply(WorkingRound(state), move).freeze()
 
-    def apply_record_moves(self, state: WorkingRound, moves: Sequence[Any], start: int = 0) -> tuple[int, Any]:
-        """A record's moves from ``start`` parsed (:func:`~replay.marriage.moves.parse_record_move`)
-        and applied to the replay's working ``state`` in place, as :func:`replay.replayer.replay_record`
-        would one by one, until one is refused: ``(its index, its error)``, or ``(len(moves), None)``
-        (:meth:`Turns.apply_record_moves <replay.marriage.turns.Turns.apply_record_moves>`)."""
-        if type(state) is not WorkingRound:
-            raise TypeError("apply_record_moves changes a working state (MarriageEngine.working)")
-        return self._turns.apply_record_moves(state, moves, start, parse_record_move)
-
     def can_take_discard(self, state: RoundState) -> bool:
         """Whether the player to move may take the latest discard now."""
         if state.is_over or state.phase != DRAW or not state.discards:

@@ -13,11 +13,10 @@ and leaves the state as it was (a report-mode replay goes on from it).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from typing import Any, Callable, Sequence
 
 from ..cards import Card
 from ..deal import left_of
-from ..errors import DeckMismatchError, IllegalMoveError, MalformedError, TipluError
+from ..errors import DeckMismatchError, IllegalMoveError
 from ..rulesets import Ruleset
 from . import combos, finish as finishing, jokers
 from .moves import DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show, TunnelaShow
@@ -64,32 +63,6 @@ class Turns:
         handler(state, move)
         state.moves += 1
         return state
-
-    def apply_record_moves(self, state: WorkingRound, moves: Sequence[Any], start: int,
-                           parse: Callable[[Any], Move]) -> tuple[int, TipluError | None]:
-        """Parse and apply ``moves[start:]`` to ``state`` in place, each as the replayer's
-        loop does one move (``parse``, then "a move after the hand is over", then
-        :meth:`apply`), until one is refused: ``(its index, the error)``, or
-        ``(len(moves), None)`` when every move is applied.  Only the errors a replay
-        reports as faults stop it (any other propagates, as from the replayer's loop)."""
-        handlers = self._handlers
-        i = start
-        try:
-            for i in range(start, len(moves)):
-                move = parse(moves[i])
-                if state.phase == OVER:
-                    raise IllegalMoveError("a move after the hand is over")
-                handler = handlers.get(type(move))
-                if handler is None:
-                    raise IllegalMoveError(f"not a marriage move: {move!r}")
-                if move.seat != state.turn_seat:
-                    raise IllegalMoveError(f"it is seat {state.turn_seat}'s turn, not seat {move.seat}'s",
-                                           rule=self.rule("MN-6", "MC-14"))
-                handler(state, move)
-                state.moves += 1
-        except (IllegalMoveError, MalformedError) as exc:
-            return i, exc
-        return len(moves), None
 
     def pickup_error(self, state: WorkingRound, me: SeatState | WorkingSeat, card: Card) -> IllegalMoveError | None:
         """Why ``me`` may not take ``card`` from the discards (D-11, MC-17, MC-19), or None."""

@@ -2,7 +2,7 @@
 statistics page, the planted superuser flagged with its sentence and a red dot, the pair
 graph drawn, the account page, no console errors under the site's CSP, no sideways overflow.
 Screenshots: ``screenshots/collusion-phone.png``, ``collusion-desktop.png``,
-``collusion-account-desktop.png``."""
+``collusion-account-desktop.png`` (with the account's chart of its signal over its hands)."""
 from __future__ import annotations
 
 import threading
@@ -61,6 +61,10 @@ def test_collusion_pages_on_a_desktop(browser, live_review, screenshot):
     pg.click("[data-flagged-account] a")
     pg.wait_for_selector("[data-collusion-account='bikash']")
     assert "flagged for review" in pg.locator("[data-signal-row='kitti.arrangement']").inner_text()
+    chart = pg.locator("svg[data-excess-chart='kitti.arrangement']")
+    assert chart.count() == 1 and chart.locator("polyline").get_attribute("stroke") == "#c8102e"
+    # bikash sits at both tables (the simulator names its players the same): 120 + 60 hands
+    assert "in 180 hands" in chart.locator("polyline title").text_content()
     screenshot(pg, "collusion-account-desktop")
     context.close()
     assert not errors, errors

@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
-from conformance_tiplu import Verifier, _Words  # noqa: E402
+from conformance_tiplu import Verifier  # noqa: E402
 
 from audit.signing import verify_bytes  # noqa: E402
 from audit.errors import ProofError, SignatureError  # noqa: E402
@@ -139,7 +139,7 @@ def fold_inclusion(leaf, index, size, path, *, node_prefix=b"\x01", swap=False, 
         raise ProofError("index not below size")
     node = lambda a, b: hashlib.sha256(node_prefix + (b + a if swap else a + b)).digest()  # noqa: E731
     fn, sn, r = index, size - 1, leaf
-    for k, p in enumerate(path):
+    for _k, p in enumerate(path):
         if sn == 0:
             if strict_length:
                 raise ProofError("path too long")
@@ -358,6 +358,25 @@ class SkipClock(_Patched):
     patches = (("audit.auditor.sources.archive_scan", "future_statements", lambda *a, **k: []),)
 
 
+class NoSkew(_Patched):
+    """Statements dated after the auditor's clock fail at once: no clock skew allowed."""
+
+    def check_audit(self, inp):
+        from datetime import timedelta
+
+        from audit.auditor.sources import archive_scan
+        original = archive_scan.future_statements
+        self.patches = (("audit.auditor.sources.archive_scan", "future_statements",
+                         lambda fairness, now, skew=None: original(fairness, now, timedelta(0))),)
+        return super().check_audit(inp)
+
+
+class SkipCarryCheck(_Patched):
+    """A table's hands not compared: the pot a hand starts with never checked against the one
+    the hand before it left (D-14)."""
+    patches = (("audit.auditor.run.report", "TableLedger.carry_faults", lambda self: []),)
+
+
 class SkipSameCheckpoint(_Patched):
     patches = (("audit.auditor.evidence.logcheck", "_checkpoint_texts", lambda proofs: {next(p[2] for p in proofs if p)}),)
 
@@ -489,6 +508,8 @@ MUTANTS = {
     "skip-statement-fields": ("record not compared with its statements", ["record/statement-mismatch"],
                               SkipStatementFields),
     "skip-fork-check": ("records of one log not compared with each other", ["log/"], SkipForkCheck),
+    "no-skew": ("a statement dated after the auditor's clock fails at once, with no clock skew", ["record/"], NoSkew),
+    "skip-carry-check": ("a table's consecutive hands not compared (the carried pot)", ["table/"], SkipCarryCheck),
 }
 for _what in ("moves", "terms", "record-checkpoint", "statements", "index", "record-proof", "server-commitment", "ruleset-hash", "seat-commitment", "fork"):
     _names = {"statements": ["missing_statement", "different_statement"], "index": ["different_index"],

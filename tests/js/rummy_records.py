@@ -35,6 +35,8 @@ TABLES = [
     (5, {"players": {"allowed": [5]}, "high_card_points": 11, "first_drop": 25, "middle_drop": 50,
          "wrong_declaration": 99}, 20),
     (7, {"players": {"allowed": [7]}, "joker_pickup": False}, 16),
+    (4, {"hand_size": 10}, 10),
+    (6, {"hand_size": 7, "shoe_by_players": [{"max_players": 8, "decks": 1, "jokers": 4, "masters": 0}]}, 8),
 ]
 STALLED = 40  # honest deals played on by the stalling strategy (reshuffles)
 

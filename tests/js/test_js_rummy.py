@@ -11,7 +11,8 @@ The hands (made by tests/js/rummy_records.py):
 
 * honest hands simulated by the bots (audit/operator/sim) for every rummy13 preset, at every seat
   count the preset allows and at others an override allows, dealers going round, under
-  overridden scores, ``joker_pickup`` off and ``max_missed_turns`` 1;
+  overridden scores, ``joker_pickup`` off, ``max_missed_turns`` 1, 10 and 7 cards a hand and
+  a one-deck shoe with four jokers;
 * the same deals played on by a stalling strategy that runs the closed pile out, so the
   open pile is reshuffled into a new one (D-20, D-3: the stream "reshuffle:k"), before the
   bots finish them;

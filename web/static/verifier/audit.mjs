@@ -21,7 +21,8 @@
  * quorum (witness_quorum) and statements dated after a counted witness's cosignature
  * (future_time); then what the request's records show together: a statement dated after the
  * auditor's clock plus 5 minutes (future_time), one server commitment or seed in two hands
- * (seed_reuse), and for one log two roots at one size (a log failure, log_inconsistent).
+ * (seed_reuse), for one log two roots at one size (a log failure, log_inconsistent), and a
+ * table's hands whose carried pot does not follow (a log failure, carry_mismatch: carryFaults).
  */
 import { verifyPlayerSeed, verifyServerSeed } from "./fairness.mjs";
 import { fault, groupFaults, verdictOf } from "./faults.mjs";
@@ -29,7 +30,8 @@ import { acceptsLegacyTime, verifyCheckpoint, verifyInclusion } from "./merkle.m
 import { evaluatePolicy, NONE, UNPROVEN_MESSAGE } from "./policy.mjs";
 import { parseRecord } from "./record.mjs";
 import { compareOutcome, replayRecord } from "./replay.mjs";
-import { checkStatements, PHASES, statementLabel } from "./statements.mjs";
+import { checkStatements, jsonEquals, PHASES, statementLabel } from "./statements.mjs";
+import { gameFor } from "./games/index.mjs";
 import { checkpointChecks, parseTlogProof, statementLeafHash } from "./tlogproof.mjs";
 
 export { NoReplayError } from "./replay.mjs";
@@ -255,6 +257,42 @@ async function verifiedCheckpointOf(data, trust) {
   }
 }
 
+/**
+ * A table's carry faults no rejected record explains (audit/auditor/run/report.py): per table,
+ * of the records replayed to a settlement, a hand number claimed twice, or a hand whose carry
+ * (Kitti's pot, D-14) is not what the hand before it left -- its carry moved on by its
+ * outcome as the game says (GAME.carryAfter).  A fault between hands a and a + 1 where either
+ * record failed follows from that failure and is not counted again.
+ */
+export function carryFaults(verdicts) {
+  const tables = new Map();
+  for (const v of verdicts) {
+    const r = v.record;
+    if (!r || !v.replay?.settlement) continue;
+    const t = tables.get(r.table.table_id) ?? { numbers: new Map(), carries: new Map(), rejected: new Set() };
+    tables.set(r.table.table_id, t);
+    const n = r.table.hand_no;
+    if (n === null) continue;
+    t.numbers.set(n, (t.numbers.get(n) ?? 0) + 1);
+    if (!v.ok) t.rejected.add(n);
+    const carry = r.table.carry;
+    const game = gameFor(r.ruleset.game);
+    if (Object.keys(carry).length && game?.carryAfter) t.carries.set(n, [carry, game.carryAfter(carry, v.replay.outcome)]);
+  }
+  const out = [];
+  for (const [tid, t] of tables) {
+    for (const [n, c] of t.numbers) if (c > 1) out.push(`${tid}: hand number ${n} is claimed by ${c} records`);
+    const nos = [...t.carries.keys()].sort((a, b) => a - b);
+    for (const [i, b] of nos.entries()) {
+      const a = nos[i - 1];
+      if (i === 0 || b !== a + 1 || jsonEquals(t.carries.get(a)[1], t.carries.get(b)[0])) continue;
+      if (t.rejected.has(a) || t.rejected.has(b)) continue; // a consequence of that record's failure
+      out.push(`${tid}: hand ${b} starts with pot ${JSON.stringify(t.carries.get(b)[0])}, but hand ${a} left ${JSON.stringify(t.carries.get(a)[1])}`);
+    }
+  }
+  return out;
+}
+
 /** Audit a request's records together (module doc): {verdicts, log_failures}. */
 export async function auditRecords(texts, { trust = null, policy = null, now = Date.now(), oneLog = false, checkSignatures = true, replay = true } = {}) {
   const values = texts.map((t) => { try { return JSON.parse(t); } catch { return null; } });
@@ -276,5 +314,6 @@ export async function auditRecords(texts, { trust = null, policy = null, now = D
     }
   }
   const logFailures = [...roots.values()].filter((r) => r.size > 1).map(() => "log_inconsistent");
+  logFailures.push(...carryFaults(verdicts).map(() => "carry_mismatch"));
   return { verdicts, log_failures: logFailures.sort() };
 }

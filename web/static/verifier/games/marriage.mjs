@@ -6,7 +6,7 @@
  * Modules under marriage/, lowest first: melds (three-card shapes), jokers (roles under a
  * tiplu), combos (show and finish checks), finish (a claimed finish), maal (counting),
  * payments (nets, MC-28..MC-31, D-10), moves (parsing), state, turns (applying a move),
- * outcome.  This module is the engine of games/index.mjs's contract.
+ * outcome, worked (the settlement's point terms).  This module is the engine of games/index.mjs's contract.
  */
 import { ReplayError } from "./errors.mjs";
 import { leftOf } from "../deal.mjs";
@@ -14,6 +14,7 @@ import { parseMove } from "./marriage/moves.mjs";
 import { roundOutcome } from "./marriage/outcome.mjs";
 import { OVER, dealtRound } from "./marriage/state.mjs";
 import { TurnRules, applyMove } from "./marriage/turns.mjs";
+import { workPoints } from "./marriage/worked.mjs";
 
 class MarriageEngine {
   constructor(ruleset) {
@@ -53,6 +54,11 @@ class MarriageEngine {
   outcome(state) {
     if (state.phase !== OVER) throw new ReplayError("illegal_move", "the round is not over yet");
     return roundOutcome(state, this.ruleset);
+  }
+
+  /** The terms of an outcome's net points (T + w - n*S, MC-31; D-10), as Python's work_points. */
+  workPoints(outcome) {
+    return workPoints(outcome, this.ruleset);
   }
 }
 
