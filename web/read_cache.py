@@ -100,12 +100,13 @@ class ReadCache:
             old = self._answers.get(key)
             if old is not None:
                 self._answers.move_to_end(key)
-            age = now - old.made if old is not None else None
-            same_file = old is not None and version is not None and old.version[:2] == version[:2]
-            fresh = same_file and (age < self.max_age or (old.version == version and age < STALE_MAX))
-            usable = same_file and age < STALE_MAX
-            if fresh or (usable and key in self._making):
-                return self._give(old, environ, start_response)
+            usable = False
+            if old is not None and version is not None and old.version[:2] == version[:2]:  # the same file
+                age = now - old.made
+                fresh = age < self.max_age or (old.version == version and age < STALE_MAX)
+                usable = age < STALE_MAX
+                if fresh or (usable and key in self._making):
+                    return self._give(old, environ, start_response)
             self._making.add(key)
         try:
             return self._make(key, version, old if usable else None, environ, start_response)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
 import pytest
 
@@ -251,9 +250,9 @@ def test_combinations_agree():
             for b in range(a, 54):
                 for c in range(b, 54):
                     cards = (ALL_CARDS[a], ALL_CARDS[b], ALL_CARDS[c])
-                    finish.append(judge(lambda: check_finish_set(cards, tiplu=t, ruleset=ruleset)))
+                    finish.append(judge(lambda: check_finish_set(cards, tiplu=t, ruleset=ruleset)))  # noqa: B023 - called within this iteration
                     if i in SHOW_TABLES:
-                        show.append(judge(lambda: check_show_set(cards, ruleset=ruleset)))
+                        show.append(judge(lambda: check_show_set(cards, ruleset=ruleset)))  # noqa: B023 - called within this iteration
         assert js["finish"] == finish, (preset, tiplu)
         assert js["show"] == show, (preset, tiplu)
         assert len(set(finish)) >= 6   # every kind and refusal is in play, not one answer
