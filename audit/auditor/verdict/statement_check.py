@@ -149,7 +149,7 @@ def check_statements(record: HandRecord, *, public_key: str | None = None,
     f = record.fairness
     expect = _lowered(_expectations(record))
     key_l = str(key).lower()
-    seen: dict[str, int] = {}
+    seen: set[str] = set()  # the kinds met (a badly signed statement counts: it is there)
     committed: set[int] = set()
     revealed: set[int] = set()
     phase, last_time = -1, ""
@@ -163,7 +163,7 @@ def check_statements(record: HandRecord, *, public_key: str | None = None,
                                 after=(Reason.SIGNATURE,) if other_key else ()))
             # the statement is there, only badly signed: not also "missing" (the signature fault says it)
             if kind in PHASES:
-                seen[kind] = seen.get(kind, 0) + 1
+                seen.add(kind)
                 if isinstance(seat, int) and kind == "seat-receipt":
                     committed.add(seat)
                 elif isinstance(seat, int) and kind == "seat-reveal":
@@ -184,7 +184,7 @@ def check_statements(record: HandRecord, *, public_key: str | None = None,
                                 f"(a {record.format} record's statements are)", statement=number))
         if st.get("hand_id") != record.hand_id:
             faults.append(Fault(Reason.STATEMENT_MISMATCH, f"{name_of} is about another hand", statement=number))
-        seen[kind] = seen.get(kind, 0) + 1
+        seen.add(kind)
         for name, value in expect.get(kind, ()):
             if value is None or not _equal(st.get(name), value):
                 faults.append(Fault(Reason.STATEMENT_MISMATCH,
