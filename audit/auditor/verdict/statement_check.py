@@ -78,8 +78,8 @@ def _moves_binding(record: HandRecord) -> dict[str, Any]:
 def _hand_hash(record: HandRecord) -> str | None:
     """The hex SHA-256 of the canonical JSON of the record's (first) ``hand`` statement:
     what a v3 ``seat-receipt`` must bind.  ``None`` when the record has none."""
-    for signed in record.fairness.statements:
-        st = signed.get("statement") if isinstance(signed, Mapping) else None
+    for signed in record.fairness.statements:  # each a Mapping (replay.records.parse_record)
+        st = signed.get("statement")
         if isinstance(st, Mapping) and st.get("kind") == "hand":
             try:
                 return canonical_hash(dict(st))
@@ -114,7 +114,7 @@ _AFTER = {"player_seeds": (Reason.SEAT_SEED_MISMATCH,), "server_seed": (Reason.S
 
 def _unverified_kind(signed: Any) -> tuple[str | None, Any]:
     """The kind and seat a badly signed statement *says* it has -- only to name it."""
-    body = signed.get("statement") if isinstance(signed, dict) else None
+    body = signed.get("statement")
     if not isinstance(body, dict):
         return None, None
     kind = body.get("kind")
@@ -126,10 +126,8 @@ def _statement_of(signed: Any, key: str, *, check_signature: bool) -> dict[str, 
     ``check_signature``, whose Ed25519 signature verifies)."""
     if check_signature:
         return verify_statement(signed, key)
-    if type(signed) is not dict and not isinstance(signed, Mapping):  # (type first: a dict is one, quickly)
-        raise MalformedError("a signed statement needs 'statement', 'key' and 'sig'")
-    st = signed.get("statement")
-    if type(st) is not dict and not isinstance(st, Mapping):
+    st = signed.get("statement")  # ``signed`` is a Mapping (replay.records.parse_record)
+    if not isinstance(st, Mapping):
         raise MalformedError("a signed statement needs 'statement', 'key' and 'sig'")
     if not same_text(str(signed.get("key")).lower(), key):  # here ``key`` is lower-cased by the caller
         raise SignatureError("statement is signed by another key than the trusted operator key")
