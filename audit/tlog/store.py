@@ -155,9 +155,6 @@ class TransparencyLog:
         row = self._conn.execute("SELECT max(idx) FROM tlog_leaves").fetchone()
         return 0 if row[0] is None else row[0] + 1
 
-    def _perfect(self, level: int, index: int) -> bytes:
-        return self._perfect_many({(level, index)}).get((level, index)) or self._missing(level, index)
-
     @staticmethod
     def _missing(level: int, index: int) -> bytes:
         raise LedgerIntegrityError(f"transparency log is missing subtree ({level}, {index})")
