@@ -138,7 +138,7 @@ def test_the_pairwise_total_says_pays_or_gets_in_text_and_on_the_page():
     # pairwise payments reads "gets 28" / "pays 5", never "= -28" for a gain
     import jinja2
 
-    from audit.cli.audit import worked_lines
+    from audit.cli.replay import worked_lines
 
     worked, players = _golden_worked()
     nets = {players[r["seat"]]: r["pairwise_net"] for r in worked["points"]["rows"]}

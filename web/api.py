@@ -212,7 +212,7 @@ def seat_commit(hand_id: str, seat: int):
     signed ``seat-receipt`` (with its inclusion proof in the transparency log)."""
     require_seat(hand_id, seat)
     body = json_body()
-    signed = get_ledger().seed_commit(hand_id, seat, body.get("commitment"))
+    signed = get_ledger().seed_commit(hand_id, seat, body.get("commitment"))  # type: ignore[arg-type]  # untrusted: the ledger checks it
     return jsonify({"receipt": _receipt(signed, hand_id)}), 201
 
 
@@ -222,5 +222,5 @@ def seat_reveal(hand_id: str, seat: int):
     signed ``seat-reveal``."""
     require_seat(hand_id, seat)
     body = json_body()
-    signed = get_ledger().seed_reveal(hand_id, seat, body.get("seed"))
+    signed = get_ledger().seed_reveal(hand_id, seat, body.get("seed"))  # type: ignore[arg-type]  # untrusted: the ledger checks it
     return jsonify({"receipt": _receipt(signed, hand_id)}), 201

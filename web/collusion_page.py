@@ -27,6 +27,7 @@ def _model(report: CollusionReport) -> dict[str, Any]:
         if rows:
             signals.append({"signal": signal, "words": words, "rows": rows,
                             "picture": collusion_svg.band_chart(rows)})
+    flagged |= {a for f in data["pair_flags"] for a in f["accounts"]}
     series = {}
     for (account, signal), s in report.series.items():
         series.setdefault(account, {})[signal] = s.to_json()
@@ -69,7 +70,8 @@ def collusion_account(name: str):
                "picture": collusion_account_svg.excess_chart(mine[r["signal"]], flagged=r["flagged"])}
               for r in rows if r["signal"] in mine]
     return render_template("collusion_account.html", name=name, rows=rows, pairs=pairs, data=model["json"],
-                           charts=charts)
+                           charts=charts,
+                           pair_flags=[f for f in model["json"]["pair_flags"] if name in f["accounts"]])
 
 
 @bp.get("/api/v1/collusion")

@@ -48,7 +48,8 @@ _lock = threading.Lock()
 
 
 def _cache() -> "OrderedDict[str, Verdict]":
-    return current_app.extensions.setdefault("tiplu_verdicts", OrderedDict())
+    cache: OrderedDict[str, Verdict] = current_app.extensions.setdefault("tiplu_verdicts", OrderedDict())
+    return cache
 
 
 def hand_json(view: Any) -> dict[str, Any]:
@@ -57,7 +58,7 @@ def hand_json(view: Any) -> dict[str, Any]:
     hand left unpublished past the grace period)."""
     from .db import get_ledger
 
-    body = view.to_json()
+    body: dict[str, Any] = view.to_json()
     body["published"] = is_published(get_ledger(), view.id)
     base = f"/api/v1/hands/{view.id}"
     body["links"] = {"self": base, "record": f"{base}/record", "verdict": f"{base}/verdict",
@@ -226,6 +227,9 @@ def first_deal(record: dict[str, Any]) -> dict[str, Any]:
         raise NotFoundError("the server seed is not revealed yet")
     deal = hand_randomness(seed, parsed.hand_id, parsed.ruleset, list(parsed.fairness.player_seeds)).deal(
         parsed.table.dealer)
-    card = lambda c: str(c) if c is not None else None  # noqa: E731
+
+    def card(c: object | None) -> str | None:
+        return str(c) if c is not None else None
+
     return {"hands": [[str(c) for c in h] for h in deal.hands], "turned_up": card(deal.turned_up),
             "indicator": card(deal.indicator), "stock": [str(c) for c in deal.stock]}

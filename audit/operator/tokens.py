@@ -37,7 +37,6 @@ from ..errors import AuthError, NotFoundError
 from .ledger.statements import format_time
 from .ledger.store import Migration, append_only, atomic, migrate
 
-ROLES = ("operator", "seat")
 _TOKEN = re.compile(r"tpl_([0-9a-f]{16})_([A-Za-z0-9_-]{43})")
 
 

@@ -63,11 +63,12 @@ def simulate_archive(ledger: Ledger, plan: Iterable[tuple[str, int, int]], *, se
                      table_prefix: str = "", on_record: Callable[[dict, str | None], None] | None = None,
                      on_table: Callable[[TableRun], None] | None = None, bias: Any = None,
                      origin: str = DEFAULT_ORIGIN, tamper_hands: Any = None, tamper_rng: Any = None,
-                     peek: Any = None) -> ArchiveRun:
+                     peek: Any = None, collude: Any = None) -> ArchiveRun:
     """Simulate each ``(preset, players, hands)`` table of ``plan`` in ``ledger`` (``bias``: an
     :class:`audit.operator.sim.bias.Bias`, the operator choosing seeds to favour a seat; ``origin``:
     the log's name in the records' checkpoints; ``peek``: seat -> per mille of its decisions
-    played as a superuser, :func:`audit.operator.sim.play.play_hand`)."""
+    played as a superuser, :func:`audit.operator.sim.play.play_hand`; ``collude``: seat ->
+    (partner, per mille), a colluding pair)."""
     ensure_operator(ledger, seed=seed)
     run = ArchiveRun()
     after = _last_time(ledger)  # a run appended to a ledger goes on after its last statement
@@ -79,7 +80,8 @@ def simulate_archive(ledger: Ledger, plan: Iterable[tuple[str, int, int]], *, se
         t = simulate_table(ledger, preset=preset, players=players, hands=hands, seed=seed, table_id=table_id,
                            operator=OPERATOR, tamper_rate=tamper_rate, on_record=on_record,
                            start=start, bias=bias, origin=origin,
-                           tamper_hands=tamper_hands, tamper_rng=tamper_rng, peek=peek)
+                           tamper_hands=tamper_hands, tamper_rng=tamper_rng, peek=peek,
+                           collude=collude)
         after = t.last_time or after
         run.tables.append(t)
         if on_table:

@@ -75,7 +75,8 @@ def simulate_table(ledger: Ledger, *, preset: str, players: int, hands: int, see
                    bias: "Bias | None" = None, origin: str = DEFAULT_ORIGIN,
                    tamper_hands: Mapping[int, str] | None = None, tamper_rng: Stream | None = None,
                    names: Sequence[str] | None = None, live_moves: bool = True,
-                   keep_move_receipts: bool = False, peek: Mapping[int, int] | None = None) -> TableRun:
+                   keep_move_receipts: bool = False, peek: Mapping[int, int] | None = None,
+                   collude: Mapping[int, tuple[int, int]] | None = None) -> TableRun:
     """Run one table through ``ledger``; ``on_record(record, tamper_kind)`` sees each published record.
 
     With ``bias`` the operator chooses each hand's seeds to favour one seat
@@ -123,7 +124,7 @@ def simulate_table(ledger: Ledger, *, preset: str, players: int, hands: int, see
         ledger.deal(hand_id, now=now())
         randomness = hand_randomness(server_seed, hand_id, ruleset, seeds)
         played = play_hand(randomness, dealer=dealer, carry=carry, rng=sim.stream(f"bot:{hand_id}"),
-                           peek=peek)
+                           peek=peek, collude=collude)
         times = [now() for _ in played.moves]
         moves = [{**m, "time": format_time(t)} for m, t in zip(played.moves, times)]
         kind = tamper_hands.get(k) if tamper_hands is not None else None
