@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from decimal import Decimal
 from fractions import Fraction
 
 import pytest
@@ -16,7 +15,6 @@ from audit.auditor.collusion import review
 from audit.auditor.collusion.pair_signals import add_pairs, assess, pair_key, two_sided_t
 from audit.auditor.collusion.significance import SignalTest
 from audit.auditor.collusion.cheaters import account, played_observations
-from replay.cards import parse_cards
 from replay.fairness import hand_randomness
 from replay.kitti.moves import Arrange
 from replay.kitti.pair_signals import arrangement_pair_observations, together
