@@ -29,6 +29,15 @@ from replay.stream import Stream
 from web.cli import main
 
 
+def test_a_game_s_pair_signals_are_found_by_naming():
+    from replay.pair_signals import decision_pair_signals
+    from replay.kitti.pair_signals import hand_pair_signals as kitti
+    from replay.rummy.pair_signals import hand_pair_signals as rummy
+    assert decision_pair_signals(game_for("kitti")) is kitti
+    assert decision_pair_signals(game_for("rummy13")) is rummy      # the package is replay/rummy
+    assert decision_pair_signals(game_for("marriage")) is None      # no replay/marriage/pair_signals.py
+
+
 def test_flows_split_each_loss_by_gain():
     # seat 0 lost 6 and seat 1 lost 2; seats 2 and 3 won 6 and 2: each loss splits 3:1
     assert flows([-6, -2, 6, 2]) == {(0, 2): Fraction(9, 2), (0, 3): Fraction(3, 2),
@@ -187,6 +196,7 @@ def test_a_planted_kitti_pair_is_flagged_and_the_same_tables_played_honestly_are
     assert all(t.blank for t in honest.pair_tests if t.signal == "tokens.flow")   # Kitti: every loser pays alike
 
 
+@pytest.mark.slow   # 320 Rummy hands through the solver: minutes, not seconds
 def test_a_planted_rummy_pair_is_flagged_and_the_same_tables_played_honestly_are_not():
     # docs/collusion.md: the feeding pair at one of two Rummy tables, flagged within 80 hands
     pair = (account(0, 0), account(0, 1), "rummy13.feed")
