@@ -207,7 +207,7 @@ def main() -> None:
     per_round: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         log = record_sql(os.path.join(tmp, "rec.db"), args.hands, args.seats)
-    for k in range(args.rounds):   # interleaved rounds, the best of each: drift on a shared VM favours neither
+    for _k in range(args.rounds):   # interleaved rounds, the best of each: drift on a shared VM favours neither
         with tempfile.TemporaryDirectory() as tmp:
             led = run_ledger(os.path.join(tmp, "ledger.db"), args.hands, args.seats)
             rows = stored_rows(os.path.join(tmp, "ledger.db"))

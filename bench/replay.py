@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> dict:
             x, y = old(a, strict=False), new(b, strict=False)
             if (repr(x.outcome), repr(x.settlement), x.faults) != (repr(y.outcome), repr(y.settlement), y.faults):
                 raise SystemExit(f"the replays differ on {a.hand_id}")
-    for name, (replay, parsed) in runs.items():
+    for replay, parsed in runs.values():
         replay(parsed[0], strict=False)  # warm
     best = {name: float("inf") for name in runs}
     ratios = []

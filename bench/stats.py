@@ -104,7 +104,7 @@ def power(archives: int) -> None:
         stats = DealStats()
         for h in range(hands):
             def draw(attempt: int) -> tuple[bytes, list[bytes]]:
-                s = hashlib.sha256(f"power/{a}/{h}/{attempt}".encode()).digest()
+                s = hashlib.sha256(f"power/{a}/{h}/{attempt}".encode()).digest()  # noqa: B023 - called within this iteration
                 return s, [s[:16]] * 4
             server, seeds = bias.choose(rs, f"h{h}", h % 4, draw) if bias else draw(0)
             deal = hand_randomness(server, f"h{h}", rs, seeds).deal(h % 4)

@@ -267,7 +267,7 @@ def test_tiplu_replays_text_shows_every_seats_hand_for_every_game():
         rec = parse_record(GOLDEN[preset])
         game = game_for(rec.ruleset.game)
         lines = []
-        replay_record(rec, visit=lambda i, m, state: lines.append(game.view(state).lines()))
+        replay_record(rec, visit=lambda i, m, state: lines.append(game.view(state).lines()))  # noqa: B023 - called within this iteration
         assert [line.split(":")[0] for line in lines[0][:rec.table.n_seats]] == [
             f"seat {i}" for i in range(rec.table.n_seats)], preset
 

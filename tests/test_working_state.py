@@ -341,7 +341,7 @@ def test_a_round_dealt_straight_into_a_working_state_is_the_copied_one(preset):
         rs = resolve(preset, {"direction": direction}) if direction != resolve(preset)["direction"] else resolve(preset)
         eng = MarriageEngine(rs)
         for k in range(12):
-            make = lambda: hand_randomness(bytes([k, 3]) * 16, f"s-{k}", rs, [bytes([k, s]) * 8 for s in range(4)])  # noqa: E731
+            make = lambda: hand_randomness(bytes([k, 3]) * 16, f"s-{k}", rs, [bytes([k, s]) * 8 for s in range(4)])  # noqa: E731, B023
             dealer = k % 4
             direct = eng.start_working(make(), dealer=dealer)
             copied = eng.working(eng.start(make(), dealer=dealer))

@@ -18,7 +18,6 @@ from datetime import timedelta
 import sqlite_utils
 
 from audit.operator.ledger import Ledger
-from audit.operator.receipts import receipt
 from audit.signing import SigningKey
 from audit.operator.sim.archive import OPERATOR, ensure_operator
 from audit.operator.sim.tables import EPOCH, SimStreams, simulate_table

@@ -13,6 +13,7 @@ Settings (every one documented in ``docs/web.md``):
 ``TIPLU_RATE_LIMIT``       a seat token's writes (commit, reveal) per minute (default 60; :mod:`web.limits`)
 ``TIPLU_AUTH_FAIL_LIMIT``  requests with a missing or bad token per client address per minute (default 30)
 ``TIPLU_READ_SLOTS``       anonymous reads one process serves at once (default 2; 0: no cap); past it 503 ``busy``
+``TIPLU_READ_CACHE``       seconds an anonymous read's answer is given again from memory while the ledger is unchanged (default 1; 0: off)
 ``TIPLU_RATELIMIT_STORAGE`` where the limits count (default ``memory://``, per worker; e.g. ``redis://host``)
 ``TIPLU_TRUSTED_PROXIES``  reverse proxies in front of the app whose ``X-Forwarded-For`` is trusted (default 0)
 ``TIPLU_LOG_KEY_FILE``     a ``tiplu.key/1`` file whose key signs log checkpoints (env ``TIPLU_LOG_KEY_FILE``)
@@ -38,6 +39,7 @@ DEFAULTS: dict[str, Any] = {
     "TIPLU_RATE_LIMIT": 60,
     "TIPLU_AUTH_FAIL_LIMIT": 30,
     "TIPLU_READ_SLOTS": 2,
+    "TIPLU_READ_CACHE": 1.0,
     "TIPLU_RATELIMIT_STORAGE": "memory://",
     "TIPLU_TRUSTED_PROXIES": 0,
     "JSON_SORT_KEYS": False,
@@ -73,6 +75,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     blueprints.init_app(app)
     limits.init_app(app)
+    from . import read_cache
+
+    read_cache.init_app(app)
     _trusted_proxies(app)
     return app
 

@@ -198,7 +198,6 @@ def get_operator(name: str):
 def _receipt(signed: dict[str, Any], hand_id: str) -> dict[str, Any]:
     """The player's receipt (:mod:`audit.operator.receipts`): the signed statement plus its inclusion
     proof at a checkpoint signed now by the operator's key."""
-    from flask import current_app
 
     from audit.operator.receipts import receipt
 
@@ -213,7 +212,7 @@ def seat_commit(hand_id: str, seat: int):
     signed ``seat-receipt`` (with its inclusion proof in the transparency log)."""
     require_seat(hand_id, seat)
     body = json_body()
-    signed = get_ledger().seed_commit(hand_id, seat, body.get("commitment"))
+    signed = get_ledger().seed_commit(hand_id, seat, body.get("commitment"))  # type: ignore[arg-type]  # untrusted: the ledger checks it
     return jsonify({"receipt": _receipt(signed, hand_id)}), 201
 
 
@@ -223,5 +222,5 @@ def seat_reveal(hand_id: str, seat: int):
     signed ``seat-reveal``."""
     require_seat(hand_id, seat)
     body = json_body()
-    signed = get_ledger().seed_reveal(hand_id, seat, body.get("seed"))
+    signed = get_ledger().seed_reveal(hand_id, seat, body.get("seed"))  # type: ignore[arg-type]  # untrusted: the ledger checks it
     return jsonify({"receipt": _receipt(signed, hand_id)}), 201

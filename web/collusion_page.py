@@ -27,6 +27,7 @@ def _model(report: CollusionReport) -> dict[str, Any]:
         if rows:
             signals.append({"signal": signal, "words": words, "rows": rows,
                             "picture": collusion_svg.band_chart(rows)})
+    flagged |= {a for f in data["pair_flags"] for a in f["accounts"]}
     series = {}
     for (account, signal), s in report.series.items():
         series.setdefault(account, {})[signal] = s.to_json()
@@ -42,8 +43,9 @@ def _worker() -> Worker:
 
 def _pending():
     done, total = _worker().stats.progress
+    # progress held in this process, not in the ledger: never kept by a cache (web/read_cache.py)
     return render_template("stats_pending.html", done=done, total=total, error=_worker().error,
-                           refresh=REFRESH_SECONDS, what="collusion review")
+                           refresh=REFRESH_SECONDS, what="collusion review"), 200, {"Cache-Control": "no-store"}
 
 
 @bp.get("/collusion")
@@ -68,7 +70,8 @@ def collusion_account(name: str):
                "picture": collusion_account_svg.excess_chart(mine[r["signal"]], flagged=r["flagged"])}
               for r in rows if r["signal"] in mine]
     return render_template("collusion_account.html", name=name, rows=rows, pairs=pairs, data=model["json"],
-                           charts=charts)
+                           charts=charts,
+                           pair_flags=[f for f in model["json"]["pair_flags"] if name in f["accounts"]])
 
 
 @bp.get("/api/v1/collusion")

@@ -4,7 +4,7 @@
   the band chance keeps an honest account in (|t| below 2.58, 99 %, shaded); flagged
   accounts in red.  Each dot's ``<title>`` gives the numbers.
 * :func:`pair_graph` -- the accounts on a circle, a line between two that shared hands, as
-  thick as the hands they shared; flagged accounts in red.
+  thick as the hands they shared; flagged accounts, and the lines of flagged pairs, in red.
 """
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def band_chart(rows: Sequence[dict[str, Any]]) -> Markup:
 
 
 def pair_graph(pairs: Sequence[dict[str, Any]], flagged: set[str]) -> Markup:
-    """``pairs``: ``{"accounts": [a, b], "hands_together": n, ...}``."""
+    """``pairs``: ``{"accounts": [a, b], "hands_together": n, "flagged": bool, ...}``."""
     names = sorted({a for p in pairs for a in p["accounts"]})
     if not names:
         return Markup("")
@@ -64,9 +64,12 @@ def pair_graph(pairs: Sequence[dict[str, Any]], flagged: set[str]) -> Markup:
     for p in pairs:
         (x1, y1), (x2, y2) = pos[p["accounts"][0]], pos[p["accounts"][1]]
         w = 0.5 + 4.5 * p["hands_together"] / most
-        out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{MUTED}" '
-                   f'stroke-width="{w:.2f}"><title>{escape(" and ".join(p["accounts"]))}: '
-                   f'{p["hands_together"]} hands together</title></line>')
+        hot = p.get("flagged", False)
+        colour = _rgb(RED) if hot else MUTED
+        out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
+                   f'stroke-width="{max(w, 2.5) if hot else w:.2f}" data-pair="{escape("|".join(p["accounts"]))}"'
+                   f'{" data-flagged-pair" if hot else ""}><title>{escape(" and ".join(p["accounts"]))}: '
+                   f'{p["hands_together"]} hands together{", flagged for review" if hot else ""}</title></line>')
     for n, (x, y) in pos.items():
         colour = _rgb(RED) if n in flagged else INK
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="{colour}"/>'

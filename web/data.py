@@ -20,13 +20,12 @@ import json
 import threading
 from collections import OrderedDict
 from decimal import Decimal
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from flask import current_app
 
 from audit.errors import NotFoundError
 from audit.auditor.verdict.hand_verdict import published_verdict
-from audit.operator.ledger import queries
 from audit.auditor.evidence.ledger_log import LedgerLog
 from audit.operator.publish import get_published, is_published, published_record
 from audit.tlog.checkpoint import DEFAULT_ORIGIN
@@ -41,12 +40,16 @@ from replay.records import parse_record
 from replay.replayer import replay_record
 from replay.settlement import format_amount
 
+if TYPE_CHECKING:
+    from audit.operator.ledger import Ledger
+
 VERDICT_CACHE_SIZE = 4096
 _lock = threading.Lock()
 
 
 def _cache() -> "OrderedDict[str, Verdict]":
-    return current_app.extensions.setdefault("tiplu_verdicts", OrderedDict())
+    cache: OrderedDict[str, Verdict] = current_app.extensions.setdefault("tiplu_verdicts", OrderedDict())
+    return cache
 
 
 def hand_json(view: Any) -> dict[str, Any]:
@@ -55,7 +58,7 @@ def hand_json(view: Any) -> dict[str, Any]:
     hand left unpublished past the grace period)."""
     from .db import get_ledger
 
-    body = view.to_json()
+    body: dict[str, Any] = view.to_json()
     body["published"] = is_published(get_ledger(), view.id)
     base = f"/api/v1/hands/{view.id}"
     body["links"] = {"self": base, "record": f"{base}/record", "verdict": f"{base}/verdict",
@@ -63,7 +66,7 @@ def hand_json(view: Any) -> dict[str, Any]:
     return body
 
 
-def record_of(ledger: Any, hand_id: str) -> dict[str, Any] | None:
+def record_of(ledger: Ledger, hand_id: str) -> dict[str, Any] | None:
     """The public record of a hand; ``None`` while the hand has none.
 
     A revealed hand's record is the artifact stored at publication
@@ -78,7 +81,7 @@ def record_of(ledger: Any, hand_id: str) -> dict[str, Any] | None:
         return get_published(ledger, hand_id)
     except NotFoundError:
         pass
-    from flask import current_app, has_app_context
+    from flask import has_app_context
 
     from .log_api import base_origin
 
@@ -114,19 +117,19 @@ def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str, log: An
     return verdict
 
 
-def verdict_for(ledger: Any, view: Any, record: dict[str, Any], *, policy: Any = None) -> Verdict:
+def verdict_for(ledger: Ledger, view: Any, record: dict[str, Any], *, policy: Any = None) -> Verdict:
     """:func:`verdict_of` for a hand of the ledger (its operator's registered key; under the
     caller's pinned ``policy`` when given)."""
     return verdict_of(record, public_key=ledger.public_key(view.operator), hand_id=view.id,
                       log=LedgerLog(ledger.db), policy=policy)
 
 
-def iter_table_records(ledger: Any, table_id: str) -> Iterator[tuple[Any, dict[str, Any] | None]]:
+def iter_table_records(ledger: Ledger, table_id: str) -> Iterator[tuple[Any, dict[str, Any] | None]]:
     for view in ledger.list_hands(table_id=table_id):
         yield view, (record_of(ledger, view.id) if view.state.value in ("finished", "revealed") else None)
 
 
-def table_money(ledger: Any, table_id: str) -> dict[str, Any]:
+def table_money(ledger: Ledger, table_id: str) -> dict[str, Any]:
     """A table and its hands, with HT balances, commission and pot from recomputed settlements."""
     table = ledger.table(table_id)
     report = AuditReport()
@@ -224,6 +227,9 @@ def first_deal(record: dict[str, Any]) -> dict[str, Any]:
         raise NotFoundError("the server seed is not revealed yet")
     deal = hand_randomness(seed, parsed.hand_id, parsed.ruleset, list(parsed.fairness.player_seeds)).deal(
         parsed.table.dealer)
-    card = lambda c: str(c) if c is not None else None  # noqa: E731
+
+    def card(c: object | None) -> str | None:
+        return str(c) if c is not None else None
+
     return {"hands": [[str(c) for c in h] for h in deal.hands], "turned_up": card(deal.turned_up),
             "indicator": card(deal.indicator), "stock": [str(c) for c in deal.stock]}

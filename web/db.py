@@ -22,9 +22,12 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, current_app, g
+
+if TYPE_CHECKING:
+    from audit.operator.ledger import Ledger
 
 #: opened ledgers an app keeps idle between requests (more concurrent requests open more)
 POOL_SIZE = 8
@@ -35,11 +38,11 @@ class LedgerPool:
 
     def __init__(self, path: str, secrets_path: str | None, size: int = POOL_SIZE) -> None:
         self.path, self.secrets_path, self.size = path, secrets_path, size
-        self._idle: list[Any] = []
+        self._idle: list[Ledger] = []
         self._file: tuple[int, int] | None = None   # (device, inode) the idle ledgers were opened on
         self._lock = threading.Lock()
 
-    def take(self) -> tuple[Any, tuple[int, int] | None]:
+    def take(self) -> tuple[Ledger, tuple[int, int] | None]:
         """An opened ledger and the file it was opened on (``None``: not to be given back)."""
         from audit.operator.ledger import Ledger, queries
 
@@ -62,7 +65,7 @@ class LedgerPool:
             return Ledger(self.path, secrets_path=self.secrets_path), None
         return queries.open_shared(self.path, secrets_path=self.secrets_path), file
 
-    def give(self, ledger: Any, file: tuple[int, int] | None) -> None:
+    def give(self, ledger: Ledger, file: tuple[int, int] | None) -> None:
         """Keep ``ledger`` for the next request, or close it."""
         from audit.operator.ledger import queries
 
@@ -93,14 +96,15 @@ def _pool(app: Flask) -> LedgerPool | None:
     return pool
 
 
-def get_ledger():
+def get_ledger() -> Ledger:
+    """The request's ledger: opened (or taken from the pool) on first use, kept in ``g``."""
     if "ledger" not in g:
         pool = _pool(current_app)
         if pool is None:
             from audit.operator.ledger import Ledger
 
-            ledger, g.ledger_from = Ledger(current_app.config["TIPLU_DB"],
-                                           secrets_path=current_app.config.get("TIPLU_SECRETS")), None
+            ledger: Ledger = Ledger(current_app.config["TIPLU_DB"], secrets_path=current_app.config.get("TIPLU_SECRETS"))
+            g.ledger_from = None
         else:
             ledger, file = pool.take()
             g.ledger_from = (pool, file)
@@ -110,7 +114,8 @@ def get_ledger():
         elif "cosign_checkpoint" in vars(ledger):
             del ledger.cosign_checkpoint
         g.ledger = ledger
-    return g.ledger
+    opened: Ledger = g.ledger
+    return opened
 
 
 def close_ledger(exc: BaseException | None = None) -> None:

@@ -54,6 +54,13 @@ def is_capped_read() -> bool:
 
 
 def _init_read_slots(app: Flask) -> None:
+    @app.before_request
+    def _mark_an_anonymous_read():
+        # web/read_cache.py keeps only what Flask's side judged an anonymous read
+        if is_capped_read():
+            request.environ["tiplu.anonymous_read"] = True
+        return None
+
     slots = int(app.config.get("TIPLU_READ_SLOTS", 0) or 0)
     if slots <= 0:
         return

@@ -62,7 +62,8 @@ def new_table():
     for k in ("point_value", "commission_pct"):
         if k in kwargs and not isinstance(kwargs[k], str):
             raise ApiError(400, "malformed", f"{k} is a decimal string such as \"0.25\"")
-    table = get_ledger().new_table(body.get("table_id"), operator=who.operator, preset=body.get("preset"), **kwargs)
+    # the values are untrusted: the ledger checks each one (a typed error, a 400)
+    table = get_ledger().new_table(body.get("table_id"), operator=who.operator, preset=body.get("preset"), **kwargs)  # type: ignore[arg-type]
     return jsonify(table.to_json()), 201
 
 
@@ -74,7 +75,7 @@ def new_hand():
     table = ledger.table(body_id(body, "table_id", what="table id"))
     if table.operator != who.operator:
         raise ApiError(403, "forbidden", "this token's operator does not own that table")
-    signed = ledger.new_hand(table.id, body.get("players"), dealer=body.get("dealer", 0), hand_id=body.get("hand_id"))
+    signed = ledger.new_hand(table.id, body.get("players"), dealer=body.get("dealer", 0), hand_id=body.get("hand_id"))  # type: ignore[arg-type]  # untrusted: the ledger checks it
     return _signed(signed, signed["statement"]["hand_id"], 201)
 
 
@@ -132,7 +133,6 @@ def reveal(hand_id: str):
     """Reveal, then publish: an audit of the ledger reports a revealed hand left unpublished."""
     from audit.operator.publish import reveal_and_publish
 
-    from flask import current_app
 
     view = _own_hand(hand_id)
     signed, _ = reveal_and_publish(get_ledger(), view.id, origin=base_origin())
@@ -144,7 +144,6 @@ def publish(hand_id: str):
     """Publish the record of a revealed hand whose publication was lost (409 if published)."""
     from audit.operator.publish import publish as publish_record
 
-    from flask import current_app
 
     view = _own_hand(hand_id)
     publish_record(get_ledger(), view.id, origin=base_origin())

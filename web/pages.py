@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import (Blueprint, Response, abort, current_app, g, make_response, redirect, render_template, request,
                    send_from_directory)
@@ -31,6 +31,9 @@ from replay.records import parse_record
 from .witness_view import configured_vkeys, record_cosignatures
 from . import data
 from .db import get_ledger
+
+if TYPE_CHECKING:
+    from audit.operator.ledger import Ledger
 
 bp = Blueprint("pages", __name__)
 
@@ -103,7 +106,7 @@ def _globals(state: Any) -> None:
     state.app.jinja_env.globals.update(is_card=is_card, is_cards=is_cards, is_groups=is_groups, key_id=key_id)
 
 
-def _checkpoint(ledger: Any) -> dict[str, Any]:
+def _checkpoint(ledger: Ledger) -> dict[str, Any]:
     """The transparency log's latest checkpoint (``size`` None while there is none)."""
     from audit.tlog.checkpoint import parse_checkpoint
 
@@ -174,7 +177,7 @@ def _parses(record: Any) -> bool:
     return True
 
 
-def _fairness(view: Any, record: dict[str, Any] | None, ledger: Any, public_key: str) -> dict[str, Any]:
+def _fairness(view: Any, record: dict[str, Any] | None, ledger: Ledger, public_key: str) -> dict[str, Any]:
     """What the fairness panel shows: the record's own claims once there is a record (that is
     what the audit judges), the ledger's public view before.  Each statement's signature is
     checked against the operator's key as registered in the ledger."""
@@ -246,7 +249,7 @@ def _templates_hash() -> str:
     return h.hexdigest()
 
 
-def _page_key(view: Any, record_text: str, ledger: Any, public_key: str) -> str:
+def _page_key(view: Any, record_text: str, ledger: Ledger, public_key: str) -> str:
     """Everything a revealed hand's page is made of, hashed: the published record (the
     SHA-256 of its stored text), the ledger's view of the hand and its table, the operator
     key the page checks against, whether this server signs checkpoints, and the templates."""
@@ -297,7 +300,7 @@ def _audit_of(verdict: Any) -> dict[str, Any] | None:
     return None if verdict is None else {"ok": verdict.ok, "reason": verdict.to_json()["reason"]}
 
 
-def _render_hand(ledger: Any, view: Any, record: dict[str, Any] | None = None) -> str:
+def _render_hand(ledger: Ledger, view: Any, record: dict[str, Any] | None = None) -> str:
     if record is None:
         record = data.record_of(ledger, view.id) if view.state.value in ("finished", "revealed") else None
     verdict = data.verdict_for(ledger, view, record) if record is not None else None

@@ -105,8 +105,9 @@ def stats_page():
     if model is None:
         worker = _worker()
         done, total = worker.stats.progress
+        # progress held in this process, not in the ledger: never kept by a cache (web/read_cache.py)
         return render_template("stats_pending.html", done=done, total=total, error=worker.error,
-                               refresh=REFRESH_SECONDS)
+                               refresh=REFRESH_SECONDS), 200, {"Cache-Control": "no-store"}
     return render_template("stats.html", data=model["json"], games=model["games"], level=LEVEL, used=USED,
                            legend=stats_svg.legend())
 

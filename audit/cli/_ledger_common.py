@@ -56,7 +56,7 @@ def open_ledger(db: str, key_file: str | None = None, *, create: bool = False) -
         ledger.close()
 
 
-def witness_from_env(ledger: Any) -> None:
+def witness_from_env(ledger: Ledger) -> None:
     """``TIPLU_WITNESSES`` (the site's setting) in the environment: records published from the
     CLI get their checkpoint cosigned too (``ledger.cosign_checkpoint``)."""
     witnesses = os.environ.get("TIPLU_WITNESSES")

@@ -181,7 +181,7 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
         raise MalformedError("pin the key once: --public-key or --trust, not both")
     trust = (TrustAnchor(parse_key(public_key), "pinned") if public_key
              else load_trust_file(trust_file) if trust_file else None)
-    saved, state = None, None
+    saved = None
     if state_file:
         from ..auditor.run.auditstate import AuditState
 

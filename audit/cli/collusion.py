@@ -30,7 +30,8 @@ def collusion_command(source: str, public_key: str | None, trust_file: str | Non
     Every record is audited; for each hand that passes, every decision is replayed and
     compared with the cards its maker could not see (docs/collusion.md).  Per account and
     signal a one-sided test, with false discovery rate control across all of them.  A flag
-    is a reason to review, never a finding of cheating.  Exits 1 if any account is flagged.
+    is a reason to review, never a finding of cheating.  Pairs of accounts are tested the same
+    way (feeding, play together, token flows).  Exits 1 if any account or pair is flagged.
     """
     from ..auditor.collusion import observe_items, review
     from ..auditor.collusion.significance import MIN_DECISIONS
@@ -56,5 +57,5 @@ def collusion_command(source: str, public_key: str | None, trust_file: str | Non
     else:
         for line in report.lines():
             click.echo(line)
-    if report.flags:
+    if report.flags or report.pair_flags:
         sys.exit(1)

@@ -144,8 +144,8 @@ def hand_seed_commit(hand_id, seat, commitment, seed, db, key_file, as_json) -> 
         signed = ledger.seed_commit(hand_id, seat, commitment)
         operator = ledger.get_hand(hand_id).operator
         rec = receipt(ledger, signed, key=ledger.signing_key(operator))
-    emit(rec, _statement_text(signed) + f"\n  receipt: the server commitment and this seat's commitment in the log "
-         f"(C2SP tlog-proofs in --json; keep it to check before the reveal and against the record)", as_json)
+    emit(rec, _statement_text(signed) + "\n  receipt: the server commitment and this seat's commitment in the log "
+         "(C2SP tlog-proofs in --json; keep it to check before the reveal and against the record)", as_json)
 
 
 @hand_group.command("seed-reveal")

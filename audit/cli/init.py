@@ -8,7 +8,6 @@ command refuses a missing, empty or foreign file (``docs/ledger.md``, "Files").
 """
 from __future__ import annotations
 
-import click
 
 from . import main
 from ._ledger_common import db_option, emit, json_option, open_ledger

@@ -34,11 +34,17 @@ from ._ledger_common import witness_from_env
                    "for it, docs/collusion.md). Kitti and 13-card Rummy.")
 @click.option("--peek-rate", type=click.FloatRange(0, 1), default=1.0, show_default=True,
               help="Share of the superuser's decisions made with the hidden cards in view.")
+@click.option("--collude-seats", default=None, metavar="A,B",
+              help="A colluding pair in these two seats sees each other's hands (audits clean; `tiplu collusion` "
+                   "looks for it, docs/collusion.md). Kitti and 13-card Rummy.")
+@click.option("--collude-rate", type=click.FloatRange(0, 1), default=1.0, show_default=True,
+              help="Share of the pair's decisions made with the partner's hand in view.")
 @click.option("--bias-tries", type=click.IntRange(1, 1000), default=8, show_default=True,
               help="Seed sets the biased operator tries per hand.")
 def simulate_command(preset: str, players: int, hands: int, tables: int, seed: str, tamper_rate: float,
                      tamper_log: Path | None, db_path: str, out: Path | None, as_json: bool,
-                     bias_seat: int | None, bias_tries: int, peek_seat: int | None, peek_rate: float) -> None:
+                     bias_seat: int | None, bias_tries: int, peek_seat: int | None, peek_rate: float,
+                     collude_seats: str | None, collude_rate: float) -> None:
     """Run simulated tables through the real ledger: commitments, two-phase seeds, bot play, reveals."""
     from ..operator.ledger import Ledger
     from ..operator.sim.archive import simulate_archive, write_tamper_log
@@ -57,6 +63,9 @@ def simulate_command(preset: str, players: int, hands: int, tables: int, seed: s
             peeking_bot_for(resolve(preset).game)
         except LookupError as exc:
             raise click.BadParameter(str(exc), param_hint="--peek-seat") from None
+    collude = _collude(collude_seats, collude_rate, players, preset)
+    if collude and peek and set(collude) & set(peek):
+        raise click.BadParameter("a seat cannot both peek and collude", param_hint="--collude-seats")
 
     sink = out.open("w", encoding="utf-8") if out else None
     try:
@@ -67,7 +76,7 @@ def simulate_command(preset: str, players: int, hands: int, tables: int, seed: s
         with Ledger(db_path, create=True) as ledger:
             witness_from_env(ledger)  # TIPLU_WITNESSES: the records' checkpoints get cosigned
             run = simulate_archive(ledger, [(preset, players, hands)] * tables, seed=seed,
-                                   tamper_rate=tamper_rate, on_record=write, bias=bias, peek=peek,
+                                   tamper_rate=tamper_rate, on_record=write, bias=bias, peek=peek, collude=collude,
                                    table_prefix="" if tables == 1 else "")
     finally:
         if sink:
@@ -82,3 +91,28 @@ def simulate_command(preset: str, players: int, hands: int, tables: int, seed: s
         click.echo(f"{p}: {s['tables']} tables, {s['hands']} hands, {s['finished']} with a winner "
                    f"({s['finish_rate']:.0%}), median {s['median_moves']} moves per hand")
     click.echo(f"{summary['hands']} hands simulated" + (f", {summary['tampered']} tampered" if tamper_rate else ""))
+
+
+def _collude(seats: str | None, rate: float, players: int, preset: str) -> dict[int, tuple[int, int]] | None:
+    """``--collude-seats A,B``: each seat mapped to its partner and the per mille it plays with
+    the partner's hand in view (:func:`audit.operator.sim.play.play_hand`)."""
+    if seats is None:
+        return None
+    parts = seats.split(",")
+    try:
+        a, b = (int(x) for x in parts)
+    except ValueError:
+        raise click.BadParameter(f"expected two seats like 0,1, got {seats!r}", param_hint="--collude-seats") from None
+    for s in (a, b):
+        if not 0 <= s < players:
+            raise click.BadParameter(f"seat {s} is not at a table of {players}", param_hint="--collude-seats")
+    if a == b:
+        raise click.BadParameter("a pair needs two different seats", param_hint="--collude-seats")
+    from replay.rulesets import resolve
+    from ..operator.sim.collude import colluding_bot_for
+    try:
+        colluding_bot_for(resolve(preset).game)
+    except LookupError as exc:
+        raise click.BadParameter(str(exc), param_hint="--collude-seats") from None
+    k = round(rate * 1000)
+    return {a: (b, k), b: (a, k)}

@@ -23,7 +23,7 @@ Either way a refusal is one :class:`~replay.errors.MalformedError` and nothing i
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from replay.errors import MalformedError, TipluError
 from replay.game import Outcome
@@ -34,11 +34,14 @@ from replay.replayer import replay_record
 from .publish import build_record
 from ..schema import validate_record
 
+if TYPE_CHECKING:
+    from audit.operator.ledger import Ledger
+
 #: what a refusal adds, so the operator knows nothing happened
 NOTHING_STORED = "nothing stored"
 
 
-def table_place(ledger: Any, hand_id: str, table_id: str) -> tuple[dict[str, Any], int]:
+def table_place(ledger: Ledger, hand_id: str, table_id: str) -> tuple[dict[str, Any], int]:
     """``(carry, hand_no)`` of the next record at ``table_id``: the game's first carry and 0 at
     a table with no record yet, else what its last record leaves (its carry moved on by its
     outcome, ``Game.next_carry``) and one more than its number."""
@@ -67,7 +70,7 @@ def table_place(ledger: Any, hand_id: str, table_id: str) -> tuple[dict[str, Any
         raise MalformedError(f"cannot carry on from the table's previous record: {exc}") from None
 
 
-def _replayed(ledger: Any, hand_id: str, moves: Sequence[Any], carry: Mapping[str, Any],
+def _replayed(ledger: Ledger, hand_id: str, moves: Sequence[Any], carry: Mapping[str, Any],
               hand_no: int | None) -> tuple[dict[str, Any], Any]:
     """The record the ledger would build for these moves, and the replay of them (strict:
     the first refused move is an error naming it)."""
@@ -102,7 +105,7 @@ def _zero_settlement(n: int) -> Any:
     return settle((0,) * n, point_value=Decimal(1), commission_pct=Decimal(0))
 
 
-def record_from_moves(ledger: Any, hand_id: str, moves: Sequence[Any]) -> dict[str, Any]:
+def record_from_moves(ledger: Ledger, hand_id: str, moves: Sequence[Any]) -> dict[str, Any]:
     """The record of dealt hand ``hand_id`` played as ``moves``: outcome and settlement from
     the replay, carry and hand number from the table's previous record."""
     view = ledger.get_hand(hand_id)
@@ -142,7 +145,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def check_record(ledger: Any, hand_id: str, record: Mapping[str, Any]) -> None:
+def check_record(ledger: Ledger, hand_id: str, record: Mapping[str, Any]) -> None:
     """Refuse (:class:`MalformedError`, one line) a record for dealt hand ``hand_id`` that the
     audit would call malformed once published, that is not the ledger's hand, whose moves do
     not replay, or whose outcome or payouts differ from the replay's."""
@@ -171,7 +174,7 @@ def check_record(ledger: Any, hand_id: str, record: Mapping[str, Any]) -> None:
                              f"{source} {_short(mine)}; {NOTHING_STORED}")
 
 
-def finish_hand(ledger: Any, hand_id: str, *, record: Mapping[str, Any] | None = None,
+def finish_hand(ledger: Ledger, hand_id: str, *, record: Mapping[str, Any] | None = None,
                 moves: Sequence[Any] | None = None, played: bool = False, now: Any = None) -> dict[str, Any]:
     """Attach a checked record to dealt hand ``hand_id`` (from ``moves``, from the moves
     ``played`` one by one through the ledger, or ``record`` checked); the signed ``record``

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
-from typing import Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from replay.game import Outcome
 from replay.records import (LOG_BOUND_FORMATS, RECORD_FORMAT, UNSET, FairnessDoc, HandRecordDoc, OutcomeDoc, PayoutsDoc, RulesetDoc,
@@ -34,8 +34,11 @@ from ..tlog.logs import operator_origin
 from ..tlog.proof import format_tlog_proof
 from ..tlog.store import TransparencyLog, leaf_entry
 
+if TYPE_CHECKING:
+    from audit.operator.ledger import Ledger
 
-def build_record(ledger: Any, hand_id: str, *, moves: Sequence[Mapping[str, Any]], outcome: Outcome,
+
+def build_record(ledger: Ledger, hand_id: str, *, moves: Sequence[Mapping[str, Any]], outcome: Outcome,
                  settlement: Settlement, carry: Mapping[str, Any] | None = None,
                  hand_no: int | None = None) -> dict[str, Any]:
     """The record an operator attaches at ``finish`` for a dealt hand of the ledger, written
@@ -61,7 +64,7 @@ def build_record(ledger: Any, hand_id: str, *, moves: Sequence[Mapping[str, Any]
     return record_json(doc)
 
 
-def covering_checkpoint(ledger: Any, size: int, *, operator: str, origin: str = DEFAULT_ORIGIN,
+def covering_checkpoint(ledger: Ledger, size: int, *, operator: str, origin: str = DEFAULT_ORIGIN,
                         now: datetime | None = None, key: Any = None) -> Checkpoint:
     """A checkpoint of ``operator``'s log (origin :func:`~audit.tlog.logs.operator_origin` of
     the base ``origin``) whose tree covers the first ``size`` leaves: the latest one that log
@@ -85,7 +88,7 @@ def covering_checkpoint(ledger: Any, size: int, *, operator: str, origin: str = 
     return make_checkpoint(log, key, origin=log_origin, now=now)
 
 
-def log_proofs(ledger: Any, statements: Sequence[Any], *, operator: str, origin: str = DEFAULT_ORIGIN,
+def log_proofs(ledger: Ledger, statements: Sequence[Any], *, operator: str, origin: str = DEFAULT_ORIGIN,
                now: datetime | None = None) -> list[str]:
     """One C2SP tlog-proof per stored statement (leaf ``seq - 1``), all under one checkpoint
     covering the last of them (``docs/records.md``, "Log evidence").  When the ledger has a
@@ -106,7 +109,7 @@ def log_proofs(ledger: Any, statements: Sequence[Any], *, operator: str, origin:
     return proofs
 
 
-def published_record(ledger: Any, hand_id: str, *, stored: Mapping[str, Any] | None = None,
+def published_record(ledger: Ledger, hand_id: str, *, stored: Mapping[str, Any] | None = None,
                      origin: str = DEFAULT_ORIGIN, now: datetime | None = None) -> dict[str, Any]:
     """The public record of a finished hand: attached record + statements + their log
     proofs + revealed seed.  Signs a checkpoint (operator key, ``origin``) when no issued
@@ -129,7 +132,7 @@ def published_record(ledger: Any, hand_id: str, *, stored: Mapping[str, Any] | N
     return record
 
 
-def publish(ledger: Any, hand_id: str, record: Mapping[str, Any] | None = None, *, now: Any = None,
+def publish(ledger: Ledger, hand_id: str, record: Mapping[str, Any] | None = None, *, now: Any = None,
             origin: str = DEFAULT_ORIGIN) -> dict[str, Any]:
     """Store the published record of a revealed hand (built from the ledger unless given)."""
     from replay.canonical import canonical_json
@@ -151,7 +154,7 @@ def publish(ledger: Any, hand_id: str, record: Mapping[str, Any] | None = None, 
     return record
 
 
-def reveal_and_publish(ledger: Any, hand_id: str, *, now: Any = None,
+def reveal_and_publish(ledger: Ledger, hand_id: str, *, now: Any = None,
                        origin: str = DEFAULT_ORIGIN) -> tuple[dict[str, Any], dict[str, Any]]:
     """Reveal the hand's server seed, then publish its record (its log proofs under a
     checkpoint of ``origin``): ``(reveal statement, record)``."""
@@ -159,15 +162,15 @@ def reveal_and_publish(ledger: Any, hand_id: str, *, now: Any = None,
     return signed, publish(ledger, hand_id, now=now, origin=origin)
 
 
-def is_published(ledger: Any, hand_id: str) -> bool:
+def is_published(ledger: Ledger, hand_id: str) -> bool:
     return ledger.db.execute("SELECT 1 FROM published_records WHERE hand_id = ?", [hand_id]).fetchone() is not None
 
 
-def get_published(ledger: Any, hand_id: str) -> dict[str, Any]:
+def get_published(ledger: Ledger, hand_id: str) -> dict[str, Any]:
     return json.loads(get_published_text(ledger, hand_id))
 
 
-def get_published_text(ledger: Any, hand_id: str) -> str:
+def get_published_text(ledger: Ledger, hand_id: str) -> str:
     """The published record of a hand exactly as stored (JSON text); :class:`NotFoundError`
     when the hand has none."""
     row = ledger.db.execute("SELECT record FROM published_records WHERE hand_id = ?", [hand_id]).fetchone()
@@ -176,7 +179,7 @@ def get_published_text(ledger: Any, hand_id: str) -> str:
     return row[0]
 
 
-def iter_published(ledger: Any, *, table_id: str | None = None) -> Iterator[tuple[str, str]]:
+def iter_published(ledger: Ledger, *, table_id: str | None = None) -> Iterator[tuple[str, str]]:
     """``(hand_id, record JSON text)`` of every published record, in publication order, streamed."""
     sql = "SELECT hand_id, record FROM published_records"
     args: list[Any] = []

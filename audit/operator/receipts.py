@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from replay.canonical import canonical_hash
 from replay.errors import MalformedError
@@ -41,6 +41,9 @@ from ..tlog.merkle import leaf_hash, verify_inclusion
 from ..tlog.proof import format_tlog_proof, parse_tlog_proof
 from ..tlog.store import TransparencyLog, leaf_entry
 from ..consttime import same_text
+
+if TYPE_CHECKING:
+    from audit.operator.ledger import Ledger
 
 RECEIPT_FORMAT = "tiplu.receipt/3"
 RECEIPT_FORMAT_V2 = "tiplu.receipt/2"  # before format 3: still verified, by its own rules
@@ -95,14 +98,14 @@ class Receipt:
         return found[0][1].get("player") if found else None
 
 
-def _index_of(ledger: Any, signed: Mapping[str, Any]) -> int:
+def _index_of(ledger: Ledger, signed: Mapping[str, Any]) -> int:
     row = ledger.db.execute("SELECT seq FROM statements WHERE sig = ?", [signed["sig"]]).fetchone()
     if row is None:
         raise LedgerIntegrityError("the statement is not in the ledger")
     return int(row[0]) - 1
 
 
-def receipt(ledger: Any, signed: Mapping[str, Any], *, key: SigningKey, origin: str = DEFAULT_ORIGIN,
+def receipt(ledger: Ledger, signed: Mapping[str, Any], *, key: SigningKey, origin: str = DEFAULT_ORIGIN,
             now: datetime | None = None) -> dict[str, Any]:
     """The receipt of a statement already in ``ledger``; for a ``seat-receipt`` it also holds
     the hand's ``commitment`` statement.  All proofs are at one checkpoint signed by ``key``
@@ -123,8 +126,8 @@ def receipt(ledger: Any, signed: Mapping[str, Any], *, key: SigningKey, origin: 
         chosen = [first["hand"], first["commitment"], signed]
     log = TransparencyLog(ledger.db, migrate=False)
     indices = [_index_of(ledger, s) for s in chosen]
-    for index, s in zip(indices, chosen):
-        if log.entry(index) != leaf_entry(s):
+    for index, statement in zip(indices, chosen):
+        if log.entry(index) != leaf_entry(statement):
             raise LedgerIntegrityError(f"log leaf {index} differs from the statement")
     from .publish import covering_checkpoint
 

@@ -131,7 +131,7 @@ def check_start(conn: sqlite3.Connection, marker: str | os.PathLike, vkey: str) 
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
-    fix = f"if its state is truly lost, run 'tiplu witness reinit' (docs/transparency-log.md, \"Recovering a witness\")"
+    fix = "if its state is truly lost, run 'tiplu witness reinit' (docs/transparency-log.md, \"Recovering a witness\")"
     if data.get("vkey") not in (None, vkey):
         raise WitnessStateError(f"witness state marker {marker} belongs to {data.get('vkey')}, not {vkey}: "
                                 f"give each witness key its own marker")

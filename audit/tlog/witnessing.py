@@ -205,7 +205,7 @@ class Witnessing:
             for _round in range(2):  # the second round follows the 409s of the first
                 bodies = {str(w.vkey): self._request(log, checkpoint_text, size, olds[str(w.vkey)]) for w in todo}
                 with ThreadPoolExecutor(max_workers=min(8, len(todo))) as pool:
-                    answers = list(pool.map(lambda w: self._ask(w, checkpoint_text, bodies[str(w.vkey)]), todo))
+                    answers = list(pool.map(lambda w, bodies=bodies: self._ask(w, checkpoint_text, bodies[str(w.vkey)]), todo))
                 again = []
                 for w, (line, reason, their_size) in zip(todo, answers):
                     if line is not None:
@@ -244,7 +244,7 @@ class Witnessing:
             return f"the witness has size {old}, larger than this checkpoint's {size}"
         try:
             proof = log.consistency_proof(old, size) if 0 < old < size else []
-        except Exception as exc:  # e.g. the witness claims a size this log never had
+        except Exception as exc:  # noqa: BLE001 - e.g. the witness claims a size this log never had
             return f"no consistency proof from size {old}: {exc}"
         return (f"old {old}\n" + "".join(base64.b64encode(h).decode("ascii") + "\n" for h in proof)
                 + "\n" + checkpoint_text).encode("utf-8")
@@ -270,7 +270,7 @@ class Witnessing:
             return None, f"unreachable: {type(exc).__name__}", None
         except WitnessUnavailable as exc:
             return None, str(exc), None
-        except Exception as exc:  # a garbled answer: missing, never fatal to the log
+        except Exception as exc:  # noqa: BLE001 - a garbled answer: missing, never fatal to the log
             return None, f"{type(exc).__name__}: {exc}", None
 
     @staticmethod

@@ -156,8 +156,8 @@ class RoundState:
         hands = [sort_cards(h) for h in hands]
         n = len(hands)
         made = [SeatState(hand=h) for h in hands]
-        for i, fields in (seats or {}).items():
-            made[i] = replace(made[i], **fields)
+        for i, seat_fields in (seats or {}).items():
+            made[i] = replace(made[i], **seat_fields)
         return cls(n_seats=n, dealer=(turn_seat - 1) % n if dealer is None else dealer, seats=tuple(made),
                    stock=tuple(stock), discards=tuple(discards), turn_seat=turn_seat,
                    randomness=randomness, **changes)

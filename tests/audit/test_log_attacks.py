@@ -337,7 +337,7 @@ def test_a_statement_dated_after_its_witness_cosigned_the_tree_is_future_time(tm
     wkey = SigningKey.from_hex("22" * 32)
     policy = parse_policy(f"log {log_vkey}\nwitness w1 {witness_vkey('witness.test/w1', wkey.public_hex)}\nquorum w1\n")
     for when, future in ((datetime(2026, 10, 1, tzinfo=timezone.utc), True), (None, False)):
-        clock = (lambda: when.timestamp()) if when else None
+        clock = (lambda: when.timestamp()) if when else None  # noqa: B023 - called within this iteration
         witness = Witness(tmp_path / f"witness-{bool(when)}.db", wkey, "witness.test/w1",
                           {origin: WitnessedLog(origin, (log_vkey,))}, **({"clock": clock} if clock else {}))
         line = witness.add_checkpoint(b"old 0\n\n" + _checkpoint(record).encode())

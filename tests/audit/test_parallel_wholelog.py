@@ -10,7 +10,6 @@ import json
 import logging
 import sqlite3
 import threading
-from datetime import datetime, timezone
 
 import pytest
 from click.testing import CliRunner
@@ -28,7 +27,6 @@ from audit.tlog.proof import format_tlog_proof, parse_tlog_proof
 from audit.tlog.store import TransparencyLog, leaf_entry
 from audit.auditor.verdict.trust import TrustAnchor
 from audit.auditor.verdict.verify import audit_record
-from replay.faults import Reason
 from web import create_app
 
 HID = "kitti-4p-t0-h0001"

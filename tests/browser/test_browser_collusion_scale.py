@@ -46,7 +46,7 @@ def _pages(browser, base: str, account: str, name: str, screenshot) -> dict[str,
         context = browser.new_context(viewport=viewport, device_scale_factor=1)
         pg = context.new_page()
         errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.on("pageerror", lambda e: errors.append(str(e)))  # noqa: B023 - this page lives only in this iteration
         times[f"/collusion {label}"] = _warm_load_ms(pg, base + "/collusion")
         assert pg.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), "the page overflows"
         screenshot(pg, f"collusion-{name}-{label}")

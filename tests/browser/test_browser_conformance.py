@@ -1,10 +1,8 @@
 """The conformance suite (fixtures/conformance, docs/conformance.md) run against the in-browser
 verifier (web/static/verifier, loaded as modules over http) and the offline verifier
-(web/static/tiplu-verifier.html opened from disk), in headless Chromium: every case passes.
-The one thing these verifiers may lack is a game's replay (web/static/verifier/games/<game>.mjs):
-a case that requires "replay" of a record whose game has no module there is answered
-unsupported, and only such a case -- once every game has its module, a case answered
-unsupported is a failure."""
+(web/static/tiplu-verifier.html opened from disk), in headless Chromium: every case passes,
+and none is answered unsupported -- every game has its module in web/static/verifier/games/,
+so a case answered unsupported is a failure (issue #28)."""
 from __future__ import annotations
 
 import pathlib
@@ -22,7 +20,8 @@ GAMES_DIR = ROOT / "web" / "static" / "verifier" / "games"
 
 
 def _may_be_unsupported() -> set[str]:
-    """The cases that need the replay of a game with no module in games/ yet: none once all are in."""
+    """The cases a verifier lacking a game's module may answer unsupported: none, with all three."""
+    assert {"kitti", "marriage", "rummy13"} <= {p.stem for p in GAMES_DIR.glob("*.mjs")}
     return conformance.needing_games(SUITE["cases"], [p.stem for p in GAMES_DIR.glob("*.mjs")])
 
 
@@ -34,7 +33,7 @@ def _check(report):
     bad = [r for r in report.results if r[1] == "fail"]
     assert not bad, bad[:6]
     unsupported = {cid for cid, status, _ in report.results if status == "unsupported"}
-    assert unsupported == _may_be_unsupported()  # with every game's module: none at all
+    assert unsupported == _may_be_unsupported() == set()  # every game has its module: none at all
     assert report.count("pass") == len(SUITE["cases"]) - len(unsupported) > 140
 
 

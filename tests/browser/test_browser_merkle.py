@@ -5,7 +5,6 @@ import functools
 import http.server
 import json
 import threading
-from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest

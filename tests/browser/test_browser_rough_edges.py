@@ -113,6 +113,7 @@ def test_an_honest_hand_says_exactly_what_the_browser_checked(view, demo):
 # -- item 4: /verify ----------------------------------------------------------------------
 
 def _verify(pg, base, record) -> None:
+    pg.goto("about:blank")  # a new fragment alone would not reload the page: the last result would be read
     pg.goto(f"{base}/verify/#record=" + urllib.parse.quote(json.dumps(record)))
     pg.wait_for_selector("body:not([data-state='idle']):not([data-state='working'])", state="attached", timeout=20000)
 

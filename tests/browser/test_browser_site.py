@@ -13,8 +13,9 @@ from werkzeug.serving import make_server
 from tests.web.web_testkit import build_site
 from web import create_app
 
-DESKTOP = {"width": 1280, "height": 900}
 from verifier_page_helpers import verify
+
+DESKTOP = {"width": 1280, "height": 900}
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,6 @@ import base64
 import copy
 import hashlib
 import re
-from datetime import timedelta
 
 import pytest
 
@@ -21,7 +20,7 @@ from audit.auditor.verdict.trust import TrustAnchor
 from audit.auditor.verdict.verify import audit_record
 from audit.tlog.merkle import MemoryTree
 from audit.tlog.store import leaf_entry
-from log_evidence import KEY, NOW, ORIGIN, OTHER, bind, format_tlog_proof, golden, grind, noise, proofs_for, resigned_grind
+from log_evidence import KEY, ORIGIN, OTHER, bind, format_tlog_proof, golden, grind, noise, proofs_for, resigned_grind
 
 #: the reasons tlogproof.mjs gives, compared with the Python audit's
 AGREED = {"not_log_bound", "not_in_log", "log_order", "bad_checkpoint", "signature", "malformed", "event_order"}

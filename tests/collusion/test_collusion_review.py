@@ -76,16 +76,21 @@ def test_the_same_tables_played_honestly_flag_nobody():
 @pytest.mark.slow
 def test_ten_thousand_honest_hands_flag_nobody():
     # docs/collusion.md: the false discovery rate is 1 %, so an honest archive flags anyone in at
-    # most 1 % of runs; this seeded archive of 10,000 hands (25 tables of 4, 400 hands each) flags none.
+    # most 1 % of runs; this seeded archive of 10,000 hands (25 tables of 4, 400 hands each) flags none,
+    # neither an account nor a pair.
     rep = review(played_observations("kitti", tables=25, players=4, hands=400, seed="honest-10k"))
     assert rep.hands == 10_000 and sum(t.tested for t in rep.tests) == 100
     assert rep.flags == (), [(t.account, t.p) for t in rep.flags]
     assert min(t.q for t in rep.tests) > ALPHA
+    # the pair side (docs/collusion.md, "Pairs"): 150 pairs tested on kitti.together in the same
+    # control (a Kitti hand's token flow is 0 for every pair: every loser pays the winner alike)
+    assert sum(t.tested for t in rep.pair_tests) == 150 and sum(t.blank for t in rep.pair_tests) == 150
+    assert rep.pair_flags == (), [(t.account, t.target, t.signal, t.p) for t in rep.pair_flags]
 
 
 def _simulate(tmp_path, *extra):
     out = tmp_path / "a.jsonl"
-    res = CliRunner().invoke(main, ["simulate", "--preset", "kitti", "--hands", "90", "--seed", "cli-peek",
+    res = CliRunner().invoke(main, ["simulate", "--preset", "kitti", "--hands", "150", "--seed", "cli-peek",
                                     "--out", str(out), *extra])
     assert res.exit_code == 0, res.output
     return out
@@ -98,7 +103,7 @@ def test_cli_flags_the_superuser_seat_of_a_simulated_archive(tmp_path):
     assert "asha: REVIEW" in res.output and "not a finding of cheating" in res.output
     data = json.loads(CliRunner().invoke(main, ["collusion", str(out), "--json", "--no-progress"]).output)
     assert [f["account"] for f in data["flags"]] == ["asha"]
-    assert data["hands"] == 90 and data["alpha"] == ALPHA and len(data["accounts"]) == 4
+    assert data["hands"] == 150 and data["alpha"] == ALPHA and len(data["accounts"]) == 4
 
 
 def test_cli_on_the_same_archive_played_honestly_exits_0(tmp_path):

@@ -17,8 +17,6 @@ from replay.rummy.signals import use_of
 from replay.rummy.solver import solve
 from replay.stream import Stream
 
-from audit.auditor.collusion import review
-from audit.auditor.collusion.cheaters import account, played_observations
 
 RS = resolve("rummy13")
 HIGH = RS["high_card_points"]
@@ -63,7 +61,6 @@ def test_the_discard_score_is_the_points_it_would_save_the_next_player():
 
 def test_a_discard_to_a_player_who_has_moved_gives_nothing():
     engine, state = _start()
-    seat = state.turn
     for _ in range(state.n_seats - 1):           # everyone but the last seat plays a turn
         s = state.turn
         state = engine.apply(state, Pick(s, "closed"))

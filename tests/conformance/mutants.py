@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
-from conformance_tiplu import Verifier, _Words  # noqa: E402
+from conformance_tiplu import Verifier  # noqa: E402
 
 from audit.signing import verify_bytes  # noqa: E402
 from audit.errors import ProofError, SignatureError  # noqa: E402
@@ -139,7 +139,7 @@ def fold_inclusion(leaf, index, size, path, *, node_prefix=b"\x01", swap=False, 
         raise ProofError("index not below size")
     node = lambda a, b: hashlib.sha256(node_prefix + (b + a if swap else a + b)).digest()  # noqa: E731
     fn, sn, r = index, size - 1, leaf
-    for k, p in enumerate(path):
+    for _k, p in enumerate(path):
         if sn == 0:
             if strict_length:
                 raise ProofError("path too long")

@@ -2,7 +2,6 @@
 Python audit, and able to tell: every plausible wrong verifier of mutants.py fails a case."""
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path

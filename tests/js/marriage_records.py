@@ -227,7 +227,7 @@ def fuzzed_records(records: list[dict[str, Any]], per_record: int = 2) -> Iterat
                 continue
             seat = state.turn_seat if rng.randbelow(10) else (state.turn_seat + 1) % state.n_seats
             hand = list(state.seat(seat).hand)
-            pick = lambda k: [hand.pop(rng.randbelow(len(hand))) for _ in range(min(k, len(hand)))]
+            pick = lambda k: [hand.pop(rng.randbelow(len(hand))) for _ in range(min(k, len(hand)))]  # noqa: B023 - called within this iteration
             text = lambda cards: [str(c) for c in cards]
             kinds = ("tunnela", "dealt_show", "draw") if state.phase == DRAW else ("show", "finish", "discard")
             if rng.randbelow(5) == 0:   # now and then a move of the other phase

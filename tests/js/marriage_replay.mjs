@@ -7,6 +7,7 @@
 //   {"maal": {...countMaal args, cards as texts}}  ->  the maal as Python's Maal.to_json
 //   {"fixed": {preset, overrides, n_seats, dealer, shoe, tiplu_at, moves}}  ->  {moves_applied, fault,
 //                                  tiplu}: a hand dealt from a chosen shoe
+//   {"ruleset": {preset, overrides}}  ->  {hash} of the resolved ruleset, or {error, kind: "ruleset"}
 //   {"combos": {preset, overrides, tiplu, show}}  ->  {finish, show}: every sorted triple of codes
 //                                  judged as a finishing combination (and as a shown set)
 //   {"nets": {scores, winner, seen, dublee_finish, preset}}  ->  {nets, pairwise}: MC-31 / D-10 and MC-30
@@ -116,6 +117,7 @@ async function answer(req) {
     if (req.record) return await replay(req.record, req.strict ?? true);
     if (req.maal) return await maal(req.maal);
     if (req.fixed) return await fixed(req.fixed);
+    if (req.ruleset) return { hash: (await resolve(req.ruleset.preset, req.ruleset.overrides)).hash };
     if (req.nets) return await nets(req.nets);
     if (req.combos) return await combos(req.combos);
     return { error: "unknown request" };

@@ -97,3 +97,27 @@ def test_every_fixture_record_gets_the_python_verdict():
     for (where, roots, replayed), got in zip(wants, answers):
         assert got["roots"] == roots, where
         assert got["replayed"] in (replayed, None), where
+
+
+def test_simulated_tampered_tables_get_the_python_verdict():
+    # every tamper class of the simulator, in every game: the root causes, in order, as Python
+    from audit.operator.ledger import Ledger
+    from audit.operator.sim.tables import simulate_table
+
+    records = []
+    for preset, seats in (("kitti", 4), ("marriage/nepal", 3), ("marriage/classic", 4), ("rummy13", 4)):
+        ledger = Ledger(":memory:")
+        ledger.new_operator("demo-operator")
+        simulate_table(ledger, preset=preset, players=seats, hands=10, seed="js-audit", table_id="t",
+                       tamper_rate=0.7, on_record=lambda r, k: records.append(r))
+    requests, wants = [], []
+    for r in records:
+        key = r["table"]["public_key"]
+        text = json.dumps(r, ensure_ascii=False)
+        v = audit_record(text, trust=TrustAnchor(key, "pinned"), check_signatures=True)
+        wants.append((r["hand_id"], [[f.reason.value, f.move_index, f.statement] for f in v.faults if f.caused_by is None]))
+        requests.append({"op": "audit", "record": text, "trust": {"public_key": key}})
+    answers = run_lines(SCRIPT, requests)
+    assert sum(1 for _, roots in wants if roots) > 10  # the tables were tampered with
+    for (hid, roots), got in zip(wants, answers):
+        assert got["roots"] == roots, hid

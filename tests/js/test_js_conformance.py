@@ -1,7 +1,6 @@
 """The browser verifier's modules run the whole conformance suite under Node
-(tests/js/conformance_node.mjs, docs/conformance.md): every case passes but those that need the
-replay of a game whose module is not in web/static/verifier/games/ yet -- and once every game has
-one, a case answered unsupported is a failure (the same rule as
+(tests/js/conformance_node.mjs, docs/conformance.md): every case passes and none is answered
+unsupported -- every game has its module in web/static/verifier/games/ (the same rule as
 tests/browser/test_browser_conformance.py, which runs the page and the offline file)."""
 from __future__ import annotations
 
@@ -17,7 +16,8 @@ SUITE = conformance.load()
 
 
 def _may_be_unsupported() -> set[str]:
-    """The cases that need the replay of a game with no module in games/ yet: none once all are in."""
+    """The cases a verifier lacking a game's module may answer unsupported: none, with all three."""
+    assert {"kitti", "marriage", "rummy13"} <= {p.stem for p in (VERIFIER / "games").glob("*.mjs")}
     return conformance.needing_games(SUITE["cases"], [p.stem for p in (VERIFIER / "games").glob("*.mjs")])
 
 
@@ -26,5 +26,5 @@ def test_node_runs_the_whole_suite():
     bad = [r for r in report.results if r[1] == "fail"]
     assert not bad, bad[:6]
     unsupported = {cid for cid, status, _ in report.results if status == "unsupported"}
-    assert unsupported == _may_be_unsupported()  # with every game's module: none at all
+    assert unsupported == _may_be_unsupported() == set()  # every game has its module: none at all
     assert report.count("pass") == len(SUITE["cases"]) - len(unsupported) > 140

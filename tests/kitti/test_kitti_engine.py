@@ -239,7 +239,7 @@ def bot_table(server, n, deals, settings_):
     for d in range(deals):
         r = hand_randomness(server, f"deal-{d}", rs, [bytes([i]) * 16 for i in range(n)])
         rng = r.stream("bot")
-        table, state, s = play_deal(engine, table, r, lambda e, st_: choose_move(e, st_, rng))
+        table, state, s = play_deal(engine, table, r, lambda e, st_: choose_move(e, st_, rng))  # noqa: B023 - called within this iteration
         assert sum(s.nets) + s.commission + s.pot_delta == 0
         moves.append([m.to_json() for m in state.moves])
     return table, moves

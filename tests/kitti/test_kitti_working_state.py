@@ -57,7 +57,7 @@ def _tampered(rec: dict) -> list[dict]:
     ``auto`` flipped, a fold turned into nothing but its seat."""
     out = []
     moves = rec["moves"]
-    for i, m in enumerate(moves):
+    for i, _m in enumerate(moves):
         for how in ("seat", "swap_sets", "swap_across", "not_held", "twice", "drop", "repeat", "auto", "fold"):
             r = copy.deepcopy(rec)
             mm = r["moves"]

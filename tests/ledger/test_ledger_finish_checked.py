@@ -6,7 +6,6 @@ table's carry and hand number computed here), so that the published hand audits 
 from __future__ import annotations
 
 import copy
-import json
 
 import pytest
 

@@ -122,7 +122,7 @@ def test_threads_committing_at_once_each_get_their_own_seed(tmp_path):
                 for h in range(8):
                     ledger.new_hand("t1", ["a", "b", "c", "d"], hand_id=f"t{t}h{h}")
                     ledger.commit(f"t{t}h{h}")
-        except BaseException as exc:  # pragma: no cover - reported below
+        except BaseException as exc:  # noqa: BLE001  # pragma: no cover - reported below
             errors.append(exc)
 
     threads = [threading.Thread(target=commit_hands, args=(t,)) for t in range(4)]

@@ -97,7 +97,7 @@ def test_any_call_sequence_matches_the_model_and_refusals_change_nothing(data): 
             if action[0] == "bad_reveal" and isinstance(exc, CommitmentMismatchError):
                 assert model.accepts(("seed_reveal", action[1]))  # only a legal reveal gets as far as the check
         except TipluError as exc:  # any other typed error is a bug here
-            raise AssertionError(f"{action}: unexpected {exc!r}")
+            raise AssertionError(f"{action}: unexpected {exc!r}") from exc
         else:
             assert expected, f"{action} accepted in {ledger.get_hand('h1').state}"
             model.apply(action)

@@ -91,14 +91,14 @@ def test_atomic_rolls_back_everything_on_error_and_nests_as_savepoints():
             db.execute("INSERT INTO operators (name, public_key, key_id, created_at) VALUES ('x', 'p', 'k', 't')")
             with atomic(db):
                 db.execute("INSERT INTO operators (name, public_key, key_id, created_at) VALUES ('y', 'q', 'k', 't')")
-            1 / 0
+            1 / 0  # noqa: B018 - raises on purpose
     assert snapshot(ledger) == before
     with atomic(db):
         db.execute("INSERT INTO operators (name, public_key, key_id, created_at) VALUES ('x', 'p', 'k', 't')")
         with pytest.raises(ZeroDivisionError):
             with atomic(db):
                 db.execute("INSERT INTO operators (name, public_key, key_id, created_at) VALUES ('y', 'q', 'k', 't')")
-                1 / 0
+                1 / 0  # noqa: B018 - raises on purpose
     assert [r[0] for r in db.execute("SELECT name FROM operators ORDER BY rowid")] == ["acme", "x"]
 
 

@@ -24,7 +24,7 @@ OTHER = cards("AH 3H 7H JH KH 2S 3S 5S 7S 9S TS")
 STOCK = cards("QC 2C 4H 6H 8H TH 4D 5D TD QD")
 
 
-def position(rs, hands=None, *, stock=STOCK, discards=cards("KC"), seats=None, **changes):
+def position(rs, hands=None, *, stock=STOCK, discards=cards("KC"), seats=None, **changes):  # noqa: B008 - read-only
     hands = hands or [HAND21, OTHER]
     r = hand_randomness(b"\x07" * 32, "engine-test", rs, [bytes([s + 1]) * 16 for s in range(len(hands))])
     return RoundState.position(hands, stock=stock, discards=discards, randomness=r, seats=seats, **changes)

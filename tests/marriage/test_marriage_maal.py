@@ -211,7 +211,7 @@ def holdings(draw):
 @given(holdings(), st.randoms(use_true_random=False), st.booleans(), st.sampled_from([NEPAL, CLASSIC]))
 def test_maal_is_order_independent(holding, rnd, seen, rs):
     hand, table, tiplu = holding
-    if not rs is NEPAL:
+    if rs is not NEPAL:
         hand = [c for c in hand if c.is_standard]
         table = [c for c in table if c.is_standard]
     if not tiplu.is_standard and rs is CLASSIC:

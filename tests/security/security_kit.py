@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import base64
 import json
-import sqlite3
 from typing import Iterable
 
 ERROR_KEYS = {"status", "code", "message"}

@@ -118,7 +118,7 @@ def _records() -> dict[str, dict]:
         ledger = Ledger(":memory:")
         ledger.new_operator("demo-operator")
         simulate_table(ledger, preset=preset, players=n, hands=1, seed="fuzz", table_id="t1", tamper_rate=0.0,
-                       on_record=lambda record, kind: out.setdefault(preset, record))
+                       on_record=lambda record, kind: out.setdefault(preset, record))  # noqa: B023 - called within this iteration
         ledger.close()
     return out
 
@@ -252,7 +252,6 @@ def test_huge_integers_and_floats_are_refused():
 
 
 def _signed_checkpoint() -> str:
-    from datetime import datetime, timezone
 
     from audit.signing import SigningKey
     from audit.tlog.checkpoint import sign_checkpoint

@@ -28,7 +28,9 @@ def bearer(token: str) -> dict:
 
 @pytest.fixture
 def wclient(make_app, fresh_db):
-    return make_app(fresh_db).test_client()
+    # anonymous reads right after writes: without the read cache, whose answers may lag a
+    # write by up to TIPLU_READ_CACHE seconds (that lag is tested in test_web_read_cache.py)
+    return make_app(fresh_db, TIPLU_READ_CACHE=0).test_client()
 
 
 def test_a_whole_hand_over_http(wclient, site, fresh_db):  # rules, K-1

@@ -71,7 +71,7 @@ def test_operator_responses_and_errors_carry_no_unrevealed_seed(make_app, fresh_
     client = make_app(fresh_db).test_client()
     h = {"Authorization": f"Bearer {site.operator_token}"}
     bodies = []
-    for role, hid in site.hands.items():
+    for _role, hid in site.hands.items():
         r = client.post(f"/api/v1/operator/hands/{hid}/{verb}", headers=h,
                         json={"record": {"hand_id": hid}} if verb == "finish" else {})
         bodies.append(r.get_data())

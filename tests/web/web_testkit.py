@@ -212,7 +212,7 @@ def _build(db_path: str) -> Site:
             site.seat_tokens[(site.hands["committed"], s)] = issue_seat_token(ledger.db, site.hands["committed"], s)[1]
         from audit.operator.publish import get_published
 
-        for role, hid in site.hands.items():
+        for _role, hid in site.hands.items():
             if ledger.get_hand(hid).state.value == "revealed":
                 site.records[hid] = get_published(ledger, hid)
     finally:

@@ -41,7 +41,7 @@ def cosigned_record(tmp_path: Path, *witnesses: tuple[str, SigningKey]) -> dict:
     log = WitnessedLog(origin, (Vkey.for_key(origin, TYPE_ED25519, bytes.fromhex(record["table"]["public_key"])),))
     lines = ""
     for i, (name, key) in enumerate(witnesses):
-        w = Witness(tmp_path / f"w{i}.db", key, name, {origin: log}, clock=lambda: 1_800_000_000 + i)
+        w = Witness(tmp_path / f"w{i}.db", key, name, {origin: log}, clock=lambda: 1_800_000_000 + i)  # noqa: B023 - called within this iteration
         lines += w.add_checkpoint(("old 0\n\n" + checkpoint).encode())
         w.close()
     record["fairness"]["log_proofs"] = [p.split("\n\n", 1)[0] + "\n\n" + checkpoint + lines for p in proofs]

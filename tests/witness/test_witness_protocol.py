@@ -7,7 +7,6 @@ import pytest
 
 from audit.signing import SigningKey
 from audit.tlog.cosignature import check_quorum, witness_vkey
-from audit.tlog.merkle import EMPTY_ROOT
 from audit.tlog.note import parse_note, parse_signature_lines
 from audit.tlog.witness import SIZE_CONTENT_TYPE, Witness, WitnessedLog, origin_hash
 from web.witness import create_app
@@ -121,7 +120,6 @@ def test_a_stale_old_size_is_409_with_the_witness_size(client, witness):
 def test_size_zero_needs_the_empty_root(client):
     from audit.tlog.checkpoint import sign_checkpoint
 
-    from .witnesskit import T0
 
     log = FakeLog(ORIGIN)
     assert post(client, log.request(0)).status_code == 200  # the empty tree with the empty root

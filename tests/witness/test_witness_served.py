@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import random
-import struct
 import threading
 import time
 
@@ -15,7 +14,6 @@ import requests
 from audit.signing import SigningKey
 from audit.tlog.cosignature import verify_cosignature, witness_vkey
 from audit.tlog.merkle import verify_consistency
-from audit.tlog.note import parse_signature_lines
 from audit.tlog.witness import Witness, WitnessedLog, parse_checkpoint_note
 
 from .witness_server import WitnessServer

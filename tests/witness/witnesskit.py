@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import base64
 import threading
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 from audit.signing import SigningKey
 from audit.tlog.checkpoint import sign_checkpoint

@@ -9,7 +9,7 @@ by the same functions (:func:`audit.auditor.collusion.observe.decision_observati
 """
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Iterator, Mapping
 
 from replay.fairness import hand_randomness
 from replay.registry import game_for
@@ -17,7 +17,8 @@ from replay.rulesets import resolve
 from replay.settlement import settle
 from decimal import Decimal
 
-from .observe import Observations, add_hand, decision_observations
+from .observe import HandPart, Observations, add_part, decision_observations
+from .pair_signals import hand_pair_observations
 from ...operator.sim.play import play_hand
 from ...operator.sim.tables import SimStreams
 
@@ -28,24 +29,41 @@ def account(table: int, seat: int) -> str:
 
 
 def played_observations(preset: str, *, tables: int, players: int, hands: int, seed: str,
-                        peek: Mapping[tuple[int, int], int] | None = None) -> Observations:
+                        peek: Mapping[tuple[int, int], int] | None = None,
+                        collude: Mapping[int, tuple[int, int, int]] | None = None) -> Observations:
     """Play ``tables`` tables of ``hands`` hands each and observe every decision.
-    ``peek`` maps ``(table, seat)`` to how often, per mille, that seat plays as a superuser."""
+    ``peek`` maps ``(table, seat)`` to how often, per mille, that seat plays as a superuser;
+    ``collude`` maps a table to ``(seat, seat, per mille)``: a colluding pair at it
+    (:mod:`audit.operator.sim.collude`)."""
+    out = Observations()
+    for _t, _h, part in played_parts(preset, tables=tables, players=players, hands=hands, seed=seed,
+                                     peek=peek, collude=collude):
+        add_part(out, part)
+    return out
+
+
+def played_parts(preset: str, *, tables: int, players: int, hands: int, seed: str,
+                 peek: Mapping[tuple[int, int], int] | None = None,
+                 collude: Mapping[int, tuple[int, int, int]] | None = None) -> Iterator[tuple[int, int, HandPart]]:
+    """:func:`played_observations` hand by hand: ``(table, hand, its part of the review)``,
+    hand by hand across the tables (``bench/collusion_pairs.py`` reviews prefixes of one long run)."""
     ruleset = resolve(preset)
     game = game_for(ruleset.game)
-    out = Observations()
+    tabs = []
     for t in range(tables):
-        sim = SimStreams(f"{seed}/t{t}")
-        names = [account(t, s) for s in range(players)]
-        seat_peek = {s: k for (tt, s), k in (peek or {}).items() if tt == t}
-        carry = dict(game.carry)
-        dealer = players - 1
-        for h in range(hands):
+        pair = (collude or {}).get(t)
+        tabs.append({"sim": SimStreams(f"{seed}/t{t}"), "names": tuple(account(t, s) for s in range(players)),
+                     "peek": {s: k for (tt, s), k in (peek or {}).items() if tt == t} or None,
+                     "collude": {pair[0]: (pair[1], pair[2]), pair[1]: (pair[0], pair[2])} if pair else None,
+                     "carry": dict(game.carry), "dealer": players - 1})
+    for h in range(hands):   # hand by hand across the tables, so a prefix is every table's first hands
+        for t, tab in enumerate(tabs):
+            sim, dealer, carry = tab["sim"], tab["dealer"], tab["carry"]
             hand_id = f"t{t}-h{h:05d}"
             randomness = hand_randomness(sim.bytes(f"server:{hand_id}", 32), hand_id, ruleset,
                                          [sim.bytes(f"player:{hand_id}:{s}", 16) for s in range(players)])
             played = play_hand(randomness, dealer=dealer, carry=carry, rng=sim.stream(f"bot:{hand_id}"),
-                               peek=seat_peek or None)
+                               peek=tab["peek"], collude=tab["collude"])
             engine = game.engine(ruleset)
             state = engine.start(randomness, dealer=dealer, **game.table_options(carry))
             steps = []
@@ -54,9 +72,9 @@ def played_observations(preset: str, *, tables: int, players: int, hands: int, s
                 steps.append((i, state, move))
                 state = engine.apply(state, move)
             found = decision_observations(game, engine, hand_id, steps)
-            nets = settle(played.outcome.net_points, point_value=Decimal("0.25"), commission_pct=Decimal("5"),
-                          pot_delta_points=played.outcome.pot_delta_points).nets
-            add_hand(out, preset, names, found, nets)
-            carry = game.next_carry(carry, played.outcome)
-            dealer = (dealer + 1) % players
-    return out
+            nets = tuple(settle(played.outcome.net_points, point_value=Decimal("0.25"), commission_pct=Decimal("5"),
+                                pot_delta_points=played.outcome.pot_delta_points).nets)
+            pairs = hand_pair_observations(game.name, engine, hand_id, steps, nets)
+            yield t, h, HandPart(preset, tab["names"], tuple(found), nets, pairs)
+            tab["carry"] = game.next_carry(carry, played.outcome)
+            tab["dealer"] = (dealer + 1) % players

@@ -9,12 +9,15 @@ kept under the fingerprint -- a warm request costs one fingerprint.
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..evidence.ledger_log import LedgerLog
 from ..stats.cache import operator_keys, audit_published, fingerprint
 from .observe import HandPart, Observations, add_part, hand_part
 from .report import CollusionReport, review
+
+if TYPE_CHECKING:
+    from audit.operator.ledger import Ledger
 
 
 def _part_of(verdict: Any) -> HandPart | None:
@@ -33,11 +36,11 @@ class LedgerCollusion:
         self._results: dict[str, Any] = {}
         self.progress: tuple[int, int] = (0, 0)
 
-    def cached(self, ledger: Any) -> tuple[str, Any | None]:
+    def cached(self, ledger: Ledger) -> tuple[str, Any | None]:
         key = fingerprint(ledger)
         return key, self._results.get(key)
 
-    def result(self, ledger: Any, render: Callable[[CollusionReport], Any] = lambda r: r) -> tuple[str, Any, bool]:
+    def result(self, ledger: Ledger, render: Callable[[CollusionReport], Any] = lambda r: r) -> tuple[str, Any, bool]:
         """``(fingerprint, render(review), warm)``; ``render`` runs once per fingerprint."""
         key = fingerprint(ledger)
         with self._lock:

@@ -20,6 +20,8 @@ from replay.replayer import replay_record
 from replay.signals import Observation
 from replay.stream import Stream
 
+from .pair_signals import add_pairs, hand_pair_observations
+
 _KEY = hashlib.sha256(b"tiplu/collusion/v1").digest()
 
 
@@ -37,6 +39,8 @@ class Observations:
     excesses: dict[tuple[str, str], list[Fraction]] = field(default_factory=lambda: defaultdict(list))
     #: per (account, signal): the account's hand count at each decision of ``excesses``
     hand_of: dict[tuple[str, str], list[int]] = field(default_factory=lambda: defaultdict(list))
+    #: per (account, target account, signal): the pair signals' excesses (:mod:`.pair_signals`)
+    pair_excesses: dict[tuple[str, str, str], list[Fraction]] = field(default_factory=lambda: defaultdict(list))
     hands_by_account: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     together: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
     flows: dict[tuple[str, str], Decimal] = field(default_factory=lambda: defaultdict(Decimal))
@@ -71,6 +75,7 @@ class HandPart:
     names: tuple[str, ...]
     found: tuple[Observation, ...]
     nets: tuple[Decimal, ...]
+    pairs: tuple[Any, ...] = ()
 
 
 def hand_part(record: Any) -> HandPart | None:
@@ -88,8 +93,11 @@ def hand_part(record: Any) -> HandPart | None:
     result = replay_record(record, strict=True, visit=visit)
     if result.faults or result.settlement is None:
         return None
-    found = decision_observations(game, game.engine(record.ruleset), record.hand_id, steps)
-    return HandPart(record.ruleset.preset, tuple(record.table.players), tuple(found), tuple(result.settlement.nets))
+    engine = game.engine(record.ruleset)
+    found = decision_observations(game, engine, record.hand_id, steps)
+    nets = tuple(result.settlement.nets)
+    pairs = hand_pair_observations(game.name, engine, record.hand_id, steps, nets)
+    return HandPart(record.ruleset.preset, tuple(record.table.players), tuple(found), nets, pairs)
 
 
 def observe_record(record: Any, into: Observations) -> bool:
@@ -102,12 +110,13 @@ def observe_record(record: Any, into: Observations) -> bool:
 
 
 def add_part(into: Observations, part: HandPart) -> None:
-    add_hand(into, part.preset, list(part.names), part.found, part.nets)
+    add_hand(into, part.preset, list(part.names), part.found, part.nets, part.pairs)
 
 
 def add_hand(into: Observations, preset: str, names: list[str], found: Iterable[Observation],
-             nets: Iterable[Decimal]) -> None:
-    """Count one hand: its observations by account, who sat together, the tokens that moved."""
+             nets: Iterable[Decimal], pairs: Iterable[Any] = ()) -> None:
+    """Count one hand: its observations by account (and by pair of accounts), who sat
+    together, the tokens that moved."""
     into.hands += 1
     into.games.add(preset)
     for obs in found:
@@ -119,6 +128,7 @@ def add_hand(into: Observations, preset: str, names: list[str], found: Iterable[
             if a != b:
                 into.together[tuple(sorted((a, b)))] += 1
     _add_flows(names, nets, into)
+    add_pairs(into.pair_excesses, names, pairs)
 
 
 def _add_flows(names: list[str], nets: Iterable[Decimal], into: Observations) -> None:

@@ -57,6 +57,8 @@ def merge_into(into: Observations, part: Observations) -> None:
         into.together[pair] += n
     for pair, amount in part.flows.items():
         into.flows[pair] += amount
+    for key, xs in part.pair_excesses.items():   # one value per shared hand, in order
+        into.pair_excesses[key].extend(xs)
     for why, n in part.skipped.items():
         into.skipped[why] += n
     into.hands += part.hands

@@ -5,7 +5,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .observe import Observations
-from .pairs import components, pair_rows
+from .pair_report import PAIR_MEANING, PAIR_SIGNALS, pair_sentence, pair_table, test_row
+from .pair_signals import PairTest, assess
+from .pairs import components
 from .series import Series, cumulative
 from .significance import ALPHA, MIN_DECISIONS, SignalTest, assess_accounts
 
@@ -39,10 +41,15 @@ class CollusionReport:
     min_decisions: int = MIN_DECISIONS
     #: per (account, signal): the cumulative excess over the account's hands (the charts)
     series: dict[tuple[str, str], Series] = field(default_factory=dict, compare=False)
+    pair_tests: tuple[PairTest, ...] = ()
 
     @property
     def flags(self) -> tuple[SignalTest, ...]:
         return tuple(t for t in self.tests if t.flagged)
+
+    @property
+    def pair_flags(self) -> tuple[PairTest, ...]:
+        return tuple(t for t in self.pair_tests if t.flagged)
 
     def sentence(self, t: SignalTest) -> str:
         what = SIGNALS.get(t.signal, t.signal)
@@ -60,6 +67,9 @@ class CollusionReport:
             "flags": [_row(t) | {"sentence": self.sentence(t)} for t in self.flags],
             "accounts": [_row(t) for t in self.tests],
             "pairs": list(self.pairs), "groups": [list(g) for g in self.groups],
+            "pair_signals": PAIR_SIGNALS, "pair_meaning": PAIR_MEANING.format(alpha=ALPHA),
+            "pair_flags": [test_row(t) | {"sentence": pair_sentence(t)} for t in self.pair_flags],
+            "pair_tests_run": sum(t.tested for t in self.pair_tests),
         }
 
     def lines(self) -> list[str]:
@@ -70,12 +80,18 @@ class CollusionReport:
         out.append(f"{len(tested)} account signals tested, {len(self.flags)} flagged for review "
                    f"(false discovery rate {ALPHA:.0%}, at least {self.min_decisions} decisions each)")
         out += [self.sentence(t) for t in self.flags]
+        if self.pair_tests:
+            out.append(f"{sum(t.tested for t in self.pair_tests)} pair signals tested, {len(self.pair_flags)} "
+                       f"flagged for review (the same control, at least {self.min_decisions} hands each)")
+            out += [pair_sentence(t) for t in self.pair_flags]
         untested = [t for t in self.tests if not t.tested]
         if untested:
             out.append(f"{len(untested)} account signals have too few decisions to test")
         if not self.tests:
             out.append("no game of this source has a hidden-information signal yet (docs/collusion.md)")
         out.append(MEANING.format(alpha=ALPHA))
+        if self.pair_tests:
+            out.append(PAIR_MEANING.format(alpha=ALPHA))
         return out
 
 
@@ -87,9 +103,11 @@ def _row(t: SignalTest) -> dict[str, Any]:
 
 def review(obs: Observations, *, min_decisions: int = MIN_DECISIONS) -> CollusionReport:
     """The review of what :func:`audit.auditor.collusion.observe.observe_items` gathered."""
-    tests = assess_accounts(obs.excesses, min_decisions=min_decisions)
+    tests, pair_tests = assess(assess_accounts(obs.excesses, min_decisions=min_decisions), obs.pair_excesses,
+                               min_decisions=min_decisions)
     series = {key: cumulative(key[1], obs.hand_of.get(key) or [0] * len(xs), xs)
               for key, xs in obs.excesses.items() if xs}
     return CollusionReport(obs.hands, dict(obs.skipped), tuple(tests),
-                           tuple(pair_rows(obs.together, obs.flows)),
-                           tuple(tuple(g) for g in components(obs.together)), min_decisions, series)
+                           tuple(pair_table(obs.together, obs.flows, obs.hands_by_account, pair_tests)),
+                           tuple(tuple(g) for g in components(obs.together)), min_decisions, series,
+                           tuple(pair_tests))

@@ -16,7 +16,7 @@ import hashlib
 import json
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from replay.faults import Fault, Reason
 from replay.records import load_json
@@ -27,12 +27,15 @@ from ..evidence.ledger_log import LedgerLog
 from .deals import DealStats, HandFacts, hand_facts
 from ..verdict.verify import Verdict
 
+if TYPE_CHECKING:
+    from audit.operator.ledger import Ledger
 
-def operator_keys(ledger: Any) -> dict[str, str]:
+
+def operator_keys(ledger: Ledger) -> dict[str, str]:
     return {name: ledger.public_key(name) for (name,) in ledger.db.execute("SELECT name FROM operators ORDER BY rowid")}
 
 
-def fingerprint(ledger: Any) -> str:
+def fingerprint(ledger: Ledger) -> str:
     """SHA-256 over the published rows (rowid, hand id) and the operators' keys."""
     h = hashlib.sha256(b"tiplu/stats/v1\n")
     for rowid, hand_id in ledger.db.execute("SELECT rowid, hand_id FROM published_records ORDER BY rowid"):
@@ -48,7 +51,7 @@ class _Seen:
     reason: str | None
 
 
-def audit_published(ledger: Any, hand_id: str, text: str, public_key: str, log: Any = None) -> Verdict:
+def audit_published(ledger: Ledger, hand_id: str, text: str, public_key: str, log: Any = None) -> Verdict:
     """The verdict of one published record under its operator's registered key (basis
     ``ledger``), with the ledger's whole log as evidence (a re-logged forgery is a
     ``log_duplicate``)."""
@@ -70,12 +73,12 @@ class LedgerStats:
         self._results: dict[str, Any] = {}
         self.progress: tuple[int, int] = (0, 0)   # (records looked at, records published) of the run under way
 
-    def cached(self, ledger: Any) -> tuple[str, Any | None]:
+    def cached(self, ledger: Ledger) -> tuple[str, Any | None]:
         """``(fingerprint, the finished result or None)`` without computing anything."""
         key = fingerprint(ledger)
         return key, self._results.get(key)
 
-    def result(self, ledger: Any, render: Callable[[DealStats], Any] = lambda s: s) -> tuple[str, Any, bool]:
+    def result(self, ledger: Ledger, render: Callable[[DealStats], Any] = lambda s: s) -> tuple[str, Any, bool]:
         """``(fingerprint, render(stats), warm)``; ``render`` runs once per fingerprint."""
         key = fingerprint(ledger)
         with self._lock:

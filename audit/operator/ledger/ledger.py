@@ -58,6 +58,10 @@ class Ledger(HandLifecycle, MovePlay):
     a key stored in the database is used when no outside key is given.
     """
 
+    #: the publisher's witness hook, ``(log, checkpoint_text) -> text`` (:mod:`audit.tlog.witnessing`):
+    #: set on an opened ledger when witnesses are configured (the CLI, web/db.py); ``None`` when not
+    cosign_checkpoint: Callable[[Any, str], str] | None = None
+
     def __init__(self, path_or_db: "str | pathlib.Path | Database | sqlite3.Connection", *,
                  clock: Clock | None = None, keys: Iterable[SigningKey] = (),
                  validate_record: RecordValidator | None = None, create: bool = False,

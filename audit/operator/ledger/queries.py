@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pathlib
 import sqlite3
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .lifecycle import hand_state
 

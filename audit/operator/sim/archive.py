@@ -6,11 +6,14 @@ import statistics
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from ...errors import NotFoundError
 from ...tlog.checkpoint import DEFAULT_ORIGIN
 from .tables import EPOCH, TableRun, simulate_table
+
+if TYPE_CHECKING:
+    from audit.operator.ledger import Ledger
 
 OPERATOR = "demo-operator"
 
@@ -38,7 +41,7 @@ class ArchiveRun:
         return {"presets": by_preset, "hands": sum(t.hands for t in self.tables), "tampered": len(self.tampered)}
 
 
-def ensure_operator(ledger: Any, name: str = OPERATOR, *, seed: str | None = None) -> None:
+def ensure_operator(ledger: Ledger, name: str = OPERATOR, *, seed: str | None = None) -> None:
     """Register the simulated operator; with ``seed`` its key is derived from it, so a
     simulation is byte-for-byte reproducible (signatures included)."""
     try:
@@ -56,15 +59,16 @@ def operator_key_for(seed: str):
     return SigningKey.from_hex(SimStreams(seed).bytes("operator-key", 32).hex())
 
 
-def simulate_archive(ledger: Any, plan: Iterable[tuple[str, int, int]], *, seed: str, tamper_rate: float = 0.0,
+def simulate_archive(ledger: Ledger, plan: Iterable[tuple[str, int, int]], *, seed: str, tamper_rate: float = 0.0,
                      table_prefix: str = "", on_record: Callable[[dict, str | None], None] | None = None,
                      on_table: Callable[[TableRun], None] | None = None, bias: Any = None,
                      origin: str = DEFAULT_ORIGIN, tamper_hands: Any = None, tamper_rng: Any = None,
-                     peek: Any = None) -> ArchiveRun:
+                     peek: Any = None, collude: Any = None) -> ArchiveRun:
     """Simulate each ``(preset, players, hands)`` table of ``plan`` in ``ledger`` (``bias``: an
     :class:`audit.operator.sim.bias.Bias`, the operator choosing seeds to favour a seat; ``origin``:
     the log's name in the records' checkpoints; ``peek``: seat -> per mille of its decisions
-    played as a superuser, :func:`audit.operator.sim.play.play_hand`)."""
+    played as a superuser, :func:`audit.operator.sim.play.play_hand`; ``collude``: seat ->
+    (partner, per mille), a colluding pair)."""
     ensure_operator(ledger, seed=seed)
     run = ArchiveRun()
     after = _last_time(ledger)  # a run appended to a ledger goes on after its last statement
@@ -76,7 +80,8 @@ def simulate_archive(ledger: Any, plan: Iterable[tuple[str, int, int]], *, seed:
         t = simulate_table(ledger, preset=preset, players=players, hands=hands, seed=seed, table_id=table_id,
                            operator=OPERATOR, tamper_rate=tamper_rate, on_record=on_record,
                            start=start, bias=bias, origin=origin,
-                           tamper_hands=tamper_hands, tamper_rng=tamper_rng, peek=peek)
+                           tamper_hands=tamper_hands, tamper_rng=tamper_rng, peek=peek,
+                           collude=collude)
         after = t.last_time or after
         run.tables.append(t)
         if on_table:
@@ -84,7 +89,7 @@ def simulate_archive(ledger: Any, plan: Iterable[tuple[str, int, int]], *, seed:
     return run
 
 
-def _last_time(ledger: Any) -> "datetime | None":
+def _last_time(ledger: Ledger) -> "datetime | None":
     """The time of the ledger's last statement (``None`` for an empty log)."""
     from ...timecheck import parse_time
 

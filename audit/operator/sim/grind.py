@@ -24,7 +24,7 @@ variants (``evidence``):
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from replay.canonical import canonical_hash, canonical_json
 from replay.fairness import commit_server_seed, hand_randomness
@@ -38,6 +38,9 @@ from .play import play_hand
 from .private_log import forge_log
 from .resign import bind_record
 
+if TYPE_CHECKING:
+    from audit.operator.ledger import Ledger
+
 
 def _winner(record: dict[str, Any], server_seed: bytes, rng_label: str) -> tuple[dict[str, Any], Any]:
     rec = parse_record(record)
@@ -47,7 +50,7 @@ def _winner(record: dict[str, Any], server_seed: bytes, rng_label: str) -> tuple
     return played, rec
 
 
-def resigned_grind(ledger: Any, hand_id: str, *, shill: int = 0, evidence: str = "stale",
+def resigned_grind(ledger: Ledger, hand_id: str, *, shill: int = 0, evidence: str = "stale",
                    tries: int = 400) -> dict[str, Any]:
     """The forged published record of finished-and-revealed ``hand_id`` (see the module doc)."""
     honest = published_record(ledger, hand_id)
@@ -106,7 +109,7 @@ def grind_record(honest: dict[str, Any], key: Any, *, shill: int = 0, tries: int
     return forged
 
 
-def _relog(ledger: Any, key: Any, forged: dict[str, Any], honest: dict[str, Any]) -> None:
+def _relog(ledger: Ledger, key: Any, forged: dict[str, Any], honest: dict[str, Any]) -> None:
     """Append the forged statements the honest set does not hold to the real log (as the
     operator's own code would, through the ledger's statement table), and give the record
     proofs at a fresh checkpoint signed with the real key."""

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from replay.fairness import HandRandomness
 from replay.game import Outcome
@@ -10,6 +10,10 @@ from replay.registry import game_for
 from replay.stream import Stream
 
 from .bots import bot_for, peeking_bot_for
+from .collude import colluding_bot_for
+
+if TYPE_CHECKING:
+    from audit.operator.ledger import Ledger
 
 
 @dataclass(frozen=True)
@@ -20,14 +24,18 @@ class PlayedHand:
 
 
 def play_hand(randomness: HandRandomness, *, dealer: int, carry: Mapping[str, Any], rng: Stream,
-              max_moves: int = 20_000, peek: Mapping[int, int] | None = None) -> PlayedHand:
+              max_moves: int = 20_000, peek: Mapping[int, int] | None = None,
+              collude: Mapping[int, tuple[int, int]] | None = None) -> PlayedHand:
     """Play a hand to its end with the game's bot (:func:`audit.operator.sim.bots.bot_for`); the
     moves as record JSON.  ``peek`` maps a seat to how often, per mille of its decisions,
-    it plays as a superuser that sees the hidden cards (:func:`~audit.operator.sim.bots.peeking_bot_for`)."""
+    it plays as a superuser that sees the hidden cards (:func:`~audit.operator.sim.bots.peeking_bot_for`).
+    ``collude`` maps a seat to ``(partner, per mille)``: how often it plays knowing its
+    partner's hand (:func:`audit.operator.sim.collude.colluding_bot_for`)."""
     game = game_for(randomness.ruleset.game)
     engine = game.engine(randomness.ruleset)
     choose_move = bot_for(game.name)
     peeking = peeking_bot_for(game.name) if peek else None
+    colluding = colluding_bot_for(game.name) if collude else None
     state = engine.start(randomness, dealer=dealer, **game.table_options(carry))
     moves = []
     while not engine.is_over(state):
@@ -36,6 +44,8 @@ def play_hand(randomness: HandRandomness, *, dealer: int, carry: Mapping[str, An
         seat = engine.to_move(state)
         if peeking is not None and seat in peek and rng.randbelow(1000) < peek[seat]:
             move = peeking(engine, state, rng)
+        elif colluding is not None and seat in collude and rng.randbelow(1000) < collude[seat][1]:
+            move = colluding(engine, state, rng, collude[seat][0])
         else:
             move = choose_move(engine, state, rng)
         state = engine.apply(state, move)
@@ -44,7 +54,7 @@ def play_hand(randomness: HandRandomness, *, dealer: int, carry: Mapping[str, An
 
 
 
-def bot_moves(ledger: Any, hand_id: str) -> list[dict[str, Any]]:
+def bot_moves(ledger: Ledger, hand_id: str) -> list[dict[str, Any]]:
     """OPERATOR ONLY (it deals with the private server seed): the moves the game's bot plays
     in dealt hand ``hand_id`` of ``ledger`` -- for trying the CLI without a game server
     (``tiplu hand bot-moves``; the README's walk-through)."""

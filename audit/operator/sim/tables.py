@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from replay.deal import left_of
 from replay.fairness import commit_player_seed, hand_randomness
@@ -31,6 +31,9 @@ from ...tlog.checkpoint import DEFAULT_ORIGIN
 from .bias import Bias
 from .play import play_hand
 from .tamper import BEFORE_FINISH, MOVE_LIES, TamperContext, applicable, tamper
+
+if TYPE_CHECKING:
+    from audit.operator.ledger import Ledger
 
 PLAYERS = ("asha", "bikash", "chandra", "deepa", "esha", "firoz", "gita", "hari")
 EPOCH = datetime(2026, 11, 1, tzinfo=timezone.utc)
@@ -65,14 +68,15 @@ class TableRun:
     move_receipts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
-def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: str, table_id: str,
+def simulate_table(ledger: Ledger, *, preset: str, players: int, hands: int, seed: str, table_id: str,
                    operator: str = "demo-operator", overrides: Mapping[str, Any] | None = None,
                    point_value: str = "0.25", commission_pct: str = "5", tamper_rate: float = 0.0,
                    start: datetime = EPOCH, on_record: Callable[[dict, str | None], None] | None = None,
                    bias: "Bias | None" = None, origin: str = DEFAULT_ORIGIN,
                    tamper_hands: Mapping[int, str] | None = None, tamper_rng: Stream | None = None,
                    names: Sequence[str] | None = None, live_moves: bool = True,
-                   keep_move_receipts: bool = False, peek: Mapping[int, int] | None = None) -> TableRun:
+                   keep_move_receipts: bool = False, peek: Mapping[int, int] | None = None,
+                   collude: Mapping[int, tuple[int, int]] | None = None) -> TableRun:
     """Run one table through ``ledger``; ``on_record(record, tamper_kind)`` sees each published record.
 
     With ``bias`` the operator chooses each hand's seeds to favour one seat
@@ -101,7 +105,7 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
         hand_id = f"{table_id}-h{k:04d}"
         tick = iter(range(10**9))
 
-        def now() -> datetime:
+        def now(clock: datetime = clock, tick: Iterator[int] = tick) -> datetime:
             run.last_time = clock + timedelta(seconds=next(tick))
             return run.last_time
 
@@ -120,7 +124,7 @@ def simulate_table(ledger: Any, *, preset: str, players: int, hands: int, seed: 
         ledger.deal(hand_id, now=now())
         randomness = hand_randomness(server_seed, hand_id, ruleset, seeds)
         played = play_hand(randomness, dealer=dealer, carry=carry, rng=sim.stream(f"bot:{hand_id}"),
-                           peek=peek)
+                           peek=peek, collude=collude)
         times = [now() for _ in played.moves]
         moves = [{**m, "time": format_time(t)} for m, t in zip(played.moves, times)]
         kind = tamper_hands.get(k) if tamper_hands is not None else None

@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable
 
-from replay.canonical import canonical_hash
 from replay.faults import Reason
-from replay.records import record_core
 from replay.settlement import format_amount
 from replay.stream import Stream
 

@@ -45,12 +45,39 @@ function checkValue(name, spec, value) {
   }
   if ("min" in spec && value < spec.min) throw new VerifyError("ruleset", `setting '${name}' must be at least ${spec.min}, got ${value}`);
   if ("max" in spec && value > spec.max) throw new VerifyError("ruleset", `setting '${name}' must be at most ${spec.max}, got ${value}`);
+  checkShape(name, def, value);
+  canonicalText(value); // no floats, no lone surrogates
+  if (!safeIntegers(value)) {
+    throw new VerifyError("ruleset", `setting '${name}': integers must lie within +-(2**53 - 1) (JavaScript reads them exactly)`);
+  }
+}
+
+/**
+ * A nested setting has its default's shape: the same keys in every object, and array
+ * elements of the default's first element's shape (replay/rulesets.py _check_shape), so an
+ * engine never meets a missing key or a number where it reads a list.
+ */
+function checkShape(name, def, value, path = "") {
+  const where = `setting '${name}'` + (path ? ` at ${path}` : "");
+  if (jsonType(value) !== jsonType(def)) {
+    throw new VerifyError("ruleset", `${where} must be a JSON ${jsonType(def)}, got ${jsonType(value)}`);
+  }
   if (isPlainObject(def)) {
     const a = Object.keys(value).sort().join("\n");
     const b = Object.keys(def).sort().join("\n");
-    if (a !== b) throw new VerifyError("ruleset", `setting '${name}' must have exactly the keys ${JSON.stringify(Object.keys(def).sort())}`);
+    if (a !== b) throw new VerifyError("ruleset", `${where} must have exactly the keys ${JSON.stringify(Object.keys(def).sort())}`);
+    for (const k of Object.keys(def)) checkShape(name, def[k], value[k], `${path}.${k}`);
+  } else if (Array.isArray(def) && def.length) {
+    value.forEach((v, i) => checkShape(name, def[0], v, `${path}[${i}]`));
   }
-  canonicalText(value); // no floats, no lone surrogates
+}
+
+/** Every integer in the value within +-(2**53 - 1) (replay/rulesets.py _safe_integers). */
+function safeIntegers(value) {
+  if (typeof value === "number") return Number.isSafeInteger(value);
+  if (Array.isArray(value)) return value.every(safeIntegers);
+  if (isPlainObject(value)) return Object.values(value).every(safeIntegers);
+  return true;
 }
 
 function deepFreeze(v) {
