@@ -3,7 +3,7 @@
 jsonschema gives every violation a JSON path, so an auditor learns *where* a record is
 wrong; :func:`validate_record` raises :class:`~replay.errors.MalformedError` with that
 location.  The schema checks shape; :mod:`replay.records` then checks meaning.  The
-record model there (:class:`~replay.records.HandRecordDoc`) is the fast yes/no check, and
+record model there (:class:`~replay.record_model.HandRecordDoc`) is the fast yes/no check, and
 a test keeps it and the documented schema equal.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from jsonschema import Draft202012Validator
 
 from replay.canonical import NOT_JSON, json_kind
 from replay.errors import MalformedError
-from replay.records import check_shape
+from replay.record_model import check_shape
 
 
 @cache
@@ -56,7 +56,7 @@ def schema_errors(data: Any) -> list[MalformedError]:
 def validate_record(data: Any, *, kind: int | None = None) -> None:
     """Raise the first schema violation as a :class:`MalformedError`.
 
-    The record model (:class:`replay.records.HandRecordDoc`, msgspec) answers yes or no for
+    The record model (:class:`replay.record_model.HandRecordDoc`, msgspec) answers yes or no for
     JSON data (``kind``: :func:`replay.canonical.json_kind` of ``data``, when the caller has
     it): what it accepts is valid, since it states every constraint of the schema and no
     laxer (``tests/test_record_model.py``).  Anything else goes through jsonschema, which

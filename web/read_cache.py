@@ -59,14 +59,16 @@ class Answer:
     body: bytes
     etag: str
     version: Any
-    made: float  # time.monotonic()
+    made: float  # the cache's clock
 
 
 class ReadCache:
     """WSGI middleware in front of the Flask app (:func:`init_app`)."""
 
-    def __init__(self, app: Callable, version: Callable[[], Any], max_age: float) -> None:
-        self.app, self.version, self.max_age = app, version, max_age
+    def __init__(self, app: Callable, version: Callable[[], Any], max_age: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """``clock``: seconds, monotonic (injectable: tests age the answers without waiting)."""
+        self.app, self.version, self.max_age, self.clock = app, version, max_age, clock
         self._answers: OrderedDict[tuple, Answer] = OrderedDict()
         self._making: set[tuple] = set()
         self._lock = threading.Lock()
@@ -92,7 +94,7 @@ class ReadCache:
         with self._done:  # a player's or the operator's request in flight: let it have the process first
             if self._priority:
                 self._done.wait_for(lambda: not self._priority, timeout=PRIORITY_WAIT)
-        now = time.monotonic()
+        now = self.clock()
         version = self.version()
         with self._lock:
             old = self._answers.get(key)
@@ -152,7 +154,7 @@ class ReadCache:
         etag = next((v for k, v in headers if k.lower() == "etag"), None) or \
             '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
         headers = [(k, v) for k, v in headers if k.lower() != "etag"] + [("ETag", etag)]
-        answer = Answer(status, tuple(headers), body, etag, version, time.monotonic())
+        answer = Answer(status, tuple(headers), body, etag, version, self.clock())
         with self._lock:
             self._answers[key] = answer
             self._answers.move_to_end(key)

@@ -61,7 +61,7 @@ def fail(exc: BaseException) -> "NoReturn":  # noqa: F821 - typing only
 
 # command name -> the module of this package that defines it (imported on first use).
 COMMANDS: dict[str, str] = {
-    "audit": "audit", "replay": "audit", "deal": "deal", "verify-commitment": "deal",
+    "audit": "audit", "replay": "replay", "deal": "deal", "verify-commitment": "deal",
     "eval": "evaluate", "table": "hand", "hand": "hand", "keys": "keys", "operator": "keys", "seed": "keys",
     "monitor": "monitor", "receipt": "receipt", "seat": "seat", "simulate": "simulate",
     "stats": "stats", "token": "token", "collusion": "collusion",

@@ -1,23 +1,19 @@
-"""``tiplu audit`` and ``tiplu replay``."""
+"""``tiplu audit``: the command, and its report as text."""
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections import Counter
 
 import click
 
 from replay.errors import MalformedError
-from replay.describe import describe_move
-from replay.records import load_json, parse_record
-from replay.replayer import replay_record
 
 from ..auditor.sources.source import URL, Source
 from ..auditor.run.report import AuditReport
 from ..auditor.run.runner import audit_items
-from ..schema import validate_record
 from . import main
+from ..auditor.verdict.audit_policy import AuditPolicy
 from ..auditor.verdict.timing import UNPROVEN_MESSAGE
 from ._values import PUBLIC_KEY
 from ._witness_common import pinned_policy, reconciled, witness_options
@@ -228,17 +224,17 @@ def _audit(source: "Source", log, log_failures, *, scope, trust, saved, state_fi
     source_cp = None
     if saved is not None:
         state, source_cp = _state_check(source, saved, trust, log, scope)
+    terms = AuditPolicy.of(trust=trust, policy=policy, strict=strict, check_signatures=check_signatures, log=log,
+                           state=state)  # how every record is judged: one value, decided here
     if workers > 1 or dask_address:
         from ..auditor.run.parallel import audit_parallel
 
-        report = audit_parallel(source, workers=workers, dask_address=dask_address, trust=trust,
-                                check_signatures=check_signatures, log=log, state=state,
-                                strict=strict, progress=show, read_in_workers=read_in_workers, now=now, grace=grace,
-                                witnesses=policy, scope=scope, findings=findings)
+        report = audit_parallel(source, terms, workers=workers, dask_address=dask_address, progress=show,
+                                read_in_workers=read_in_workers, now=now, grace=grace, scope=scope,
+                                findings=findings)
     else:
-        report = audit_items(source.items(now=now, grace=grace, scope=scope), strict=strict,
-                             progress=show, witnesses=policy, trust=trust, check_signatures=check_signatures,
-                             log=log, state=state, findings=findings)
+        report = audit_items(source.items(now=now, grace=grace, scope=scope), terms, progress=show,
+                             findings=findings)
     for where, fault in log_failures:
         report.add(where, Verdict(None, None, (fault,)))
     if state is not None:
@@ -248,7 +244,6 @@ def _audit(source: "Source", log, log_failures, *, scope, trust, saved, state_fi
                 report.add(f"{source} (its log checkpoint)",
                            Verdict(None, None, (Fault(Reason.LOG_INCONSISTENT, message),)))
         for message in state.forks():
-            state.contradicted = True
             report.add(f"{source} (the checkpoints it carries)",
                        Verdict(None, None, (Fault(Reason.LOG_INCONSISTENT, message),)))
         if not state.contradicted and state.best is not None and state.best is not saved.checkpoint:
@@ -329,121 +324,3 @@ def _log_line(log, failures) -> str:
                 if failures else "log: the operator serves no log: records judged on their own evidence")
     return (f"log: the operator's {log.checkpoint.size} served entries are the tree of "
             f"{_ANCHORS[log.anchor]}; each record is judged against it")
-
-
-@main.command("replay")
-@click.argument("record")
-@click.option("--json", "as_json", is_flag=True, help="Print every step as JSON lines.")
-def replay_command(record: str, as_json: bool) -> None:
-    """Print a hand move by move: each seat's hand and the piles at every step (RECORD: a
-    .json file, or - for standard input)."""
-    from replay.game import engine_for
-
-    from ..inputfiles import read_bounded, read_file_bounded
-    from ..render import render_state
-
-    name = "<stdin>" if record == "-" else record
-    raw = (read_bounded(click.get_binary_stream("stdin"), name) if record == "-"
-           else read_file_bounded(record))  # a FIFO or a device is refused, nothing read unbounded
-    try:
-        data = load_json(raw.decode("utf-8"))
-    except MalformedError as exc:
-        raise MalformedError(f"{name}: {exc} (replay takes one record: a .json file; "
-                             "'tiplu audit' reads JSON lines)") from None
-    validate_record(data)
-    rec = parse_record(data)
-    engine = engine_for(rec.ruleset)
-
-    def visit(index: int, move, state) -> None:
-        view = render_state(engine, state)
-        if as_json:
-            click.echo(json.dumps({"index": index, "move": move.to_json() if move else None, "state": view}))
-            return
-        click.echo("== deal ==" if index < 0 else f"== move {index}: {describe_move(engine, move, players)}  [{move}] ==")
-        for line in view.get("lines", []):
-            click.echo("   " + people_line(line, players))
-
-    players = list(rec.table.players)
-    result = replay_record(rec, strict=True, visit=visit)
-    for f in result.faults:
-        click.echo(f"FAULT {f}", err=True)
-    if result.outcome is not None and as_json:
-        click.echo(json.dumps({"index": None, "worked": result.worked}))
-    elif result.outcome is not None:
-        click.echo("== outcome ==")
-        for line in outcome_lines(result.outcome, players):
-            click.echo("   " + line)
-        for line in worked_lines(result.worked, players):
-            click.echo("   " + line)
-        click.echo("   nets (HT): " + " ".join(str(x) for x in result.settlement.nets)
-                   + f"   commission: {result.settlement.commission}")
-    if result.faults:
-        sys.exit(1)
-
-
-_SEAT_LINE = re.compile(r"^seat (\d+):")
-_CARD_TOKEN = re.compile(r"\b(?:[2-9TJQKA][SHDC]|JK|MC)\b")
-
-
-def _symbols(text: str) -> str:
-    """Every card code in ``text`` as people read it (``TD`` -> ``10♦``, ``JK`` -> ``joker``)."""
-    from replay.cards import card_symbol, parse_card
-
-    return _CARD_TOKEN.sub(lambda m: card_symbol(parse_card(m.group(0))), text)
-
-
-def people_line(line: str, players: list[str]) -> str:
-    """A line of the game's text view as ``tiplu replay`` prints it: seats by name, cards in
-    symbols (as the moves are described: issue 29 item 17)."""
-    m = _SEAT_LINE.match(line)
-    if m and int(m.group(1)) < len(players):
-        line = f"{players[int(m.group(1))]} (seat {m.group(1)}):" + line[m.end():]
-    return _symbols(line)
-
-
-def outcome_lines(outcome, players: list[str]) -> list[str]:
-    """The outcome's points by name; the tiplu, and each seat's maal, when the game has them."""
-    name = lambda seat: players[seat] if 0 <= seat < len(players) else f"seat {seat}"  # noqa: E731
-    out = []
-    tiplu = (outcome.detail or {}).get("tiplu")
-    if isinstance(tiplu, str):
-        out.append(f"tiplu: {_symbols(tiplu)}")
-    out.append("points: " + ", ".join(f"{name(i)} {p}" for i, p in enumerate(outcome.points)))
-    for i, b in enumerate(outcome.breakdown or ()):
-        maal = b.get("maal") if isinstance(b, dict) or hasattr(b, "get") else None
-        if isinstance(maal, (list, tuple)):
-            items = ", ".join(f"{m.get('item')} {_symbols(' '.join(m.get('cards', [])))} = {m.get('points')}"
-                              for m in maal) or "none"
-            out.append(f"  maal of {name(i)}: {items}")
-    return out
-
-
-def _pays_or_gets(net: int) -> str:
-    """A seat's pairwise total in words: ``pays 5`` (net -5), ``gets 28`` (net +28)."""
-    return f"gets {net}" if net > 0 else f"pays {-net}"
-
-
-def worked_lines(worked: dict, players: list[str]) -> list[str]:
-    """The settlement worked (:mod:`replay.worked`) as text lines for ``tiplu replay``."""
-    pts, out = worked["points"], []
-    name = lambda seat: players[seat] if 0 <= seat < len(players) else f"seat {seat}"  # noqa: E731
-    if pts["method"] == "MC-31":
-        out.append(f"settlement (MC-31): T = {pts['T_sum']}, n = {pts['n']}; each opponent pays the winner "
-                   f"{name(pts['winner'])} T + w − n·S")
-    elif pts["method"] == "D-13":
-        out.append(f"pot (D-13): {pts['pot_sum']}")
-    elif pts["method"] == "D-10":
-        out.append(f"void round (D-10): T = {pts['T_sum']}, n = {pts['n']}; net = n·S − T")
-    else:
-        out.append("settlement (R-20): losers pay their points to the winner")
-    for r in pts["rows"]:
-        pair = ""
-        if "pairwise" in r:
-            pair = ("   pairwise: " + ", ".join(f"gets w {-x['points']} from {name(x['to'])}" if x.get("w") and x["points"] < 0
-                                            else f"{'w ' if x.get('w') else ''}{x['points']} → {name(x['to'])}"
-                                            for x in r["pairwise"]) + f" = {_pays_or_gets(r['pairwise_net'])}")
-        out.append(f"  {name(r['seat'])}: {r['sum']}{pair}")
-    out.append(f"money (D-2): {worked['money']['point_value']} HT a point, {worked['money']['commission_pct']}% "
-               "commission on each gain")
-    out += [f"  {r['player']}: {r['sum']}" for r in worked["money"]["rows"]]
-    return out

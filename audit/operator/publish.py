@@ -24,8 +24,9 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from replay.game import Outcome
-from replay.records import (LOG_BOUND_FORMATS, RECORD_FORMAT, UNSET, FairnessDoc, HandRecordDoc, OutcomeDoc, PayoutsDoc, RulesetDoc,
-                            SeatDoc, TableDoc, record_json)
+from replay.record_model import (UNSET, FairnessDoc, HandRecordDoc, OutcomeDoc, PayoutsDoc, RulesetDoc, SeatDoc,
+                                 TableDoc, record_json)
+from replay.records import LOG_BOUND_FORMATS, RECORD_FORMAT
 from replay.settlement import Settlement
 
 from ..errors import LedgerIntegrityError, NotFoundError
@@ -42,7 +43,7 @@ def build_record(ledger: Ledger, hand_id: str, *, moves: Sequence[Mapping[str, A
                  settlement: Settlement, carry: Mapping[str, Any] | None = None,
                  hand_no: int | None = None) -> dict[str, Any]:
     """The record an operator attaches at ``finish`` for a dealt hand of the ledger, written
-    through the record model (:class:`replay.records.HandRecordDoc`): a field it does not
+    through the record model (:class:`replay.record_model.HandRecordDoc`): a field it does not
     know is a ``TypeError``, a value its schema refuses a :class:`MalformedError`."""
     hand = ledger.get_hand(hand_id)
     table = ledger.table(hand.table_id)

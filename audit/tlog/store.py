@@ -35,163 +35,16 @@ neither does; called outside any transaction, it commits on its own.  Writers mu
 from __future__ import annotations
 
 import hmac
-import re
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping
 
 import sqlite_utils
 
 from audit.errors import LedgerIntegrityError, NotFoundError, ProofError
-from replay.canonical import canonical_json, plain_canonical_json
-from replay.errors import MalformedError
 
 from . import merkle
-
-#: ``tlog_nodes`` as a view of the ``nodes`` column (``tlog-0002``): one row per stored
-#: subtree, ``(level, idx, hash)`` as the table had them; it refuses writes like the table did
-_NODES_VIEW = (
-    "CREATE VIEW tlog_nodes (level, idx, hash) AS"
-    " WITH RECURSIVE lv(level) AS (SELECT 1 UNION ALL SELECT level + 1 FROM lv WHERE level < 63)"
-    " SELECT lv.level, ((l.idx + 1) >> lv.level) - 1, substr(l.nodes, 32 * lv.level - 31, 32)"
-    " FROM tlog_leaves l JOIN lv ON length(l.nodes) >= 32 * lv.level",
-    *(f"CREATE TRIGGER tlog_nodes_no_{verb.lower()} INSTEAD OF {verb} ON tlog_nodes"
-      " BEGIN SELECT RAISE(ABORT, 'tlog_nodes is append-only'); END" for verb in ("INSERT", "UPDATE", "DELETE")),
-)
-
-
-def _nodes_into_leaf_rows(conn) -> None:
-    """``tlog-0002``: each cached subtree moves into the row of the leaf that completed it.
-
-    Leaf ``i`` completes the perfect subtrees of levels ``1..t`` ending at it (``t`` = the
-    trailing one bits of ``i``); their hashes, concatenated by level, become that row's
-    ``nodes``.  An append then writes one row in one B-tree instead of a leaf row plus, on
-    average, a node row in another B-tree (a page more per statement, synced at each
-    commit).  Every node row is kept (readable as before through the ``tlog_nodes`` view);
-    a node whose leaf row is missing, or a gap in a row's levels, stops the migration and
-    its transaction rolls back."""
-    conn.execute("ALTER TABLE tlog_leaves ADD COLUMN nodes BLOB NOT NULL DEFAULT x''")
-    by_leaf: dict[int, dict[int, bytes]] = {}
-    for level, idx, h in conn.execute("SELECT level, idx, hash FROM tlog_nodes"):
-        by_leaf.setdefault(((idx + 1) << level) - 1, {})[level] = bytes(h)
-    conn.execute("DROP TRIGGER tlog_leaves_no_update")
-    for leaf, levels in sorted(by_leaf.items()):
-        if sorted(levels) != list(range(1, len(levels) + 1)) or any(len(h) != merkle.HASH_SIZE for h in levels.values()):
-            raise LedgerIntegrityError(f"transparency log subtrees ending at leaf {leaf} are incomplete")
-        cur = conn.execute("UPDATE tlog_leaves SET nodes = ? WHERE idx = ?",
-                           (b"".join(levels[lv] for lv in sorted(levels)), leaf))
-        if cur.rowcount != 1:
-            raise LedgerIntegrityError(f"transparency log subtree ending at leaf {leaf} has no leaf row")
-    conn.execute("CREATE TRIGGER tlog_leaves_no_update BEFORE UPDATE ON tlog_leaves"
-                 " BEGIN SELECT RAISE(ABORT, 'tlog_leaves is append-only'); END")
-    conn.execute("DROP TABLE tlog_nodes")  # its triggers go with it
-    for sql in _NODES_VIEW:
-        conn.execute(sql)
-
-
-MIGRATIONS: tuple[tuple[str, tuple[Any, ...]], ...] = (
-    ("tlog-0001-leaves-nodes-checkpoints", (
-        "CREATE TABLE tlog_leaves (idx INTEGER PRIMARY KEY, leaf_hash BLOB NOT NULL, entry BLOB NOT NULL)",
-        "CREATE TABLE tlog_nodes (level INTEGER NOT NULL, idx INTEGER NOT NULL, hash BLOB NOT NULL,"
-        " PRIMARY KEY (level, idx)) WITHOUT ROWID",
-        "CREATE TABLE tlog_checkpoints (id INTEGER PRIMARY KEY, size INTEGER NOT NULL, root BLOB NOT NULL,"
-        " time TEXT NOT NULL, text TEXT NOT NULL)",
-        *(f"CREATE TRIGGER {table}_no_{verb.lower()} BEFORE {verb} ON {table}"
-          f" BEGIN SELECT RAISE(ABORT, '{table} is append-only'); END"
-          for table in ("tlog_leaves", "tlog_nodes", "tlog_checkpoints") for verb in ("UPDATE", "DELETE")),
-    )),
-    ("tlog-0002-nodes-in-leaf-rows", (_nodes_into_leaf_rows,)),
-)
-
-
-def leaf_entry(signed: Mapping[str, Any], *, plain: bool = False) -> bytes:
-    """The entry bytes of a signed statement: canonical JSON of ``{"statement", "key", "sig"}``.
-
-    ``plain``: the statement is part of a record known plain JSON
-    (:attr:`replay.records.HandRecord.plain`), so its values are not walked again."""
-    try:
-        entry = {"statement": signed["statement"], "key": signed["key"], "sig": signed["sig"]}
-        return plain_canonical_json(entry) if plain else canonical_json(entry)
-    except (KeyError, TypeError):
-        raise MalformedError("a signed statement needs 'statement', 'key' and 'sig'") from None
-
-
-def leaf_entry_of(statement_json: bytes, key: str, sig: str) -> bytes:
-    """:func:`leaf_entry` of ``{"statement": S, "key": key, "sig": sig}`` given
-    ``statement_json = canonical_json(S)``, without serialising ``S`` a second time.
-
-    The same bytes: canonical JSON writes an object's keys sorted (``key`` < ``sig`` <
-    ``statement``) with ``,`` and ``:`` and each value in its own canonical form, so the
-    entry is those three parts joined (``tests/tlog`` checks it against :func:`leaf_entry`)."""
-    return b'{"key":' + canonical_json(key) + b',"sig":' + canonical_json(sig) + b',"statement":' + statement_json + b"}"
-
-
-def leaf_entry_of_hex(statement_json: bytes, key: str, sig: str) -> bytes:
-    """:func:`leaf_entry_of` for a ``key`` and ``sig`` in hex (as every signer here makes
-    them): a hex string's canonical JSON is itself in quotes, so nothing is serialised.
-    Anything but lower- or upper-case hex digits goes the general way."""
-    if _HEX.fullmatch(key) is None or _HEX.fullmatch(sig) is None:
-        return leaf_entry_of(statement_json, key, sig)
-    return b'{"key":"' + key.encode() + b'","sig":"' + sig.encode() + b'","statement":' + statement_json + b"}"
-
-
-_HEX = re.compile("[0-9a-fA-F]*")
-
-
-#: the sibling-reading query of an append, by the number of siblings (:meth:`TransparencyLog._append`)
-_SIBLINGS_SQL: dict[int, str] = {}
-
-
-def _sibling_rows(index: int) -> list[int]:
-    """The rows holding the left siblings that leaf ``index`` combines with, by level."""
-    ends = []
-    level = 0
-    while (index >> level) & 1:
-        ends.append(((index >> level) << level) - 1)
-        level += 1
-    return ends
-
-
-_INSERT_LEAF = "INSERT INTO tlog_leaves (idx, leaf_hash, entry, nodes) VALUES (?, ?, ?, ?)"
-_HASH_SIZE = merkle.HASH_SIZE
-
-
-def append_leaf(conn, entry: bytes, index: int) -> int:
-    """Append ``entry`` as leaf ``index`` with the subtrees it completes, in one row, inside
-    the caller's open transaction (which rolls back as a whole on any error); ``index``.
-    When the log's size is not ``index`` nothing is appended and the size is returned.
-
-    The siblings those subtrees need are read in the same query as the size: the
-    subtree of level ``l`` left of the new leaf ends at leaf ``(index with its low l bits
-    cleared) - 1``, in that row's ``leaf_hash`` (``l = 0``) or ``nodes``.  The ledger calls
-    this once per statement, so it is a function, not a method of an object made per append."""
-    ends = _sibling_rows(index)
-    sql = _SIBLINGS_SQL.get(len(ends))
-    if sql is None:
-        sql = _SIBLINGS_SQL[len(ends)] = (
-            "SELECT max(idx), NULL, NULL FROM tlog_leaves"
-            + "".join(" UNION ALL SELECT idx, leaf_hash, nodes FROM tlog_leaves WHERE idx = ?" for _ in ends))
-    rows = conn.execute(sql, ends).fetchall()
-    top = rows[0][0]
-    size = 0 if top is None else top + 1
-    if size != index:
-        return size
-    leaf = right = merkle.leaf_hash(entry)
-    nodes = b""
-    if ends:
-        found = {row[0]: (row[1], row[2]) for row in rows[1:]}
-        parts = []
-        for level, end in enumerate(ends):
-            row = found.get(end)
-            left = None if row is None else (row[0] if level == 0 else row[1][_HASH_SIZE * (level - 1):
-                                                                          _HASH_SIZE * level])
-            if left is None or len(left) != _HASH_SIZE:
-                raise LedgerIntegrityError(f"transparency log is missing subtree ({level}, {(index >> level) - 1})")
-            right = merkle.node_hash(bytes(left), right)
-            parts.append(right)
-        nodes = b"".join(parts)
-    conn.execute(_INSERT_LEAF, (index, leaf, entry, nodes))
-    return index
-
+from .leaves import append_leaf, leaf_entry, leaf_entry_of, leaf_entry_of_hex  # noqa: F401 - the store's API too
+from .tables import MIGRATIONS
 
 def _utc_now() -> datetime:
     return datetime.now(timezone.utc)
@@ -301,9 +154,6 @@ class TransparencyLog:
     def size(self) -> int:
         row = self._conn.execute("SELECT max(idx) FROM tlog_leaves").fetchone()
         return 0 if row[0] is None else row[0] + 1
-
-    def _perfect(self, level: int, index: int) -> bytes:
-        return self._perfect_many({(level, index)}).get((level, index)) or self._missing(level, index)
 
     @staticmethod
     def _missing(level: int, index: int) -> bytes:

@@ -167,7 +167,6 @@ class Discard:
 
 
 Move = Union[TunnelaShow, DealtShow, Draw, Show, Finish, Discard]
-MOVE_TYPES = (TunnelaShow, DealtShow, Draw, Show, Finish, Discard)
 
 
 # --- parsing ------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The record model (replay.records.HandRecordDoc) is the documented schema, and round-trips.
+"""The record model (replay.record_model.HandRecordDoc) is the documented schema, and round-trips.
 
 * The model's JSON Schema (msgspec generates it) and ``docs/hand-record.schema.json`` say
   the same thing, keyword for keyword, once written alike (``$ref`` inlined, annotations
@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from audit.schema import _validator, validate_record
 from replay.canonical import PLAIN_JSON, json_kind
 from replay.errors import MalformedError
-from replay.records import HandRecordDoc, check_shape, record_json
+from replay.record_model import HandRecordDoc, check_shape, record_json
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 DOCS_SCHEMA = ROOT / "docs" / "hand-record.schema.json"

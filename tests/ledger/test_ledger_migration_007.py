@@ -11,7 +11,8 @@ from audit.errors import LedgerIntegrityError
 from audit.operator.ledger import Ledger
 from audit.operator.publish import publish
 from audit.tlog import merkle
-from audit.tlog.store import MIGRATIONS as TLOG_MIGRATIONS, TransparencyLog
+from audit.tlog.store import TransparencyLog
+from audit.tlog.tables import MIGRATIONS as TLOG_MIGRATIONS
 
 from ledger_testkit import PLAYERS, advance, new_ledger
 

@@ -23,10 +23,14 @@ class Clock:
 
 
 @pytest.fixture
-def clocked(monkeypatch):
-    clock = Clock()
-    monkeypatch.setattr(read_cache.time, "monotonic", clock)
-    return clock
+def clocked():
+    return Clock()
+
+
+def _clocked_app(make_app, fresh_db, clock, **config):
+    app = make_app(fresh_db, **config)
+    app.extensions["tiplu_read_cache"].clock = clock
+    return app
 
 
 def _counting(app, endpoint: str) -> list:
@@ -53,7 +57,7 @@ def _new_hand(client, site) -> str:
 
 
 def test_an_unchanged_ledger_is_read_from_memory_until_a_write(make_app, fresh_db, site, clocked):
-    app = make_app(fresh_db)
+    app = _clocked_app(make_app, fresh_db, clocked)
     calls = _counting(app, "api.list_hands")
     client = app.test_client()
     first = client.get("/api/v1/hands")
@@ -77,7 +81,7 @@ def test_an_unchanged_ledger_is_read_from_memory_until_a_write(make_app, fresh_d
 
 
 def test_a_cached_answer_has_an_etag_and_a_matching_read_gets_304(make_app, fresh_db, clocked):
-    client = make_app(fresh_db).test_client()
+    client = _clocked_app(make_app, fresh_db, clocked).test_client()
     first = client.get("/api/v1/hands")
     etag = first.headers["ETag"]
     assert etag.startswith('"') and len(etag) > 10
@@ -90,7 +94,7 @@ def test_a_cached_answer_has_an_etag_and_a_matching_read_gets_304(make_app, fres
 
 
 def test_token_reads_writes_and_errors_are_never_cached(make_app, fresh_db, site, clocked):
-    app = make_app(fresh_db)
+    app = _clocked_app(make_app, fresh_db, clocked)
     calls = _counting(app, "api.list_hands")
     client = app.test_client()
     for _ in range(3):
@@ -201,3 +205,13 @@ def test_an_anonymous_read_waits_for_the_write_in_flight(served, site, monkeypat
     writer.join(60)
     reader.join(60)
     assert order == ["write answered", "read 200"]
+
+
+def test_files_and_pages_marked_no_store_are_never_kept(make_app, fresh_db, site, clocked):
+    app = _clocked_app(make_app, fresh_db, clocked)
+    client = app.test_client()
+    assert client.get("/static/site.css").status_code == 200
+    assert client.get("/verify/").status_code == 200
+    live = client.get(f"/hands/{site.hands['dealt']}")  # a hand before its reveal: no-store
+    assert live.status_code == 200 and live.headers["Cache-Control"] == "no-store" and "ETag" not in live.headers
+    assert app.extensions["tiplu_read_cache"]._answers == {}

@@ -425,7 +425,8 @@ async function run(event) {
     const moves = isHandRecord(record) && report.ok ? await recordChecks(record) : null;
     drawReport(report, logs, trust, timing, moves);
     const ms = Math.max(1, Math.round(performance.now() - started));
-    showStatus("info", "Done.", `Recomputed ${report.shoe.length} cards${logs ? " and checked the record's log proofs" : ""} in ${ms} ms, in this browser.`);
+    const replayed = moves?.replayed ? `, replayed ${moves.moves} moves` : "";
+    showStatus("info", "Done.", `Recomputed ${report.shoe.length} cards${replayed}${logs ? " and checked the record's log proofs" : ""} in ${ms} ms, in this browser.`);
     const logResult = logs ? logState(logs) : "verified";
     document.body.dataset.replay = moves?.replayed ? "replayed" : "not-replayed";
     document.body.dataset.state = !report.ok || logResult === "failed" || moves?.checks.some((c) => c.ok === false) ? "failed"

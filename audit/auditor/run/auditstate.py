@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from replay.errors import MalformedError
+from replay.faults import Reason
 
 from ...errors import ProofError
 from ...tlog import merkle
@@ -117,14 +118,24 @@ class StateCheck:
         self.inconsistent += other.inconsistent
         self.contradicted |= other.contradicted
 
+    def note(self, verdict: Any) -> None:
+        """Learn of a record's verdict: any ``log_inconsistent`` fault (this check's or the log
+        check's) contradicts the state, which is then not advanced."""
+        if Reason.LOG_INCONSISTENT in verdict.reasons:
+            self.contradicted = True
+
     def forks(self) -> list[str]:
-        """One message per tree size for which two accepted checkpoints give two roots."""
+        """One message per tree size for which two accepted checkpoints give two roots (each
+        contradicts the state)."""
         roots: dict[int, list[bytes]] = {}
         for size, root in self.accepted:
             roots.setdefault(size, []).append(root)
-        return [f"two roots for tree size {size} under one key: {', '.join(r.hex() for r in found)} -- the log "
-                "forked (two checkpoints the audit met; neither record alone shows it)"
-                for size, found in sorted(roots.items()) if len(found) > 1]
+        found = [f"two roots for tree size {size} under one key: {', '.join(r.hex() for r in found)} -- the log "
+                 "forked (two checkpoints the audit met; neither record alone shows it)"
+                 for size, found in sorted(roots.items()) if len(found) > 1]
+        if found:
+            self.contradicted = True
+        return found
 
     def check(self, cp: Checkpoint) -> str | None:
         """``None`` if ``cp`` is consistent (or cannot be checked); else what contradicts.

@@ -47,7 +47,8 @@ from replay.faults import Fault, Reason, group_faults
 from replay.records import HandRecord, load_json_kind, parse_record
 from replay.replayer import ReplayResult, replay_record
 
-from ..evidence.logcheck import LogView, check_log_evidence
+from ..evidence.logcheck import LogView, check_log_evidence, verified_checkpoint
+from .audit_policy import AuditPolicy, options
 from ...schema import validate_record
 from .statement_check import check_statements
 from ...tlog.policy import Policy
@@ -187,16 +188,20 @@ def trust_of(record: HandRecord | None, *, trust: TrustAnchor | None = None,
         return None
 
 
-def audit_record(data: Any, *, public_key: str | None = None, strict: bool = False,
-                 trust: TrustAnchor | None = None, check_signatures: bool = False,
-                 log: LogView | None = None, kind: int | None = None, policy: Policy | None = None) -> Verdict:
-    """Audit one record (JSON text, a dict, or a parsed :class:`HandRecord`).  ``kind``:
-    the dict's :func:`~replay.canonical.json_kind` when the caller knows it (a source that
-    decoded it: :func:`replay.records.load_json_kind`).  ``policy``: the auditor's pinned
-    C2SP tlog-policy (:mod:`audit.tlog.policy`): its logs are the trusted keys when nothing else
-    is pinned, and its witness quorum, when it asks one, must have cosigned the record's
-    checkpoint (``WITNESS_QUORUM``).  The verdict's ``timing`` (:mod:`audit.auditor.verdict.timing`) says what
-    proved the timing: ``log`` (the whole log), the policy's quorum, or nothing."""
+def audit_record(data: Any, terms: AuditPolicy | None = None, *, kind: int | None = None, **given: Any) -> Verdict:
+    """Audit one record (JSON text, a dict, or a parsed :class:`HandRecord`) under ``terms``
+    (:class:`~audit.auditor.verdict.audit_policy.AuditPolicy`; or its options as keywords,
+    :meth:`AuditPolicy.of`: ``public_key``, ``trust``, ``strict``, ``check_signatures``,
+    ``log``, ``policy``, ``state``).  ``kind``: the dict's :func:`~replay.canonical.json_kind`
+    when the caller knows it (a source that decoded it: :func:`replay.records.load_json_kind`).
+    The policy's ``policy``, the auditor's pinned C2SP tlog-policy (:mod:`audit.tlog.policy`):
+    its logs are the trusted keys when nothing else is pinned, and its witness quorum, when it
+    asks one, must have cosigned the record's checkpoint (``WITNESS_QUORUM``).  The verdict's
+    ``timing`` (:mod:`audit.auditor.verdict.timing`) says what proved the timing: ``log`` (the
+    whole log), the policy's quorum, or nothing.  With a ``state``, a checkpoint of the record
+    that contradicts the auditor's stored one is ``LOG_INCONSISTENT`` (:func:`state_faults`)."""
+    terms = options(terms, given)
+    strict, log, policy = terms.strict, terms.log, terms.policy
     try:
         if isinstance(data, HandRecord):
             record = data
@@ -209,8 +214,10 @@ def audit_record(data: Any, *, public_key: str | None = None, strict: bool = Fal
             record = parse_record(data, plain=kind == PLAIN_JSON)
     except MalformedError as exc:
         hand_id = data.get("hand_id") if isinstance(data, Mapping) else None
-        return Verdict(hand_id if isinstance(hand_id, str) else None, None,
-                       (Fault(Reason.MALFORMED, str(exc)),))
+        malformed = [Fault(Reason.MALFORMED, str(exc))]
+        if terms.state is not None and not strict:  # a record that does not parse: its raw checkpoint
+            malformed += state_faults(data, terms.state, terms.key, terms.origin)
+        return Verdict(hand_id if isinstance(hand_id, str) else None, None, tuple(malformed))
     faults: list[Fault] = []
 
     def add(new: list[Fault] | Fault) -> None:
@@ -235,10 +242,10 @@ def audit_record(data: Any, *, public_key: str | None = None, strict: bool = Fal
                 add(Fault(Reason.SEAT_SEED_MISMATCH, str(exc)))
         if not same_text(record.ruleset.hash, f.ruleset_hash):
             add(Fault(Reason.RULESET_MISMATCH, "the resolved ruleset does not hash to the committed ruleset hash"))
-        anchor = trust_of(record, trust=trust, public_key=public_key, policy=policy)
+        anchor = trust_of(record, trust=terms.trust, public_key=terms.public_key, policy=policy)
         key = anchor.public_key if anchor is not None else record.table.public_key
         add(check_statements(record, public_key=key if anchor is not None and anchor.is_pinned else None,
-                             check_signatures=check_signatures))
+                             check_signatures=terms.check_signatures))
         if f.server_seed is not None:
             result = replay_record(record, strict=strict)
             add(list(result.faults))
@@ -255,7 +262,33 @@ def audit_record(data: Any, *, public_key: str | None = None, strict: bool = Fal
         faults.extend(extra)
         # a statement dated after a witness cosigned the tree that holds it (issue 27)
         faults.extend(witnessed_future(record.fairness.statements, timing.witnesses))
+    if terms.state is not None and not (strict and faults):
+        faults.extend(state_faults(record, terms.state, terms.key, terms.origin))
     return Verdict(record.hand_id, record.preset, tuple(faults), record.table.table_id, result, timing)
+
+
+def state_faults(record: Any, state: Any, public_key: str | None, origin: str | None) -> list[Fault]:
+    """The ``LOG_INCONSISTENT`` fault if the record's checkpoint contradicts ``state`` (an
+    :class:`audit.auditor.run.auditstate.StateCheck`), verified under ``public_key`` (else the
+    record's own claimed key) and ``origin``; nothing if it has no checkpoint that verifies (its
+    own audit reports that).  ``record``: the parsed :class:`HandRecord`, or -- for a record that
+    does not parse, the only form it has -- its raw JSON value."""
+    from ...tlog.proof import parse_tlog_proof
+
+    try:
+        if isinstance(record, HandRecord):
+            proof, claimed = (record.fairness.log_proofs or ())[0], record.table.public_key  # none: IndexError, below
+        else:
+            if isinstance(record, (str, bytes)):
+                import json
+
+                record = json.loads(record)
+            proof, claimed = record["fairness"]["log_proofs"][0], record["table"]["public_key"]
+        cp = verified_checkpoint(parse_tlog_proof(proof).checkpoint_text, public_key or claimed, origin)
+    except Exception:  # noqa: BLE001 - no usable checkpoint: the record's own audit says why
+        return []
+    message = state.check(cp)
+    return [] if message is None else [Fault(Reason.LOG_INCONSISTENT, message)]
 
 
 def whole_log_name(log: LogView | None) -> str | None:

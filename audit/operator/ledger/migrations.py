@@ -135,7 +135,8 @@ def m003_published_records(db: Database) -> None:
 def m004_transparency_log(db: Database) -> None:
     """Every statement becomes a leaf of the RFC 9162 transparency log, in seq order:
     the log's tables, and the leaves of any statement stored before this migration."""
-    from ...tlog.store import MIGRATIONS as TLOG_MIGRATIONS, TransparencyLog
+    from ...tlog.store import TransparencyLog
+    from ...tlog.tables import MIGRATIONS as TLOG_MIGRATIONS
 
     log = TransparencyLog(db, migrate=False)
     done = {r[0] for r in db.execute("SELECT name FROM migrations WHERE name LIKE 'tlog-%'")}
