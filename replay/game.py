@@ -215,7 +215,7 @@ class Game:
     parse_move_text: Callable[[str], Move]
     view: Callable[[Any], View]
     deal_layout: DealLayout
-    eval_handlers: Callable[[dict], dict]
+    eval_handlers: Callable[[dict[str, Any]], dict[str, Any]]
     carry: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     carry_after: Callable[[Mapping[str, Any], Outcome], Mapping[str, Any]] | None = None
     describe_move: Callable[[Move, Sequence[str]], str] | None = None

@@ -46,7 +46,7 @@ def _indicator(request: Mapping[str, Any]):
     return card, wild_rank_of(card)
 
 
-def op_points(request: Mapping[str, Any]) -> dict:
+def op_points(request: Mapping[str, Any]) -> dict[str, Any]:
     rs = _ruleset(request)
     shoe = _shoe(rs, request)
     indicator, wild = _indicator(request)
@@ -55,7 +55,7 @@ def op_points(request: Mapping[str, Any]) -> dict:
     return solve(cards, wild, high=rs["high_card_points"]).to_json()
 
 
-def op_check(request: Mapping[str, Any]) -> dict:
+def op_check(request: Mapping[str, Any]) -> dict[str, Any]:
     rs = _ruleset(request)
     shoe = _shoe(rs, request)
     indicator, wild = _indicator(request)
@@ -69,7 +69,7 @@ def op_check(request: Mapping[str, Any]) -> dict:
     return {"valid": verdict.valid, "rule": verdict.rule}
 
 
-def op_settle(request: Mapping[str, Any]) -> dict:
+def op_settle(request: Mapping[str, Any]) -> dict[str, Any]:
     points = request.get("points")
     if not isinstance(points, list) or len(points) < 2 or any(
             isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in points):
@@ -95,7 +95,7 @@ def op_settle(request: Mapping[str, Any]) -> dict:
 OPS = {"points": op_points, "check": op_check, "settle": op_settle}
 
 
-def evaluate(request: Mapping[str, Any]) -> dict:
+def evaluate(request: Mapping[str, Any]) -> dict[str, Any]:
     """Answer one request (raises a TipluError for bad input)."""
     op = request.get("op")
     if op not in OPS:
