@@ -35,14 +35,12 @@ neither does; called outside any transaction, it commits on its own.  Writers mu
 from __future__ import annotations
 
 import hmac
-import re
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping
 
 import sqlite_utils
 
 from audit.errors import LedgerIntegrityError, NotFoundError, ProofError
-from replay.canonical import canonical_json
 
 from . import merkle
 from .leaves import append_leaf, leaf_entry, leaf_entry_of, leaf_entry_of_hex  # noqa: F401 - the store's API too
