@@ -243,7 +243,7 @@ def _parse(data: Mapping[str, Any], allowed: dict[str, frozenset[str]]) -> Move:
     if kind == "discard":
         text = data["card"] if "card" in data else _field(data, "card")
         if type(text) is str:
-            key = (seat, text, auto)
+            key: tuple[Any, ...] = (seat, text, auto)
             move = _MADE.get(key)
             if move is not None:
                 return move

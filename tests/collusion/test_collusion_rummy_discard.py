@@ -17,6 +17,8 @@ from replay.rummy.signals import use_of
 from replay.rummy.solver import solve
 from replay.stream import Stream
 
+from audit.auditor.collusion import review
+from audit.auditor.collusion.cheaters import account, played_observations
 
 RS = resolve("rummy13")
 HIGH = RS["high_card_points"]

@@ -83,8 +83,9 @@ class PairTest:
     t: float | None
     p: float | None
     q: float | None = None
-    #: every hand scored exactly 0 (a seat that always threw its own reference, a Kitti hand's
-    #: flow): no information, so no test -- it would only add a p-value of 1 to the control
+    #: every hand scored exactly 0 (a seat that always threw its own reference discard, a
+    #: flow where the losers always paid alike): no information, so no test -- it would only
+    #: add a p-value of 1 to the control
     blank: bool = False
 
     @property
