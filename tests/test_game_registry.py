@@ -218,7 +218,7 @@ def test_the_record_model_and_schema_name_the_registrys_presets_and_games():
     # against the model by tests/audit/test_record_model.py) says the same
     from typing import get_args
 
-    from replay.records import GameName, PresetName
+    from replay.record_model import GameName, PresetName
 
     assert get_args(PresetName) == presets() == PRESETS and get_args(GameName) == game_names()
     schema = json.loads((ROOT / "docs" / "hand-record.schema.json").read_text(encoding="utf-8"))
