@@ -69,7 +69,7 @@ class SigningKey:
         return cls(Ed25519PrivateKey.generate())
 
     @classmethod
-    def from_hex(cls, text: str) -> "SigningKey":
+    def from_hex(cls, text: object) -> "SigningKey":  # any value: parse_hex refuses a non-hex one
         return cls(Ed25519PrivateKey.from_private_bytes(parse_hex(text, what="private key", size=32)))
 
     def to_hex(self) -> str:

@@ -16,7 +16,7 @@ After the hands, as the game's :class:`~replay.game.DealLayout` says:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from .cards import Card
 from .errors import RulesetError
@@ -33,7 +33,7 @@ class Deal:
     indicator: Card | None
     stock: tuple[Card, ...]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "hands": [[str(c) for c in h] for h in self.hands],
             "turned_up": str(self.turned_up) if self.turned_up is not None else None,

@@ -144,7 +144,8 @@ def follows(fault: Fault, root: Fault) -> bool:
     if root.reason in DEAL_INPUTS and _is_game(fault):
         return True
     if _is_move(root) and (fault.reason is Reason.INCOMPLETE or fault.reason in CLAIM_FAULTS
-                           or (_is_move(fault) and fault.move_index > root.move_index)):
+                           or (_is_move(fault) and fault.move_index is not None and root.move_index is not None
+                               and fault.move_index > root.move_index)):
         return True
     if root.reason in CLAIM_FAULTS and fault.reason in CLAIM_FAULTS:
         return True

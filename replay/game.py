@@ -22,6 +22,7 @@ and a text form (``str(move)``); both round-trip.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
@@ -101,10 +102,22 @@ class DealLayout:
     """What a game lays out after the hands, in shoe order (see :mod:`replay.deal`): the
     wild-card indicator, set aside face up and never drawn (Rummy, R-5), then the card
     turned up to start the discard pile (Marriage MN-3, Rummy D-19); the rest is the stock.
-    Kitti turns nothing (K-1)."""
+    Kitti turns nothing (K-1).
+
+    The words people read for them (the browser verifier's deal, from the data
+    ``tools/build_offline_verifier.py`` generates): ``turned_up_label`` the turned-up
+    card's caption, ``stock_label`` the rest's caption and ``stock_title`` its heading."""
 
     indicator: bool = False
     turned_up: bool = False
+    turned_up_label: str = "Turned up: discard pile starts"
+    stock_label: str = "Stock"
+    stock_title: str = "Stock"
+
+    def to_json(self) -> dict[str, Any]:
+        """The layout as the JavaScript verifier reads it (``gamedata.mjs``)."""
+        return {"indicator": self.indicator, "turned_up": self.turned_up, "turned_up_label": self.turned_up_label,
+                "stock_label": self.stock_label, "stock_title": self.stock_title}
 
     @property
     def cards_after_hands(self) -> int:
@@ -191,7 +204,9 @@ class Game:
     or the function returns ``None`` when the hand fixed no jokers); ``hidden_signals`` --
     ``(engine, state, move, stream) -> [Observation]``, how a decision made in ``state``
     lines up with cards its maker could not see (:mod:`replay.signals`; ``None``: no
-    signal yet).
+    signal yet); ``worked_template`` -- the file of the hand page's worked point terms, a
+    Jinja partial given ``pts`` (the engine's ``work_points``), ``players`` and
+    ``ruleset`` (``None``: the page lists each seat's ``sum`` with no rule of its own).
     """
 
     name: str
@@ -200,12 +215,13 @@ class Game:
     parse_move_text: Callable[[str], Move]
     view: Callable[[Any], View]
     deal_layout: DealLayout
-    eval_handlers: Callable[[dict], dict]
+    eval_handlers: Callable[[dict[str, Any]], dict[str, Any]]
     carry: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     carry_after: Callable[[Mapping[str, Any], Outcome], Mapping[str, Any]] | None = None
     describe_move: Callable[[Move, Sequence[str]], str] | None = None
     jokers_of_hand: Callable[["Ruleset", Any, Outcome], Callable[[Any], bool] | None] | None = None
     hidden_signals: Callable[[Any, Any, Move, Any], list[Any]] | None = None
+    worked_template: Path | None = None
 
     def next_carry(self, carry: Mapping[str, Any], outcome: Outcome) -> dict[str, Any]:
         """What the table's next hand carries (its ``table.carry``) after a hand that

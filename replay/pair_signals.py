@@ -7,9 +7,10 @@ about.  ``excess = actual - mean(null)`` has mean zero when the choosing seat is
 towards the target -- by the same exchangeable-redeal argument (``replay.signals``) for the
 card signals, and by exchangeable seats for the token flows (:func:`flow_observations`).
 
-Each game's decision signals are looked up by the game's name in :data:`GAMES`
-(``replay/<game>/pair_signals.py``): a function of the engine, the hand's steps ``(index,
-state the move was made in, move)`` and ``rng_for(index)`` (the redeals' stream for a move).
+Each game's decision signals are found by naming, as the games themselves are (no central
+list): ``replay/<game>/pair_signals.py``'s ``hand_pair_signals(engine, steps, rng_for)`` --
+the engine, the hand's steps ``(index, state the move was made in, move)`` and
+``rng_for(index)``, the redeals' stream for a move.
 The token flow is every game's.  Pure: no ``random``, no clock.
 """
 from __future__ import annotations
@@ -22,8 +23,6 @@ from typing import Any, Callable, Sequence
 
 FLOW = "tokens.flow"
 
-#: game name -> module with ``hand_pair_signals(engine, steps, rng_for)``.
-GAMES = {"kitti": "replay.kitti.pair_signals", "rummy13": "replay.rummy.pair_signals"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +47,19 @@ class PairObservation:
         return Fraction(self.actual) - Fraction(sum(self.null, Fraction(0)), len(self.null))
 
 
-def decision_pair_signals(game_name: str) -> Callable[..., list[PairObservation]] | None:
-    """The game's ``hand_pair_signals`` (``None`` when the game has none)."""
-    name = GAMES.get(game_name)
-    return None if name is None else import_module(name).hand_pair_signals
+def decision_pair_signals(game: Any) -> Callable[..., list[PairObservation]] | None:
+    """The ``hand_pair_signals`` of ``game`` (a registry ``Game``): from the module
+    ``pair_signals`` of the game's own package, ``None`` when it has none."""
+    package = getattr(game.engine, "__module__", "").rpartition(".")[0]
+    if not package.startswith("replay."):
+        return None
+    try:
+        module = import_module(f"{package}.pair_signals")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.pair_signals":
+            raise
+        return None
+    return getattr(module, "hand_pair_signals", None)
 
 
 def flows(nets: Sequence[Decimal | Fraction | int]) -> dict[tuple[int, int], Fraction]:

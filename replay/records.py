@@ -329,7 +329,7 @@ _SIGNED_APART = ("server_seed", "statements", "log_proofs")
 def record_core(record: Mapping[str, Any]) -> dict[str, Any]:
     """The part of a record its ``record`` statement signs: everything but the server seed,
     the statements and their log proofs (published later, or signing the record themselves)."""
-    core = json.loads(json.dumps(record))
+    core: dict[str, Any] = json.loads(json.dumps(record))
     for name in _SIGNED_APART:
         core.get("fairness", {}).pop(name, None)
     return core

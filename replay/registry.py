@@ -116,7 +116,7 @@ def _builtin_game(name: str) -> "Game | None":
     for builtin in _builtins().values():
         if builtin.spec["game"] == name:
             package = builtin.package
-            game = import_module(package).GAME
+            game: Game = import_module(package).GAME
             if game.name != name:
                 raise RulesetError(f"{package}.GAME is game {game.name!r}, not {name!r}")
             return game

@@ -25,7 +25,6 @@ ZERO = Decimal("0")
 # Plain ASCII decimal notation only: Decimal() alone would also take "1e3", "1_000", "+1",
 # surrounding blanks and non-ASCII digits such as Devanagari "३".
 _AMOUNT = re.compile(r"-?[0-9]{1,15}(?:\.[0-9]{1,2})?")
-AMOUNT_LIMIT = Decimal("1e15")  # no amount reaches a quadrillion HT; bigger input is a mistake
 #: the largest number of points one seat (or a pot change) may carry into a settlement
 MAX_POINTS = 10 ** 12
 # Settlement arithmetic is exact by construction: within the limits above every product and

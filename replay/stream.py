@@ -68,7 +68,7 @@ class Stream:
     again for every block.
     """
 
-    __slots__ = ("_mac", "_block", "_words", "_pos", "blocks_used", "label")
+    __slots__ = ("_mac", "_block", "_words", "_pos", "blocks_used")
 
     def __init__(self, server_seed: bytes, material: bytes, label: str) -> None:
         self._mac = hmac.new(server_seed, enc(STREAM_TAG) + material + enc(label.encode("utf-8")), _sha256)
@@ -76,7 +76,6 @@ class Stream:
         self._words: tuple[int, ...] = ()
         self._pos = 0
         self.blocks_used = 0
-        self.label = label
 
     def block(self, i: int) -> bytes:
         """Block ``i`` of this stream (does not move the read position)."""

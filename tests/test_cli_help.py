@@ -68,3 +68,15 @@ def test_a_short_command_does_not_import_the_audit_stack():
         res = subprocess.run([sys.executable, "-c", code], input="", capture_output=True, text=True, timeout=60)
         assert res.returncode == 0, res.stderr
         assert res.stdout.strip().splitlines()[-1] == "[]", where
+
+
+def test_every_command_is_documented():
+    """Issue 31: each command and subcommand appears as ``tiplu NAME ...`` in README.md or docs/."""
+    import pathlib
+    import re
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+    text = "\n".join(p.read_text(encoding="utf-8") for p in [root / "README.md", *sorted((root / "docs").glob("*.md"))])
+    missing = [" ".join(path) for path, _ in walk(main)
+               if not re.search(r"tiplu " + r"\s+".join(map(re.escape, path)) + r"(?![\w-])", text)]
+    assert missing == []

@@ -28,6 +28,22 @@ def test_presets_module_holds_the_python_presets():  # rule D-1
     assert specs == {p: preset_spec(p) for p in PRESETS}
 
 
+def test_gamedata_module_holds_the_registrys_games():
+    # deal.mjs and verify.mjs read each game's deal layout and pile words from this
+    # generated module, never from a map of their own (issue 31)
+    from replay.registry import game_for, game_names
+
+    text = (STATIC / "verifier" / "gamedata.mjs").read_text(encoding="utf-8")
+    m = re.search(r"export const GAME_DATA = (\{.*?\n\});\n", text, re.S)
+    assert m, "GAME_DATA not found"
+    data = json.loads(m.group(1))
+    assert list(data) == list(game_names())
+    assert data == {g: {"deal_layout": game_for(g).deal_layout.to_json()} for g in game_names()}
+    assert data["rummy13"]["deal_layout"] == {"indicator": True, "turned_up": True, "turned_up_label": "Open pile starts",
+                                              "stock_label": "Closed pile", "stock_title": "Closed pile"}
+    assert [d["deal_layout"]["turned_up"] for d in data.values()] == [True, False, True]   # MN-3, K-1, D-19
+
+
 def test_offline_page_is_self_contained():
     html = (STATIC / "tiplu-verifier.html").read_text(encoding="utf-8")
     assert 'src="' not in html and "import(" not in html

@@ -145,7 +145,11 @@ def test_the_pairwise_total_says_pays_or_gets_in_text_and_on_the_page():
     assert nets["bikash"] == 28 and nets["asha"] == -5
     text = "\n".join(worked_lines(worked, players))
     assert "= gets 28" in text and "= pays 5" in text and "= -28" not in text and "= 5\n" not in text
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(DIR.parents[1] / "web" / "templates")))
+    from replay.rulesets import resolve
+    from web.game_templates import with_games, worked_template
+
+    env = jinja2.Environment(loader=with_games(jinja2.FileSystemLoader(str(DIR.parents[1] / "web" / "templates"))))
     html = env.get_template("_worked.html").render(
-        worked=worked, players=players, vj=None, ruleset_terms={"seen": 3, "unseen": 10, "dublee": 5})
+        worked=worked, players=players, vj=None, ruleset=resolve("marriage/nepal"),
+        worked_template=worked_template("marriage"))
     assert "= gets 28</span>" in html and "= pays 5</span>" in html and "= -28" not in html

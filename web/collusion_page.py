@@ -28,7 +28,7 @@ def _model(report: CollusionReport) -> dict[str, Any]:
             signals.append({"signal": signal, "words": words, "rows": rows,
                             "picture": collusion_svg.band_chart(rows)})
     flagged |= {a for f in data["pair_flags"] for a in f["accounts"]}
-    series = {}
+    series: dict[str, dict[str, Any]] = {}
     for (account, signal), s in report.series.items():
         series.setdefault(account, {})[signal] = s.to_json()
     return {"json": data, "signals": signals, "graph": collusion_svg.pair_graph(data["pairs"], flagged),

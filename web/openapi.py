@@ -39,8 +39,8 @@ def _param(name: str, where: str = "path", schema: dict[str, Any] | None = None,
 
 HAND_ID = _param("hand_id", description="the hand id")
 SEAT = _param("seat", schema={"type": "integer", "minimum": 0, "maximum": 63}, description="seat number, 0 = first seat")
-OPERATOR_AUTH = [{"operatorToken": []}]
-SEAT_AUTH = [{"seatToken": []}]
+OPERATOR_AUTH: list[dict[str, list[str]]] = [{"operatorToken": []}]
+SEAT_AUTH: list[dict[str, list[str]]] = [{"seatToken": []}]
 
 
 def _body(schema: dict[str, Any], required: bool = True) -> dict[str, Any]:

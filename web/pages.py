@@ -29,7 +29,7 @@ from replay.errors import TipluError
 from replay.records import parse_record
 
 from .witness_view import configured_vkeys, record_cosignatures
-from . import data
+from . import data, game_templates
 from .db import get_ledger
 
 if TYPE_CHECKING:
@@ -104,6 +104,7 @@ def label(key: str) -> str:
 def _globals(state: Any) -> None:
     """Helpers the templates (and macros imported without context) call."""
     state.app.jinja_env.globals.update(is_card=is_card, is_cards=is_cards, is_groups=is_groups, key_id=key_id)
+    state.app.jinja_env.loader = game_templates.with_games(state.app.jinja_env.loader)
 
 
 def _checkpoint(ledger: Ledger) -> dict[str, Any]:
@@ -328,9 +329,9 @@ def _render_hand(ledger: Ledger, view: Any, record: dict[str, Any] | None = None
         ctx["claimed_winner"] = claimed.get("winner")
         ctx["worked"] = replay.worked if replay else None
         ruleset = replay.record.ruleset if replay and replay.record else None
-        ctx["ruleset_terms"] = ({"seen": ruleset["seen_points"], "unseen": ruleset["unseen_points"],
-                                 "dublee": ruleset["dublee_bonus"]} if ruleset is not None and ruleset.game == "marriage"
-                                else {})
+        # the game's own words for its point terms (Game.worked_template, web/game_templates.py)
+        ctx["ruleset"] = ruleset
+        ctx["worked_template"] = game_templates.worked_template(ruleset.game) if ruleset is not None else None
         ctx["carry"] = (record.get("table") or {}).get("carry") or {}
     if view.state.value == "revealed" and readable:
         try:

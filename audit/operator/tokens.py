@@ -37,7 +37,6 @@ from ..errors import AuthError, NotFoundError
 from .ledger.statements import format_time
 from .ledger.store import Migration, append_only, atomic, migrate
 
-ROLES = ("operator", "seat")
 _TOKEN = re.compile(r"tpl_([0-9a-f]{16})_([A-Za-z0-9_-]{43})")
 
 
@@ -140,7 +139,7 @@ def authenticate(db: Database, token: object) -> Principal:
     row = db.execute("SELECT t.id, t.token_hash, t.role, t.operator, t.hand_id, t.seat,"
                      " EXISTS(SELECT 1 FROM api_token_revocations r WHERE r.token_id = t.id)"
                      " FROM api_tokens t WHERE t.id = ?", [m.group(1)]).fetchone()
-    presented = token_hash(token)
+    presented = token_hash(m.group(0))  # the token itself (fullmatch)
     stored = row[1] if row is not None else "0" * 64
     if not hmac.compare_digest(stored, presented) or row is None or row[6]:
         raise AuthError("invalid token")

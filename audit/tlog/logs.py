@@ -99,6 +99,6 @@ def parse_tile_path(path: str) -> tuple[int | str, int, int]:
     level: int | str = m.group(1) if m.group(1) == "entries" else int(m.group(1))
     index = int("".join(part.lstrip("x") for part in m.group(2).split("/")))
     width = int(m.group(3)) if m.group(3) else TILE_WIDTH
-    if (level != "entries" and level > 63) or (m.group(3) and width >= TILE_WIDTH) or tile_path(level, index, width) != path:
+    if (isinstance(level, int) and level > 63) or (m.group(3) and width >= TILE_WIDTH) or tile_path(level, index, width) != path:
         raise MalformedError(f"not a tile path: {path!r}")
     return level, index, width

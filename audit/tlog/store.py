@@ -35,14 +35,12 @@ neither does; called outside any transaction, it commits on its own.  Writers mu
 from __future__ import annotations
 
 import hmac
-import re
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping
 
 import sqlite_utils
 
 from audit.errors import LedgerIntegrityError, NotFoundError, ProofError
-from replay.canonical import canonical_json
 
 from . import merkle
 from .leaves import append_leaf, leaf_entry, leaf_entry_of, leaf_entry_of_hex  # noqa: F401 - the store's API too
@@ -156,9 +154,6 @@ class TransparencyLog:
     def size(self) -> int:
         row = self._conn.execute("SELECT max(idx) FROM tlog_leaves").fetchone()
         return 0 if row[0] is None else row[0] + 1
-
-    def _perfect(self, level: int, index: int) -> bytes:
-        return self._perfect_many({(level, index)}).get((level, index)) or self._missing(level, index)
 
     @staticmethod
     def _missing(level: int, index: int) -> bytes:

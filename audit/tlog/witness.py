@@ -102,6 +102,7 @@ def parse_log_config(text: str) -> dict[str, WitnessedLog]:
         if not line:
             continue
         parts = line.split()
+        keys: tuple[Vkey, ...]
         try:
             if len(parts) == 1:
                 vkey = parse_vkey(parts[0], sig_type=TYPE_ED25519)

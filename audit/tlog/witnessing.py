@@ -170,7 +170,7 @@ class Witnessing:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
-    def from_setting(cls, text: str | None, *, timeout: float | None = None) -> "Witnessing | None":
+    def from_setting(cls, text: str | None, *, timeout: float | str | None = None) -> "Witnessing | None":
         endpoints = parse_witnesses(text)
         if not endpoints:
             return None

@@ -11,6 +11,8 @@ A table carries its pot from hand to hand (``table.carry`` = ``{"pot_before": po
 """
 from types import MappingProxyType
 
+from pathlib import Path
+
 from ..game import DealLayout, Game
 from .describe import describe
 from .engine import KittiEngine
@@ -26,6 +28,6 @@ def carry_after(carry, outcome):
 
 GAME = Game(name="kitti", engine=KittiEngine, parse_move_json=parse_move,
             parse_move_text=parse_move_text, view=view,
-            deal_layout=DealLayout(),    # K-1: nothing is turned up
+            deal_layout=DealLayout(stock_label="Undealt, never used", stock_title="Undealt cards"),    # K-1: nothing is turned up
             eval_handlers=evaluate, describe_move=describe, carry=MappingProxyType({"pot_before": 0}), carry_after=carry_after,
-            hidden_signals=hidden_signals)
+            hidden_signals=hidden_signals, worked_template=Path(__file__).with_name("worked.html"))

@@ -265,7 +265,7 @@ OPS = {"rank": op_rank, "splits": op_splits, "check": op_check, "default": op_de
        "settle": op_settle, "table": op_table, "play": op_play}
 
 
-def evaluate(request: dict) -> dict:
+def evaluate(request: dict[str, Any]) -> dict[str, Any]:
     """Answer one ``tiplu eval kitti`` request."""
     if not isinstance(request, dict) and not isinstance(request, Mapping):
         raise MalformedError("a request must be a JSON object with an 'op'")

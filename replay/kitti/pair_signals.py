@@ -77,7 +77,7 @@ def arrangement_pair_observations(move: Arrange, hands: Sequence[Sequence[Card]]
 
 def hand_pair_signals(engine: Any, steps: Sequence[tuple[int, Any, Any]],
                       rng_for: Callable[[int], Any]) -> list[PairObservation]:
-    """Every ``kitti.together`` observation of one hand (:data:`replay.pair_signals.GAMES`)."""
+    """Every ``kitti.together`` observation of one hand (found by :func:`replay.pair_signals.decision_pair_signals`)."""
     out: list[PairObservation] = []
     for index, state, move in steps:
         if isinstance(move, Arrange):

@@ -83,7 +83,8 @@ def _default_split(cards: Sequence[Card], ranker: SetRanker) -> tuple[tuple[int,
     best: tuple[int, int, int] | None = None
     best_at = 0
     for at in [at for at, score in enumerate(scores) if score == top]:   # in split order
-        ordered = tuple(sorted((keys[first[at]], keys[second[at]], keys[third[at]]), reverse=True))
+        high, middle, low = sorted((keys[first[at]], keys[second[at]], keys[third[at]]), reverse=True)
+        ordered = (high, middle, low)
         if best is None or ordered > best:
             best, best_at = ordered, at
     assert best is not None

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from ..deal import left_of
 from ..errors import MalformedError
@@ -78,7 +78,7 @@ class TableState:
         if total != 0:
             raise AssertionError(f"table money does not sum to zero: {total}")
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"seats": self.n_seats, "dealer": self.dealer, "pot": self.pot,
                 "pot_ht": format_amount(self.pot_ht), "deals": self.deals,
                 "balances": [format_amount(b) for b in self.balances],

@@ -19,6 +19,8 @@ The scoring modules above never import the engine, so they stay usable on their 
 This package exports the game as one object, :data:`GAME` (:class:`replay.game.Game`).
 """
 from ..cards import parse_card
+from pathlib import Path
+
 from ..game import DealLayout, Game
 from . import jokers
 from .describe import describe
@@ -43,4 +45,4 @@ GAME = Game(name="marriage", engine=MarriageEngine, parse_move_json=parse_move,
             parse_move_text=parse_move_text, view=view,
             deal_layout=DealLayout(turned_up=True),    # MN-3, MC-13
             eval_handlers=evaluate, describe_move=describe, jokers_of_hand=jokers_of_hand,
-            hidden_signals=hidden_signals)
+            hidden_signals=hidden_signals, worked_template=Path(__file__).with_name("worked.html"))

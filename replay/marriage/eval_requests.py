@@ -32,19 +32,19 @@ from .payments import nets_streamlined, pairwise_nets, streamlined, void_nets
 __all__ = ["evaluate", "OPS"]
 
 
-def _ruleset(request: dict) -> Ruleset:
+def _ruleset(request: dict[str, Any]) -> Ruleset:
     preset = request.get("preset")
     if not isinstance(preset, str) or not preset.startswith("marriage/"):
         raise MalformedError("preset must be marriage/nepal or marriage/classic", location="preset")
     return resolve(preset, request.get("settings") or {})
 
 
-def _tiplu(request: dict) -> Card | None:
+def _tiplu(request: dict[str, Any]) -> Card | None:
     t = request.get("tiplu")
     return None if t is None else parse_card(t)
 
 
-def _cards(request: dict, name: str, default: Any = None) -> tuple[Card, ...]:
+def _cards(request: dict[str, Any], name: str, default: Any = None) -> tuple[Card, ...]:
     value = request.get(name, default)
     if value is None:
         raise MalformedError("missing list of cards", location=name)
@@ -53,28 +53,28 @@ def _cards(request: dict, name: str, default: Any = None) -> tuple[Card, ...]:
     return parse_cards(value)
 
 
-def _sets(request: dict, name: str) -> tuple[tuple[Card, ...], ...]:
+def _sets(request: dict[str, Any], name: str) -> tuple[tuple[Card, ...], ...]:
     value = request.get(name, [])
     if not isinstance(value, list) or any(not isinstance(s, list) for s in value):
         raise MalformedError("expected a list of lists of cards", location=name)
     return tuple(parse_cards(s) for s in value)
 
 
-def _bool(request: dict, name: str, default: bool | None = None) -> bool:
+def _bool(request: dict[str, Any], name: str, default: bool | None = None) -> bool:
     value = request.get(name, default)
     if not isinstance(value, bool):
         raise MalformedError("expected true or false", location=name)
     return value
 
 
-def op_maal(request: dict, ruleset: Ruleset) -> dict:
+def op_maal(request: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
     maal = count_maal(hand=_cards(request, "hand"), table=_cards(request, "table", []),
                       tunnelas_at_deal=_sets(request, "tunnelas_at_deal"), tiplu=_tiplu(request),
                       seen=_bool(request, "seen"), ruleset=ruleset)
     return maal.to_json()
 
 
-def op_combo(request: dict, ruleset: Ruleset) -> dict:
+def op_combo(request: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
     cards = _cards(request, "cards")
     purpose = request.get("purpose")
     try:
@@ -89,7 +89,7 @@ def op_combo(request: dict, ruleset: Ruleset) -> dict:
     return {"valid": True, "kind": kind.value, "rule": None}
 
 
-def op_finish(request: dict, ruleset: Ruleset) -> dict:
+def op_finish(request: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
     shown = _sets(request, "shown")
     hand = _cards(request, "hand")
     tiplu = _tiplu(request)
@@ -110,7 +110,7 @@ def op_finish(request: dict, ruleset: Ruleset) -> dict:
     return answer
 
 
-def op_settle(request: dict, ruleset: Ruleset) -> dict:
+def op_settle(request: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
     scores = request.get("scores")
     if not isinstance(scores, list):
         raise MalformedError("expected a list of integer scores", location="scores")
@@ -134,7 +134,7 @@ def op_settle(request: dict, ruleset: Ruleset) -> dict:
 OPS = {"maal": op_maal, "combo": op_combo, "finish": op_finish, "settle": op_settle}
 
 
-def evaluate(request: dict) -> dict:
+def evaluate(request: dict[str, Any]) -> dict[str, Any]:
     """Answer one ``tiplu eval marriage`` request (raises on bad input)."""
     if not isinstance(request, dict):
         raise MalformedError("a request is a JSON object")

@@ -167,7 +167,6 @@ class Discard:
 
 
 Move = Union[TunnelaShow, DealtShow, Draw, Show, Finish, Discard]
-MOVE_TYPES = (TunnelaShow, DealtShow, Draw, Show, Finish, Discard)
 
 
 # --- parsing ------------------------------------------------------------------------------
@@ -244,7 +243,7 @@ def _parse(data: Mapping[str, Any], allowed: dict[str, frozenset[str]]) -> Move:
     if kind == "discard":
         text = data["card"] if "card" in data else _field(data, "card")
         if type(text) is str:
-            key = (seat, text, auto)
+            key: tuple[Any, ...] = (seat, text, auto)
             move = _MADE.get(key)
             if move is not None:
                 return move

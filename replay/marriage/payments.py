@@ -48,8 +48,9 @@ def _check(scores: Sequence[int], winner: int | None, seen: Sequence[bool] | Non
 
 def seen_payment(has_seen: bool, *, dublee_finish: bool, ruleset: Ruleset) -> int:
     """``w``: what one opponent pays the winner on top of the maal differences (D-9)."""
-    w = ruleset["seen_points"] if has_seen else ruleset["unseen_points"]
-    return w + (ruleset["dublee_bonus"] if dublee_finish else 0)
+    w: int = ruleset["seen_points"] if has_seen else ruleset["unseen_points"]
+    bonus: int = ruleset["dublee_bonus"] if dublee_finish else 0
+    return w + bonus
 
 
 def streamlined(scores: Sequence[int], *, winner: int, seen: Sequence[bool], dublee_finish: bool,

@@ -140,12 +140,6 @@ class RoundState:
     def seat(self, i: int) -> SeatState:
         return self.seats[i]
 
-    def with_seat(self, i: int, **changes: Any) -> tuple[SeatState, ...]:
-        """The seats with seat ``i`` changed."""
-        seats = list(self.seats)
-        seats[i] = replace(seats[i], **changes)
-        return tuple(seats)
-
     @classmethod
     def position(cls, hands: Iterable[Iterable[Card]], *, stock: Iterable[Card], discards: Iterable[Card],
                  turn_seat: int = 0, dealer: int | None = None, randomness: HandRandomness | None = None,

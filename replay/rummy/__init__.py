@@ -12,6 +12,8 @@ the engine and the ``tiplu eval rummy13`` operations (its bot is the simulator's
 
 This package exports the game as one object, :data:`GAME` (:class:`replay.game.Game`).
 """
+from pathlib import Path
+
 from ..game import DealLayout, Game
 from .describe import describe
 from .engine import RummyEngine
@@ -30,6 +32,7 @@ def jokers_of_hand(ruleset, deal, outcome):
 
 GAME = Game(name="rummy13", engine=RummyEngine, parse_move_json=parse_move,
             parse_move_text=parse_move_text, view=view,
-            deal_layout=DealLayout(indicator=True, turned_up=True),    # R-5, D-19
+            deal_layout=DealLayout(indicator=True, turned_up=True, turned_up_label="Open pile starts",
+                                     stock_label="Closed pile", stock_title="Closed pile"),    # R-5, D-19
             eval_handlers=evaluate, describe_move=describe, jokers_of_hand=jokers_of_hand,
-            hidden_signals=hidden_signals)
+            hidden_signals=hidden_signals, worked_template=Path(__file__).with_name("worked.html"))

@@ -10,7 +10,7 @@ only say whether it is valid and, if not, which rule it breaks.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..cards import Card
 from .groups import GroupKind, InvalidGroupError, classify_group
@@ -26,8 +26,8 @@ class Verdict:
     reason: str | None = None
     kinds: tuple[GroupKind, ...] = ()
 
-    def to_json(self) -> dict:
-        out: dict = {"valid": self.valid, "rule": self.rule}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"valid": self.valid, "rule": self.rule}
         if self.reason:
             out["reason"] = self.reason
         if self.kinds:

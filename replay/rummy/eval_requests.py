@@ -18,7 +18,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Mapping
 
-from ..cards import parse_card
+from ..cards import Card, parse_card
 from ..errors import MalformedError
 from ..rulesets import Ruleset, allowed_players, resolve
 from ..settlement import format_amount, parse_amount, settle
@@ -39,14 +39,14 @@ def _shoe(rs: Ruleset, request: Mapping[str, Any]) -> dict[str, int]:
     return shoe_spec(rs, players)
 
 
-def _indicator(request: Mapping[str, Any]):
+def _indicator(request: Mapping[str, Any]) -> tuple[Card, int | None]:
     if "indicator" not in request:
         raise MalformedError("missing field 'indicator' (the turned-up card, e.g. \"7H\" or \"JK\")")
     card = parse_card(request["indicator"])
     return card, wild_rank_of(card)
 
 
-def op_points(request: Mapping[str, Any]) -> dict:
+def op_points(request: Mapping[str, Any]) -> dict[str, Any]:
     rs = _ruleset(request)
     shoe = _shoe(rs, request)
     indicator, wild = _indicator(request)
@@ -55,7 +55,7 @@ def op_points(request: Mapping[str, Any]) -> dict:
     return solve(cards, wild, high=rs["high_card_points"]).to_json()
 
 
-def op_check(request: Mapping[str, Any]) -> dict:
+def op_check(request: Mapping[str, Any]) -> dict[str, Any]:
     rs = _ruleset(request)
     shoe = _shoe(rs, request)
     indicator, wild = _indicator(request)
@@ -69,7 +69,7 @@ def op_check(request: Mapping[str, Any]) -> dict:
     return {"valid": verdict.valid, "rule": verdict.rule}
 
 
-def op_settle(request: Mapping[str, Any]) -> dict:
+def op_settle(request: Mapping[str, Any]) -> dict[str, Any]:
     points = request.get("points")
     if not isinstance(points, list) or len(points) < 2 or any(
             isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in points):
@@ -95,7 +95,7 @@ def op_settle(request: Mapping[str, Any]) -> dict:
 OPS = {"points": op_points, "check": op_check, "settle": op_settle}
 
 
-def evaluate(request: Mapping[str, Any]) -> dict:
+def evaluate(request: Mapping[str, Any]) -> dict[str, Any]:
     """Answer one request (raises a TipluError for bad input)."""
     op = request.get("op")
     if op not in OPS:

@@ -80,7 +80,7 @@ def feed_observation(engine: Any, state: Any, move: Discard, after: Any, known: 
 
 def hand_pair_signals(engine: Any, steps: Sequence[tuple[int, Any, Any]],
                       rng_for: Callable[[int], Any]) -> list[PairObservation]:
-    """Every ``rummy13.feed`` observation of one hand (:data:`replay.pair_signals.GAMES`)."""
+    """Every ``rummy13.feed`` observation of one hand (found by :func:`replay.pair_signals.decision_pair_signals`)."""
     out: list[PairObservation] = []
     known: dict[int, list[Any]] = {}   # seat -> cards it took from the open pile, still held
     for n, (index, state, move) in enumerate(steps):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from audit.operator.sim.tamper import _resign_record, TamperContext
 from audit.auditor.verdict.verify import audit_record
@@ -83,8 +83,7 @@ def test_a_dishonest_operator_who_resigns_is_caught(kitti_archive, data):
                   and p[:2] != ("fairness", "statements")]
     path = data.draw(st.sampled_from(candidates))
     mutate(rec, path, data.draw(st.integers(0, 1000)))
-    if canonical_json(rec) == canonical_json(original):
-        return
+    assume(canonical_json(rec) != canonical_json(original))
     _resign_record(rec, TamperContext(ledger.signing_key("demo-operator"), Stream(bytes(32), bytes(32), "m")))
     verdict = audit_record(rec)
     if path[-1] in HARMLESS_WHEN_RESIGNED or path[-1] == "auto" and get(original, path) is True:

@@ -25,6 +25,9 @@ def test_pasted_seeds_show_the_dealt_hands(page, static_server, vectors, screens
     assert all(ok == "true" for _, ok in shown["checks"])
     assert "Deal verified" in page.inner_text("#verdict")
     assert page.inner_text("#facts").count(v["ruleset_hash"]) == 1
+    # the piles in Marriage's words (gamedata.mjs, from its DealLayout): MN-3, MN-4
+    assert "Turned up: discard pile starts" in page.inner_text("#turned-up")
+    assert page.inner_text("#stock-title").startswith("Stock (")
     # the putali and the master card are drawn as their own faces
     assert page.locator("#shoe .card.joker").count() == 3 and page.locator("#shoe .card.master").count() == 1
     screenshot(page, "verify-page-phone")
@@ -43,6 +46,9 @@ def test_rummy_shows_the_indicator_and_sorting_keeps_the_cards(page, static_serv
     ind = v["expect"]["indicator"]
     wild = "only printed jokers are wild" if ind == "JK" else ("10" if ind[0] == "T" else ind[0]) + "s are wild"
     assert wild in page.inner_text("#indicator")  # rule R-5
+    # the piles in Rummy's words (gamedata.mjs, from its DealLayout), not Marriage's: D-19
+    assert "Open pile starts" in page.inner_text("#turned-up")
+    assert page.inner_text("#stock-title").startswith("Closed pile (")
     page.check("#sort-hands")
     sorted_hands = shown_deal(page)["hands"]
     assert [sorted(h) for h in sorted_hands] == [sorted(h) for h in v["expect"]["hands"]]

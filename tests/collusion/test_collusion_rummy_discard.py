@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from replay.fairness import hand_randomness
 from replay.registry import game_for
 from replay.rulesets import resolve
@@ -15,6 +17,8 @@ from replay.rummy.signals import use_of
 from replay.rummy.solver import solve
 from replay.stream import Stream
 
+from audit.auditor.collusion import review
+from audit.auditor.collusion.cheaters import account, played_observations
 
 RS = resolve("rummy13")
 HIGH = RS["high_card_points"]
@@ -84,3 +88,18 @@ def test_the_drop_score_is_the_danger_of_the_unmoved_opponents_signed_by_the_cho
     assert drop_observation(engine, state, Drop(seat, auto=True), _rng()) is None
     later = engine.apply(engine.apply(state, Pick(seat, "closed")), Discard(seat, state.closed[0]))
     assert drop_observation(engine, later, Pick(later.turn, "closed"), _rng()) is not None
+
+
+@pytest.mark.slow
+def test_a_planted_superuser_is_flagged_on_its_discards_and_drops_and_an_honest_table_is_not():
+    # docs/collusion.md's measurement (bench/collusion.py prefix --tables 2, seed power0): the
+    # superuser's discards (which avoid feeding the next player) and first drops (against strong
+    # hidden hands) are each flagged at 100 hands of its table; the same tables played honestly
+    # flag nobody
+    peek = review(played_observations("rummy13", tables=2, players=4, hands=100, seed="power0",
+                                      peek={(0, 0): 1000}))
+    flagged = {(t.account, t.signal) for t in peek.flags}
+    assert {(account(0, 0), DISCARD_SIGNAL), (account(0, 0), DROP_SIGNAL)} <= flagged
+    assert {a for a, _ in flagged} == {account(0, 0)}
+    honest = review(played_observations("rummy13", tables=2, players=4, hands=100, seed="power0"))
+    assert honest.flags == () and sum(t.tested for t in honest.tests if t.signal == DISCARD_SIGNAL) == 8

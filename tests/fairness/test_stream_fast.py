@@ -120,6 +120,23 @@ def test_a_real_rejection_in_a_shuffle_is_drawn_again(size, label, draw):  # rul
     assert [fast.next_u32() for _ in range(20)] == [spec.next_u32() for _ in range(20)]
 
 
+def _primed(stream, words):
+    """``stream`` about to read ``words`` next (as if they were what its blocks hold)."""
+    stream._words, stream._pos = tuple(words), 0
+    return stream
+
+
+@pytest.mark.parametrize("n", [3, 5, 6, 7, 52, 160])
+def test_a_word_equal_to_the_limit_is_rejected(n):  # rule D-3: only words below the limit are drawn
+    limit = _TWO32 - _TWO32 % n  # the first draw of an n-item shuffle is randbelow(n)
+    words = [limit, limit - 1, 7, 9, 11, 13, 17, 19]
+    assert _primed(Stream(bytes(32), b"m", "x"), words).randbelow(n) == (limit - 1) % n
+    assert _primed(SpecStream(bytes(32), b"m", "x"), words).randbelow(n) == (limit - 1) % n
+    fast, spec = _primed(Stream(bytes(32), b"m", "x"), words), _primed(SpecStream(bytes(32), b"m", "x"), words)
+    assert fast.shuffle(range(n)) == spec.shuffle(range(n))
+    assert fast.blocks_used == spec.blocks_used and fast.next_u32() == spec.next_u32()
+
+
 def test_bad_input_fails_as_before():
     with pytest.raises(ValueError, match=r"^randbelow needs 1 <= n <= 2\*\*32, got 0$"):
         Stream(bytes(32), bytes(32), "x").randbelow(0)

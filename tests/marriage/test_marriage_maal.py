@@ -1,5 +1,5 @@
 """Maal counting: the score tables of decisions.md and the worked examples of the texts."""
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 import pytest
 
 from replay.cards import parse_card as card, parse_cards as cards
@@ -216,8 +216,7 @@ def test_maal_is_order_independent(holding, rnd, seen, rs):
         table = [c for c in table if c.is_standard]
     if not tiplu.is_standard and rs is CLASSIC:
         tiplu = card("7H")
-    if hand.count(tiplu) + table.count(tiplu) > 2:
-        return
+    assume(hand.count(tiplu) + table.count(tiplu) <= 2)
     base = count_maal(hand=hand, table=table, tiplu=tiplu, seen=seen, ruleset=rs)
     everything = hand + table
     rnd.shuffle(everything)

@@ -2,7 +2,8 @@
 package's GAME and presets/ (toy.json, its preset, and order.json) are all of it.  Each
 seat gets one card and a card is turned up (the deal layout); in turn from the dealer's
 left each seat shows; the highest rank wins (Ace high, the first seat to show it on a
-tie) and every other seat pays it one point.
+tie) and every other seat pays it one point.  ``worked.html`` words its worked
+settlement on the hand page.
 tests/test_game_registry.py finds it as the registry finds replay/'s games, registers it
 and plays it through the house."""
 from __future__ import annotations
@@ -89,6 +90,14 @@ class ToyEngine:
     def parse_move(self, data: Mapping[str, Any]) -> Show:
         return parse_move_json(data)
 
+    def work_points(self, outcome: Outcome) -> dict[str, Any]:
+        """The terms of the nets for the hand page (replay.worked; worked.html words them)."""
+        n, winner = len(outcome.points), outcome.winner
+        rows = [{"seat": s, "value": v, "net_points": outcome.net_points[s],
+                 "sum": f"receives 1 from each of {n - 1} = {n - 1}" if s == winner else f"shows {v}, pays 1"}
+                for s, v in enumerate(outcome.points)]
+        return {"method": "toy", "winner": winner, "rows": rows, "net_points": list(outcome.net_points)}
+
     def outcome(self, state: ToyState) -> Outcome:
         points = tuple(_value(h[0]) for h in state.hands)
         winner = max(state.shown, key=lambda s: (points[s], -state.shown.index(s)))
@@ -110,4 +119,6 @@ def evaluate(request: dict) -> dict:
 
 
 GAME = Game(name="toy", engine=ToyEngine, parse_move_json=parse_move_json, parse_move_text=parse_move_text,
-            view=view, deal_layout=DealLayout(turned_up=True), eval_handlers=evaluate)
+            view=view, deal_layout=DealLayout(turned_up=True, turned_up_label="Turned up, never played",
+                                              stock_label="Unused", stock_title="Unused cards"),
+            eval_handlers=evaluate, worked_template=Path(__file__).with_name("worked.html"))

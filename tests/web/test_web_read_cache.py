@@ -215,3 +215,24 @@ def test_files_and_pages_marked_no_store_are_never_kept(make_app, fresh_db, site
     live = client.get(f"/hands/{site.hands['dealt']}")  # a hand before its reveal: no-store
     assert live.status_code == 200 and live.headers["Cache-Control"] == "no-store" and "ETag" not in live.headers
     assert app.extensions["tiplu_read_cache"]._answers == {}
+
+
+def test_anonymous_reads_write_the_ledger_at_most_once(make_app, fresh_db, site):
+    # a read takes SQLite's write lock in one case only: the first read of the record of a
+    # hand whose statements no stored checkpoint covers yet signs and stores one
+    # (audit/operator/publish.py covering_checkpoint; docs/scale.md); every later read is a
+    # pure read -- the ledger's version (PRAGMA data_version, which any commit changes) stays
+    from audit.operator.ledger.version import LedgerVersion
+
+    version = LedgerVersion(fresh_db)
+    client = make_app(fresh_db, TIPLU_READ_CACHE=0).test_client()
+    paths = ["/", "/api/v1/hands?limit=200", "/api/v1/tables/t1", "/tables/t1", "/api/v1/operators"]
+    for hid in site.hands.values():
+        paths += [f"/hands/{hid}", f"/api/v1/hands/{hid}", f"/api/v1/hands/{hid}/verdict", f"/api/v1/hands/{hid}/record"]
+    first = [client.get(p).status_code for p in paths]
+    assert first.count(200) > len(paths) // 2
+    before = version()
+    assert [client.get(p).status_code for p in paths] == first
+    assert before is not None and version() == before
+    _new_hand(client, site)  # a write does change it (the check can fail)
+    assert version() != before

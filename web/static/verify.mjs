@@ -39,6 +39,7 @@ import { VerifyError, handInputFromRecord, verifyHand } from "./verifier/verifie
 import { PRESETS, presetSpec } from "./verifier/rulesets.mjs";
 import { cardInfo, parseCard } from "./verifier/cards.mjs";
 import { EXAMPLE_HAND } from "./verifier/presets.mjs";
+import { GAME_DATA } from "./verifier/gamedata.mjs";
 import { logState, parseTlogProof, recordLogChecks } from "./verifier/tlogproof.mjs";
 import { witnessChecks } from "./verifier/witnesses.mjs";
 import { describePolicy, evaluatePolicy, parsePolicy, PolicyError, timingOf } from "./verifier/policy.mjs";
@@ -225,6 +226,11 @@ function seatLabel(report, seat) {
 
 let lastReport = null;
 
+/** The words of a game's piles (gamedata.mjs, from the game's DealLayout). */
+function pileWords(game) {
+  return GAME_DATA[game].deal_layout;
+}
+
 function drawDeal(report) {
   const sorted = $("sort-hands").checked;
   const d = report.deal;
@@ -239,11 +245,11 @@ function drawDeal(report) {
   }
   if (d.turned_up !== null) {
     centre.append(el("figure", { class: "pile", id: "turned-up", "data-role": "turned-up" }, cardFace(d.turned_up),
-      el("figcaption", { text: report.game === "rummy13" ? "Open pile starts" : "Turned up: discard pile starts" })));
+      el("figcaption", { text: pileWords(report.game).turned_up_label })));
   }
   const stockCount = d.stock.length;
   centre.append(el("figure", { class: "pile" }, el("span", { class: "card back", "aria-hidden": "true" }, el("span", { class: "count", text: String(stockCount) })),
-    el("figcaption", { text: report.game === "kitti" ? "Undealt, never used" : report.game === "rummy13" ? "Closed pile" : "Stock" })));
+    el("figcaption", { text: pileWords(report.game).stock_label })));
 
   const seats = $("seats");
   seats.replaceChildren();
@@ -359,7 +365,7 @@ function drawReport(report, logs, trust, timing = null, moves = null) {
   $("facts").replaceChildren(...facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { class: /hash|material|key/i.test(k) ? "mono" : null, text: v })]));
 
   drawDeal(report);
-  $("stock-title").textContent = `${report.game === "kitti" ? "Undealt cards" : report.game === "rummy13" ? "Closed pile" : "Stock"} (${report.deal.stock.length} cards, top first)`;
+  $("stock-title").textContent = `${pileWords(report.game).stock_title} (${report.deal.stock.length} cards, top first)`;
   $("stock").replaceChildren(...report.deal.stock.map((t) => cardFace(t, { small: true })));
   $("shoe-title").textContent = `The whole shuffled shoe (${report.shoe.length} cards, top first)`;
   $("shoe").replaceChildren(...report.shoe.map((t) => cardFace(t, { small: true })));

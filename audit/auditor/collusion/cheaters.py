@@ -74,7 +74,7 @@ def played_parts(preset: str, *, tables: int, players: int, hands: int, seed: st
             found = decision_observations(game, engine, hand_id, steps)
             nets = tuple(settle(played.outcome.net_points, point_value=Decimal("0.25"), commission_pct=Decimal("5"),
                                 pot_delta_points=played.outcome.pot_delta_points).nets)
-            pairs = hand_pair_observations(game.name, engine, hand_id, steps, nets)
+            pairs = hand_pair_observations(game, engine, hand_id, steps, nets)
             yield t, h, HandPart(preset, tab["names"], tuple(found), nets, pairs)
             tab["carry"] = game.next_carry(carry, played.outcome)
             tab["dealer"] = (dealer + 1) % players

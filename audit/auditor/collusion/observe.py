@@ -96,7 +96,7 @@ def hand_part(record: Any) -> HandPart | None:
     engine = game.engine(record.ruleset)
     found = decision_observations(game, engine, record.hand_id, steps)
     nets = tuple(result.settlement.nets)
-    pairs = hand_pair_observations(game.name, engine, record.hand_id, steps, nets)
+    pairs = hand_pair_observations(game, engine, record.hand_id, steps, nets)
     return HandPart(record.ruleset.preset, tuple(record.table.players), tuple(found), nets, pairs)
 
 

@@ -2,7 +2,7 @@
 accounts and test them with the accounts' tests (``docs/collusion.md``, "Pairs").
 
 :func:`hand_pair_observations` replays one hand's steps through the game's decision pair
-signals (:data:`replay.pair_signals.GAMES`: ``kitti.soft``, ``rummy13.feed``) and adds every
+signals (``replay/<game>/pair_signals.py``: ``kitti.together``, ``rummy13.feed``) and adds every
 game's ``tokens.flow``.  :func:`assess` runs the one-sided t-test of
 :mod:`.significance` on every (account, account, signal) with at least the minimum sample and
 puts their p-values through **one** Benjamini-Hochberg procedure together with the
@@ -30,11 +30,11 @@ def pair_stream(hand_id: str, index: int) -> Stream:
     return Stream(_KEY, material, f"move:{index}")
 
 
-def hand_pair_observations(game_name: str, engine: Any, hand_id: str, steps: Sequence[tuple[int, Any, Any]],
+def hand_pair_observations(game: Any, engine: Any, hand_id: str, steps: Sequence[tuple[int, Any, Any]],
                            nets: Sequence[Any]) -> tuple[PairObservation, ...]:
     """Every pair observation of one replayed hand: its decisions' and its token flow."""
     found: list[PairObservation] = []
-    signals = decision_pair_signals(game_name)
+    signals = decision_pair_signals(game)
     if signals is not None:
         found.extend(signals(engine, steps, lambda index: pair_stream(hand_id, index)))
     found.extend(flow_observations(list(nets)))
@@ -83,8 +83,9 @@ class PairTest:
     t: float | None
     p: float | None
     q: float | None = None
-    #: every hand scored exactly 0 (a seat that always threw its own reference, a Kitti hand's
-    #: flow): no information, so no test -- it would only add a p-value of 1 to the control
+    #: every hand scored exactly 0 (a seat that always threw its own reference discard, a
+    #: flow where the losers always paid alike): no information, so no test -- it would only
+    #: add a p-value of 1 to the control
     blank: bool = False
 
     @property

@@ -277,7 +277,7 @@ def state_faults(record: Any, state: Any, public_key: str | None, origin: str | 
 
     try:
         if isinstance(record, HandRecord):
-            proof, claimed = record.fairness.log_proofs[0], record.table.public_key
+            proof, claimed = (record.fairness.log_proofs or ())[0], record.table.public_key  # none: IndexError, below
         else:
             if isinstance(record, (str, bytes)):
                 import json

@@ -248,12 +248,6 @@ class SecretStore:
         row = db.execute("SELECT private_key FROM operator_keys WHERE public_key = ?", [public_key]).fetchone()
         return row[0] if row else None
 
-    def public_keys(self) -> set[str]:
-        db = self._reader()
-        if db is None:
-            return set()
-        return {r[0] for r in db.execute("SELECT public_key FROM operator_keys")}
-
     def put_many(self, seeds: Iterable[tuple[str, str, bytes]], keys: Iterable[tuple[str, str]]) -> None:
         """Copy secrets in one transaction (:func:`move_secrets`)."""
         db = self.ensure()

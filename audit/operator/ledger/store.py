@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import pathlib
 import sqlite3
+from contextlib import AbstractContextManager
 from datetime import datetime, timezone
 from typing import Callable, Sequence
 
@@ -46,7 +47,7 @@ class atomic:
     def __init__(self, db: Database, wrap_integrity: "Callable[[sqlite3.IntegrityError], BaseException] | None" = None) -> None:
         self.db = db
         self._conn = db.conn
-        self._savepoint = None
+        self._savepoint: AbstractContextManager[Database] | None = None
         self._wrap = wrap_integrity
 
     def __enter__(self) -> Database:

@@ -5,17 +5,16 @@
  * Seats are 0 .. n-1.  Clockwise (D-4): seat i+1 is on seat i's left.  Dealing starts
  * with the player on the dealer's left (the dealer's right when a Marriage table plays
  * anticlockwise, MC-33) and gives one card at a time round the table until every hand is
- * full (MN-2, MC-13, K-1, R-4).  Position 0 of the shuffled shoe is its top.  Then:
- *
- *   marriage  the next card is turned up to start the discard pile (MN-3, MC-13); the
- *             rest is the stock, top first (MN-4)
- *   rummy13   the next card is the wild-card indicator, set aside face up and never
- *             drawn; the card after it starts the open pile; the rest is the closed
- *             pile (R-5, D-19)
- *   kitti     nothing is turned; the undealt cards are never used
+ * full (MN-2, MC-13, K-1, R-4).  Position 0 of the shuffled shoe is its top.  Then, as the
+ * game's deal layout says (gamedata.mjs, generated from replay.game.DealLayout): the
+ * wild-card indicator if it has one, set aside face up and never drawn (Rummy, R-5); the
+ * card turned up to start the discard or open pile if it has one (Marriage MN-3, MC-13;
+ * Rummy D-19); the rest is the stock, top first (MN-4; Rummy's closed pile; Kitti's
+ * undealt cards, never used).
  */
 import { VerifyError } from "./errors.mjs";
 import { cardText } from "./cards.mjs";
+import { GAME_DATA } from "./gamedata.mjs";
 
 /** The next seat in the direction of play. */
 export function leftOf(seat, nSeats, direction = "clockwise") {
@@ -57,12 +56,14 @@ export function dealHands(shoe, nSeats, dealer, handSize, direction = "clockwise
 export function deal(ruleset, shoe, nSeats, dealer) {
   const direction = Object.hasOwn(ruleset.settings, "direction") ? ruleset.settings.direction : "clockwise";
   const { hands, next } = dealHands(shoe, nSeats, dealer, ruleset.get("hand_size"), direction);
-  const need = { marriage: 1, rummy13: 2, kitti: 0 }[ruleset.game];
-  if (need === undefined) throw new VerifyError("ruleset", `no deal layout for game '${ruleset.game}'`);
+  const layout = Object.hasOwn(GAME_DATA, ruleset.game) ? GAME_DATA[ruleset.game].deal_layout : undefined;
+  if (layout === undefined) throw new VerifyError("ruleset", `no deal layout for game '${ruleset.game}'`);
+  const need = Number(layout.indicator) + Number(layout.turned_up);
   if (next + need > shoe.length) throw new VerifyError("ruleset", `a shoe of ${shoe.length} leaves no card to turn up`);
-  if (ruleset.game === "marriage") return { hands, turnedUp: shoe[next], indicator: null, stock: shoe.slice(next + 1) };
-  if (ruleset.game === "rummy13") return { hands, turnedUp: shoe[next + 1], indicator: shoe[next], stock: shoe.slice(next + 2) };
-  return { hands, turnedUp: null, indicator: null, stock: shoe.slice(next) };
+  let pos = next;
+  const indicator = layout.indicator ? shoe[pos++] : null;
+  const turnedUp = layout.turned_up ? shoe[pos++] : null;
+  return { hands, turnedUp, indicator, stock: shoe.slice(pos) };
 }
 
 /** A deal in the record form of replay.deal.Deal.to_json: card texts, null when absent. */

@@ -133,8 +133,8 @@ def choose_peeking(engine: RummyEngine, state: RummyState, rng: RandomSource) ->
     return Pick(seat, "open", open_top)
 
 
-PEEK_DROP_OWN = 50
-PEEK_DROP_THEIRS = 20
+PEEK_DROP_OWN = 60
+PEEK_DROP_THEIRS = 40
 
 
 def _peeking_discard(engine: RummyEngine, state: RummyState, rng: RandomSource) -> Move:
