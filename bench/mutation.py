@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MODULES = {
     "stream": ("replay/stream.py", ["tests/fairness/test_stream_fast.py", "tests/fairness/test_fairness_vectors.py",
                                    "tests/fairness/test_fairness_properties.py"]),
-    "settlement": ("replay/settlement.py", ["tests/test_settlement.py"]),
+    "settlement": ("replay/settlement.py", ["tests/test_settlement.py", "tests/test_settlement_messages.py"]),
     "merkle": ("audit/tlog/merkle.py", ["tests/tlog/test_merkle.py", "tests/tlog/test_proof_fast.py"]),
     "statement_check": ("audit/auditor/verdict/statement_check.py",
                         ["tests/audit/test_statement_check_faults.py"]),
@@ -58,7 +58,24 @@ EQUIVALENT: dict[str, list[tuple[str, str, str]]] = {
          '    self._mac = hmac.new(server_seed, enc(STREAM_TAG) + material + enc(label.encode("UTF-8")), _sha256)',
          "codec names are case-insensitive"),
     ],
-    "settlement": [],
+    "settlement": [
+        ("    return value.quantize(CENT, rounding=ROUND_HALF_UP, context=_ROUNDING)",
+         "    return value.quantize(CENT, rounding=None, context=_ROUNDING)",
+         "the context passed, _ROUNDING, rounds ROUND_HALF_UP itself"),
+        ("    return value.quantize(CENT, rounding=ROUND_HALF_UP, context=_ROUNDING)",
+         "    return value.quantize(CENT, context=_ROUNDING)", "the context passed, _ROUNDING, rounds ROUND_HALF_UP itself"),
+        ("    fees = tuple(round_cents(g * pct / 100) if g > 0 else ZERO for g in gross)",
+         "    fees = tuple(round_cents(g * pct / 100) if g >= 0 else ZERO for g in gross)",
+         "a zero gross pays a zero fee either way; only the exponent of a zero Decimal differs, and every output "
+         "formats amounts to the cent (format_amount)"),
+        ("    if sum(nets, ZERO) + commission + pot_delta != 0:  # pragma: no cover - arithmetic invariant",
+         "    if sum(nets, ) + commission + pot_delta != 0:  # pragma: no cover - arithmetic invariant",
+         "0 + a Decimal is that Decimal: the same comparison"),
+        *[('        raise AssertionError("settlement does not sum to zero")', plus,
+           "unreachable: the zero-sum invariant holds by construction (nets + fees = gross, which sums to minus the pot)")
+          for plus in ("        raise AssertionError(None)", '        raise AssertionError("XXsettlement does not sum to zeroXX")',
+                       '        raise AssertionError("SETTLEMENT DOES NOT SUM TO ZERO")')],
+    ],
     "merkle": [],
     "statement_check": [
         ("    phase, last_time = -1, \"\"", "    phase, last_time = -2, \"\"",
