@@ -106,6 +106,13 @@ def test_the_bots_are_the_simulators_found_by_the_games_name():
         colluding_bot_for("marriage")
     with pytest.raises(LookupError, match="no bot plays game 'chess'"):
         colluding_bot_for("chess")
+    # the naming is the bots' registry: every bot module is named for a game of the registry
+    # (a misnamed bot would never be found), and every game has one
+    import pkgutil
+
+    from audit.operator.sim import bots
+
+    assert sorted(m.name for m in pkgutil.iter_modules(bots.__path__)) == sorted(game_names())
 
 
 # --- a fourth game is one folder: tests/toy_game registers and the house finds every part
