@@ -7,7 +7,7 @@ For each module below, a scratch copy of this checkout (tracked files only) gets
 ``[tool.mutmut]`` section that mutates that one module and runs only the tests that
 hold it (:data:`MODULES`), one worker (``--max-children 1``: the machine is shared); then
 ``mutmut results --all true`` is read and the kill rate printed: killed / (all mutants -
-the equivalent ones listed in ``docs/mutation.md``, by mutant name in :data:`EQUIVALENT`).
+the equivalent ones: :data:`EQUIVALENT`, by their lines, listed in ``docs/mutation.md``).
 Surviving mutants are named so they can be shown (``mutmut show NAME`` in the scratch
 copy, kept with ``--keep``).  Not part of the test run: minutes per module, CPU-heavy.
 mutmut is in the ``bench`` extra (``pip install -e .[bench]``).
@@ -29,15 +29,73 @@ ROOT = Path(__file__).resolve().parent.parent
 MODULES = {
     "stream": ("replay/stream.py", ["tests/fairness/test_stream_fast.py", "tests/fairness/test_fairness_vectors.py",
                                    "tests/fairness/test_fairness_properties.py"]),
-    "settlement": ("replay/settlement.py", ["tests/test_settlement.py"]),
+    "settlement": ("replay/settlement.py", ["tests/test_settlement.py", "tests/test_settlement_messages.py"]),
     "merkle": ("audit/tlog/merkle.py", ["tests/tlog/test_merkle.py", "tests/tlog/test_proof_fast.py"]),
     "statement_check": ("audit/auditor/verdict/statement_check.py",
                         ["tests/audit/test_statement_check_faults.py"]),
 }
 
-#: mutants that cannot change behaviour, by mutant name; why each is equivalent is in
-#: docs/mutation.md
-EQUIVALENT: dict[str, set[str]] = {name: set() for name in MODULES}
+#: mutants that cannot change behaviour, per module: (the line mutmut removed, the line it
+#: put instead, why the two behave the same), matched against each surviving mutant's diff
+#: (``mutmut show``); docs/mutation.md lists them.  By their lines, not by mutant names:
+#: the names are numbered per function and move when the function changes.
+EQUIVALENT: dict[str, list[tuple[str, str, str]]] = {
+    "stream": [
+        *[(f'{pre}.to_bytes({n}, "big"){post}', f"{pre}.to_bytes({n}, ){post}",
+           "int.to_bytes's byteorder defaults to 'big' since Python 3.11 (the project's floor)")
+          for pre, n, post in [("    return len(data)", 4, " + data"), ("    return n", 4, ""), ("    return n", 8, ""),
+                               ("        parts.append(len(seed)", 4, ")")]],
+        ('    parts = [_MATERIAL_TAG_ENC, len(hid).to_bytes(4, "big"), hid, len(ruleset_hash).to_bytes(4, "big"),',
+         '    parts = [_MATERIAL_TAG_ENC, len(hid).to_bytes(4, ), hid, len(ruleset_hash).to_bytes(4, "big"),',
+         "int.to_bytes's byteorder defaults to 'big'"),
+        ('    parts = [_MATERIAL_TAG_ENC, len(hid).to_bytes(4, "big"), hid, len(ruleset_hash).to_bytes(4, "big"),',
+         '    parts = [_MATERIAL_TAG_ENC, len(hid).to_bytes(4, "big"), hid, len(ruleset_hash).to_bytes(4, ),',
+         "int.to_bytes's byteorder defaults to 'big'"),
+        ('             ruleset_hash, len(player_seeds).to_bytes(4, "big")]',
+         "             ruleset_hash, len(player_seeds).to_bytes(4, )]", "int.to_bytes's byteorder defaults to 'big'"),
+        ('    hid = hand_id.encode("utf-8")', '    hid = hand_id.encode("UTF-8")', "codec names are case-insensitive"),
+        ('    self._mac = hmac.new(server_seed, enc(STREAM_TAG) + material + enc(label.encode("utf-8")), _sha256)',
+         '    self._mac = hmac.new(server_seed, enc(STREAM_TAG) + material + enc(label.encode("UTF-8")), _sha256)',
+         "codec names are case-insensitive"),
+    ],
+    "settlement": [
+        ("    return value.quantize(CENT, rounding=ROUND_HALF_UP, context=_ROUNDING)",
+         "    return value.quantize(CENT, rounding=None, context=_ROUNDING)",
+         "the context passed, _ROUNDING, rounds ROUND_HALF_UP itself"),
+        ("    return value.quantize(CENT, rounding=ROUND_HALF_UP, context=_ROUNDING)",
+         "    return value.quantize(CENT, context=_ROUNDING)", "the context passed, _ROUNDING, rounds ROUND_HALF_UP itself"),
+        ("    fees = tuple(round_cents(g * pct / 100) if g > 0 else ZERO for g in gross)",
+         "    fees = tuple(round_cents(g * pct / 100) if g >= 0 else ZERO for g in gross)",
+         "a zero gross pays a zero fee either way; only the exponent of a zero Decimal differs, and every output "
+         "formats amounts to the cent (format_amount)"),
+        ("    if sum(nets, ZERO) + commission + pot_delta != 0:  # pragma: no cover - arithmetic invariant",
+         "    if sum(nets, ) + commission + pot_delta != 0:  # pragma: no cover - arithmetic invariant",
+         "0 + a Decimal is that Decimal: the same comparison"),
+        *[('        raise AssertionError("settlement does not sum to zero")', plus,
+           "unreachable: the zero-sum invariant holds by construction (nets + fees = gross, which sums to minus the pot)")
+          for plus in ("        raise AssertionError(None)", '        raise AssertionError("XXsettlement does not sum to zeroXX")',
+                       '        raise AssertionError("SETTLEMENT DOES NOT SUM TO ZERO")')],
+    ],
+    "merkle": [],
+    "statement_check": [
+        ("    phase, last_time = -1, \"\"", "    phase, last_time = -2, \"\"",
+         "every phase is 0 or more, so any start below 0 is the same"),
+        *[('        return {"moves_head": None, "n_moves": len(record.moves)}', plus,
+           "unreachable: a move without canonical JSON (a float) is refused by parse_record before the check")
+          for plus in ('        return {"XXmoves_headXX": None, "n_moves": len(record.moves)}',
+                       '        return {"MOVES_HEAD": None, "n_moves": len(record.moves)}',
+                       '        return {"moves_head": None, "XXn_movesXX": len(record.moves)}',
+                       '        return {"moves_head": None, "N_MOVES": len(record.moves)}')],
+    ],
+}
+
+
+def diff_lines(work: Path, mutant: str) -> tuple[str, str]:
+    """The line a mutant removed and the line it put instead (``mutmut show``)."""
+    text = subprocess.run(["mutmut", "show", mutant], cwd=work, capture_output=True, text=True).stdout
+    minus = [ln[1:] for ln in text.splitlines() if ln.startswith("-") and not ln.startswith("---")]
+    plus = [ln[1:] for ln in text.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
+    return "\n".join(minus), "\n".join(plus)
 
 
 def scratch_copy(dest: Path) -> None:
@@ -62,21 +120,29 @@ def configure(dest: Path, module: str, tests: list[str]) -> None:
     pyproject.write_text(text.replace("'", '"'))
 
 
-def run_module(name: str, keep: Path | None) -> tuple[int, int, int, list[str]]:
+def run_module(name: str, keep: Path | None) -> tuple[int, list[tuple[str, str]], int, list[str]]:
+    """(mutants, the equivalent ones with why, killed, the surviving behavioural ones)."""
     module, tests = MODULES[name]
     work = Path(tempfile.mkdtemp(prefix=f"tiplu-mutation-{name}-", dir=keep))
     scratch_copy(work)
     configure(work, module, tests)
     subprocess.run(["mutmut", "run", "--max-children", "1"], cwd=work, capture_output=True, text=True)
     out = subprocess.run(["mutmut", "results", "--all", "true"], cwd=work, capture_output=True, text=True).stdout
-    statuses = dict(re.findall(r"^\s*(\S+): (.+)$", out, flags=re.M))
+    statuses = {m: s.strip() for m, s in re.findall(r"^\s*(\S+): (.+)$", out, flags=re.M)}
+    known = {(minus, plus): why for minus, plus, why in EQUIVALENT[name]}
+    equivalent, survivors = [], []
+    for mutant, status in sorted(statuses.items()):
+        if status in ("killed", "timeout"):
+            continue
+        why = known.get(diff_lines(work, mutant))
+        if why is None:
+            survivors.append(mutant)
+        else:
+            equivalent.append((mutant, why))
     if keep is None:
         shutil.rmtree(work, ignore_errors=True)
-    equivalent = EQUIVALENT[name] & set(statuses)
-    behavioural = {m: s for m, s in statuses.items() if m not in equivalent}
-    killed = sum(s.strip() in ("killed", "timeout") for s in behavioural.values())
-    survivors = sorted(m for m, s in behavioural.items() if s.strip() not in ("killed", "timeout"))
-    return len(statuses), len(equivalent), killed, survivors
+    killed = sum(s in ("killed", "timeout") for s in statuses.values())
+    return len(statuses), equivalent, killed, survivors
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -91,9 +157,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'module':<16} {'mutants':>7} {'equivalent':>10} {'killed':>6} {'kill rate':>9}")
     for name in names:
         total, equivalent, killed, survivors = run_module(name, args.keep)
-        behavioural = total - equivalent
+        behavioural = total - len(equivalent)
         rate = killed / behavioural if behavioural else 0.0
-        print(f"{name:<16} {total:>7} {equivalent:>10} {killed:>6} {rate:>9.1%}")
+        print(f"{name:<16} {total:>7} {len(equivalent):>10} {killed:>6} {rate:>9.1%}", flush=True)
+        for m, why in equivalent:
+            print(f"    equivalent: {m} ({why})")
         for m in survivors:
             print(f"    survived: {m}")
     return 0

@@ -206,7 +206,9 @@ class Game:
     lines up with cards its maker could not see (:mod:`replay.signals`; ``None``: no
     signal yet); ``worked_template`` -- the file of the hand page's worked point terms, a
     Jinja partial given ``pts`` (the engine's ``work_points``), ``players`` and
-    ``ruleset`` (``None``: the page lists each seat's ``sum`` with no rule of its own).
+    ``ruleset`` (``None``: the page lists each seat's ``sum`` with no rule of its own);
+    ``worked_heading`` -- ``(pts, name_of_seat) -> str``, the first line of ``tiplu replay``'s
+    worked settlement (``None``: ``settlement (<method>)``).
     """
 
     name: str
@@ -222,6 +224,7 @@ class Game:
     jokers_of_hand: Callable[["Ruleset", Any, Outcome], Callable[[Any], bool] | None] | None = None
     hidden_signals: Callable[[Any, Any, Move, Any], list[Any]] | None = None
     worked_template: Path | None = None
+    worked_heading: Callable[[Mapping[str, Any], Callable[[int], str]], str] | None = None
 
     def next_carry(self, carry: Mapping[str, Any], outcome: Outcome) -> dict[str, Any]:
         """What the table's next hand carries (its ``table.carry``) after a hand that

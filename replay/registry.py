@@ -4,8 +4,9 @@ A game is one folder, ``replay/<game>/``, whose ``__init__.py`` exports one
 :class:`~replay.game.Game` as ``GAME`` (engine, move parsers, ``view``, deal layout, eval
 handlers, carry) and whose ``presets/`` folder declares its presets: one JSON file per
 preset (``replay/marriage/presets/nepal.json`` declares ``"preset": "marriage/nepal"``,
-``"game": "marriage"``), and ``order.json`` -- ``{"position": 1, "presets": [...]}``, the
-folder's presets in the order tiplu lists them, and the game's place among the games.
+``"game": "marriage"``), and ``order.json`` -- ``{"position": 1, "presets": [...], "demo": {...}}``,
+the folder's presets in the order tiplu lists them, the game's place among the games and,
+optionally, each preset's tables in ``tiplu demo``'s archive (:func:`demo_tables`).
 The registry finds the games by scanning ``replay/``'s folders for a ``presets/`` folder;
 there is no central list to edit.  Everything that needs a game --
 :func:`replay.game.engine_for`, :func:`replay.deal.deal`,
@@ -19,9 +20,10 @@ time by :func:`register`.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module, resources
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
 from .errors import RulesetError
@@ -36,6 +38,7 @@ ORDER_FILE = "order.json"   # in each game's presets/ folder
 class _Builtin:
     package: str                      # "replay.marriage"
     spec: Mapping[str, Any]           # the preset's declaration, as its file holds it
+    demo: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))   # its order.json "demo" entry
 
 
 @cache
@@ -62,7 +65,7 @@ def scan(root: Any, package: str) -> dict[str, _Builtin]:
                         for f in sorted(presets_dir.iterdir(), key=lambda f: f.name)
                         if f.name.endswith(".json") and f.name != ORDER_FILE]
             specs = {spec["preset"]: spec for spec in declared}
-            position, listed = order["position"], order["presets"]
+            position, listed, demo = order["position"], order["presets"], order.get("demo", {})
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise RulesetError(f"{where}: cannot read the presets ({exc})") from None
         if len(specs) != len(declared):
@@ -71,7 +74,10 @@ def scan(root: Any, package: str) -> dict[str, _Builtin]:
             raise RulesetError(f"{where}/{ORDER_FILE} lists {listed}, the folder declares {sorted(specs)}")
         if len({s["game"] for s in specs.values()}) != 1:
             raise RulesetError(f"{where}: one folder is one game, not {sorted({s['game'] for s in specs.values()})}")
-        games.append((position, folder.name, [(p, _Builtin(f"{package}.{folder.name}", specs[p])) for p in listed]))
+        if not set(demo) <= set(specs):
+            raise RulesetError(f"{where}/{ORDER_FILE}: a demo for {sorted(set(demo) - set(specs))}, not a preset here")
+        games.append((position, folder.name, [(p, _Builtin(f"{package}.{folder.name}", specs[p],
+                                                           MappingProxyType(demo.get(p, {})))) for p in listed]))
     out: dict[str, _Builtin] = {}
     for _, _, entries in sorted(games, key=lambda g: (g[0], g[1])):
         for preset, builtin in entries:
@@ -99,6 +105,14 @@ def load_preset_spec(preset: str) -> Mapping[str, Any]:
     if preset in _registered_specs:
         return _registered_specs[preset]
     return _builtins()[preset].spec
+
+
+def demo_tables(preset: str) -> Mapping[str, Any]:
+    """The preset's tables in ``tiplu demo``'s archive, from its game's ``order.json``:
+    ``{"tables": [[players, hands], ...], "small": [players, hands]}`` (``--small``); empty for
+    a preset with none (a game registered at run time)."""
+    builtin = _builtins().get(preset)
+    return builtin.demo if builtin is not None else MappingProxyType({})
 
 
 def game_for(name: str) -> "Game":

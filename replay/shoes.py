@@ -15,6 +15,8 @@ rummy13            7-8      3 decks + 3 printed jokers = 159            D-18
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .cards import JOKER, MASTER, STANDARD, Card
 from .errors import RulesetError
 from .rulesets import Ruleset, allowed_players
@@ -38,7 +40,7 @@ def shoe_spec(ruleset: Ruleset, n_seats: int) -> dict[str, int]:
     raise RulesetError(f"{ruleset.preset} has no shoe for {n_seats} players")
 
 
-def _checked(entry) -> dict[str, int]:
+def _checked(entry: Any) -> dict[str, int]:
     """``decks`` 1..8, ``jokers`` and ``masters`` 0..8, all integers (a ruleset override may say anything)."""
     spec = {}
     for key, low in (("decks", 1), ("jokers", 0), ("masters", 0)):

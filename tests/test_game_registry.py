@@ -95,6 +95,24 @@ def test_the_bots_are_the_simulators_found_by_the_games_name():
     assert not list((ROOT / "replay").rglob("bot.py"))   # the pure library needs no bot
     with pytest.raises(LookupError):
         bot_for("chess")
+    # the colluding move is the game's bot's too (bots/<game>.py: choose_colluding), no map
+    from audit.operator.sim.bots import colluding_bot_for
+    from audit.operator.sim.bots import kitti, rummy13
+    from audit.operator.sim.collude import kitti_colluding
+
+    assert colluding_bot_for("kitti") is kitti_colluding and colluding_bot_for("rummy13") is rummy13.choose_colluding
+    assert kitti.choose_colluding is kitti_colluding
+    with pytest.raises(LookupError, match="the marriage bot cannot collude yet"):
+        colluding_bot_for("marriage")
+    with pytest.raises(LookupError, match="no bot plays game 'chess'"):
+        colluding_bot_for("chess")
+    # the naming is the bots' registry: every bot module is named for a game of the registry
+    # (a misnamed bot would never be found), and every game has one
+    import pkgutil
+
+    from audit.operator.sim import bots
+
+    assert sorted(m.name for m in pkgutil.iter_modules(bots.__path__)) == sorted(game_names())
 
 
 # --- a fourth game is one folder: tests/toy_game registers and the house finds every part
@@ -212,13 +230,124 @@ def test_no_second_map_keyed_by_game_outside_the_registry():
     assert found == []
 
 
+# --- the guard, widened (issue 31): no game named outside its folder in a comparison, a
+# template or the browser's JavaScript either; the game's own words come from its GAME
+
+def _game_folders() -> set[str]:
+    from replay import registry
+
+    return {b.package.rsplit(".", 1)[-1] for b in registry.scan(ROOT / "replay", "replay").values()}
+
+
+def _names_pattern() -> str:
+    import re
+
+    names = sorted(set(PRESETS) | set(game_names()), key=len, reverse=True)
+    return "|".join(re.escape(n) for n in names)
+
+
+def _named_constants(tree) -> list[str]:
+    """Every string constant that is a game or preset name: a branch (`x == "kitti"`,
+    `g in ("marriage", ...)`), a key, a list (`("kitti", 4, 60)`) -- docstrings are prose."""
+    import ast
+
+    names, found = set(PRESETS) | set(game_names()), []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names:
+            found.append(f"{node.lineno}: {node.value!r}")
+    return found
+
+
+def _template_names(text: str) -> list[str]:
+    """A game or preset name in quotes in a Jinja template (`worked.game == "kitti"`)."""
+    import re
+
+    return re.findall(rf"([\"'])({_names_pattern()})\1", text)
+
+
+def _js_names(text: str) -> list[str]:
+    """A game or preset name in code (comments aside): quoted, or a key (`{marriage: 1}`)."""
+    import re
+
+    code = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    code = "\n".join(line.split("//", 1)[0] if "://" not in line else line for line in code.splitlines())
+    pat = _names_pattern()
+    return re.findall(rf"([\"'`])({pat})\1", code) + re.findall(rf"[{{,]\s*({pat})\s*:", code)
+
+
+def test_the_widened_guard_catches_the_forms_it_replaced():
+    # each checker flags the code this issue removed, so a pass below means something
+    import ast
+
+    assert _named_constants(ast.parse('x = {} if ruleset.game == "marriage" else None'))
+    assert _named_constants(ast.parse('ok = game in ("kitti", "chess")'))
+    assert _named_constants(ast.parse('PLAN = [("marriage/nepal", 4, 24)]'))
+    assert not _named_constants(ast.parse('ok = game == "chess"'))
+    assert _template_names('{% elif worked.game == "kitti" %}')
+    assert _js_names('const need = { marriage: 1, rummy13: 2, kitti: 0 }[ruleset.game];')
+    assert _js_names('text: report.game === "rummy13" ? "Open pile starts" : "Stock"')
+    assert not _js_names(" *   kitti     nothing is turned; the undealt cards are never used\n// marriage: MN-3")
+
+
+def test_no_game_named_in_the_house_outside_its_folder():
+    # wider than the dict-literal guard above: a comparison, a list, an argument too
+    folders, found = _game_folders(), []
+    for d in ("replay", "audit", "web"):
+        for path in sorted((ROOT / d).rglob("*.py")):
+            rel = path.relative_to(ROOT)
+            if rel.parts[0] == "replay" and len(rel.parts) > 2 and rel.parts[1] in folders:
+                continue   # the game's own folder
+            found += [f"{rel}:{hit}" for hit in _named_constants(ast_of(path))]
+    assert found == []
+
+
+def ast_of(path):
+    import ast
+
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def test_the_demo_plays_the_registrys_presets(toy):
+    # tiplu demo's tables come from each game's presets/order.json ("demo"), in the
+    # registry's order; the demo archive is the one it always was
+    from audit.cli.demo import demo_plan
+
+    assert demo_plan() == [("marriage/nepal", 4, 24), ("marriage/nepal", 3, 16), ("marriage/classic", 4, 24),
+                           ("marriage/classic", 5, 12), ("kitti", 4, 60), ("kitti", 3, 40),
+                           ("rummy13", 4, 40), ("rummy13", 6, 30)]
+    assert demo_plan(small=True) == [("marriage/nepal", 4, 4), ("marriage/classic", 3, 4), ("kitti", 4, 8),
+                                     ("rummy13", 4, 4)]
+    assert "toy" in presets()   # a game registered with no demo tables is not in the demo
+
+
+def test_no_template_names_a_game():
+    found = [f"{p.relative_to(ROOT)}: {hit}" for p in sorted((ROOT / "web" / "templates").rglob("*.html"))
+             for hit in _template_names(p.read_text(encoding="utf-8"))]
+    assert found == []
+
+
+def test_no_browser_module_names_a_game_outside_the_games_folder():
+    # verifier/games/ holds the JavaScript games (index.mjs is their registry, as
+    # replay/registry.py is Python's); presets.mjs, gamedata.mjs and tiplu-verifier.html are
+    # generated from the registry (tools/build_offline_verifier.py)
+    static = ROOT / "web" / "static"
+    generated = {static / "verifier" / "presets.mjs", static / "verifier" / "gamedata.mjs",
+                 static / "tiplu-verifier.html"}
+    found = []
+    for path in sorted([*static.rglob("*.mjs"), *static.rglob("*.js"), *static.rglob("*.html")]):
+        if path in generated or (static / "verifier" / "games") in path.parents:
+            continue
+        found += [f"{path.relative_to(ROOT)}: {hit}" for hit in _js_names(path.read_text(encoding="utf-8"))]
+    assert found == []
+
+
 def test_the_record_model_and_schema_name_the_registrys_presets_and_games():
     # the record's ruleset.preset / ruleset.game enums are the registry's, not a list of
     # their own: the model takes them from the registry, and the documented schema (checked
     # against the model by tests/audit/test_record_model.py) says the same
     from typing import get_args
 
-    from replay.records import GameName, PresetName
+    from replay.record_model import GameName, PresetName
 
     assert get_args(PresetName) == presets() == PRESETS and get_args(GameName) == game_names()
     schema = json.loads((ROOT / "docs" / "hand-record.schema.json").read_text(encoding="utf-8"))

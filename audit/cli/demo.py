@@ -10,15 +10,23 @@ from pathlib import Path
 
 import click
 
+from replay.registry import demo_tables, presets
 
-# (preset, players, hands) per table: all four presets, several tables, a few hundred hands.
-DEMO_PLAN = [
-    ("marriage/nepal", 4, 24), ("marriage/nepal", 3, 16),
-    ("marriage/classic", 4, 24), ("marriage/classic", 5, 12),
-    ("kitti", 4, 60), ("kitti", 3, 40),
-    ("rummy13", 4, 40), ("rummy13", 6, 30),
-]
-SMALL_PLAN = [("marriage/nepal", 4, 4), ("marriage/classic", 3, 4), ("kitti", 4, 8), ("rummy13", 4, 4)]
+
+def demo_plan(*, small: bool = False) -> list[tuple[str, int, int]]:
+    """(preset, players, hands) per table, in the registry's preset order, from each game's
+    ``presets/order.json`` (``demo``: its tables, and the one table of ``--small``)."""
+    plan: list[tuple[str, int, int]] = []
+    for preset in presets():
+        demo = demo_tables(preset)
+        tables = ([demo["small"]] if "small" in demo else []) if small else demo.get("tables", [])
+        plan += [(preset, int(players), int(hands)) for players, hands in tables]
+    return plan
+
+
+# every preset, several tables, a few hundred hands; --small: one short table each
+DEMO_PLAN = demo_plan()
+SMALL_PLAN = demo_plan(small=True)
 DEMO_SEED = "tiplu-demo-1"
 DEMO_TAMPER_RATE = 0.04
 DEMO_ORIGIN = "tiplu.demo/log"  # the demo log's name: the records' checkpoints and the site's agree

@@ -8,8 +8,10 @@ import sys
 import click
 
 from replay.describe import describe_move
-from replay.errors import MalformedError
+from replay.errors import MalformedError, RulesetError
+from replay.game import Game
 from replay.records import load_json, parse_record
+from replay.registry import game_for
 from replay.replayer import replay_record
 
 from ..schema import validate_record
@@ -108,19 +110,20 @@ def _pays_or_gets(net: int) -> str:
     return f"gets {net}" if net > 0 else f"pays {-net}"
 
 
+def _game_of(name: object) -> Game | None:
+    try:
+        return game_for(name) if isinstance(name, str) else None
+    except RulesetError:
+        return None
+
+
 def worked_lines(worked: dict, players: list[str]) -> list[str]:
     """The settlement worked (:mod:`replay.worked`) as text lines for ``tiplu replay``."""
     pts, out = worked["points"], []
     name = lambda seat: players[seat] if 0 <= seat < len(players) else f"seat {seat}"  # noqa: E731
-    if pts["method"] == "MC-31":
-        out.append(f"settlement (MC-31): T = {pts['T_sum']}, n = {pts['n']}; each opponent pays the winner "
-                   f"{name(pts['winner'])} T + w − n·S")
-    elif pts["method"] == "D-13":
-        out.append(f"pot (D-13): {pts['pot_sum']}")
-    elif pts["method"] == "D-10":
-        out.append(f"void round (D-10): T = {pts['T_sum']}, n = {pts['n']}; net = n·S − T")
-    else:
-        out.append("settlement (R-20): losers pay their points to the winner")
+    game = _game_of(worked.get("game"))
+    out.append(game.worked_heading(pts, name) if game is not None and game.worked_heading is not None
+               else f"settlement ({pts['method']})")
     for r in pts["rows"]:
         pair = ""
         if "pairwise" in r:

@@ -109,7 +109,7 @@ def _collude(seats: str | None, rate: float, players: int, preset: str) -> dict[
     if a == b:
         raise click.BadParameter("a pair needs two different seats", param_hint="--collude-seats")
     from replay.rulesets import resolve
-    from ..operator.sim.collude import colluding_bot_for
+    from ..operator.sim.bots import colluding_bot_for
     try:
         colluding_bot_for(resolve(preset).game)
     except LookupError as exc:

@@ -1,9 +1,15 @@
-"""The transparency log: an RFC 9162 Merkle tree over the ledger's signed statements.
+"""The standards: the transparency log as RFC 9162 and C2SP define it -- both sides speak it,
+and it imports nothing of either (no ledger, no audit, no HTTP client).
 
 * :mod:`audit.tlog.merkle` -- pure hashing, proofs and their verification.
-* :mod:`audit.tlog.store` -- :class:`TransparencyLog` over the ledger's SQLite file.
-* :mod:`audit.tlog.checkpoint` -- signed checkpoints (C2SP signed-note text).
-* :mod:`audit.auditor.monitor.watch` -- the client that watches an operator.
+* :mod:`audit.tlog.store` -- :class:`TransparencyLog` over the ledger's SQLite file
+  (:mod:`audit.tlog.leaves`, :mod:`audit.tlog.tables`).
+* :mod:`audit.tlog.checkpoint`, :mod:`audit.tlog.note`, :mod:`audit.tlog.cosignature`,
+  :mod:`audit.tlog.proof`, :mod:`audit.tlog.policy` -- C2SP signed notes, checkpoints,
+  cosignatures, tlog-proof and tlog-policy.
+* :mod:`audit.tlog.witness` -- a witness; :mod:`audit.tlog.witnessing` -- an operator's
+  submissions to its witnesses.
 
+The monitor that watches an operator's log is the auditor's (:mod:`audit.auditor.monitor`).
 See ``docs/transparency-log.md``.
 """

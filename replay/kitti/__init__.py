@@ -9,9 +9,8 @@ splits), :mod:`.showdown` (settling a deal in points), :mod:`.moves`, :mod:`.eng
 This package exports the game as one object, :data:`GAME` (:class:`replay.game.Game`).
 A table carries its pot from hand to hand (``table.carry`` = ``{"pot_before": points}``, D-14).
 """
-from types import MappingProxyType
-
 from pathlib import Path
+from types import MappingProxyType
 
 from ..game import DealLayout, Game
 from .describe import describe
@@ -20,6 +19,7 @@ from .eval_requests import evaluate
 from .moves import parse_move, parse_move_text
 from .signals import hidden_signals
 from .view import view
+from . import worked
 
 def carry_after(carry, outcome):
     """D-14: the pot the next deal starts with is this deal's pot plus its change."""
@@ -30,4 +30,4 @@ GAME = Game(name="kitti", engine=KittiEngine, parse_move_json=parse_move,
             parse_move_text=parse_move_text, view=view,
             deal_layout=DealLayout(stock_label="Undealt, never used", stock_title="Undealt cards"),    # K-1: nothing is turned up
             eval_handlers=evaluate, describe_move=describe, carry=MappingProxyType({"pot_before": 0}), carry_after=carry_after,
-            hidden_signals=hidden_signals, worked_template=Path(__file__).with_name("worked.html"))
+            hidden_signals=hidden_signals, worked_template=Path(__file__).with_name("worked.html"), worked_heading=worked.heading)

@@ -28,8 +28,8 @@ from ..cards import STANDARD, Card, parse_cards
 from ..errors import IllegalMoveError, MalformedError
 from ..fairness import hand_randomness, parse_player_seed, parse_server_seed
 from ..rulesets import Ruleset, resolve
-from ..settlement import format_amount, parse_amount, settle
-from .arrangement import check_arrangement, check_hand, splits
+from ..settlement import Settlement, format_amount, parse_amount, settle
+from .arrangement import Sets, check_arrangement, check_hand, splits
 from .engine import KittiEngine
 from .moves import parse_sets, sets_json
 from .ranking import SetRanker, ranker_for
@@ -122,12 +122,15 @@ def op_default(request: Mapping[str, Any]) -> dict[str, Any]:
     return {"sets": sets_json(default_arrangement(check_hand(_cards(request)), ranker_for(rs)))}
 
 
-def _deal_inputs(rs: Ruleset, body: Mapping[str, Any]):
+def _deal_inputs(rs: Ruleset, body: Mapping[str, Any]
+                 ) -> tuple[list[tuple[Card, ...] | None], list[Sets | None], list[bool]]:
     seats = body.get("seats")
     if not isinstance(seats, list) or not 2 <= len(seats) <= 5:
         raise MalformedError("'seats' must list 2-5 seats (D-12)")
     rk = ranker_for(rs)
-    hands, arranged, folded = [], [], []
+    hands: list[tuple[Card, ...] | None] = []
+    arranged: list[Sets | None] = []
+    folded: list[bool] = []
     used: set[Card] = set()
     for i, seat in enumerate(seats):
         if not isinstance(seat, dict) or set(seat) - {"sets", "fold", "hand"}:
@@ -161,7 +164,7 @@ def _money(request: Mapping[str, Any]) -> tuple[Decimal, Decimal]:
     return pv, pct
 
 
-def _result_json(res: DealResult, settlement) -> dict[str, Any]:
+def _result_json(res: DealResult, settlement: Settlement) -> dict[str, Any]:
     return {
         "winner": res.winner,
         "reason": res.reason,

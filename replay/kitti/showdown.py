@@ -27,7 +27,7 @@ change of the carried pot; ``sum(net_points) + pot_delta == 0`` always.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from ..cards import Card
 from ..errors import MalformedError
@@ -102,8 +102,9 @@ def settle_deal(ruleset: Ruleset, *, hands: Sequence[Sequence[Card] | None],
     pot = pot_before + sum(paid)
     zero = (0,) * n
 
-    def finish(reason: str, winner: int | None, *, rounds_won=zero, salami=zero, rounds=(),
-               four=None, four_pairs=(), keys=()) -> DealResult:
+    def finish(reason: str, winner: int | None, *, rounds_won: Sequence[int] = zero, salami: Sequence[int] = zero,
+               rounds: Iterable[dict[str, Any]] = (), four: dict[str, Any] | None = None,
+               four_pairs: Iterable[int] = (), keys: Iterable[tuple[int, ...] | None] = ()) -> DealResult:
         taken = pot if winner is not None else 0
         nets = tuple([-paid[i] + salami[i] + (taken if i == winner else 0) for i in range(n)])
         return DealResult(reason, winner, tuple(rounds_won), nets, pot_before, pot - taken, paid,

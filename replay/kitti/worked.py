@@ -2,7 +2,7 @@
 seat's stakes, the rounds won, who takes the pot, salami, the pot out."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Mapping
 
 from ..game import Outcome
 
@@ -30,3 +30,8 @@ def work_points(outcome: Outcome) -> dict[str, Any]:
                        + (f"seat {winner} takes {taken}; " if winner is not None else "nobody takes it (a kitti); ")
                        + f"{pot_out} carried out",
             "rows": rows, "net_points": nets}
+
+
+def heading(pts: Mapping[str, Any], name: Callable[[int], str]) -> str:
+    """The first line of ``tiplu replay``'s worked settlement (``Game.worked_heading``)."""
+    return f"pot (D-13): {pts['pot_sum']}"

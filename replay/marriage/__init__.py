@@ -29,6 +29,7 @@ from .eval_requests import evaluate
 from .moves import parse_move, parse_move_text
 from .signals import hidden_signals
 from .view import view
+from . import worked
 
 def jokers_of_hand(ruleset, deal, outcome):
     """Which cards were jokers in a replayed hand (for the deal statistics): every card
@@ -45,4 +46,4 @@ GAME = Game(name="marriage", engine=MarriageEngine, parse_move_json=parse_move,
             parse_move_text=parse_move_text, view=view,
             deal_layout=DealLayout(turned_up=True),    # MN-3, MC-13
             eval_handlers=evaluate, describe_move=describe, jokers_of_hand=jokers_of_hand,
-            hidden_signals=hidden_signals, worked_template=Path(__file__).with_name("worked.html"))
+            hidden_signals=hidden_signals, worked_template=Path(__file__).with_name("worked.html"), worked_heading=worked.heading)

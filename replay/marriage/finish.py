@@ -120,7 +120,8 @@ def finish_groups(cards: Sequence[Card], *, tiplu: Card | None, ruleset: Ruleset
     return None if found is None else cover.groups(found)
 
 
-def _maal_after(hand: Counter, discard: Card, table: tuple[Card, ...], tunnelas, tiplu, ruleset) -> int:
+def _maal_after(hand: Counter[Card], discard: Card, table: tuple[Card, ...], tunnelas: Iterable[Sequence[Card]],
+                tiplu: Card | None, ruleset: Ruleset) -> int:
     kept = hand.copy()
     kept[discard] -= 1
     return count_maal(hand=list(kept.elements()), table=table, tunnelas_at_deal=tunnelas,

@@ -22,7 +22,7 @@ from ..melds import RUNS_OF_THREE
 Group = tuple[Card, ...]
 
 
-def pure_candidates(counts: Counter) -> list[Group]:
+def pure_candidates(counts: Counter[Card]) -> list[Group]:
     """Every distinct pure three-card set whose cards ``counts`` holds (tunnelas first)."""
     out: list[Group] = [(c, c, c) for c in sorted(counts, key=lambda c: c.code) if counts[c] >= 3]
     for suit in range(4):

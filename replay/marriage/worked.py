@@ -8,7 +8,7 @@ then ``w_i`` to the winner) that must come to the same net.  A void round (D-10)
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Mapping
 
 from ..game import Outcome
 from ..rulesets import Ruleset
@@ -52,3 +52,11 @@ def work_points(outcome: Outcome, ruleset: Ruleset) -> dict[str, Any]:
         from ..errors import MalformedError
         raise MalformedError(f"streamlined nets {nets} differ from the pairwise ones {pairwise}")
     return {**base, "rows": rows, "net_points": list(nets)}
+
+
+def heading(pts: Mapping[str, Any], name: Callable[[int], str]) -> str:
+    """The first line of ``tiplu replay``'s worked settlement (``Game.worked_heading``)."""
+    if pts["method"] == "MC-31":
+        return (f"settlement (MC-31): T = {pts['T_sum']}, n = {pts['n']}; each opponent pays the winner "
+                f"{name(pts['winner'])} T + w − n·S")
+    return f"void round (D-10): T = {pts['T_sum']}, n = {pts['n']}; net = n·S − T"

@@ -22,6 +22,7 @@ from .groups import is_joker, wild_rank_of
 from .moves import parse_move, parse_move_text
 from .discard_drop_signals import hidden_signals
 from .view import view
+from . import worked
 
 def jokers_of_hand(ruleset, deal, outcome):
     """Which cards were jokers in a hand (for the deal statistics): the printed jokers and
@@ -35,4 +36,4 @@ GAME = Game(name="rummy13", engine=RummyEngine, parse_move_json=parse_move,
             deal_layout=DealLayout(indicator=True, turned_up=True, turned_up_label="Open pile starts",
                                      stock_label="Closed pile", stock_title="Closed pile"),    # R-5, D-19
             eval_handlers=evaluate, describe_move=describe, jokers_of_hand=jokers_of_hand,
-            hidden_signals=hidden_signals, worked_template=Path(__file__).with_name("worked.html"))
+            hidden_signals=hidden_signals, worked_template=Path(__file__).with_name("worked.html"), worked_heading=worked.heading)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Mapping
 
-from ..cards import parse_card
+from ..cards import Card, parse_card
 from ..errors import MalformedError
 from ..rulesets import Ruleset, allowed_players, resolve
 from ..settlement import format_amount, parse_amount, settle
@@ -39,7 +39,7 @@ def _shoe(rs: Ruleset, request: Mapping[str, Any]) -> dict[str, int]:
     return shoe_spec(rs, players)
 
 
-def _indicator(request: Mapping[str, Any]):
+def _indicator(request: Mapping[str, Any]) -> tuple[Card, int | None]:
     if "indicator" not in request:
         raise MalformedError("missing field 'indicator' (the turned-up card, e.g. \"7H\" or \"JK\")")
     card = parse_card(request["indicator"])

@@ -2,7 +2,7 @@
 loser pays its counted points, the winner receives their sum."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Mapping
 
 from ..game import Outcome
 
@@ -19,3 +19,8 @@ def work_points(outcome: Outcome) -> dict[str, Any]:
                      "sum": (f"receives {' + '.join(str(q) for k, q in enumerate(points) if k != winner)} = {net}"
                              if i == winner else f"pays its {p} points")})
     return {"method": "R-20", "winner": winner, "rows": rows, "net_points": nets}
+
+
+def heading(pts: Mapping[str, Any], name: Callable[[int], str]) -> str:
+    """The first line of ``tiplu replay``'s worked settlement (``Game.worked_heading``)."""
+    return "settlement (R-20): losers pay their points to the winner"

@@ -331,3 +331,108 @@ def test_a_statement_that_is_no_signed_statement(bad):
             (MISMATCH, None, "the record carries no signed reveal statement", ())]
     assert faults(record) == want
     assert faults(record, check_signatures=True) == want
+
+
+# --- what the first run of bench/mutation.py found unpinned -------------------------------------
+
+def _resign(record: dict, numbers) -> None:
+    """Statements ``numbers`` signed again, by another key (so their signatures fail under the record's)."""
+    other = SigningKey.from_hex("33" * 32)
+    for n in numbers:
+        entry = record["fairness"]["statements"][n - 1]
+        entry["sig"] = other.sign(entry["statement"])["sig"]
+
+
+def test_signatures_are_checked_by_default():
+    record = raw()
+    _resign(record, [5])
+    got = check_statements(parse_record(record))
+    assert [(f.reason, f.statement) for f in got] == [(SIGNATURE, 5)]
+
+
+def test_an_unknown_kind_early_does_not_stop_the_check():
+    record = raw()
+    st(record, 2)["kind"] = "bogus"
+    st(record, 9)["seed"] = other_hex(st(record, 9)["seed"])
+    assert faults(record) == [(MISMATCH, 2, "statement 2 (bogus) has unknown kind 'bogus'", ()),
+                              (MISMATCH, 9, "statement 9 (seat-reveal): seat 2's signed seed differs from the record",
+                               (SEAT,)),
+                              (MISMATCH, None, "the record carries no signed commitment statement", ())]
+
+
+def test_a_kind_that_is_no_string_is_not_named_as_one():
+    record = raw()
+    st(record, 2)["kind"] = 7
+    assert faults(record)[0] == (MISMATCH, 2, "statement 2 has unknown kind 7", ())
+    record = raw()
+    st(record, 4)["kind"] = 7
+    _resign(record, [4])
+    assert faults(record, check_signatures=True)[0][:3] == (
+        SIGNATURE, 4, f"statement 4: signature does not verify under key {KEY[:16]}...: invalid signature")
+
+
+def test_a_badly_signed_statement_of_another_kind_reveals_no_seat():
+    record = raw()
+    del record["fairness"]["statements"][9]  # seat 3's reveal
+    del record["fairness"]["log_proofs"][9]
+    st(record, 10)["seat"] = 3  # the deal, now statement 10, says "seat 3" -- and is badly signed
+    _resign(record, [10])
+    got = faults(record, check_signatures=True)
+    assert [f[:2] for f in got] == [(SIGNATURE, 10), (MISMATCH, None)]
+    assert got[1][2] == "not every seat's reveal is signed"
+
+
+def test_the_hand_statement_is_found_wherever_it_is_listed():
+    record = raw()
+    statements = record["fairness"]["statements"]
+    statements[0], statements[1] = statements[1], statements[0]  # the commitment first, then the hand
+    assert faults(record) == [(ORDER, 2, "statement 2 (hand) comes after a later phase", ())]  # receipts bind it
+
+
+def test_an_unrevealed_record_needs_no_reveal_statement():
+    record = raw()
+    record["fairness"]["server_seed"] = None
+    del record["fairness"]["statements"][12]
+    del record["fairness"]["log_proofs"][12]
+    assert faults(record) == []
+
+
+def test_a_time_that_is_no_string_is_not_compared_and_moves_nothing():
+    # (a statement's time is the log check's and the timing check's to judge as a value; here
+    # only the order of string times is checked)
+    record = raw()
+    st(record, 8)["time"] = 5
+    assert faults(record) == []
+
+
+@pytest.mark.parametrize("name", ["kitti-golden-0.json", "marriage-nepal-golden-0.json"])
+def test_a_format_2_record_binds_neither_moves_nor_hand_statement(name):
+    record = json.loads((ROOT / "fixtures" / "records" / "legacy-v2" / name).read_text())
+    assert faults(record) == []
+    assert all("hand_hash" not in e["statement"] for e in record["fairness"]["statements"])
+
+
+def test_a_format_1_records_receipts_bind_only_their_commitment():
+    record = json.loads((ROOT / "fixtures" / "records" / "legacy-v2" / "kitti-golden-0.json").read_text())
+    record["format"] = "tiplu.hand/1"
+    record["fairness"].pop("log_proofs", None)
+    for e in record["fairness"]["statements"]:
+        e["statement"]["type"] = "tiplu.statement/1"
+    for n in (3, 4, 5, 6):
+        del st(record, n)["server_seed_commitment"], st(record, n)["ruleset_hash"]
+    st(record, 12)["record_hash"] = parse_record(record).record_hash
+    assert faults(record) == []
+
+
+def test_the_records_own_strings_compare_in_any_case():
+    record = raw()
+    record["table"]["table_id"] = st(record, 1)["table_id"] = "Kitti-4P-T0"
+    bound = canonical_hash(st(record, 1))
+    for n in (3, 4, 5, 6):
+        st(record, n)["hand_hash"] = bound
+    st(record, 12)["record_hash"] = parse_record(record).record_hash
+    assert faults(record) == []
+    st(record, 1)["table_id"] = "kitti-4p-t0"  # the same name in other case
+    for n in (3, 4, 5, 6):
+        st(record, n)["hand_hash"] = canonical_hash(st(record, 1))
+    assert faults(record) == []

@@ -118,7 +118,12 @@ def evaluate(request: dict) -> dict:
     return {"value": _value(parse_card(request["card"]))}
 
 
+def worked_heading(pts: Mapping[str, Any], name: Any) -> str:
+    return f"high card: {name(pts['winner'])} wins; every other seat pays it 1"
+
+
 GAME = Game(name="toy", engine=ToyEngine, parse_move_json=parse_move_json, parse_move_text=parse_move_text,
             view=view, deal_layout=DealLayout(turned_up=True, turned_up_label="Turned up, never played",
                                               stock_label="Unused", stock_title="Unused cards"),
-            eval_handlers=evaluate, worked_template=Path(__file__).with_name("worked.html"))
+            eval_handlers=evaluate, worked_template=Path(__file__).with_name("worked.html"),
+            worked_heading=worked_heading)

@@ -52,6 +52,27 @@ def test_a_toy_games_worked_settlement_is_in_its_own_words(app, toy):
     assert not [w for w in RULE_WORDS if w in html]
 
 
+def test_tiplu_replays_worked_text_is_in_the_toy_games_words_too(toy):
+    # the text form's heading is the game's (Game.worked_heading), or the bare method: never
+    # Rummy's R-20 line for a game the CLI does not know
+    import dataclasses
+
+    from audit.cli.replay import worked_lines
+    from replay import registry
+    from replay.game import Outcome
+
+    outcome = Outcome((4, 13, 9), (-1, 2, -1), 1)
+    worked = work_settlement(toy.GAME.engine(resolve("toy")), outcome,
+                             settle(outcome.net_points, point_value=Decimal("1"), commission_pct=Decimal("0")),
+                             point_value=Decimal("1"), commission_pct=Decimal("0"), players=["a", "b", "c"])
+    lines = worked_lines(worked, ["a", "b", "c"])
+    assert lines[:2] == ["high card: b wins; every other seat pays it 1", "  a: shows 4, pays 1"]
+    registry.unregister("toy")
+    registry.register(dataclasses.replace(toy.GAME, worked_heading=None), presets={"toy": toy.PRESET})
+    assert worked_lines(worked, ["a", "b", "c"])[0] == "settlement (toy)"
+    assert not any("R-20" in line or "D-13" in line or "MC-31" in line for line in worked_lines(worked, ["a", "b", "c"]))
+
+
 def test_a_game_without_words_of_its_own_gets_no_other_games_rule(app, toy):
     import dataclasses
 

@@ -19,10 +19,10 @@ SIGNALS = {
                     "it did not), beyond what the same picks save against a stock card drawn at random",
     "rummy13.discard": "points its discards would have saved the next player (who had not moved yet), "
                        "below what the same discards save a next hand redealt at random",
-    "rummy13.drop": "first drops against strong hidden opponents and play on against weak ones, beyond "
-                    "what the same choices meet against opponents redealt at random",
-    "marriage.pick": "how far its draws took its sets (taking the hidden stock card when it helped, the "
-                     "discard when it did not), beyond the same draws against a stock card drawn at random",
+    "rummy13.drop": "danger met by its first-drop choices (dropping against strong hidden opponents, playing "
+                    "on against weak ones), beyond what the same choices meet against opponents redealt at random",
+    "marriage.pick": "use of its draws to its sets (taking the hidden stock card when it helped, the discard "
+                     "when it did not), beyond the same draws against a stock card drawn at random",
 }
 
 MEANING = ("A flag means this account's choices lined up with cards it could not see more often than "

@@ -78,8 +78,8 @@ def _moves_binding(record: HandRecord) -> dict[str, Any]:
 def _hand_hash(record: HandRecord) -> str | None:
     """The hex SHA-256 of the canonical JSON of the record's (first) ``hand`` statement:
     what a v3 ``seat-receipt`` must bind.  ``None`` when the record has none."""
-    for signed in record.fairness.statements:
-        st = signed.get("statement") if isinstance(signed, Mapping) else None
+    for signed in record.fairness.statements:  # each a Mapping (replay.records.parse_record)
+        st = signed.get("statement")
         if isinstance(st, Mapping) and st.get("kind") == "hand":
             try:
                 return canonical_hash(dict(st))
@@ -114,7 +114,7 @@ _AFTER = {"player_seeds": (Reason.SEAT_SEED_MISMATCH,), "server_seed": (Reason.S
 
 def _unverified_kind(signed: Any) -> tuple[str | None, Any]:
     """The kind and seat a badly signed statement *says* it has -- only to name it."""
-    body = signed.get("statement") if isinstance(signed, dict) else None
+    body = signed.get("statement")
     if not isinstance(body, dict):
         return None, None
     kind = body.get("kind")
@@ -126,10 +126,8 @@ def _statement_of(signed: Any, key: str, *, check_signature: bool) -> dict[str, 
     ``check_signature``, whose Ed25519 signature verifies)."""
     if check_signature:
         return verify_statement(signed, key)
-    if type(signed) is not dict and not isinstance(signed, Mapping):  # (type first: a dict is one, quickly)
-        raise MalformedError("a signed statement needs 'statement', 'key' and 'sig'")
-    st = signed.get("statement")
-    if type(st) is not dict and not isinstance(st, Mapping):
+    st = signed.get("statement")  # ``signed`` is a Mapping (replay.records.parse_record)
+    if not isinstance(st, Mapping):
         raise MalformedError("a signed statement needs 'statement', 'key' and 'sig'")
     if not same_text(str(signed.get("key")).lower(), key):  # here ``key`` is lower-cased by the caller
         raise SignatureError("statement is signed by another key than the trusted operator key")
@@ -149,7 +147,7 @@ def check_statements(record: HandRecord, *, public_key: str | None = None,
     f = record.fairness
     expect = _lowered(_expectations(record))
     key_l = str(key).lower()
-    seen: dict[str, int] = {}
+    seen: set[str] = set()  # the kinds met (a badly signed statement counts: it is there)
     committed: set[int] = set()
     revealed: set[int] = set()
     phase, last_time = -1, ""
@@ -163,7 +161,7 @@ def check_statements(record: HandRecord, *, public_key: str | None = None,
                                 after=(Reason.SIGNATURE,) if other_key else ()))
             # the statement is there, only badly signed: not also "missing" (the signature fault says it)
             if kind in PHASES:
-                seen[kind] = seen.get(kind, 0) + 1
+                seen.add(kind)
                 if isinstance(seat, int) and kind == "seat-receipt":
                     committed.add(seat)
                 elif isinstance(seat, int) and kind == "seat-reveal":
@@ -184,7 +182,7 @@ def check_statements(record: HandRecord, *, public_key: str | None = None,
                                 f"(a {record.format} record's statements are)", statement=number))
         if st.get("hand_id") != record.hand_id:
             faults.append(Fault(Reason.STATEMENT_MISMATCH, f"{name_of} is about another hand", statement=number))
-        seen[kind] = seen.get(kind, 0) + 1
+        seen.add(kind)
         for name, value in expect.get(kind, ()):
             if value is None or not _equal(st.get(name), value):
                 faults.append(Fault(Reason.STATEMENT_MISMATCH,

@@ -1,7 +1,8 @@
 """A colluding pair for the simulator: two seats that see each other's hands and play on it
 (``docs/collusion.md``, "Pairs"; ``tiplu simulate --collude-seats A,B --collude-rate K``).
 
-:func:`colluding_bot_for` gives a game's ``choose_colluding(engine, state, rng, partner)``:
+Each game's bot module exports its ``choose_colluding(engine, state, rng, partner)`` from here
+(:func:`audit.operator.sim.bots.colluding_bot_for` finds it by the game's name):
 the move of the seat to act when it knows ``partner``'s hand.  What a real pair would do
 with that knowledge, per game:
 
@@ -61,10 +62,9 @@ def _next_to_pick(state: Any, seat: int) -> int | None:
     return None
 
 
-def rummy_colluding(engine: Any, state: Any, rng: Any, partner: int) -> Any:
-    from .bots.rummy13 import choose_move
-
-    honest = choose_move(engine, state, rng)
+def rummy_colluding(engine: Any, state: Any, partner: int, honest: Any) -> Any:
+    """The move of a seat playing for ``partner``, given the ``honest`` bot's move
+    (``audit.operator.sim.bots.rummy13.choose_colluding`` passes it)."""
     if state.phase != DISCARD or not isinstance(honest, Discard) or honest.auto or isinstance(honest, Declare):
         return honest
     seat, high = state.turn, engine.ruleset["high_card_points"]
@@ -88,13 +88,3 @@ def rummy_colluding(engine: Any, state: Any, rng: Any, partner: int) -> Any:
         return honest
     return Discard(seat, pick)
 
-
-_BOTS: dict[str, ChooseColluding] = {"kitti": kitti_colluding, "rummy13": rummy_colluding}
-
-
-def colluding_bot_for(game: str) -> ChooseColluding:
-    """The colluding move of a game's bot; ``LookupError`` if the game has none."""
-    try:
-        return _BOTS[game]
-    except KeyError:
-        raise LookupError(f"the {game} bot cannot collude yet") from None

@@ -9,8 +9,7 @@ from replay.game import Outcome
 from replay.registry import game_for
 from replay.stream import Stream
 
-from .bots import bot_for, peeking_bot_for
-from .collude import colluding_bot_for
+from .bots import bot_for, colluding_bot_for, peeking_bot_for
 
 if TYPE_CHECKING:
     from audit.operator.ledger import Ledger
@@ -30,7 +29,7 @@ def play_hand(randomness: HandRandomness, *, dealer: int, carry: Mapping[str, An
     moves as record JSON.  ``peek`` maps a seat to how often, per mille of its decisions,
     it plays as a superuser that sees the hidden cards (:func:`~audit.operator.sim.bots.peeking_bot_for`).
     ``collude`` maps a seat to ``(partner, per mille)``: how often it plays knowing its
-    partner's hand (:func:`audit.operator.sim.collude.colluding_bot_for`)."""
+    partner's hand (:func:`audit.operator.sim.bots.colluding_bot_for`)."""
     game = game_for(randomness.ruleset.game)
     engine = game.engine(randomness.ruleset)
     choose_move = bot_for(game.name)

@@ -47,6 +47,22 @@ def peeking_bot_for(game: str) -> ChooseMove:
     return choose
 
 
+def colluding_bot_for(game: str) -> Callable[..., Any]:
+    """The ``choose_colluding(engine, state, rng, partner)`` of a game's bot: the move a seat
+    makes for its partner (:mod:`audit.operator.sim.collude`); ``LookupError`` if the game's
+    bot has none."""
+    if not (isinstance(game, str) and game.isidentifier()):
+        raise LookupError(f"no bot plays game {game!r}")
+    try:
+        module = import_module(f"{__name__}.{game}")
+    except ModuleNotFoundError:
+        raise LookupError(f"no bot plays game {game!r}") from None
+    choose = getattr(module, "choose_colluding", None)
+    if choose is None:
+        raise LookupError(f"the {game} bot cannot collude yet")
+    return choose
+
+
 def register(game: str, choose_move: ChooseMove) -> None:
     """Add the bot of a game from outside ``replay/``."""
     _registered[game] = choose_move

@@ -26,6 +26,8 @@ from replay.rummy.moves import Declare, Discard, Drop, Move, Pick
 from replay.rummy.signals import use_of
 from replay.rummy.solver import solve
 
+from ..collude import rummy_colluding
+
 TIMEOUT_ODDS = 40        # 1 in 40 turns the clock runs out
 COME_BACK_ODDS = 4       # a chair that missed a turn comes back 1 time in 4
 FIRST_DROP_POINTS = 75   # a first hand this bad is dropped one time in three
@@ -154,3 +156,9 @@ def _peeking_discard(engine: RummyEngine, state: RummyState, rng: RandomSource) 
     feed = {c: use_of(nxt, c, wild, high=high) for c in tied}
     best = min(tied, key=lambda c: (feed[c], -card_points(c, wild, high=high), c.code))
     return Discard(seat, best)
+
+
+def choose_colluding(engine: RummyEngine, state: RummyState, rng: RandomSource, partner: int) -> Move:
+    """The move of a seat that sees ``partner``'s hand (:mod:`audit.operator.sim.collude`):
+    the honest move, or at a discard the near-best card that feeds or starves the partner."""
+    return rummy_colluding(engine, state, partner, choose_move(engine, state, rng))
