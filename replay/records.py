@@ -305,8 +305,6 @@ def parse_record(data: Any, *, plain: bool = False) -> HandRecord:
         plain = json_kind(data) == PLAIN_JSON
     if not isinstance(data, Mapping):
         raise MalformedError("a hand record must be a JSON object", location="$")
-    if not plain:
-        refuse_non_integers(data)
     fmt = data.get("format")
     if fmt not in RECORD_FORMATS:
         raise MalformedError(f"format must be {RECORD_FORMAT!r} (or {RECORD_FORMAT_V2!r}, {RECORD_FORMAT_V1!r})",
