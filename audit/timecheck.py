@@ -17,6 +17,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from replay.faults import Fault, Reason
+from replay.records import is_statement_time
 
 #: how far a statement may be dated past what bounds it (clocks drift; a record's
 #: checkpoint is cosigned a little after its statements are made): five minutes
@@ -24,7 +25,18 @@ DEFAULT_SKEW = timedelta(minutes=5)
 
 
 def parse_time(text: Any) -> datetime | None:
-    """A statement's ISO-8601 time with its zone (``...Z``), or ``None`` if it is not one."""
+    """A statement's time, written exactly ``YYYY-MM-DDTHH:MM:SS.mmmZ`` (docs/records.md:
+    :func:`replay.records.is_statement_time`), or ``None`` if it is not one -- no other
+    ISO-8601 spelling (an offset, the basic format, no milliseconds) is read as a time."""
+    if not is_statement_time(text):
+        return None
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+
+
+def parse_clock(text: Any) -> datetime | None:
+    """An auditor's clock given on the command line (``--now``): any ISO-8601 time with its
+    zone (``2026-12-01T20:00:00Z``), or ``None``.  Not a statement's time: that has one
+    spelling (:func:`parse_time`)."""
     if not isinstance(text, str):
         return None
     try:

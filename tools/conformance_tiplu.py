@@ -204,6 +204,8 @@ class Verifier:
                 (d / "policy.txt").write_text(inp["policy"], encoding="utf-8")
                 args += ["--policy", str(d / "policy.txt")]
             code, out = self.cli(args)
+        if code == 2:  # bad usage: the trust and the policy name different logs (nothing audited)
+            return {"exit": 2, "verdicts": [], "log_failures": []}
         report = json.loads(out)
         by_where = {f["where"]: f for f in report.get("failures", [])}
         verdicts = []

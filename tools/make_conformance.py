@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import conformance_primitives as P  # noqa: E402
 import conformance_receipts as RC  # noqa: E402
 import conformance_records as R  # noqa: E402
+import conformance_strict as S  # noqa: E402
 from audit.signing import SigningKey  # noqa: E402
 from audit.operator.sim.tables import EPOCH  # noqa: E402
 from audit.auditor.verdict.verify import audit_record  # noqa: E402
@@ -80,6 +81,10 @@ def build() -> dict[str, str]:
     R.witness_cases(b, trust, golden, witnesses)
     R.timing_cases(b, key, golden)
     R.carry_case(b, key)
+    S.integral_float_cases(b, trust, golden)
+    S.basic_time_case(b, key, golden)
+    if "policies/policy-met.txt" in files:
+        S.trust_outside_policy_case(b, trust, other, files["policies/policy-met.txt"].split("\n\n", 1)[1])
     RC.receipt_cases(b, ledger, key, (R.MAIN_BASE, R.MAIN_ORIGIN), golden, "records/main/forged-resigned_grind.json", other,
                      b.main[1][0])
     ids = [c["id"] for c in b.cases]

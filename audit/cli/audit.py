@@ -169,7 +169,8 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
     fails or if nothing was audited (an empty source, a damaged ledger copy), 2 on bad
     input, 3 if nothing failed but some record's timing is unproven.
     """
-    from ..auditor.sources.coverage import DEFAULT_GRACE, parse_grace, parse_time, utc_now
+    from ..auditor.sources.coverage import DEFAULT_GRACE, parse_grace, utc_now
+    from ..timecheck import parse_clock
 
     from ..auditor.verdict.trust import TrustAnchor, load_trust_file, parse_key
 
@@ -196,7 +197,7 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
         trust = TrustAnchor(policy.logs[0].vkey.public_hex, "policy", policy.logs[0].origin)
 
     grace = DEFAULT_GRACE if grace_text is None else parse_grace(grace_text)
-    now = utc_now() if now_text is None else parse_time(now_text)
+    now = utc_now() if now_text is None else parse_clock(now_text)
     if now is None:
         raise MalformedError("--now is an ISO-8601 time with its zone, e.g. 2026-12-01T20:00:00Z")
     from ..auditor.sources.source import close_log

@@ -46,6 +46,7 @@ import { describePolicy, evaluatePolicy, parsePolicy, PolicyError, timingOf } fr
 import { failedTitle } from "./verifier/wording.mjs";
 import { answerConformance } from "./verifier/conformance.mjs";
 import { recordChecks } from "./verifier/recordchecks.mjs";
+import { readRecordText } from "./verifier/record.mjs";
 
 // the conformance suite's entry point (docs/conformance.md): a harness runs
 // fixtures/conformance against this page, or against the downloaded offline file
@@ -134,10 +135,11 @@ function pastedRecord() {
   const text = $("record-json").value.trim();
   if (!text) throw new VerifyError("malformed", "paste a hand record (a JSON object) first");
   try {
-    return JSON.parse(text);
+    JSON.parse(text);
   } catch (e) {
     throw new VerifyError("malformed", `the hand record is not valid JSON (${e.message})`);
   }
+  return readRecordText(text); // read as Python reads it: 1.0 is not the integer 1
 }
 
 /** The operator key pasted to pin (lower-case hex), or null when the field is empty. */

@@ -40,11 +40,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from replay.canonical import PLAIN_JSON, json_kind
+from replay.canonical import JSON_WITH_FLOATS, PLAIN_JSON, json_kind
 from replay.errors import CommitmentMismatchError, MalformedError
 from replay.fairness import verify_player_seed, verify_server_seed
 from replay.faults import Fault, Reason, group_faults
-from replay.records import HandRecord, load_json_kind, parse_record
+from replay.records import HandRecord, load_json_kind, parse_record, refuse_non_integers
 from replay.replayer import ReplayResult, replay_record
 
 from ..evidence.logcheck import LogView, check_log_evidence, verified_checkpoint
@@ -210,6 +210,8 @@ def audit_record(data: Any, terms: AuditPolicy | None = None, *, kind: int | Non
                 data, kind = load_json_kind(data)
             elif kind is None:
                 kind = json_kind(data)  # the one walk of the record's values
+            if kind == JSON_WITH_FLOATS:  # integers written as integers: 1.0 is not the seat 1
+                refuse_non_integers(data)
             validate_record(data, kind=kind)
             record = parse_record(data, plain=kind == PLAIN_JSON)
     except MalformedError as exc:

@@ -28,7 +28,7 @@ import { verifyPlayerSeed, verifyServerSeed } from "./fairness.mjs";
 import { fault, groupFaults, verdictOf } from "./faults.mjs";
 import { acceptsLegacyTime, verifyCheckpoint, verifyInclusion } from "./merkle.mjs";
 import { evaluatePolicy, NONE, UNPROVEN_MESSAGE } from "./policy.mjs";
-import { parseRecord } from "./record.mjs";
+import { isStatementTime, parseRecord, readRecordText } from "./record.mjs";
 import { compareOutcome, replayRecord } from "./replay.mjs";
 import { checkStatements, jsonEquals, PHASES, statementLabel } from "./statements.mjs";
 import { gameFor } from "./games/index.mjs";
@@ -41,12 +41,10 @@ export const SKEW_MS = 5 * 60 * 1000;
 const NO_CHECKPOINT = ["not_log_bound", "bad_checkpoint", "malformed"];
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
-/** A statement's ISO-8601 time with its zone, in ms, or null (audit.timecheck.parse_time). */
+/** A statement's time, written exactly YYYY-MM-DDTHH:MM:SS.mmmZ, in ms, or null (audit.timecheck.parse_time). */
 export function parseTime(text) {
-  if (typeof text !== "string") return null;
-  const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?(Z|[+-]\d{2}:?\d{2})$/.exec(text);
-  if (!m) return null;
-  const t = Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6] ?? "00"}${m[7] ? "." + m[7].padEnd(3, "0").slice(0, 3) : ""}${m[8].length === 5 ? m[8].slice(0, 3) + ":" + m[8].slice(3) : m[8]}`);
+  if (!isStatementTime(text)) return null;
+  const t = Date.parse(text);
   return Number.isNaN(t) ? null : t;
 }
 
@@ -169,9 +167,10 @@ export async function auditRecord(data, { trust = null, policy = null, checkSign
   let raw = data;
   let record;
   try {
-    if (typeof data === "string") raw = JSON.parse(data);
+    if (typeof data === "string") raw = readRecordText(data);
     record = await parseRecord(raw);
   } catch (e) {
+    if (typeof raw === "string") { try { raw = JSON.parse(raw); } catch { /* not JSON: no hand id */ } }
     const handId = isObject(raw) && typeof raw.hand_id === "string" ? raw.hand_id : null;
     return { hand_id: handId, record: null, timing: null, replay: null, ...verdictOf([fault("malformed", e.message)]) };
   }
@@ -295,7 +294,7 @@ export function carryFaults(verdicts) {
 
 /** Audit a request's records together (module doc): {verdicts, log_failures}. */
 export async function auditRecords(texts, { trust = null, policy = null, now = Date.now(), oneLog = false, checkSignatures = true, replay = true } = {}) {
-  const values = texts.map((t) => { try { return JSON.parse(t); } catch { return null; } });
+  const values = texts.map((t) => { try { return readRecordText(t); } catch { return null; } });
   const findings = scanRecords(values, now);
   const verdicts = [];
   const roots = new Map(); // size -> Set of roots (one log: the checkpoints the audit met)

@@ -20,7 +20,7 @@ import { hmacKey, keyMaterial, Stream } from "./stream.mjs";
 import { verifyCheckpoint, verifyConsistency, verifyCosignatures, verifyInclusion, parseCheckpoint } from "./merkle.mjs";
 import { statementLeafHash, verifyStatementSignature } from "./tlogproof.mjs";
 import { auditRecords, NoReplayError } from "./audit.mjs";
-import { parsePolicy, policyOfWitnesses } from "./policy.mjs";
+import { parsePolicy, policyOfWitnesses, reconcileTrust } from "./policy.mjs";
 import { compareReceipt, ReceiptError } from "../seat-client.mjs";
 import { chainHeads, startHead } from "./movechain.mjs";
 
@@ -112,8 +112,15 @@ const CHECKS = {
     else if (inp.witnesses) policy = await policyOfWitnesses(inp.witnesses, inp.quorum ?? null);
     const now = inp.now ? Date.parse(inp.now) : Date.now();
     if (Number.isNaN(now)) throw new Error("now is not an ISO-8601 time");
+    let trust = inp.trust ?? null;
+    try {
+      trust = reconcileTrust(trust, policy);
+    } catch (e) {
+      if (e?.code === "trust_conflict") return { exit: 2, verdicts: [], log_failures: [] }; // bad usage: nothing audited
+      throw e;
+    }
     const { verdicts, log_failures } = await auditRecords(inp.records, {
-      trust: inp.trust ?? null, policy, now, oneLog: Boolean(inp.one_log),
+      trust, policy, now, oneLog: Boolean(inp.one_log),
       replay: requires.includes("replay") ? "require" : true,
     });
     const out = verdicts.map((v) => ({ ok: v.ok, reason: v.reason, first_bad_move: v.first_bad_move }));

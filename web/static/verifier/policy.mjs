@@ -304,3 +304,22 @@ export async function policyOfWitnesses(vkeys, quorum = null) {
   }
   return parsePolicy(lines.join("\n") + "\n", "--witness");
 }
+
+/**
+ * A pinned key and a pinned policy together (audit.auditor.verdict.trust.reconcile): the key
+ * must be one of the policy's logs, and a pinned origin that log's name; then the trust gains
+ * the log's origin when it pinned none.  A policy with no log line leaves the key alone.
+ * Throws PolicyError (code "trust_conflict") when they name different logs: bad usage.
+ */
+export function reconcileTrust(trust, policy) {
+  if (!trust || !trust.public_key || !policy || !policy.logs.length) return trust;
+  const key = String(trust.public_key).toLowerCase();
+  const logs = policy.logs.filter((log) => bytesToHex(log.vkey.publicKey) === key);
+  if (!logs.length) {
+    throw new PolicyError(`the key pinned (${key.slice(0, 16)}...) is not a log of the policy ${policy.name} (its logs: ${policy.logs.map((l) => l.origin).join(", ")})`, { code: "trust_conflict" });
+  }
+  if (trust.origin && !logs.some((l) => l.origin === trust.origin)) {
+    throw new PolicyError(`the trust pins origin ${trust.origin}, but the policy ${policy.name} names that key's log ${logs[0].origin}`, { code: "trust_conflict" });
+  }
+  return trust.origin ? trust : { ...trust, origin: logs[0].origin };
+}

@@ -9,6 +9,14 @@
  *                        (everything but fairness.server_seed, .statements, .log_proofs):
  *                        what its `record` statement signs
  *
+ *   readRecordText(text) -> the parsed value of a record's JSON text, as Python reads it:
+ *                        VerifyError "malformed" for text that is not JSON, and for a number
+ *                        written with a fraction or an exponent anywhere (`1.0`, `1e0`: JSON.parse
+ *                        alone would make them the integer 1; docs/records.md, integers written
+ *                        as integers)
+ *   isStatementTime(t) -> whether t is a statement time as documented: exactly
+ *                        YYYY-MM-DDTHH:MM:SS.mmmZ and a real date and time (replay.records.is_statement_time)
+ *
  * table: {table_id, operator, public_key, players, dealer, point_value, commission_pct
  * (BigInt hundredths, ./decimal.mjs), carry, hand_no}; fairness: {ruleset_hash,
  * server_commitment, seat_commitments (lower-case hex), player_seeds (Uint8Array),
@@ -37,6 +45,58 @@ function need(obj, key, type, where) {
   const ok = type === "int" ? Number.isInteger(v) : type === "list" ? Array.isArray(v) : typeof v === type;
   if (!ok) throw bad(`field '${key}' must be ${type === "string" ? "str" : type}`, `${where}.${key}`);
   return v;
+}
+
+/** The location (line and column) of the first number written with a fraction or an exponent, or null. */
+function firstNonInteger(text) {
+  let line = 1;
+  let col = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\n") { line += 1; col = 1; continue; }
+    if (c === '"') { // skip the string (JSON.parse has judged its escapes; it holds no raw line break)
+      const start = i;
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+      col += i - start + 1;
+      continue;
+    }
+    if (c === "-" || (c >= "0" && c <= "9")) {
+      let j = i;
+      while (j < text.length && /[-+0-9.eE]/.test(text[j])) j++;
+      if (/[.eE]/.test(text.slice(i, j))) return `line ${line} column ${col}`;
+      col += j - i;
+      i = j - 1;
+      continue;
+    }
+    col += 1;
+  }
+  return null;
+}
+
+/** A record's JSON text to its value, as Python reads it (module doc); throws VerifyError("malformed"). */
+export function readRecordText(text) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw bad(`not JSON: ${e.message}`, "$");
+  }
+  const where = firstNonInteger(text);
+  if (where !== null) {
+    throw bad("a number is written with a fraction or an exponent: a record writes every number as an integer (1, not 1.0 or 1e0)", where);
+  }
+  return value;
+}
+
+const STATEMENT_TIME = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z$/;
+
+/** Whether `t` is a statement time as documented (module doc). */
+export function isStatementTime(t) {
+  if (typeof t !== "string" || !STATEMENT_TIME.test(t)) return false;
+  const [year, month, day, hour, minute, second] = [[0, 4], [5, 7], [8, 10], [11, 13], [14, 16], [17, 19]].map(([a, b]) => Number(t.slice(a, b)));
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= days[month - 1] && hour < 24 && minute < 60 && second < 60;
 }
 
 function handId(v) {
@@ -100,6 +160,12 @@ function parseFairness(f, nSeats, v2) {
   }
   const statements = f.statements ?? [];
   if (!Array.isArray(statements) || !statements.every(isObject)) throw bad("statements must be a list of signed statements", `${w}.statements`);
+  statements.forEach((signed, i) => {
+    const st = signed.statement;
+    if (isObject(st) && Object.hasOwn(st, "time") && !isStatementTime(st.time)) {
+      throw bad("a statement's time is written exactly YYYY-MM-DDTHH:MM:SS.mmmZ (UTC)", `${w}.statements[${i}].statement.time`);
+    }
+  });
   let proofs = null;
   if (v2) {
     proofs = f.log_proofs ?? [];
