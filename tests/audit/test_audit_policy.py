@@ -69,3 +69,12 @@ def test_a_clean_verdict_leaves_the_state_as_it_was():
     state = StateCheck(None)
     assert audit_one(GOLDEN, AuditPolicy.of(public_key=KEY, state=state)).ok
     assert not state.contradicted and state.best is not None
+
+
+def test_a_bare_pinned_key_in_upper_case_is_the_same_key():
+    # hex is case-free: --public-key takes either case (TrustAnchor lowers it); the library's
+    # bare key did not, and every statement then failed its signature under check_signatures
+    lower = audit_record(GOLDEN, public_key=KEY.lower(), check_signatures=True)
+    upper = audit_record(GOLDEN, public_key=KEY.upper(), check_signatures=True)
+    assert lower.ok and upper.ok, [f.reason for f in upper.faults]
+    assert AuditPolicy.of(public_key=KEY.upper()).key == KEY.lower()

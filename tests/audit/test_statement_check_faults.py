@@ -16,6 +16,8 @@ import pathlib
 
 import pytest
 
+from replay.errors import MalformedError
+
 from audit.auditor.verdict.statement_check import check_statements
 from audit.signing import SigningKey
 from replay.canonical import canonical_hash
@@ -397,12 +399,14 @@ def test_an_unrevealed_record_needs_no_reveal_statement():
     assert faults(record) == []
 
 
-def test_a_time_that_is_no_string_is_not_compared_and_moves_nothing():
-    # (a statement's time is the log check's and the timing check's to judge as a value; here
-    # only the order of string times is checked)
+def test_a_time_that_is_no_string_is_malformed_before_any_comparison():
+    # a statement's time has one spelling, YYYY-MM-DDTHH:MM:SS.mmmZ (docs/records.md, 6c2ad52):
+    # anything else -- a number here -- makes the record malformed where it is read, so the
+    # statement check never compares it
     record = raw()
     st(record, 8)["time"] = 5
-    assert faults(record) == []
+    with pytest.raises(MalformedError, match=r"statements\[7\]\.statement\.time: a statement's time is written exactly"):
+        faults(record)
 
 
 @pytest.mark.parametrize("name", ["kitti-golden-0.json", "marriage-nepal-golden-0.json"])

@@ -56,8 +56,11 @@ class AuditPolicy:
 
     @property
     def key(self) -> str | None:
-        """The pinned key, if any: the trust anchor's, else the bare one."""
-        return self.trust.public_key if self.trust is not None else self.public_key
+        """The pinned key, if any: the trust anchor's, else the bare one (hex in lower case,
+        as the trust anchor's: either case names the same key)."""
+        if self.trust is not None:
+            return self.trust.public_key
+        return self.public_key.lower() if isinstance(self.public_key, str) else self.public_key
 
     @property
     def origin(self) -> str | None:
