@@ -17,7 +17,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from replay.faults import Fault, Reason
-from replay.records import is_statement_time
+from replay.record_text import is_statement_time
 
 #: how far a statement may be dated past what bounds it (clocks drift; a record's
 #: checkpoint is cosigned a little after its statements are made): five minutes
@@ -26,7 +26,7 @@ DEFAULT_SKEW = timedelta(minutes=5)
 
 def parse_time(text: Any) -> datetime | None:
     """A statement's time, written exactly ``YYYY-MM-DDTHH:MM:SS.mmmZ`` (docs/records.md:
-    :func:`replay.records.is_statement_time`), or ``None`` if it is not one -- no other
+    :func:`replay.record_text.is_statement_time`), or ``None`` if it is not one -- no other
     ISO-8601 spelling (an offset, the basic format, no milliseconds) is read as a time."""
     if not is_statement_time(text):
         return None

@@ -19,7 +19,8 @@ from audit.tlog.store import leaf_entry
 from replay.canonical import canonical_json, plain_canonical_json
 from replay.errors import MalformedError
 from replay.canonical import json_kind
-from replay.records import first_non_integer, load_json, load_json_kind, record_core
+from replay.record_text import first_non_integer
+from replay.records import load_json, load_json_kind, record_core
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 

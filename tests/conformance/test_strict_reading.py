@@ -14,7 +14,7 @@ from audit.auditor.verdict.verify import audit_record
 from audit.timecheck import parse_clock, parse_time
 from replay.errors import MalformedError
 from replay.faults import Reason
-from replay.records import first_non_integer, is_statement_time, refuse_non_integers
+from replay.record_text import first_non_integer, is_statement_time, refuse_non_integers
 
 SUITE = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "conformance"
 

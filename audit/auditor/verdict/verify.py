@@ -44,7 +44,8 @@ from replay.canonical import JSON_WITH_FLOATS, PLAIN_JSON, json_kind
 from replay.errors import CommitmentMismatchError, MalformedError
 from replay.fairness import verify_player_seed, verify_server_seed
 from replay.faults import Fault, Reason, group_faults
-from replay.records import HandRecord, load_json_kind, parse_record, refuse_non_integers
+from replay.record_text import refuse_non_integers
+from replay.records import HandRecord, load_json_kind, parse_record
 from replay.replayer import ReplayResult, replay_record
 
 from ..evidence.logcheck import LogView, check_log_evidence, verified_checkpoint

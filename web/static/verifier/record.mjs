@@ -15,7 +15,7 @@
  *                        alone would make them the integer 1; docs/records.md, integers written
  *                        as integers)
  *   isStatementTime(t) -> whether t is a statement time as documented: exactly
- *                        YYYY-MM-DDTHH:MM:SS.mmmZ and a real date and time (replay.records.is_statement_time)
+ *                        YYYY-MM-DDTHH:MM:SS.mmmZ and a real date and time (replay.record_text.is_statement_time)
  *
  * table: {table_id, operator, public_key, players, dealer, point_value, commission_pct
  * (BigInt hundredths, ./decimal.mjs), carry, hand_no}; fairness: {ruleset_hash,
