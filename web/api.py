@@ -19,8 +19,7 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 
 from audit.errors import NotFoundError
-from audit.operator.ledger import queries
-from audit.operator.ledger.lifecycle import HandState
+from audit.operator.ledger import HandState
 
 from . import data
 from .auth import require_seat
@@ -66,7 +65,7 @@ def list_hands():
     table_id = request.args.get("table_id")
     limit = int_arg("limit", 50, lo=1, hi=MAX_PAGE)
     offset = int_arg("offset", 0)
-    page, total = queries.hand_page(ledger, table_id=table_id, preset=preset, state=state, limit=limit, offset=offset)
+    page, total = ledger.hand_page(table_id=table_id, preset=preset, state=state, limit=limit, offset=offset)
     more = offset + limit < total
     return jsonify({"hands": [data.hand_json(v) for v in page], "total": total, "offset": offset,
                     "limit": limit, "next_offset": offset + limit if more else None})
@@ -155,7 +154,7 @@ def get_log_proofs(hand_id: str):
     ledger = get_ledger()
     view = ledger.get_hand(hand_id)
     statements = list(ledger.statements(view.id))  # before the checkpoint: it covers them all
-    log = queries.transparency_log(ledger)
+    log = ledger.transparency_log()
     cp = current_checkpoint(log, view.operator)  # the hand's own operator's log, never another's
     proofs = []
     for n, s in enumerate(statements, start=1):
@@ -169,7 +168,7 @@ def get_log_proofs(hand_id: str):
 @bp.get("/tables")
 def list_tables():
     ledger = get_ledger()
-    return jsonify({"tables": [t.to_json() for t in queries.tables(ledger)]})
+    return jsonify({"tables": [t.to_json() for t in ledger.tables()]})
 
 
 @bp.get("/tables/<table_id>")
@@ -180,7 +179,7 @@ def get_table(table_id: str):
 
 @bp.get("/operators")
 def list_operators():
-    return jsonify({"operators": [_operator_json(op) for op in queries.operators(get_ledger())]})
+    return jsonify({"operators": [_operator_json(op) for op in get_ledger().operators()]})
 
 
 def _operator_json(op: Any) -> dict[str, Any]:

@@ -23,7 +23,6 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
-from audit.operator.tokens import issue_seat_token
 
 from . import data
 from .api import json_body
@@ -89,7 +88,7 @@ def commit(hand_id: str):
 def seat_token(hand_id: str, seat: int):
     """A token for one seat's player (shown once; stored hashed)."""
     view = _own_hand(hand_id)
-    who, token = issue_seat_token(get_ledger().db, view.id, seat)
+    who, token = get_ledger().issue_seat_token(view.id, seat)
     return jsonify({**who.to_json(), "token": token}), 201
 
 
