@@ -58,9 +58,9 @@ def simulate_command(preset: str, players: int, hands: int, tables: int, seed: s
     peek = {peek_seat: round(peek_rate * 1000)} if peek_seat is not None else None
     if peek:
         from replay.rulesets import resolve
-        from ..operator.sim.bots import peeking_bot_for
+        from ..operator.sim.bots import bot_for
         try:
-            peeking_bot_for(resolve(preset).game)
+            bot_for(resolve(preset).game, "peeking")
         except LookupError as exc:
             raise click.BadParameter(str(exc), param_hint="--peek-seat") from None
     collude = _collude(collude_seats, collude_rate, players, preset)
@@ -109,9 +109,9 @@ def _collude(seats: str | None, rate: float, players: int, preset: str) -> dict[
     if a == b:
         raise click.BadParameter("a pair needs two different seats", param_hint="--collude-seats")
     from replay.rulesets import resolve
-    from ..operator.sim.bots import colluding_bot_for
+    from ..operator.sim.bots import bot_for
     try:
-        colluding_bot_for(resolve(preset).game)
+        bot_for(resolve(preset).game, "colluding")
     except LookupError as exc:
         raise click.BadParameter(str(exc), param_hint="--collude-seats") from None
     k = round(rate * 1000)
