@@ -23,6 +23,7 @@ from audit.operator.ledger import HandState
 
 from . import data
 from .auth import require_seat
+from .limits import seat_write
 from .db import get_ledger
 from .errors import ApiError
 from .log_api import base_origin
@@ -206,6 +207,7 @@ def _receipt(signed: dict[str, Any], hand_id: str) -> dict[str, Any]:
 
 
 @bp.post("/hands/<hand_id>/seats/<seat:seat>/commit")
+@seat_write
 def seat_commit(hand_id: str, seat: int):
     """A seat's seed commitment ``{"commitment": hex}``; returns the player's receipt for the
     signed ``seat-receipt`` (with its inclusion proof in the transparency log)."""
@@ -216,6 +218,7 @@ def seat_commit(hand_id: str, seat: int):
 
 
 @bp.post("/hands/<hand_id>/seats/<seat:seat>/reveal")
+@seat_write
 def seat_reveal(hand_id: str, seat: int):
     """A seat's seed ``{"seed": hex}`` once every seat has committed; the receipt for the
     signed ``seat-reveal``."""

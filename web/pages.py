@@ -30,6 +30,7 @@ from replay.records import parse_record
 from .witness_view import configured_vkeys, record_cosignatures
 from . import data, game_templates
 from .db import get_ledger
+from .limits import file_route
 
 if TYPE_CHECKING:
     from audit.operator.ledger import Ledger
@@ -367,16 +368,19 @@ def _render_hand(ledger: Ledger, view: Any, record: dict[str, Any] | None = None
 # -- the verify page (the webjs helper's static page, served at /verify/) ----------------
 
 @bp.get("/verify")
+@file_route
 def verify_redirect():
     return redirect("/verify/", code=308)
 
 
 @bp.get("/verify/")
+@file_route
 def verify_page():
     return send_from_directory(STATIC, "verify.html")
 
 
 @bp.get("/verify/<path:name>")
+@file_route
 def verify_asset(name: str):
     if not (name.endswith((".mjs", ".css", ".html", ".json")) and (STATIC / name).is_file()):
         abort(404)
@@ -401,5 +405,6 @@ def _security_headers(resp: Response) -> Response:
 
 
 @bp.get("/favicon.ico")
+@file_route
 def favicon():
     return Response(status=204)
