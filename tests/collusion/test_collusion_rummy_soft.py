@@ -105,4 +105,9 @@ def test_honest_tables_flag_no_soft_drop_pair():
     rep = review(played_observations("rummy13", tables=1, players=4, hands=60, seed="soft-honest"))
     soft = [t for t in rep.pair_tests if t.signal == SIGNAL]
     assert len(soft) == 6 and not any(t.flagged for t in soft)
-    assert all(t.decisions >= 50 for t in soft) and sum(t.tested for t in soft) >= 3   # honest drops were met
+    assert all(t.decisions >= 50 for t in soft) and all(t.tested for t in soft)
+    # what `tiplu collusion --json` prints: the signal in words, and each pair row's tests
+    data = rep.to_json()
+    assert "soft play" in data["pair_signals"][SIGNAL]
+    rows = [t for p in data["pairs"] for t in p["tests"] if t["signal"] == SIGNAL]
+    assert len(rows) == 6 and all(r["tested"] and not r["flagged"] and not r["two_sided"] for r in rows)
