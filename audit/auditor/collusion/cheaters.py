@@ -9,7 +9,7 @@ by the same functions (:func:`audit.auditor.collusion.observe.decision_observati
 """
 from __future__ import annotations
 
-from typing import Iterator, Mapping
+from typing import Iterator, Mapping, Sequence
 
 from replay.fairness import hand_randomness
 from replay.registry import game_for
@@ -30,34 +30,38 @@ def account(table: int, seat: int) -> str:
 
 def played_observations(preset: str, *, tables: int, players: int, hands: int, seed: str,
                         peek: Mapping[tuple[int, int], int] | None = None,
-                        collude: Mapping[int, tuple[int, int, int]] | None = None) -> Observations:
+                        collude: Mapping[int, tuple[int, int, int]] | None = None,
+                        table_ids: Sequence[int] | None = None) -> Observations:
     """Play ``tables`` tables of ``hands`` hands each and observe every decision.
     ``peek`` maps ``(table, seat)`` to how often, per mille, that seat plays as a superuser;
     ``collude`` maps a table to ``(seat, seat, per mille)``: a colluding pair at it
-    (:mod:`audit.operator.sim.collude`)."""
+    (:mod:`audit.operator.sim.collude`).  ``table_ids``: play only these of the tables
+    (each table's hands depend on its number alone, so a run can be split across processes)."""
     out = Observations()
     for _t, _h, part in played_parts(preset, tables=tables, players=players, hands=hands, seed=seed,
-                                     peek=peek, collude=collude):
+                                     peek=peek, collude=collude, table_ids=table_ids):
         add_part(out, part)
     return out
 
 
 def played_parts(preset: str, *, tables: int, players: int, hands: int, seed: str,
                  peek: Mapping[tuple[int, int], int] | None = None,
-                 collude: Mapping[int, tuple[int, int, int]] | None = None) -> Iterator[tuple[int, int, HandPart]]:
+                 collude: Mapping[int, tuple[int, int, int]] | None = None,
+                 table_ids: Sequence[int] | None = None) -> Iterator[tuple[int, int, HandPart]]:
     """:func:`played_observations` hand by hand: ``(table, hand, its part of the review)``,
     hand by hand across the tables (``bench/collusion_pairs.py`` reviews prefixes of one long run)."""
     ruleset = resolve(preset)
     game = game_for(ruleset.game)
     tabs = []
-    for t in range(tables):
+    for t in (range(tables) if table_ids is None else table_ids):
         pair = (collude or {}).get(t)
-        tabs.append({"sim": SimStreams(f"{seed}/t{t}"), "names": tuple(account(t, s) for s in range(players)),
+        tabs.append({"table": t, "sim": SimStreams(f"{seed}/t{t}"), "names": tuple(account(t, s) for s in range(players)),
                      "peek": {s: k for (tt, s), k in (peek or {}).items() if tt == t} or None,
                      "collude": {pair[0]: (pair[1], pair[2]), pair[1]: (pair[0], pair[2])} if pair else None,
                      "carry": dict(game.carry), "dealer": players - 1})
     for h in range(hands):   # hand by hand across the tables, so a prefix is every table's first hands
-        for t, tab in enumerate(tabs):
+        for tab in tabs:
+            t = tab["table"]
             sim, dealer, carry = tab["sim"], tab["dealer"], tab["carry"]
             hand_id = f"t{t}-h{h:05d}"
             randomness = hand_randomness(sim.bytes(f"server:{hand_id}", 32), hand_id, ruleset,
