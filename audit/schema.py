@@ -32,8 +32,9 @@ def _validator_for(known_presets: tuple[str, ...], known_games: tuple[str, ...])
     schema = json.loads(resources.files("audit.schemas").joinpath("hand-record.schema.json").read_text(encoding="utf-8"))
     ruleset = schema["properties"]["ruleset"]
     ruleset = schema.get("$defs", {}).get(ruleset.get("$ref", "").rsplit("/", 1)[-1], ruleset)
-    ruleset["properties"]["preset"]["enum"] = list(known_presets)
-    ruleset["properties"]["game"]["enum"] = list(known_games)
+    for name, known in (("preset", known_presets), ("game", known_games)):
+        listed = ruleset["properties"][name]["enum"]   # the file's words stay as they are; a registered one is added
+        listed += [k for k in known if k not in listed]
     return Draft202012Validator(schema)
 
 

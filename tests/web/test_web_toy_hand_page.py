@@ -132,9 +132,9 @@ def test_a_toy_record_reads_only_while_the_toy_game_is_registered(toy_site, toy)
     try:
         assert not check_shape(record)
         # the first fault by location: the game, then the preset (the schema file's built-in lists)
-        with pytest.raises(MalformedError, match=r"^\$\.ruleset\.game: 'toy' is not one of \['marriage', 'kitti', 'rummy13'\]$"):
+        with pytest.raises(MalformedError, match=r"^\$\.ruleset\.game: 'toy' is not one of \['kitti', 'marriage', 'rummy13'\]$"):
             validate_record(record)
         assert [str(e) for e in schema_errors(record)][1] == ("$.ruleset.preset: 'toy' is not one of "
-                                                              "['marriage/nepal', 'marriage/classic', 'kitti', 'rummy13']")
+                                                              "['kitti', 'marriage/classic', 'marriage/nepal', 'rummy13']")
     finally:
         registry.register(toy.GAME, presets={"toy": toy.PRESET})
