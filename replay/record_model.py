@@ -7,7 +7,7 @@ reads the meaning.  :func:`check_shape` is the fast yes/no answer :mod:`audit.sc
 """
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
@@ -30,9 +30,14 @@ Name = Annotated[str, Meta(max_length=128)]
 JsonObject = dict[str, Any]
 # the built-in presets and games, from the registry (replay/<game>/presets/) when this module
 # loads: a new game's folder changes the model, and tests/audit/test_record_model.py fails
-# until the documented schema says so too
-PresetName = Literal[PRESETS]  # type: ignore[valid-type]
-GameName = Literal[game_names()]  # type: ignore[valid-type]
+# until the documented schema says so too.  A type checker cannot read a Literal made at run
+# time: to it they are strings.
+if TYPE_CHECKING:
+    PresetName = str
+    GameName = str
+else:
+    PresetName = Literal[PRESETS]
+    GameName = Literal[game_names()]
 
 
 class Doc(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -142,7 +147,7 @@ class HandRecordDoc(Doc):
 def record_json(doc: HandRecordDoc) -> dict[str, Any]:
     """The JSON value of a record written through the model, checked against it (a value
     the schema refuses is a :class:`MalformedError` naming its location)."""
-    data = msgspec.to_builtins(doc)
+    data: dict[str, Any] = msgspec.to_builtins(doc)   # a Struct's builtins are a dict
     try:
         _convert(data, HandRecordDoc)
     except msgspec.ValidationError as exc:
