@@ -30,7 +30,7 @@ MODULES = {
     "stream": ("replay/stream.py", ["tests/fairness/test_stream_fast.py", "tests/fairness/test_fairness_vectors.py",
                                    "tests/fairness/test_fairness_properties.py"]),
     "settlement": ("replay/settlement.py", ["tests/test_settlement.py", "tests/test_settlement_messages.py"]),
-    "merkle": ("audit/tlog/merkle.py", ["tests/tlog/test_merkle.py", "tests/tlog/test_proof_fast.py"]),
+    "merkle": ("audit/tlog/merkle.py", ["tests/tlog/test_merkle_pinned.py"]),
     "statement_check": ("audit/auditor/verdict/statement_check.py",
                         ["tests/audit/test_statement_check_faults.py"]),
 }
