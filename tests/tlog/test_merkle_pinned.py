@@ -289,8 +289,12 @@ def test_every_consistency_proof_up_to_40_verifies_and_every_change_is_refused()
 
 def test_a_consistency_proof_for_other_sizes_is_refused():
     path = consistency_path(3, 7, TREE.perfect)
-    for m, n in [(2, 7), (3, 6), (3, 8), (5, 7), (4, 7)]:
-        with pytest.raises(ProofError):
+    for m, n, words in [(2, 7, "consistency proof is longer than the trees are deep"),
+                        (3, 6, "consistency proof does not lead to the root of size 6"),
+                        (3, 8, "consistency proof does not lead to the root of size 8"),
+                        (5, 7, "consistency proof does not lead to the root of size 5"),
+                        (4, 7, "consistency proof is longer than the trees are deep")]:
+        with says(words):
             verify_consistency(m, n, ROOTS[m], ROOTS[n], path)
 
 
@@ -359,7 +363,7 @@ def test_a_memory_tree_answers_for_any_size_it_holds():
         t.consistency_proof(2, 6)
     with says("first size 6 is larger than second size 5"):
         t.consistency_proof(6)
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match="other"):
         t.other = 1  # slotted
 
 
