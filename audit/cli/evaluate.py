@@ -14,6 +14,7 @@ gets it at once; a file of a million lines costs a few hundred writes, not a mil
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any, Callable
 
 import click
@@ -113,10 +114,10 @@ def eval_command(game: str, input_path: str) -> None:
     from ..inputfiles import MAX_RECORD_BYTES, require_regular
 
     if input_path == "-":
-        input = click.get_binary_stream("stdin")
+        input = sys.stdin.buffer
     else:
         input = require_regular(input_path).open("rb")  # a FIFO or a device is refused, never opened
-    out = click.get_binary_stream("stdout")
+    out = sys.stdout.buffer
     read = getattr(input, "read1", input.read)
     failed = False
     pending = b""

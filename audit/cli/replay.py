@@ -30,7 +30,7 @@ def replay_command(record: str, as_json: bool) -> None:
     from ..render import render_state
 
     name = "<stdin>" if record == "-" else record
-    raw = (read_bounded(click.get_binary_stream("stdin"), name) if record == "-"
+    raw = (read_bounded(sys.stdin.buffer, name) if record == "-"
            else read_file_bounded(record))  # a FIFO or a device is refused, nothing read unbounded
     try:
         data = load_json(raw.decode("utf-8"))
