@@ -83,23 +83,18 @@ def against_the_log(hook: AuditHook, client: LogClient, public_key: str | None =
 
     log = RemoteLog(client, public_key=public_key, origin=origin)
 
-    def audit(record):
-        return hook(record, log=log.open())
+    def audit(record, **kwargs):
+        return hook(record, log=log.open(), **kwargs)
     return audit
 
 
 def records_need_witnesses(hook: AuditHook, policy) -> AuditHook:
     """The default audit hook under the pinned policy (:class:`audit.tlog.policy.Policy`): a
     revealed hand's record must carry a checkpoint with its witness quorum (``witness_quorum``
-    otherwise), as ``tiplu audit --policy`` judges it."""
-    from dataclasses import replace
-
-    from audit.auditor.verdict.timing import judge_timing
-
+    otherwise), as ``tiplu audit --policy`` judges it -- by that very audit: the policy is
+    passed to it, so the quorum is judged on the record it parsed, once."""
     def audit(record, **kwargs):
-        verdict = hook(record, **kwargs)
-        _, extra = judge_timing(record, getattr(verdict, "faults", ()), policy=policy)
-        return replace(verdict, faults=verdict.faults + tuple(extra)) if extra else verdict
+        return hook(record, policy=policy, **kwargs)
     return audit
 
 
