@@ -26,9 +26,10 @@ Hex64 = Annotated[str, Meta(pattern=_HEX64)]
 Amount = Annotated[str, Meta(pattern=AMOUNT_PATTERN)]
 # a table's money, by the one rule of replay.settlement: a point value above 0, a commission
 # of at least 0 and below 100 percent (docs/records.md, "Table money")
-PointValue = Annotated[str, Meta(pattern=POINT_VALUE_PATTERN, description="More than 0 (docs/records.md, \"Table money\").")]
-CommissionPct = Annotated[str, Meta(pattern=COMMISSION_PCT_PATTERN,
-                                    description="At least 0 and less than 100 (docs/records.md, \"Table money\").")]
+PointValue = Annotated[str, Meta(pattern=POINT_VALUE_PATTERN,
+                                 description="a point value: an amount more than 0 (docs/records.md, Table money)")]
+CommissionPct = Annotated[str, Meta(pattern=COMMISSION_PCT_PATTERN, description="a commission: an amount at least 0 "
+                                    "and less than 100 (docs/records.md, Table money)")]
 Count = Annotated[int, Meta(ge=0)]
 Name = Annotated[str, Meta(max_length=128)]
 JsonObject = dict[str, Any]
@@ -81,7 +82,8 @@ class SignedStatementDoc(Doc):
     statement: Annotated[JsonObject, Meta(extra_json_schema={
         "required": ["type", "kind", "hand_id"],
         "properties": {"time": {"type": "string", "pattern": STATEMENT_TIME_PATTERN,
-                                "description": "UTC, exactly YYYY-MM-DDTHH:MM:SS.mmmZ (docs/records.md)"}}})]
+                                "description": "a statement time: UTC, exactly YYYY-MM-DDTHH:MM:SS.mmmZ "
+                                               "(docs/records.md)"}}})]
     key: Hex64
     sig: Annotated[str, Meta(pattern="^[0-9a-f]{128}$")]
 
