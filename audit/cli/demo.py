@@ -56,7 +56,9 @@ def build_demo(db: Path, *, plan=DEMO_PLAN, tamper_rate: float = DEMO_TAMPER_RAT
         if witnesses:
             from ..tlog.witnessing import Witnessing
 
-            ledger.cosign_checkpoint = Witnessing.from_setting(witnesses).cosigner()
+            witnessing = Witnessing.from_setting(witnesses)  # None when the setting names no witness (";")
+            if witnessing is not None:
+                ledger.cosign_checkpoint = witnessing.cosigner()
         run = simulate_archive(ledger, plan, seed=DEMO_SEED, tamper_rate=tamper_rate, on_table=said,
                                origin=DEMO_ORIGIN)
         ledger.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
