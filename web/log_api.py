@@ -38,7 +38,7 @@ the stored tree contradicts itself.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, overload
 
 from datetime import datetime, timezone
 
@@ -46,6 +46,7 @@ from flask import Blueprint, Flask, current_app, g, jsonify, request
 
 from audit.consttime import same_text
 from audit.operator.ledger import queries
+from audit.signing import SigningKey
 from audit.tlog.checkpoint import DEFAULT_ORIGIN, Checkpoint, make_checkpoint, parse_checkpoint
 from audit.tlog.logs import OPERATOR_PARAM, check_id, operator_origin
 from audit.tlog.store import TransparencyLog
@@ -97,7 +98,11 @@ def requested_operator() -> str | None:
         raise ApiError(400, "bad_request", str(exc)) from None
 
 
-def _log_owner(operator: str | None) -> tuple[str | None, Any]:
+@overload
+def _log_owner(operator: str) -> tuple[str, SigningKey | None]: ...
+@overload
+def _log_owner(operator: None) -> tuple[str | None, SigningKey | None]: ...
+def _log_owner(operator: str | None) -> tuple[str | None, SigningKey | None]:
     """``(operator, key)``: whose log to serve and the key that signs it.
 
     Each operator's log is signed by that operator's key only (``docs/transparency-log.md``,
@@ -108,7 +113,7 @@ def _log_owner(operator: str | None) -> tuple[str | None, Any]:
     operator's key of a ledger with operators is refused (503 ``log_key_not_operator``).  A
     ledger without operators (a bare log) is signed by the log key under the base origin."""
     signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
-    signer_key = getattr(signer, "key", None)
+    signer_key: SigningKey | None = getattr(signer, "key", None)
     ledger = db.get_ledger()
     ops = {op.name: op.public_key for op in queries.operators(ledger)}
     if operator is None:
@@ -195,9 +200,9 @@ def _signing_public_key(cp: Checkpoint) -> tuple[str, str | None] | None:
     for op in queries.operators(db.get_ledger()):
         if cp.origin == operator_origin(base, op.name):
             candidates.append((op.public_key, op.name))
-    signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
-    if getattr(signer, "public_hex", None):
-        candidates.append((signer.public_hex, None))
+    signer_hex = getattr(current_app.config.get("TIPLU_CHECKPOINT_SIGNER"), "public_hex", None)
+    if signer_hex:
+        candidates.append((signer_hex, None))
     for pub, name in candidates:
         try:
             verify_checkpoint(cp.text, pub)
@@ -259,9 +264,9 @@ def get_policy():
 
     base = base_origin()
     logs = [(operator_origin(base, op.name), op.public_key) for op in queries.operators(db.get_ledger())]
-    signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
-    if not logs and getattr(signer, "public_hex", None):
-        logs = [(base, signer.public_hex)]
+    signer_hex = getattr(current_app.config.get("TIPLU_CHECKPOINT_SIGNER"), "public_hex", None)
+    if not logs and signer_hex:
+        logs = [(base, signer_hex)]
     witnessing = current_app.config.get("TIPLU_WITNESSING")
     witnesses = [(e.name, str(e.vkey), e.url) for e in (witnessing.endpoints if witnessing is not None else ())]
     return Response(operator_policy_text(logs, witnesses), mimetype="text/plain")
