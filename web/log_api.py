@@ -45,7 +45,6 @@ from datetime import datetime, timezone
 from flask import Blueprint, Flask, current_app, g, jsonify, request
 
 from audit.consttime import same_text
-from audit.operator.ledger import queries
 from audit.signing import SigningKey
 from audit.tlog.checkpoint import DEFAULT_ORIGIN, Checkpoint, make_checkpoint, parse_checkpoint
 from audit.tlog.logs import OPERATOR_PARAM, check_id, operator_origin
@@ -72,7 +71,7 @@ def init_app(app: Flask) -> None:
 def get_log() -> TransparencyLog:
     """The request's :class:`TransparencyLog`: the log of the request's one ledger connection."""
     if "tiplu_log" not in g:
-        g.tiplu_log = queries.transparency_log(db.get_ledger())
+        g.tiplu_log = db.get_ledger().transparency_log()
     return g.tiplu_log
 
 
@@ -115,7 +114,7 @@ def _log_owner(operator: str | None) -> tuple[str | None, SigningKey | None]:
     signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
     signer_key: SigningKey | None = getattr(signer, "key", None)
     ledger = db.get_ledger()
-    ops = {op.name: op.public_key for op in queries.operators(ledger)}
+    ops = {op.name: op.public_key for op in ledger.operators()}
     if operator is None:
         if not ops:
             return None, signer_key
@@ -197,7 +196,7 @@ def _signing_public_key(cp: Checkpoint) -> tuple[str, str | None] | None:
 
     candidates: list[tuple[str, str | None]] = []
     base = base_origin()
-    for op in queries.operators(db.get_ledger()):
+    for op in db.get_ledger().operators():
         if cp.origin == operator_origin(base, op.name):
             candidates.append((op.public_key, op.name))
     signer_hex = getattr(current_app.config.get("TIPLU_CHECKPOINT_SIGNER"), "public_hex", None)
@@ -263,7 +262,7 @@ def get_policy():
     from audit.tlog.policy import operator_policy_text
 
     base = base_origin()
-    logs = [(operator_origin(base, op.name), op.public_key) for op in queries.operators(db.get_ledger())]
+    logs = [(operator_origin(base, op.name), op.public_key) for op in db.get_ledger().operators()]
     signer_hex = getattr(current_app.config.get("TIPLU_CHECKPOINT_SIGNER"), "public_hex", None)
     if not logs and signer_hex:
         logs = [(base, signer_hex)]

@@ -21,7 +21,6 @@ from flask import (Blueprint, Response, abort, current_app, g, make_response, re
                    send_from_directory)
 
 from audit.errors import NotFoundError
-from audit.operator.ledger import queries
 from audit.operator.publish import get_published_text
 from audit.signing import key_id, verify_statement
 from replay.canonical import canonical_json
@@ -32,6 +31,7 @@ from replay.settlement import format_amount
 from .witness_view import configured_vkeys, record_cosignatures
 from . import data, game_templates
 from .db import get_ledger
+from .limits import file_route
 
 if TYPE_CHECKING:
     from audit.operator.ledger import Ledger
@@ -114,11 +114,11 @@ def _checkpoint(ledger: Ledger) -> dict[str, Any]:
 
     from .witness_view import cosignatures
 
-    text = queries.latest_checkpoint(ledger)
+    text = ledger.latest_checkpoint()
     if text is None:
         return {"size": None}
     cp = parse_checkpoint(text, legacy=True)  # the ledger's latest, maybe signed before format 3
-    log = queries.transparency_log(ledger)
+    log = ledger.transparency_log()
     return {"size": cp.size, "root": cp.root.hex(), "time": log.checkpoint_time(text), "origin": cp.origin,
             "text": cp.text, "witnesses": cosignatures(cp.text, log=log)}
 
@@ -126,8 +126,8 @@ def _checkpoint(ledger: Ledger) -> dict[str, Any]:
 @bp.get("/")
 def home():
     ledger = get_ledger()
-    operators = queries.operators(ledger)
-    views, total = queries.hand_page(ledger, limit=LATEST)
+    operators = ledger.operators()
+    views, total = ledger.hand_page(limit=LATEST)
     latest = []
     for view in views:
         verdict = None
@@ -135,8 +135,8 @@ def home():
             record = data.record_of(ledger, view.id)
             verdict = data.verdict_for(ledger, view, record).to_json() if record is not None else None
         latest.append({"view": view, "verdict": verdict})
-    tables = queries.tables(ledger)
-    return render_template("home.html", operators=operators, counts=queries.hand_counts(ledger), latest=latest,
+    tables = ledger.tables()
+    return render_template("home.html", operators=operators, counts=ledger.hand_counts(), latest=latest,
                            tables=tables, total=total, checkpoint=_checkpoint(ledger))
 
 
@@ -372,16 +372,19 @@ def _render_hand(ledger: Ledger, view: Any, record: dict[str, Any] | None = None
 # -- the verify page (the webjs helper's static page, served at /verify/) ----------------
 
 @bp.get("/verify")
+@file_route
 def verify_redirect():
     return redirect("/verify/", code=308)
 
 
 @bp.get("/verify/")
+@file_route
 def verify_page():
     return send_from_directory(STATIC, "verify.html")
 
 
 @bp.get("/verify/<path:name>")
+@file_route
 def verify_asset(name: str):
     if not (name.endswith((".mjs", ".css", ".html", ".json")) and (STATIC / name).is_file()):
         abort(404)
@@ -406,5 +409,6 @@ def _security_headers(resp: Response) -> Response:
 
 
 @bp.get("/favicon.ico")
+@file_route
 def favicon():
     return Response(status=204)

@@ -110,7 +110,7 @@ def log_proofs(ledger: Ledger, statements: Sequence[Any], *, operator: str, orig
         return []
     log = TransparencyLog(ledger.db, migrate=False)
     cp = covering_checkpoint(ledger, max(s.seq for s in statements), operator=operator, origin=origin, now=now)
-    cosign = getattr(ledger, "cosign_checkpoint", None)
+    cosign = ledger.cosign_checkpoint
     text = cp.text if cosign is None else cosign(log, cp.text)
     proofs = []
     for s in statements:

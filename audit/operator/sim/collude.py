@@ -2,7 +2,7 @@
 (``docs/collusion.md``, "Pairs"; ``tiplu simulate --collude-seats A,B --collude-rate K``).
 
 Each game's bot module exports its ``choose_colluding(engine, state, rng, partner)`` from here
-(:func:`audit.operator.sim.bots.colluding_bot_for` finds it by the game's name):
+(:func:`audit.operator.sim.bots.bot_for` finds it, role ``colluding``, by the game's name):
 the move of the seat to act when it knows ``partner``'s hand.  What a real pair would do
 with that knowledge, per game:
 
