@@ -1,12 +1,14 @@
 """The record model: the one definition of a hand record's shape, as ``msgspec`` Structs.
 
-They validate (every constraint of docs/hand-record.schema.json, checked against it by
-tests/audit/test_record_model.py) and write (:func:`record_json`, what
+The record's JSON Schema is generated from it (:func:`record_schema`; the published file,
+``audit/schemas/hand-record.schema.json``, is written by ``tools/make_record_schema.py`` and a
+test fails when it is not current).  The Structs validate and write (:func:`record_json`, what
 :mod:`audit.operator.publish` makes records with); :func:`replay.records.parse_record` then
 reads the meaning.  :func:`check_shape` is the fast yes/no answer :mod:`audit.schema` asks first.
 """
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -15,16 +17,18 @@ from msgspec import UNSET, Meta, UnsetType
 from .errors import MalformedError
 from .registry import game_names
 from .rulesets import PRESETS
+from .record_text import STATEMENT_TIME_PATTERN
 from .records import MAX_HAND_ID, MAX_LOG_PROOF_CHARS, MAX_MOVES
-
-# The one definition of a record's shape: ``msgspec`` Structs.  They validate (every
-# constraint of docs/hand-record.schema.json, checked against it by tests/test_record_model.py),
-# and write (:func:`record_json`); :func:`parse_record` then reads the meaning.
+from .settlement import AMOUNT_PATTERN, COMMISSION_PCT_PATTERN, POINT_VALUE_PATTERN
 
 _HEX64 = "^[0-9a-f]{64}$"
-_AMOUNT = "^-?[0-9]{1,15}(\\.[0-9]{1,2})?$"
 Hex64 = Annotated[str, Meta(pattern=_HEX64)]
-Amount = Annotated[str, Meta(pattern=_AMOUNT)]
+Amount = Annotated[str, Meta(pattern=AMOUNT_PATTERN)]
+# a table's money, by the one rule of replay.settlement: a point value above 0, a commission
+# of at least 0 and below 100 percent (docs/records.md, "Table money")
+PointValue = Annotated[str, Meta(pattern=POINT_VALUE_PATTERN, description="More than 0 (docs/records.md, \"Table money\").")]
+CommissionPct = Annotated[str, Meta(pattern=COMMISSION_PCT_PATTERN,
+                                    description="At least 0 and less than 100 (docs/records.md, \"Table money\").")]
 Count = Annotated[int, Meta(ge=0)]
 Name = Annotated[str, Meta(max_length=128)]
 JsonObject = dict[str, Any]
@@ -51,8 +55,8 @@ class TableDoc(Doc):
     public_key: Hex64
     seats: Annotated[list[SeatDoc], Meta(min_length=1, max_length=16)]
     dealer: Count
-    point_value: Amount
-    commission_pct: Amount
+    point_value: PointValue
+    commission_pct: CommissionPct
     carry: Annotated[JsonObject, Meta(description="What the game carries from the table's previous hand "
                                                   "(Kitti: the pot).")] | UnsetType = UNSET
     hand_no: Annotated[int, Meta(ge=0, description="The hand's number within its table, from 0.")] | UnsetType = UNSET
@@ -65,15 +69,24 @@ class RulesetDoc(Doc):
     settings: JsonObject
 
 
+_TIME = re.compile(STATEMENT_TIME_PATTERN).search  # search, as JSON Schema's pattern is read
+
+
 class SignedStatementDoc(Doc):
-    statement: Annotated[JsonObject, Meta(extra_json_schema={"required": ["type", "kind", "hand_id"]})]
+    statement: Annotated[JsonObject, Meta(extra_json_schema={
+        "required": ["type", "kind", "hand_id"],
+        "properties": {"time": {"type": "string", "pattern": STATEMENT_TIME_PATTERN,
+                                "description": "UTC, exactly YYYY-MM-DDTHH:MM:SS.mmmZ (docs/records.md)"}}})]
     key: Hex64
     sig: Annotated[str, Meta(pattern="^[0-9a-f]{128}$")]
 
-    def __post_init__(self) -> None:
+    def __post_init__(self) -> None:  # what the extra schema above says, checked
         for name in ("type", "kind", "hand_id"):
             if name not in self.statement:
                 raise ValueError(f"a statement needs {name!r}")
+        time = self.statement.get("time", "")
+        if not isinstance(time, str) or ("time" in self.statement and not _TIME(time)):
+            raise ValueError("a statement's time is written YYYY-MM-DDTHH:MM:SS.mmmZ")
 
 
 class FairnessDoc(Doc):
@@ -139,6 +152,39 @@ class HandRecordDoc(Doc):
             raise ValueError(f"moves: {exc}") from None
 
 
+SCHEMA_ID = "https://tiplu.example/schemas/tiplu.hand-3.json"
+SCHEMA_TITLE = "tiplu.hand/3 (and tiplu.hand/2, tiplu.hand/1) -- one hand as an operator publishes it"
+
+
+def record_schema() -> dict[str, Any]:
+    """The record's JSON Schema (draft 2020-12), generated from :class:`HandRecordDoc`:
+    ``msgspec.json.schema`` with every ``$ref`` written in place (each part is used once, so
+    the file reads top to bottom), "X or null" written as one ``type`` list (so jsonschema
+    locates a violation inside X, not at the ``anyOf``), the Structs' own names and an empty
+    ``required`` dropped; nothing else is added.
+    ``tools/make_record_schema.py`` writes it to ``audit/schemas/hand-record.schema.json``."""
+    generated = msgspec.json.schema(HandRecordDoc)
+    defs = generated["$defs"]
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, list):
+            return [inline(n) for n in node]
+        if not isinstance(node, dict):
+            return node
+        if "$ref" in node:
+            node = {**defs[node["$ref"].rsplit("/", 1)[1]], **{k: v for k, v in node.items() if k != "$ref"}}
+        alts = node.get("anyOf")
+        if isinstance(alts, list) and len(alts) == 2 and alts[1] == {"type": "null"} and len(node) == 1:
+            one = inline(alts[0])  # every other keyword of one applies only to values of its type
+            if isinstance(one.get("type"), str):
+                return {**one, "type": [one["type"], "null"]}
+        return {k: inline(v) for k, v in node.items() if k != "title" and not (k == "required" and v == [])}
+
+    body = inline({k: v for k, v in generated.items() if k != "$defs"})
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID, "title": SCHEMA_TITLE,
+            **body}
+
+
 def record_json(doc: HandRecordDoc) -> dict[str, Any]:
     """The JSON value of a record written through the model, checked against it (a value
     the schema refuses is a :class:`MalformedError` naming its location)."""
@@ -151,8 +197,8 @@ def record_json(doc: HandRecordDoc) -> dict[str, Any]:
 
 
 def check_shape(data: Any) -> bool:
-    """Whether ``data`` has the record's shape (:class:`HandRecordDoc`, which is
-    ``docs/hand-record.schema.json``): a yes/no answer for plain JSON values (dicts, lists,
+    """Whether ``data`` has the record's shape (:class:`HandRecordDoc`, whose schema is
+    ``audit/schemas/hand-record.schema.json``): a yes/no answer for plain JSON values (dicts, lists,
     strings, numbers, booleans, ``None``).  A rejected record's violation and location are
     then found by :func:`audit.schema.schema_errors`."""
     try:

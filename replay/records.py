@@ -55,7 +55,7 @@ from .jsontext import decode_json
 from .record_text import is_statement_time
 from .fairness import parse_digest, parse_player_seed, parse_server_seed
 from .rulesets import Ruleset
-from .settlement import parse_amount
+from .settlement import parse_commission_pct, parse_point_value
 
 RECORD_FORMAT: Final = "tiplu.hand/3"  # what Tiplu writes (format 3: moves and terms bound)
 RECORD_FORMAT_V2 = "tiplu.hand/2"  # log evidence, no move chain; still read and audited by its rules
@@ -166,8 +166,8 @@ def _parse_table(t: Any) -> TableInfo:
     if not 0 <= dealer < len(seats):
         raise MalformedError("dealer is not a seat of the table", location=f"{w}.dealer")
     try:
-        pv = parse_amount(_need(t, "point_value", str, w), what="point_value")
-        pct = parse_amount(_need(t, "commission_pct", str, w), what="commission_pct", maximum=Decimal(100))
+        pv = parse_point_value(_need(t, "point_value", str, w))
+        pct = parse_commission_pct(_need(t, "commission_pct", str, w))
     except MalformedError as exc:
         raise MalformedError(str(exc), location=w) from None
     hand_no = t.get("hand_no")

@@ -73,15 +73,22 @@ def run_once(client: LogClient, state_path: Path, *, url: str, public_key: str |
     return True
 
 
-class LogAuditHook(Protocol):
-    """An audit hook that also takes the whole log to judge a record against (the default,
-    :func:`audit.auditor.verdict.verify.audit_record`)."""
+class LogHook(Protocol):
+    """An audit hook that also takes the whole log and the pinned policy to judge a record
+    by (the default, :func:`audit.auditor.verdict.verify.audit_record`)."""
 
-    def __call__(self, record: Mapping[str, Any], /, *, log: LogView) -> Any: ...
+    def __call__(self, record: Mapping[str, Any], /, *, log: LogView | None = ...,
+                 policy: Policy | None = ...) -> Any: ...
 
 
-def against_the_log(hook: LogAuditHook, client: LogClient, public_key: str | None = None,
-                    origin: str | None = None) -> AuditHook:
+class PolicyHook(Protocol):
+    """An audit hook that also takes the pinned policy (:func:`against_the_log`'s)."""
+
+    def __call__(self, record: Mapping[str, Any], /, *, policy: Policy | None = ...) -> Any: ...
+
+
+def against_the_log(hook: LogHook, client: LogClient, public_key: str | None = None,
+                    origin: str | None = None) -> PolicyHook:
     """The default audit hook, judging each record against the operator's whole served log
     (fetched once for this round): a re-logged forgery is then ``log_duplicate`` and a record
     proved in a private log ``log_inconsistent`` / ``not_in_log``, as in a ledger audit.
@@ -94,23 +101,18 @@ def against_the_log(hook: LogAuditHook, client: LogClient, public_key: str | Non
 
     log = RemoteLog(client, public_key=public_key, origin=origin)
 
-    def audit(record: Mapping[str, Any]) -> Any:
-        return hook(record, log=log.open())
+    def audit(record: Mapping[str, Any], /, *, policy: Policy | None = None) -> Any:
+        return hook(record, log=log.open(), policy=policy)
     return audit
 
 
-def records_need_witnesses(hook: AuditHook, policy: Policy) -> AuditHook:
+def records_need_witnesses(hook: PolicyHook, policy: Policy) -> AuditHook:
     """The default audit hook under the pinned policy (:class:`audit.tlog.policy.Policy`): a
     revealed hand's record must carry a checkpoint with its witness quorum (``witness_quorum``
-    otherwise), as ``tiplu audit --policy`` judges it."""
-    from dataclasses import replace
-
-    from audit.auditor.verdict.timing import judge_timing
-
+    otherwise), as ``tiplu audit --policy`` judges it -- by that very audit: the policy is
+    passed to it, so the quorum is judged on the record it parsed, once."""
     def audit(record: Mapping[str, Any]) -> Any:
-        verdict = hook(record)
-        _, extra = judge_timing(record, getattr(verdict, "faults", ()), policy=policy)
-        return replace(verdict, faults=verdict.faults + tuple(extra)) if extra else verdict
+        return hook(record, policy=policy)
     return audit
 
 
@@ -166,12 +168,12 @@ def monitor_command(url: str, state_path: Path, public_key: str | None, once: bo
     while True:
         round_hook = hook
         if hook is not None and audit_hook == DEFAULT_AUDIT_HOOK:
-            known = MonitorState.load(state_path, url=url)
             from audit.auditor.verdict.verify import audit_record  # the hook loaded: the default's function
 
-            round_hook = against_the_log(audit_record, client, public_key or known.public_key, known.origin)
-            if policy is not None and policy.requires_witnesses:
-                round_hook = records_need_witnesses(round_hook, policy)
+            known = MonitorState.load(state_path, url=url)
+            logged = against_the_log(audit_record, client, public_key or known.public_key, known.origin)
+            round_hook = (records_need_witnesses(logged, policy) if policy is not None and policy.requires_witnesses
+                          else logged)
         clean = run_once(client, state_path, url=url, public_key=public_key, hook=round_hook,
                          compare_paths=compare_paths, grace=grace, policy=policy)
         if once:

@@ -41,11 +41,11 @@ from itertools import combinations
 from typing import Sequence
 
 from ..cards import JOKER_CODE, RANK_OF, SUIT_OF, Card
-from .frontiers import clear_caches, has_pure_run, point_values, suit_frontier
+from .frontiers import clear_caches as clear_suit_caches, has_pure_run, point_values, suit_frontier
 from .grouping import plan_cards, pure_only_cards, sorted_cards
-from .groups import HIGH_CARD_POINTS, MalformedHandError
+from .groups import HIGH_CARD_POINTS, MalformedHandError, card_points
 
-__all__ = ["Solution", "solve", "min_points", "clear_caches"]
+__all__ = ["Solution", "solve", "min_points", "best_discard", "clear_caches"]
 
 @dataclass(frozen=True, slots=True)
 class Solution:
@@ -120,6 +120,13 @@ def _rank_plans(copies: tuple[int, int, int, int]) -> tuple | None:
 def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POINTS) -> Solution:
     """The least points ``cards`` can count with wild rank ``wild`` (``None``: printed
     jokers only), and one grouping that reaches them.  Works for any number of cards."""
+    found = _search(cards, wild, high, groups=True)
+    assert isinstance(found, Solution)
+    return found
+
+
+def _search(cards: Sequence[Card], wild: int | None, high: int, *, groups: bool) -> Solution | int:
+    """:func:`solve`'s search; with ``groups=False`` just the least points (no grouping built)."""
     vals = point_values(high)
     counts = [[0] * 15, [0] * 15, [0] * 15, [0] * 15]
     own_w: list[list[Card]] = [[], [], [], []]
@@ -151,7 +158,7 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
         if has_pure_run(base[s], wild, has_w[s]):
             best_pure = max(best_pure, suit_frontier(base[s], wild, has_w[s], n_jokers, vals)[1])
     if best_pure < 0:
-        return Solution(total, (), sorted_cards(cards), "no_pure")
+        return Solution(total, (), sorted_cards(cards), "no_pure") if groups else total
 
     # Set options per rank (ranks held in two or more suits).
     c0, c1, c2, c3 = counts
@@ -236,6 +243,8 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
     if best_cover >= 0:
         cases.append((total - best_cover, 0, "two_sequences"))
     points, _, case = min(cases)
+    if not groups:
+        return points
     if case == "two_sequences":
         groups, loose = plan_cards(best_plan, counts, own_w, printed, wild)
     elif case == "pure_only":
@@ -245,6 +254,55 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
     return Solution(points, groups, loose, case)
 
 
+#: (sorted card codes, wild, high) -> least points: the collusion signals and the bots ask
+#: for the same hands again and again within a turn (a pick's use, the discard after it, the
+#: feed's reference discard), so the points are memoised (bounded, emptied when full)
+_POINTS: dict[tuple[tuple[int, ...], int | None, int], int] = {}
+_POINTS_LIMIT = 200_000
+
+
 def min_points(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POINTS) -> int:
-    """Just the least points (R-12, D-22)."""
-    return solve(cards, wild, high=high).points
+    """Just the least points (R-12, D-22): :func:`solve`'s number without its grouping,
+    memoised on the cards as a multiset (two equal cards of a two-deck shoe are alike)."""
+    key = (tuple(sorted(c.code for c in cards)), wild, high)
+    try:
+        return _POINTS[key]
+    except KeyError:
+        pass
+    points = _search(cards, wild, high, groups=False)
+    assert isinstance(points, int)
+    if len(_POINTS) >= _POINTS_LIMIT:
+        _POINTS.clear()
+    _POINTS[key] = points
+    return points
+
+
+def best_discard(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POINTS) -> tuple[int, Card]:
+    """The least points ``cards`` leave after one discard, and that discard: among equals the
+    card worth the most points, then the lowest code (a function of ``cards`` alone).
+
+    Exact, with fewer searches than trying every card: laying the discard ``x`` back as a
+    loose card turns any arrangement of ``cards - x`` into one of ``cards``, so
+    ``min_points(cards) <= min_points(cards - x) + points(x)``.  Trying the cards from the
+    most points down, a card whose bound ``min_points(cards) - points(x)`` is no better
+    than the best found cannot beat it, nor can any card after it (a tie loses to the card
+    found first, which is worth at least as much or has the lower code)."""
+    whole = min_points(cards, wild, high=high)
+    order = sorted({c.code: (i, c) for i, c in enumerate(cards)}.values(),
+                   key=lambda ic: (-card_points(ic[1], wild, high=high), ic[1].code))
+    best: tuple[int, Card] | None = None
+    for i, card in order:
+        if best is not None and whole - card_points(card, wild, high=high) >= best[0]:
+            break
+        pts = min_points(tuple(cards[:i]) + tuple(cards[i + 1:]), wild, high=high)
+        if best is None or pts < best[0]:
+            best = (pts, card)
+    if best is None:
+        raise ValueError("no card to discard")
+    return best
+
+
+def clear_caches() -> None:
+    """Forget the memoised points and suit frontiers (for benchmarks that want a cold start)."""
+    _POINTS.clear()
+    clear_suit_caches()

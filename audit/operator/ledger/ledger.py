@@ -26,7 +26,7 @@ from replay.canonical import canonical_json
 from replay.errors import MalformedError
 from replay.fairness import verify_player_seed, verify_server_seed
 from replay.rulesets import allowed_players, resolve
-from replay.settlement import parse_amount
+from replay.settlement import parse_commission_pct, parse_point_value
 
 from ...errors import AuthError, LedgerIntegrityError, LedgerStateError, NotALedgerError
 from ...signing import SigningKey
@@ -237,10 +237,8 @@ class Ledger(HandLifecycle, MovePlay, LedgerReads):
         seats = max(allowed) if seats is None else check_seat(seats)
         if seats not in allowed:
             raise MalformedError(f"{preset} allows {', '.join(map(str, allowed))} seats, not {seats}")
-        pv = parse_amount(point_value, what="point_value")
-        parse_amount(commission_pct, what="commission_pct", maximum=parse_amount("100"))  # checked; stored as given
-        if pv <= 0:
-            raise MalformedError("point_value must be positive")
+        parse_point_value(point_value)  # the one rule of table money (replay.settlement); stored as given
+        parse_commission_pct(commission_pct)
         time = self._time(now)
         with self._write() as db:
             views.get_operator(db, operator)
