@@ -48,9 +48,18 @@ def schema_errors(data: Any) -> list[MalformedError]:
     out = []
     for err in sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path)):
         path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
-        out.append(MalformedError(err.message if len(err.message) < 200 else err.message[:200] + "...",
-                                  location=path))
+        out.append(MalformedError(_message(err), location=path))
     return out
+
+
+def _message(err: Any) -> str:
+    """jsonschema's words, but a pattern that the schema describes (a point value, a
+    commission, a statement time: the model's ``Meta``) says what it stands for, not its regex."""
+    described = err.schema.get("description") if isinstance(err.schema, dict) else None
+    if err.validator == "pattern" and isinstance(described, str) and isinstance(err.instance, str):
+        shown = err.instance if len(err.instance) <= 40 else err.instance[:40] + "..."
+        return f"{shown!r} is not {described}"
+    return err.message if len(err.message) < 200 else err.message[:200] + "..."
 
 
 def validate_record(data: Any, *, kind: int | None = None) -> None:

@@ -9,7 +9,7 @@ reads the meaning.  :func:`check_shape` is the fast yes/no answer :mod:`audit.sc
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
@@ -26,17 +26,23 @@ Hex64 = Annotated[str, Meta(pattern=_HEX64)]
 Amount = Annotated[str, Meta(pattern=AMOUNT_PATTERN)]
 # a table's money, by the one rule of replay.settlement: a point value above 0, a commission
 # of at least 0 and below 100 percent (docs/records.md, "Table money")
-PointValue = Annotated[str, Meta(pattern=POINT_VALUE_PATTERN, description="More than 0 (docs/records.md, \"Table money\").")]
-CommissionPct = Annotated[str, Meta(pattern=COMMISSION_PCT_PATTERN,
-                                    description="At least 0 and less than 100 (docs/records.md, \"Table money\").")]
+PointValue = Annotated[str, Meta(pattern=POINT_VALUE_PATTERN,
+                                 description="a point value: an amount more than 0 (docs/records.md, Table money)")]
+CommissionPct = Annotated[str, Meta(pattern=COMMISSION_PCT_PATTERN, description="a commission: an amount at least 0 "
+                                    "and less than 100 (docs/records.md, Table money)")]
 Count = Annotated[int, Meta(ge=0)]
 Name = Annotated[str, Meta(max_length=128)]
 JsonObject = dict[str, Any]
 # the built-in presets and games, from the registry (replay/<game>/presets/) when this module
 # loads: a new game's folder changes the model, and tests/audit/test_record_model.py fails
-# until the documented schema says so too
-PresetName = Literal[PRESETS]  # type: ignore[valid-type]
-GameName = Literal[game_names()]  # type: ignore[valid-type]
+# until the documented schema says so too.  A type checker cannot read a Literal made at run
+# time: to it they are strings.
+if TYPE_CHECKING:
+    PresetName = str
+    GameName = str
+else:
+    PresetName = Literal[PRESETS]
+    GameName = Literal[game_names()]
 
 
 class Doc(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -76,7 +82,8 @@ class SignedStatementDoc(Doc):
     statement: Annotated[JsonObject, Meta(extra_json_schema={
         "required": ["type", "kind", "hand_id"],
         "properties": {"time": {"type": "string", "pattern": STATEMENT_TIME_PATTERN,
-                                "description": "UTC, exactly YYYY-MM-DDTHH:MM:SS.mmmZ (docs/records.md)"}}})]
+                                "description": "a statement time: UTC, exactly YYYY-MM-DDTHH:MM:SS.mmmZ "
+                                               "(docs/records.md)"}}})]
     key: Hex64
     sig: Annotated[str, Meta(pattern="^[0-9a-f]{128}$")]
 
@@ -188,7 +195,7 @@ def record_schema() -> dict[str, Any]:
 def record_json(doc: HandRecordDoc) -> dict[str, Any]:
     """The JSON value of a record written through the model, checked against it (a value
     the schema refuses is a :class:`MalformedError` naming its location)."""
-    data = msgspec.to_builtins(doc)
+    data: dict[str, Any] = msgspec.to_builtins(doc)   # a Struct's builtins are a dict
     try:
         _convert(data, HandRecordDoc)
     except msgspec.ValidationError as exc:

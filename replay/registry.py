@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module, resources
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, TypeGuard
 
 from .errors import RulesetError
 
@@ -96,7 +96,8 @@ def presets() -> tuple[str, ...]:
     return tuple(_builtins()) + tuple(p for p in _registered_specs if p not in _builtins())
 
 
-def is_preset(preset: Any) -> bool:
+def is_preset(preset: object) -> TypeGuard[str]:
+    """Whether ``preset`` names a known preset (so it is a string)."""
     return isinstance(preset, str) and (preset in _builtins() or preset in _registered_specs)
 
 

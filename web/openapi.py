@@ -11,6 +11,8 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify
 
+from replay.settlement import COMMISSION_PCT_PATTERN, POINT_VALUE_PATTERN
+
 bp = Blueprint("openapi", __name__)
 
 
@@ -170,8 +172,11 @@ PATHS: dict[str, dict[str, Any]] = {
         "summary": "New table", "tags": ["operator"], "security": OPERATOR_AUTH,
         "requestBody": _body({"type": "object", "required": ["table_id", "preset"], "properties": {
             "table_id": {"type": "string"}, "preset": {"type": "string"}, "overrides": {"type": "object"},
-            "seats": {"type": "integer"}, "point_value": {"type": "string", "examples": ["0.25"]},
-            "commission_pct": {"type": "string", "examples": ["5"]}}}),
+            "seats": {"type": "integer"},
+            "point_value": {"type": "string", "examples": ["0.25"], "pattern": POINT_VALUE_PATTERN,
+                            "description": "HT per point: an amount more than 0 (docs/records.md, Table money)"},
+            "commission_pct": {"type": "string", "examples": ["5"], "pattern": COMMISSION_PCT_PATTERN,
+                               "description": "Percent of each winner's gain: at least 0 and less than 100"}}}),
         "responses": {"201": _json(_ref("Table")), **_err(400, 401, 403, 404, 409, 413)}}},
     "/api/v1/operator/hands": {"post": {
         "summary": "New hand at one of the operator's tables; returns the signed hand statement",

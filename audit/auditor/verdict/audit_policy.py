@@ -4,7 +4,8 @@ An audit's options -- whose key it trusts, the pinned C2SP policy (its logs and 
 quorum), whether it stops at a record's first fault, whether it checks every statement's
 signature, the operator's whole log it holds, the state it keeps between audits -- are
 decided once, by the command (``tiplu audit``) or the caller, and travel as this one value:
-``audit_command`` -> :func:`~audit.auditor.run.parallel.audit_parallel` or
+``audit_command`` -> :func:`~audit.auditor.run.parallel.audit_parallel` (and, as this one value, to
+each worker: :class:`~audit.auditor.run.task.Handoff`) or
 :func:`~audit.auditor.run.runner.audit_items` -> :func:`~audit.auditor.run.runner.audit_one`
 -> :func:`~audit.auditor.verdict.verify.audit_record`.  What belongs to one record (its JSON
 ``kind``) or to the whole source (the ``findings`` of its log) travels beside it.
