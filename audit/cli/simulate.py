@@ -9,7 +9,7 @@ import click
 from replay.rulesets import PRESETS
 
 from . import main
-from ._ledger_common import witness_from_env
+from ._ledger_common import cosigner_from_env
 
 
 @main.command("simulate")
@@ -73,8 +73,8 @@ def simulate_command(preset: str, players: int, hands: int, tables: int, seed: s
             if sink:
                 sink.write(json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n")
 
-        with Ledger(db_path, create=True) as ledger:
-            witness_from_env(ledger)  # TIPLU_WITNESSES: the records' checkpoints get cosigned
+        # TIPLU_WITNESSES: the records' checkpoints get cosigned
+        with Ledger(db_path, create=True, cosign_checkpoint=cosigner_from_env()) as ledger:
             run = simulate_archive(ledger, [(preset, players, hands)] * tables, seed=seed,
                                    tamper_rate=tamper_rate, on_record=write, bias=bias, peek=peek, collude=collude,
                                    table_prefix="" if tables == 1 else "")

@@ -151,9 +151,8 @@ def root_from_inclusion_proof(leaf: bytes, index: int, size: int, path: Sequence
     leaves of one tree meet at their common ancestor, so a record's 13 neighbouring leaves
     hash each node of their paths' union once instead of once per path.
     """
-    if type(index) is not int or type(size) is not int or index < 0 or size < 0:
-        _check_sizes(index, size, "inclusion proof")
-    r = leaf if type(leaf) is bytes and len(leaf) == HASH_SIZE else _check_hash(leaf, "leaf hash")
+    _check_sizes(index, size, "inclusion proof")
+    r = _check_hash(leaf, "leaf hash")
     if index >= size:  # step 1
         raise ProofError(f"leaf index {index} is not below tree size {size}")
     fn, sn = index, size - 1  # step 2; r = hash is step 3

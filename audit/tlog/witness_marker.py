@@ -135,7 +135,7 @@ def check_start(conn: sqlite3.Connection, marker: str | os.PathLike, vkey: str) 
     if data.get("vkey") not in (None, vkey):
         raise WitnessStateError(f"witness state marker {marker} belongs to {data.get('vkey')}, not {vkey}: "
                                 f"give each witness key its own marker")
-    if state_id != data["state_id"]:
+    if state_id is None or state_id != data["state_id"]:  # the marker's is always text (read_marker)
         what = "has no witness state" if state_id is None else "holds another witness state"
         raise WitnessStateError(f"refusing to start: this key has cosigned before (marker {marker}) but the database "
                                 f"{what}, so it could cosign a rival tree; {fix}")

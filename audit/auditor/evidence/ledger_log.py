@@ -10,10 +10,13 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .leaf_slots import leaf_slots
 from .log_index import LogIndex
+
+if TYPE_CHECKING:
+    from ...operator.ledger import Ledger
 
 
 class LedgerLog:
@@ -34,6 +37,12 @@ class LedgerLog:
         self._leaves: dict[int, bytes] = {}
         self._slots: Any = None  # each hand's leaves, from the log entries (:mod:`audit.auditor.evidence.leaf_slots`)
         self.path = path
+
+    @classmethod
+    def of_ledger(cls, ledger: Ledger, *, size: int | None = None) -> "LedgerLog":
+        """The view of an opened ledger's log, through the ledger's own connection (the site's
+        way: it hands over its :class:`~audit.operator.ledger.Ledger`, never the connection)."""
+        return cls(ledger.db, size=size)
 
     def size(self) -> int:
         if self._size is None:

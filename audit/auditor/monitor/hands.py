@@ -86,7 +86,7 @@ def _reason_of(verdict: Any) -> Any:
     return getattr(reason, "value", reason)
 
 
-def audit_pending(client: Any, audit_record: AuditHook | None, pending: dict[str, int], result: Any,
+def audit_pending(client: Any, audit_record: AuditHook, pending: dict[str, int], result: Any,
                   verdict_is_ok: Callable[[Any], bool]) -> None:
     """Audit the record of every revealed hand in ``pending`` (hand id -> its reveal's entry)
     that the operator now serves; the others stay pending for the next poll."""

@@ -72,7 +72,8 @@ def claimed_money(record: Any) -> dict[str, Any] | None:
     pay = outcome.get("payouts") if isinstance(outcome, Mapping) else None
     if not isinstance(pay, Mapping):
         return None
-    nets = pay.get("nets") if isinstance(pay.get("nets"), list) else []
+    raw_nets = pay.get("nets")
+    nets = raw_nets if isinstance(raw_nets, list) else []
     players = list(record.table.players)
     return {"nets": {p: str(n) for p, n in zip(players, nets)},
             "commission": None if pay.get("commission") is None else str(pay.get("commission"))}
@@ -236,33 +237,35 @@ class AuditReport:
                     self.unproven_records.append({"where": where, "hand_id": verdict.hand_id,
                                                   "timing": verdict.timing.to_json()})
         replay = verdict.replay
-        record = getattr(replay, "record", None)
+        record = replay.record if replay is not None else None
         if verdict.table_id is None:
             return
         t = self.tables.setdefault(verdict.table_id, TableLedger())
         t.hands += replay is not None
-        settled = replay is not None and replay.settlement is not None and record is not None
-        if verdict.ok and settled:
+        # settled: the replay's settlement and outcome (the replayer makes both or neither)
+        settlement = replay.settlement if replay is not None and record is not None else None
+        outcome = replay.outcome if settlement is not None and replay is not None else None
+        if verdict.ok and record is not None and settlement is not None:
             t.passed += 1
-            nets = {}
-            for player, net in zip(record.table.players, replay.settlement.nets):
+            nets: dict[str, Decimal] = {}
+            for player, net in zip(record.table.players, settlement.nets):
                 t.balances[player] = t.balances.get(player, Decimal(0)) + net
                 nets[player] = nets.get(player, Decimal(0)) + net
-            t.commission += replay.settlement.commission
-            t.pot_change += replay.settlement.pot_delta
-            pot_points = getattr(replay.outcome, "pot_delta_points", 0) or 0
+            t.commission += settlement.commission
+            t.pot_change += settlement.pot_delta
+            pot_points = getattr(outcome, "pot_delta_points", 0) or 0
             t.pot_points += pot_points
             if record.table.carry and record.table.hand_no is not None:
                 t.counted[record.table.hand_no] = {
-                    "where": where, "hand_id": verdict.hand_id, "nets": nets, "commission": replay.settlement.commission,
-                    "pot_delta": replay.settlement.pot_delta, "pot_points": pot_points, "claimed": claimed_money(record)}
+                    "where": where, "hand_id": verdict.hand_id, "nets": nets, "commission": settlement.commission,
+                    "pot_delta": settlement.pot_delta, "pot_points": pot_points, "claimed": claimed_money(record)}
         else:
             t.unreconciled += 1
-        if not (verdict.ok and settled) and len(t.rejected) < MAX_LISTED_FAILURES:
+        if not (verdict.ok and settlement is not None) and len(t.rejected) < MAX_LISTED_FAILURES:
             t.rejected.append({"where": where, "hand_id": verdict.hand_id,
                                "reason": verdict.reason.value if verdict.reason else None,
                                "claimed": claimed_money(record) if record is not None else None})
-        if not settled:
+        if record is None or settlement is None or outcome is None:
             return
         carry = record.table.carry
         hand_no = record.table.hand_no
@@ -271,7 +274,7 @@ class AuditReport:
             if not verdict.ok:
                 t.rejected_numbers[hand_no] = where
         if carry and hand_no is not None:
-            t.carries[hand_no] = (dict(carry), game_for(record.ruleset.game).next_carry(carry, replay.outcome))
+            t.carries[hand_no] = (dict(carry), game_for(record.ruleset.game).next_carry(carry, outcome))
 
     def add_status(self, where: str, status: HandStatus) -> None:
         """A hand with no published record: a failure (stalled, unpublished, future-dated, or
