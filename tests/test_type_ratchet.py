@@ -38,6 +38,11 @@ STRICT_SEAMS = frozenset({
     "audit.operator.ledger", "audit.operator.ledger.ledger", "audit.operator.ledger.views",
     "audit.auditor.verdict", "audit.auditor.verdict.verify", "audit.auditor.verdict.trust", "web.db", "web.data",
     "audit.auditor.verdict.audit_policy", "audit.auditor.sources.source",
+    "audit.tlog", "audit.tlog.*", "audit.operator.ledger.*", "audit.operator.publish", "audit.operator.finishing",
+    "audit.operator.receipts", "audit.auditor.evidence", "audit.auditor.evidence.*", "audit.auditor.verdict.*",
+    "audit.auditor.sources", "audit.auditor.sources.*", "audit.auditor.monitor", "audit.auditor.monitor.*",
+    "audit.auditor.run.runner", "audit.auditor.run.partitions", "audit.auditor.run.report",
+    "audit.auditor.run.auditstate",
 })
 
 
