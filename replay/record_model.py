@@ -15,7 +15,7 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from .errors import MalformedError
-from .registry import game_names
+from .registry import game_names, is_game, is_preset
 from .rulesets import PRESETS
 from .record_text import STATEMENT_TIME_PATTERN
 from .records import MAX_HAND_ID, MAX_LOG_PROOF_CHARS, MAX_MOVES
@@ -33,16 +33,19 @@ CommissionPct = Annotated[str, Meta(pattern=COMMISSION_PCT_PATTERN, description=
 Count = Annotated[int, Meta(ge=0)]
 Name = Annotated[str, Meta(max_length=128)]
 JsonObject = dict[str, Any]
-# the built-in presets and games, from the registry (replay/<game>/presets/) when this module
-# loads: a new game's folder changes the model, and tests/audit/test_record_model.py fails
-# until the documented schema says so too.  A type checker cannot read a Literal made at run
-# time: to it they are strings.
+# A ruleset's preset and game are the registry's as it is when a record is read
+# (:meth:`RulesetDoc.__post_init__`), so a game registered at run time (tests/toy_game) has
+# records too.  The schema names the built-in ones (replay/<game>/presets/, read when this
+# module loads): a new game's folder changes it, and tests/audit/test_record_model.py fails
+# until the documented schema says so too.  To a type checker they are strings.
+BUILTIN_PRESETS: tuple[str, ...] = PRESETS
+BUILTIN_GAMES: tuple[str, ...] = game_names()
 if TYPE_CHECKING:
     PresetName = str
     GameName = str
 else:
-    PresetName = Literal[PRESETS]
-    GameName = Literal[game_names()]
+    PresetName = Annotated[Any, Meta(extra_json_schema={"enum": sorted(BUILTIN_PRESETS)})]
+    GameName = Annotated[Any, Meta(extra_json_schema={"enum": sorted(BUILTIN_GAMES)})]
 
 
 class Doc(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -73,6 +76,12 @@ class RulesetDoc(Doc):
     preset: PresetName
     game: GameName
     settings: JsonObject
+
+    def __post_init__(self) -> None:
+        if not is_preset(self.preset):
+            raise ValueError(f"preset: no preset {self.preset!r} is known")
+        if not is_game(self.game):
+            raise ValueError(f"game: no game {self.game!r} is known")
 
 
 _TIME = re.compile(STATEMENT_TIME_PATTERN).search  # search, as JSON Schema's pattern is read

@@ -167,5 +167,15 @@ def unregister(name: str) -> None:
         del _registered_specs[preset]
 
 
-def _builtin_names() -> set[str]:
-    return {b.spec["game"] for b in _builtins().values()}
+def _builtin_names() -> frozenset[str]:
+    return _builtin_game_names()
+
+
+@cache
+def _builtin_game_names() -> frozenset[str]:
+    return frozenset(b.spec["game"] for b in _builtins().values())
+
+
+def is_game(name: Any) -> bool:
+    """Whether ``name`` is a known game's name (built in, or registered at run time)."""
+    return isinstance(name, str) and (name in _builtin_game_names() or name in _registered_games)
