@@ -161,7 +161,7 @@ def demo_command(directory: Path, rebuild: bool, small: bool, serve: bool, host:
     try:
         db = build_and_audit(directory, rebuild=rebuild, small=small,
                              witnesses=witness.setting if witness is not None else None, as_json=as_json)
-        if not serve:
+        if not serve or witness is None:  # serving started the witness above
             return
         app = demo_site(db, witness.setting)
         click.echo(f"\nServing the demo at http://{host}:{port}/  (Ctrl-C to stop)", err=as_json)

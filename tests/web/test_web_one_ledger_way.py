@@ -65,8 +65,8 @@ def faults(source: str, name: str = "<web>") -> list[str]:
 
 def test_the_site_reaches_the_ledger_only_through_its_facade():
     found = []
-    for path in sorted(WEB.glob("*.py")):
-        found += faults(path.read_text(encoding="utf-8"), path.name)
+    for path in sorted(WEB.rglob("*.py")):
+        found += faults(path.read_text(encoding="utf-8"), str(path.relative_to(WEB)))
     assert found == []
 
 
