@@ -1,4 +1,5 @@
-"""The public pages: home, a table, a hand (fairness panel, replay viewer, scores), verify.
+"""The public pages: home, a table, a hand (fairness panel, replay viewer, scores); every answer's
+security headers.  The verify page's files are :mod:`web.static_files`.
 
 Server-rendered Jinja (``web/templates``) with one stylesheet (``web/static/site.css``);
 the replay viewer (``web/static/replay/``) and the in-browser check
@@ -17,11 +18,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from flask import (Blueprint, Response, abort, current_app, g, make_response, redirect, render_template, request,
-                   send_from_directory)
+from flask import Blueprint, Response, current_app, g, make_response, render_template, request
 
 from audit.errors import NotFoundError
-from audit.operator.publish import get_published_text
 from audit.signing import key_id, verify_statement
 from replay.canonical import canonical_json
 from replay.errors import TipluError
@@ -31,7 +30,6 @@ from replay.settlement import format_amount
 from .witness_view import configured_vkeys, record_cosignatures
 from . import data, game_templates
 from .db import get_ledger
-from .limits import file_route
 
 if TYPE_CHECKING:
     from audit.operator.ledger import Ledger
@@ -276,7 +274,7 @@ def hand(hand_id: str):
         resp.headers["Cache-Control"] = "no-store"
         return resp
     try:
-        text = get_published_text(ledger, view.id)
+        text = ledger.get_published_text(view.id)
     except NotFoundError:     # revealed but not published yet: assembled from the ledger each time
         return _render_hand(ledger, view)
     key = _page_key(view, text, ledger, ledger.public_key(view.operator))
@@ -369,28 +367,6 @@ def _render_hand(ledger: Ledger, view: Any, record: dict[str, Any] | None = None
     return render_template("hand.html", **ctx)
 
 
-# -- the verify page (the webjs helper's static page, served at /verify/) ----------------
-
-@bp.get("/verify")
-@file_route
-def verify_redirect():
-    return redirect("/verify/", code=308)
-
-
-@bp.get("/verify/")
-@file_route
-def verify_page():
-    return send_from_directory(STATIC, "verify.html")
-
-
-@bp.get("/verify/<path:name>")
-@file_route
-def verify_asset(name: str):
-    if not (name.endswith((".mjs", ".css", ".html", ".json")) and (STATIC / name).is_file()):
-        abort(404)
-    return send_from_directory(STATIC, name)
-
-
 #: Pages load only this site's own scripts and styles; the JSON embedded for the viewer is
 #: ``type="application/json"`` (data, never run).  The offline verifier is one self-contained
 #: file with inline code, made to be downloaded: it is exempt.
@@ -406,9 +382,3 @@ def _security_headers(resp: Response) -> Response:
         if not request.path.endswith("tiplu-verifier.html"):
             resp.headers["Content-Security-Policy"] = CSP
     return resp
-
-
-@bp.get("/favicon.ico")
-@file_route
-def favicon():
-    return Response(status=204)

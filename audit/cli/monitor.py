@@ -23,7 +23,8 @@ from datetime import timedelta
 from audit.auditor.sources.coverage import DEFAULT_GRACE, format_grace, parse_grace
 from audit.auditor.sources.operator_api import LogClient
 from audit.auditor.evidence.logcheck import LogView
-from audit.auditor.monitor.watch import AuditHook, MonitorState, compare, load_other_checkpoint, poll
+from audit.auditor.monitor.hands import AuditHook
+from audit.auditor.monitor.watch import MonitorState, compare, load_other_checkpoint, poll
 from audit.tlog.note import Vkey
 from audit.tlog.policy import Policy
 

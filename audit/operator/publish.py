@@ -131,7 +131,7 @@ def published_record(ledger: Ledger, hand_id: str, *, stored: Mapping[str, Any] 
         if row is None:
             raise NotFoundError(f"hand {hand_id!r} has no record yet")
         stored = json.loads(row[0])
-    record = json.loads(json.dumps(stored))
+    record: dict[str, Any] = json.loads(json.dumps(stored))  # a deep copy of the stored object
     hand = ledger.get_hand(hand_id)
     fairness = record.get("fairness")
     if not isinstance(fairness, dict):  # an attached record's fairness that is no object: the ledger's parts only
@@ -179,7 +179,8 @@ def is_published(ledger: Ledger, hand_id: str) -> bool:
 
 
 def get_published(ledger: Ledger, hand_id: str) -> dict[str, Any]:
-    return json.loads(get_published_text(ledger, hand_id))
+    record: dict[str, Any] = json.loads(get_published_text(ledger, hand_id))  # published: a JSON object
+    return record
 
 
 def get_published_text(ledger: Ledger, hand_id: str) -> str:
@@ -188,7 +189,8 @@ def get_published_text(ledger: Ledger, hand_id: str) -> str:
     row = ledger.db.execute("SELECT record FROM published_records WHERE hand_id = ?", [hand_id]).fetchone()
     if row is None:
         raise NotFoundError(f"hand {hand_id!r} has no published record")
-    return row[0]
+    text: str = row[0]  # published_records.record is TEXT NOT NULL
+    return text
 
 
 def iter_published(ledger: Ledger, *, table_id: str | None = None) -> Iterator[tuple[str, str]]:

@@ -127,7 +127,7 @@ class Policy:
     quorum: str
     name: str = "policy"
     sha256: str = ""
-    _by_name: dict = field(default_factory=dict, repr=False, compare=False)
+    _by_name: dict[str, PolicyWitness | Group] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         index: dict[str, Any] = {w.name: w for w in self.witnesses}

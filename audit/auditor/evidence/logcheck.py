@@ -41,7 +41,7 @@ from replay.records import HandRecord
 
 from ...errors import ProofError, SignatureError
 from ...tlog.checkpoint import Checkpoint, accepts_legacy_time, verify_checkpoint
-from ...tlog.merkle import leaf_hash, root_from_inclusion_proof
+from ...tlog.merkle import InclusionMemo, leaf_hash, root_from_inclusion_proof
 from ...tlog.proof import tlog_proof_parts
 from ...tlog.store import leaf_entry
 from replay.canonical import plain_canonical_json
@@ -61,10 +61,10 @@ _checkpoints: "OrderedDict[tuple[bytes, str, str | None, bool], Checkpoint | str
 #: are exact answers whatever the checkpoint; keeping only the last one's bounds it (and a
 #: record under another checkpoint starts afresh, so repeating records gains nothing)
 _MEMO_SIZE = 1 << 16
-_memo: "tuple[str | None, dict]" = (None, {})
+_memo: "tuple[str | None, InclusionMemo]" = (None, {})
 
 
-def inclusion_memo(checkpoint_text: str) -> dict:
+def inclusion_memo(checkpoint_text: str) -> InclusionMemo:
     """The inclusion memo to fold proofs under ``checkpoint_text`` with (see :data:`_memo`)."""
     global _memo
     text, memo = _memo

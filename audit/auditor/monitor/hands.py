@@ -72,7 +72,7 @@ def scan_entry(scan: LogScan, index: int, statement: Mapping[str, Any], result: 
         result.problems.append(Problem(fault.reason.value.upper(), f"hand {hand_id}: {fault.message}"))
 
 
-def report_reuse(scan: LogScan, before: set, result: Any) -> None:
+def report_reuse(scan: LogScan, before: set[tuple[str, str]], result: Any) -> None:
     """A ``SEED_REUSE`` problem for each hand of a commitment or seed first shared in this poll."""
     for hand_id, fault in scan.new_reuse(before):
         result.problems.append(Problem("SEED_REUSE", f"hand {hand_id}: {fault.message}"))

@@ -301,8 +301,9 @@ def load_other_checkpoint(path: Path) -> str:
         data = json.loads(text)
     except ValueError:
         return text
-    if isinstance(data, dict) and isinstance(data.get("checkpoint"), str):
-        return data["checkpoint"]
+    held = data.get("checkpoint") if isinstance(data, dict) else None
+    if isinstance(held, str):
+        return held
     raise MalformedError(f"{path} holds no checkpoint")
 
 

@@ -16,7 +16,8 @@ from typing import Any, Iterable, Iterator, Sequence
 from replay.faults import Fault, Reason
 
 from ..sources.coverage import DEFAULT_GRACE, HandStatus, utc_now
-from ..sources.reader import Item, db_statuses
+from ..sources.item import Item
+from ..sources.reader import db_statuses
 from ..sources.source import LEDGER, Source
 from ..sources.splits import Split, Wire, plan
 from ..verdict.verify import Verdict

@@ -52,13 +52,13 @@ from ..verdict.verify import Verdict
 MAX_LISTED_FAILURES = 10_000
 
 
-def position_key(where: str) -> list:
+def position_key(where: str) -> list[tuple[int, int, str]]:
     """Where a failure is, as a sort key in reading order: numbers as numbers, so line 9 of a
     file comes before line 10 (``kitti.jsonl:9`` < ``kitti.jsonl:10``; text order put 10 first)."""
     return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", where) if part]
 
 
-def _by_position(entry: Mapping[str, Any]) -> tuple:
+def _by_position(entry: Mapping[str, Any]) -> tuple[list[tuple[int, int, str]], str]:
     return position_key(entry["where"]), entry.get("hand_id") or ""
 
 
@@ -92,7 +92,7 @@ class TableLedger:
     # hand_no -> (carry in, carry out): the hand's table.carry and what its game says the
     # next hand carries (Kitti: its pot); only for games that carry something
     carries: dict[int, tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=dict)
-    numbers: Counter = field(default_factory=Counter)  # hand_no -> how many records claim it
+    numbers: Counter[int] = field(default_factory=Counter)  # hand_no -> how many records claim it
     pot_change: Decimal = Decimal(0)  # HT the counted hands moved into the pot (out of it: negative)
     pot_points: int = 0  # the same in points
     # hand_no -> the money a counted hand added (taken out again if its carry is rejected)
@@ -191,12 +191,12 @@ def _carry_text(carry: Mapping[str, Any]) -> str:
 
 @dataclass
 class AuditReport:
-    counts: Counter = field(default_factory=Counter)
+    counts: Counter[tuple[str, str]] = field(default_factory=Counter)  # (preset, reason or ok/unproven)
     failures: list[dict[str, Any]] = field(default_factory=list)
     tables: dict[str, TableLedger] = field(default_factory=dict)
-    not_audited: Counter = field(default_factory=Counter)  # (preset, status) of cancelled / in-progress hands
+    not_audited: Counter[tuple[str, str]] = field(default_factory=Counter)  # (preset, status) of cancelled / in-progress hands
     not_audited_hands: list[dict[str, Any]] = field(default_factory=list)
-    timing: Counter = field(default_factory=Counter)  # timing status -> records (audit.auditor.verdict.timing)
+    timing: Counter[str] = field(default_factory=Counter)  # timing status -> records (audit.auditor.verdict.timing)
     unproven_records: list[dict[str, Any]] = field(default_factory=list)  # passed, timing unproven
 
     @property

@@ -5,7 +5,8 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from ..sources.reader import Item, iter_source
+from ..sources.item import Item
+from ..sources.reader import iter_source
 from ..sources.coverage import DEFAULT_GRACE, utc_now
 from .report import AuditReport
 from replay.faults import Fault, Reason

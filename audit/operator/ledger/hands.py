@@ -49,7 +49,7 @@ from .statements import append_statement
 if TYPE_CHECKING:
     from .secret_store import SecretStore
 
-RecordValidator = Callable[[dict, "views.HandView"], None]
+RecordValidator = Callable[[dict[str, Any], "views.HandView"], None]
 #: how many hands' fixed facts one ledger object keeps (:meth:`HandLifecycle._hand_row`)
 _KEPT_HANDS = 4096
 

@@ -100,7 +100,7 @@ def append_statement(db: Database, key: SigningKey, kind: str, hand_id: str,
     return seq, {"statement": stmt, "key": pub, "sig": sig}
 
 
-def _row(row: tuple) -> StoredStatement:
+def _row(row: tuple[Any, ...]) -> StoredStatement:
     seq, hand_id, kind, text, key, sig, created_at = row
     return StoredStatement(seq, hand_id, kind, {"statement": json.loads(text), "key": key, "sig": sig}, created_at)
 
