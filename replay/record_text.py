@@ -11,7 +11,9 @@ from typing import Any
 from .errors import MalformedError
 
 #: the one spelling of a statement's ``time`` (docs/records.md): UTC, milliseconds, a literal Z
-STATEMENT_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z")
+#: (the record's schema states it too: :mod:`replay.record_model`)
+STATEMENT_TIME_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z$"
+STATEMENT_TIME = re.compile(STATEMENT_TIME_PATTERN)
 
 
 def is_statement_time(text: Any) -> bool:

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from decimal import Decimal
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -55,9 +55,9 @@ from .jsontext import decode_json
 from .record_text import is_statement_time
 from .fairness import parse_digest, parse_player_seed, parse_server_seed
 from .rulesets import Ruleset
-from .settlement import parse_amount
+from .settlement import parse_commission_pct, parse_point_value
 
-RECORD_FORMAT = "tiplu.hand/3"  # what Tiplu writes (format 3: moves and terms bound)
+RECORD_FORMAT: Final = "tiplu.hand/3"  # what Tiplu writes (format 3: moves and terms bound)
 RECORD_FORMAT_V2 = "tiplu.hand/2"  # log evidence, no move chain; still read and audited by its rules
 RECORD_FORMAT_V1 = "tiplu.hand/1"  # no log evidence; still read
 RECORD_FORMATS = (RECORD_FORMAT_V1, RECORD_FORMAT_V2, RECORD_FORMAT)
@@ -166,8 +166,8 @@ def _parse_table(t: Any) -> TableInfo:
     if not 0 <= dealer < len(seats):
         raise MalformedError("dealer is not a seat of the table", location=f"{w}.dealer")
     try:
-        pv = parse_amount(_need(t, "point_value", str, w), what="point_value")
-        pct = parse_amount(_need(t, "commission_pct", str, w), what="commission_pct", maximum=Decimal(100))
+        pv = parse_point_value(_need(t, "point_value", str, w))
+        pct = parse_commission_pct(_need(t, "commission_pct", str, w))
     except MalformedError as exc:
         raise MalformedError(str(exc), location=w) from None
     hand_no = t.get("hand_no")

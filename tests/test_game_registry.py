@@ -95,17 +95,18 @@ def test_the_bots_are_the_simulators_found_by_the_games_name():
     assert not list((ROOT / "replay").rglob("bot.py"))   # the pure library needs no bot
     with pytest.raises(LookupError):
         bot_for("chess")
-    # the colluding move is the game's bot's too (bots/<game>.py: choose_colluding), no map
-    from audit.operator.sim.bots import colluding_bot_for
-    from audit.operator.sim.bots import kitti, rummy13
+    # the superuser and the colluding move are the game's bot's too (bots/<game>.py:
+    # choose_peeking, choose_colluding), found by the one finder, no map
+    from audit.operator.sim.bots import kitti, marriage, rummy13
     from audit.operator.sim.collude import kitti_colluding
 
-    assert colluding_bot_for("kitti") is kitti_colluding and colluding_bot_for("rummy13") is rummy13.choose_colluding
+    assert bot_for("kitti", "colluding") is kitti_colluding and bot_for("rummy13", "colluding") is rummy13.choose_colluding
     assert kitti.choose_colluding is kitti_colluding
-    with pytest.raises(LookupError, match="the marriage bot cannot collude yet"):
-        colluding_bot_for("marriage")
+    assert bot_for("marriage", "peeking") is marriage.choose_peeking and bot_for("kitti") is kitti.choose_move
     with pytest.raises(LookupError, match="no bot plays game 'chess'"):
-        colluding_bot_for("chess")
+        bot_for("chess", "colluding")
+    with pytest.raises(ValueError, match="no bot role 'cheat'"):
+        bot_for("kitti", "cheat")
     # the naming is the bots' registry: every bot module is named for a game of the registry
     # (a misnamed bot would never be found), and every game has one
     import pkgutil
@@ -343,18 +344,16 @@ def test_no_browser_module_names_a_game_outside_the_games_folder():
 
 def test_the_record_model_and_schema_name_the_registrys_presets_and_games():
     # the record's ruleset.preset / ruleset.game enums are the registry's, not a list of
-    # their own: the model takes them from the registry, and the documented schema (checked
-    # against the model by tests/audit/test_record_model.py) says the same
-    from typing import get_args
+    # their own: the model takes them from the registry, and the schema file (generated from
+    # the model, current by tests/audit/test_record_model.py) says the same, in msgspec's order
+    from replay.record_model import BUILTIN_GAMES, BUILTIN_PRESETS
 
-    from replay.record_model import GameName, PresetName
-
-    assert get_args(PresetName) == presets() == PRESETS and get_args(GameName) == game_names()
+    assert BUILTIN_PRESETS == presets() == PRESETS and BUILTIN_GAMES == game_names()
     schema = json.loads((ROOT / "docs" / "hand-record.schema.json").read_text(encoding="utf-8"))
     ruleset = schema["properties"]["ruleset"]
     ruleset = schema.get("$defs", {}).get(ruleset.get("$ref", "").rsplit("/", 1)[-1], ruleset)
-    assert ruleset["properties"]["preset"]["enum"] == list(PRESETS)
-    assert ruleset["properties"]["game"]["enum"] == list(game_names())
+    assert ruleset["properties"]["preset"]["enum"] == sorted(PRESETS)
+    assert ruleset["properties"]["game"]["enum"] == sorted(game_names())
 
 
 @pytest.fixture

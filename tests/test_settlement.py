@@ -83,12 +83,17 @@ def test_format_amount():
     assert format_amount(D("0.125")) == "0.125"  # never silently rounded
 
 
-@pytest.mark.parametrize("pv,pct", [("-0.25", "5"), ("0.25", "-1"), ("0.25", "100.01"), ("NaN", "5"), ("1", "Infinity")])
-def test_settle_refuses_bad_table_values(pv, pct):  # rule D-2
+@pytest.mark.parametrize("pv,pct", [("-0.25", "5"), ("0.25", "-1"), ("0.25", "100.01"), ("NaN", "5"), ("1", "Infinity"),
+                                    ("0", "5"), ("0.25", "100")])
+def test_settle_refuses_bad_table_values(pv, pct):  # rule D-2, R-2: the table money rule (docs/records.md)
     with pytest.raises(MalformedError):
         settle([1, -1], point_value=D(pv), commission_pct=D(pct))
 
 
-def test_full_commission_is_allowed():  # rule D-2: commission_pct is per table
-    s = settle([4, -4], point_value=D("0.25"), commission_pct=D("100"))
-    assert s.nets == (D("0.00"), D("-1.00")) and s.commission == D("1.00")
+def test_the_highest_commission_is_below_100():  # rule D-2, R-2: 0 <= commission_pct < 100
+    # 20 points at 0.25 HT: a gain of 5.00; 99.99 % of it is 4.9995, half up 5.00 -- the cent
+    # rounding takes it all here; 50 % of 5.00 is 2.50
+    s = settle([20, -20], point_value=D("0.25"), commission_pct=D("99.99"))
+    assert s.nets == (D("0.00"), D("-5.00")) and s.commission == D("5.00")
+    s = settle([20, -20], point_value=D("0.25"), commission_pct=D("50"))
+    assert s.nets == (D("2.50"), D("-5.00")) and s.commission == D("2.50")

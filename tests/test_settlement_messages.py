@@ -63,18 +63,15 @@ def test_points_that_do_not_sum_to_zero():
         settle([3, -2], point_value=PV, commission_pct=PCT)
 
 
-def test_a_point_value_of_zero_settles_to_nothing_and_a_negative_one_is_refused():
-    s = settle([4, -4], point_value=Decimal("0"), commission_pct=PCT)
-    assert s.nets == (0, 0) and s.commission == 0
-    with pytest.raises(MalformedError, match=r"^point_value must be a finite amount, not negative$"):
-        settle([4, -4], point_value=Decimal("-0.25"), commission_pct=PCT)
-    with pytest.raises(MalformedError, match=r"^point_value must be a finite amount, not negative$"):
-        settle([4, -4], point_value=Decimal("NaN"), commission_pct=PCT)
+@pytest.mark.parametrize("pv", [Decimal("0"), Decimal("0.00"), Decimal("-0.25"), Decimal("NaN")])
+def test_a_point_value_of_zero_or_less_is_refused(pv):  # rule D-2: the table money rule (docs/records.md)
+    with pytest.raises(MalformedError, match=r"^point_value must be more than 0$"):
+        settle([4, -4], point_value=pv, commission_pct=PCT)
 
 
-@pytest.mark.parametrize("pct", [Decimal("-1"), Decimal("100.01"), Decimal("Infinity")])
-def test_a_commission_outside_0_to_100_is_refused(pct):
-    with pytest.raises(MalformedError, match=r"^commission_pct must lie between 0 and 100$"):
+@pytest.mark.parametrize("pct", [Decimal("-1"), Decimal("100"), Decimal("100.01"), Decimal("Infinity")])
+def test_a_commission_outside_0_to_below_100_is_refused(pct):  # rule D-2, R-2
+    with pytest.raises(MalformedError, match=r"^commission_pct must be at least 0 and less than 100$"):
         settle([4, -4], point_value=PV, commission_pct=pct)
 
 

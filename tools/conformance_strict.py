@@ -54,3 +54,37 @@ def trust_outside_policy_case(b: Builder, trust: dict, other: SigningKey, policy
                         about="the trusted key is not a log of the pinned policy (its one log is another key's): "
                               "the two pins contradict each other, so nothing is audited (exit 2, bad usage)",
                         requires=["policy", "record", "witnesses"]))
+
+
+def zero_point_value_case(b: Builder, key: SigningKey, golden: dict) -> None:
+    """A table at point value 0, signed, logged and consistent everywhere else (the payouts all
+    0.00, the hand statement and its receipts' hash, the record statement re-signed): no ledger
+    makes such a table, so the record is malformed (docs/records.md, "Table money")."""
+    from audit.operator.sim.resign import bind_record
+    from replay.canonical import canonical_hash
+
+    rec = copy.deepcopy(golden)
+    rec["table"]["point_value"] = "0"
+    pay = rec["outcome"]["payouts"]
+    for name in ("gross", "nets"):
+        if name in pay:
+            pay[name] = ["0.00"] * len(pay[name])
+    pay["commission"] = "0.00"
+    if "pot_delta" in pay:
+        pay["pot_delta"] = "0.00"
+    st = copy.deepcopy(golden["fairness"]["statements"])
+    kinds = [s["statement"]["kind"] for s in st]
+    h = kinds.index("hand")
+    st[h] = key.sign(dict(st[h]["statement"], point_value="0"))
+    for i, kind in enumerate(kinds):
+        if kind == "seat-receipt" and "hand_hash" in st[i]["statement"]:
+            st[i] = key.sign(dict(st[i]["statement"], hand_hash=canonical_hash(st[h]["statement"])))
+    r = kinds.index("record")
+    st[r] = key.sign(bind_record(dict(st[r]["statement"]), rec))
+    origin = "conformance.tiplu.example/zero-point-value"
+    rec, _, _ = relog(rec, st, key, origin)
+    ref = b.add_file("records/forged/zero-point-value.json", rec)
+    b.audit_case("record/zero-point-value", [ref], [verdict(False, "malformed")],
+                 trust={"public_key": key.public_hex, "origin": origin}, catches=["lenient-point-value"],
+                 about="table.point_value is \"0\" (signed, logged, every payout 0.00): a point value is more than 0, "
+                       "no ledger makes such a table, so the record is malformed rather than a hand that audits clean")

@@ -19,11 +19,11 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 
 from audit.errors import NotFoundError
-from audit.operator.ledger import queries
-from audit.operator.ledger.lifecycle import HandState
+from audit.operator.ledger import HandState
 
 from . import data
 from .auth import require_seat
+from .limits import seat_write
 from .db import get_ledger
 from .errors import ApiError
 from .log_api import base_origin
@@ -66,7 +66,7 @@ def list_hands():
     table_id = request.args.get("table_id")
     limit = int_arg("limit", 50, lo=1, hi=MAX_PAGE)
     offset = int_arg("offset", 0)
-    page, total = queries.hand_page(ledger, table_id=table_id, preset=preset, state=state, limit=limit, offset=offset)
+    page, total = ledger.hand_page(table_id=table_id, preset=preset, state=state, limit=limit, offset=offset)
     more = offset + limit < total
     return jsonify({"hands": [data.hand_json(v) for v in page], "total": total, "offset": offset,
                     "limit": limit, "next_offset": offset + limit if more else None})
@@ -155,7 +155,7 @@ def get_log_proofs(hand_id: str):
     ledger = get_ledger()
     view = ledger.get_hand(hand_id)
     statements = list(ledger.statements(view.id))  # before the checkpoint: it covers them all
-    log = queries.transparency_log(ledger)
+    log = ledger.transparency_log()
     cp = current_checkpoint(log, view.operator)  # the hand's own operator's log, never another's
     proofs = []
     for n, s in enumerate(statements, start=1):
@@ -169,7 +169,7 @@ def get_log_proofs(hand_id: str):
 @bp.get("/tables")
 def list_tables():
     ledger = get_ledger()
-    return jsonify({"tables": [t.to_json() for t in queries.tables(ledger)]})
+    return jsonify({"tables": [t.to_json() for t in ledger.tables()]})
 
 
 @bp.get("/tables/<table_id>")
@@ -180,7 +180,7 @@ def get_table(table_id: str):
 
 @bp.get("/operators")
 def list_operators():
-    return jsonify({"operators": [_operator_json(op) for op in queries.operators(get_ledger())]})
+    return jsonify({"operators": [_operator_json(op) for op in get_ledger().operators()]})
 
 
 def _operator_json(op: Any) -> dict[str, Any]:
@@ -207,6 +207,7 @@ def _receipt(signed: dict[str, Any], hand_id: str) -> dict[str, Any]:
 
 
 @bp.post("/hands/<hand_id>/seats/<seat:seat>/commit")
+@seat_write
 def seat_commit(hand_id: str, seat: int):
     """A seat's seed commitment ``{"commitment": hex}``; returns the player's receipt for the
     signed ``seat-receipt`` (with its inclusion proof in the transparency log)."""
@@ -217,6 +218,7 @@ def seat_commit(hand_id: str, seat: int):
 
 
 @bp.post("/hands/<hand_id>/seats/<seat:seat>/reveal")
+@seat_write
 def seat_reveal(hand_id: str, seat: int):
     """A seat's seed ``{"seed": hex}`` once every seat has committed; the receipt for the
     signed ``seat-reveal``."""

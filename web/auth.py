@@ -18,7 +18,7 @@ from __future__ import annotations
 from flask import g, request
 
 from audit.errors import AuthError
-from audit.operator.tokens import Principal, authenticate
+from audit.operator.tokens import Principal
 
 from .db import get_ledger
 from .errors import ApiError
@@ -36,7 +36,7 @@ def current_principal() -> Principal:
     """The request's principal (authenticated once per request); :class:`AuthError` (401) if none."""
     if "tiplu_principal" not in g:
         try:
-            g.tiplu_principal = authenticate(get_ledger().db, bearer_token())
+            g.tiplu_principal = get_ledger().authenticate(bearer_token())
         except AuthError as exc:
             g.tiplu_principal = exc
     if isinstance(g.tiplu_principal, AuthError):

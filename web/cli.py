@@ -77,7 +77,7 @@ def demo_app(db: Path, witnesses: str | None = None):
     """The website over the demo archive, its log checkpoints signed by the demo operator
     (and sent to ``witnesses``, a ``TIPLU_WITNESSES`` setting: the demo's witness)."""
     from audit.cli.demo import DEMO_ORIGIN
-    from audit.operator.ledger import Ledger, queries
+    from audit.operator.ledger import Ledger
     from audit.operator.sim.archive import OPERATOR
     from audit.tlog.checkpoint import CheckpointSigner
 
@@ -88,7 +88,7 @@ def demo_app(db: Path, witnesses: str | None = None):
     with Ledger(str(db)) as ledger:
         signer = CheckpointSigner(ledger.signing_key(OPERATOR), DEMO_ORIGIN)
         # the operator's own log (DEMO_ORIGIN/demo-operator): the latest checkpoint when it covers the log
-        cp = covering_checkpoint(ledger, queries.transparency_log(ledger).size(), operator=OPERATOR, origin=DEMO_ORIGIN)
+        cp = covering_checkpoint(ledger, ledger.transparency_log().size(), operator=OPERATOR, origin=DEMO_ORIGIN)
     click.echo(f"Signed a log checkpoint: {cp.size} statements, root {cp.root_hex[:16]}...")
     return create_app({"TIPLU_DB": str(db.resolve()), "TIPLU_CHECKPOINT_SIGNER": signer, "TIPLU_LOG_ORIGIN": DEMO_ORIGIN,
                        "TIPLU_WITNESSES": witnesses or ""})
@@ -161,7 +161,7 @@ def demo_command(directory: Path, rebuild: bool, small: bool, serve: bool, host:
     try:
         db = build_and_audit(directory, rebuild=rebuild, small=small,
                              witnesses=witness.setting if witness is not None else None, as_json=as_json)
-        if not serve:
+        if not serve or witness is None:  # serving started the witness above
             return
         app = demo_site(db, witness.setting)
         click.echo(f"\nServing the demo at http://{host}:{port}/  (Ctrl-C to stop)", err=as_json)

@@ -1,7 +1,7 @@
 """What the pages and the JSON API show, computed once here from the ledger.
 
 Everything public goes through the ledger's public views (:mod:`audit.operator.ledger.views`, the
-listings of :mod:`audit.operator.ledger.queries`) and :func:`audit.operator.publish.published_record`: a hand's server seed appears only once it is
+listings of its facade, :class:`~audit.operator.ledger.Ledger`) and :func:`audit.operator.publish.published_record`: a hand's server seed appears only once it is
 revealed (or the hand is cancelled).  Cards are computed only for revealed hands -- before
 the reveal nobody outside the operator may see them.
 
@@ -121,7 +121,7 @@ def verdict_for(ledger: Ledger, view: Any, record: dict[str, Any], *, policy: An
     """:func:`verdict_of` for a hand of the ledger (its operator's registered key; under the
     caller's pinned ``policy`` when given)."""
     return verdict_of(record, public_key=ledger.public_key(view.operator), hand_id=view.id,
-                      log=LedgerLog(ledger.db), policy=policy)
+                      log=LedgerLog.of_ledger(ledger), policy=policy)
 
 
 def iter_table_records(ledger: Ledger, table_id: str) -> Iterator[tuple[Any, dict[str, Any] | None]]:

@@ -15,9 +15,12 @@ it (the file's device, inode and size, one ``stat`` a request, as the opening di
 opens again, which refuses the new file as opening always did.  An in-memory ledger is not
 pooled (each open of one is a new, empty ledger).
 
-With witnesses configured (``TIPLU_WITNESSING``) the ledger gets ``cosign_checkpoint``, a
-``(log, checkpoint_text) -> text`` hook the publisher calls on a record's checkpoint, so a
-published record carries the witnesses' cosignatures (:mod:`audit.tlog.witnessing`)."""
+With witnesses configured (``TIPLU_WITNESSING``) every ledger is made with ``cosign_checkpoint``,
+a ``(log, checkpoint_text) -> text`` hook the publisher calls on a record's checkpoint, so a
+published record carries the witnesses' cosignatures (:mod:`audit.tlog.witnessing`).  The hook
+is given when a ledger is made and is fixed for its life; a pool is of one file, one secret
+store and one hook, so a ledger kept between requests carries exactly its app's hook and
+nothing a request could leave on it (tests/web/test_web_ledger_pool.py)."""
 from __future__ import annotations
 
 import os
@@ -28,23 +31,26 @@ from flask import Flask, current_app, g
 
 if TYPE_CHECKING:
     from audit.operator.ledger import Ledger
+    from audit.operator.ledger import Cosigner
 
 #: opened ledgers an app keeps idle between requests (more concurrent requests open more)
 POOL_SIZE = 8
 
 
 class LedgerPool:
-    """Opened ledgers of one file, kept between requests (:func:`get_ledger`)."""
+    """Opened ledgers of one file, kept between requests (:func:`get_ledger`), each made with
+    the one witness hook ``cosign`` (``None``: no witnesses)."""
 
-    def __init__(self, path: str, secrets_path: str | None, size: int = POOL_SIZE) -> None:
-        self.path, self.secrets_path, self.size = path, secrets_path, size
+    def __init__(self, path: str, secrets_path: str | None, size: int = POOL_SIZE, *,
+                 cosign: Cosigner | None = None) -> None:
+        self.path, self.secrets_path, self.size, self.cosign = path, secrets_path, size, cosign
         self._idle: list[Ledger] = []
         self._file: tuple[int, int] | None = None   # (device, inode) the idle ledgers were opened on
         self._lock = threading.Lock()
 
     def take(self) -> tuple[Ledger, tuple[int, int] | None]:
         """An opened ledger and the file it was opened on (``None``: not to be given back)."""
-        from audit.operator.ledger import Ledger, queries
+        from audit.operator.ledger import Ledger
 
         try:
             st = os.stat(self.path)
@@ -62,14 +68,12 @@ class LedgerPool:
         if ledger is not None:
             return ledger, file
         if file is None:   # opened as always, so refused as always (no ledger, an empty file, ...)
-            return Ledger(self.path, secrets_path=self.secrets_path), None
-        return queries.open_shared(self.path, secrets_path=self.secrets_path), file
+            return Ledger(self.path, secrets_path=self.secrets_path, cosign_checkpoint=self.cosign), None
+        return Ledger.open_shared(self.path, secrets_path=self.secrets_path, cosign_checkpoint=self.cosign), file
 
     def give(self, ledger: Ledger, file: tuple[int, int] | None) -> None:
         """Keep ``ledger`` for the next request, or close it."""
-        from audit.operator.ledger import queries
-
-        if file is not None and queries.reusable(ledger):
+        if file is not None and ledger.is_reusable():
             with self._lock:
                 if file == self._file and len(self._idle) < self.size:
                     self._idle.append(ledger)
@@ -83,16 +87,28 @@ class LedgerPool:
             ledger.close()
 
 
+def _cosigner(app: Flask) -> Cosigner | None:
+    """The app's witness hook (``TIPLU_WITNESSING``), made once per app: ``None`` without witnesses."""
+    witnessing = app.config.get("TIPLU_WITNESSING")
+    if witnessing is None:
+        return None
+    made: dict[int, tuple[Any, Cosigner]] = app.extensions.setdefault("tiplu_cosigners", {})
+    if id(witnessing) not in made:  # the Witnessing is kept with its hook, so its id names only it
+        made[id(witnessing)] = (witnessing, witnessing.cosigner())
+    return made[id(witnessing)][1]
+
+
 def _pool(app: Flask) -> LedgerPool | None:
     path, secrets = app.config["TIPLU_DB"], app.config.get("TIPLU_SECRETS")
     if not isinstance(path, (str, os.PathLike)) or str(path) in ("", ":memory:"):
         return None
     path = os.fspath(path)
-    pools: dict[tuple[str, Any], LedgerPool] = app.extensions.setdefault("tiplu_ledger_pools", {})
-    key = (path, secrets)
+    cosign = _cosigner(app)
+    pools: dict[tuple[str, Any, int], LedgerPool] = app.extensions.setdefault("tiplu_ledger_pools", {})
+    key = (path, secrets, id(cosign))  # the pool keeps its hook, so the id names only it
     pool = pools.get(key)
     if pool is None:
-        pool = pools.setdefault(key, LedgerPool(path, None if secrets is None else os.fspath(secrets)))
+        pool = pools.setdefault(key, LedgerPool(path, None if secrets is None else os.fspath(secrets), cosign=cosign))
     return pool
 
 
@@ -103,16 +119,12 @@ def get_ledger() -> Ledger:
         if pool is None:
             from audit.operator.ledger import Ledger
 
-            ledger: Ledger = Ledger(current_app.config["TIPLU_DB"], secrets_path=current_app.config.get("TIPLU_SECRETS"))
+            ledger: Ledger = Ledger(current_app.config["TIPLU_DB"], secrets_path=current_app.config.get("TIPLU_SECRETS"),
+                                    cosign_checkpoint=_cosigner(current_app))
             g.ledger_from = None
         else:
             ledger, file = pool.take()
             g.ledger_from = (pool, file)
-        witnessing = current_app.config.get("TIPLU_WITNESSING")
-        if witnessing is not None:
-            ledger.cosign_checkpoint = witnessing.cosigner()
-        elif "cosign_checkpoint" in vars(ledger):
-            del ledger.cosign_checkpoint
         g.ledger = ledger
     opened: Ledger = g.ledger
     return opened

@@ -52,7 +52,7 @@ class DemoWitness:
         self.origin = origin
         self.log_vkey = Vkey.for_key(origin, TYPE_ED25519, bytes.fromhex(log_public_hex))
         self.key_file = self.dir / "witness.key"
-        self.db = self.dir / "witness.db"
+        self.db_path = self.dir / "witness.db"
         self.logs_file = self.dir / "logs.txt"
         self.port = 0
         self.proc: subprocess.Popen | None = None
@@ -97,7 +97,7 @@ class DemoWitness:
         try:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "web.cli", "witness", "serve", "--name", NAME, "--key-file", str(self.key_file),
-                 "--db", str(self.db), "--logs", str(self.logs_file), "--host", "127.0.0.1", "--port", str(self.port)],
+                 "--db", str(self.db_path), "--logs", str(self.logs_file), "--host", "127.0.0.1", "--port", str(self.port)],
                 stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True,
                 env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1]) + os.pathsep
                      + os.environ.get("PYTHONPATH", "")})

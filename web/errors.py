@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from audit.errors import (AuthError, LedgerIntegrityError, LedgerStateError, NotALedgerError, NotFoundError,
                           SignatureError)
-from audit.operator.ledger.secret_store import SecretStoreError
+from audit.operator.ledger import SecretStoreError
 from replay.errors import CommitmentMismatchError, IllegalMoveError, MalformedError, RulesetError, TipluError
 
 log = logging.getLogger("tiplu.web")

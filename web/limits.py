@@ -24,31 +24,73 @@ take 65 times as long).  Run gunicorn with more ``--threads`` than the slots.
 The client address is ``request.remote_addr``: behind a reverse proxy set
 ``TIPLU_TRUSTED_PROXIES`` (the number of proxies in front of the app) so werkzeug's
 ``ProxyFix`` takes it from ``X-Forwarded-For`` (``docs/web.md``, "Behind a proxy").
+
+Each route declares its limit where it is defined, with a decorator under its route
+(:func:`token_route`, :func:`seat_write`, :func:`file_route`); a route that declares none is a
+public read.  The limits follow the declaration, never the endpoint's name, so a token route
+named otherwise is limited all the same; a test walks the app's routes and fails for one that
+answers 401 to a bad token without declaring a token limit (tests/web/test_web_route_limits.py),
+and a request to a token route the limiter never wrapped (one added after :func:`init_app`) is
+refused with 500 instead of served unlimited.
+
 Beyond a limit: 429 ``rate_limited`` in the one error shape, with ``Retry-After``.
 """
 from __future__ import annotations
 
 import threading
+from typing import Callable, TypeVar
 
 from flask import Flask, current_app, g, request
 from flask_limiter import Limiter
 
 from .auth import principal_or_none
 
-#: endpoints a seat token writes to (per-token limit)
-SEAT_WRITES = ("api.seat_commit", "api.seat_reveal")
-#: endpoints that authenticate with a token (failed-authentication limit)
-TOKEN_ROUTE_PREFIXES = ("api.seat_", "operator_api.")
-#: cheap endpoints no read cap applies to: files served as they are
-UNCAPPED_READS = ("static", "pages.verify_asset", "pages.verify_page", "pages.verify_redirect", "pages.favicon")
+#: the kinds of limit a route declares (:func:`limit_of`)
+PUBLIC = "public"          # no declaration: an anonymous GET or HEAD takes a read slot
+FILE = "file"              # a file served as it is: never capped
+TOKEN = "token"            # authenticated by a token: failed authentication counts per address; never capped
+SEAT_WRITE = "seat-write"  # a seat token's write: the token's own allowance too
+KINDS = (PUBLIC, FILE, TOKEN, SEAT_WRITE)
+#: the kinds of a route that takes a token
+TOKEN_KINDS = (TOKEN, SEAT_WRITE)
+#: Flask's own route, which no module of ours defines
+BUILTIN = {"static": FILE}
+
+#: the attribute a declaration sets on a view function (kept by ``functools.wraps``)
+_DECLARED = "tiplu_limit"
+#: set on a token route's view once the limiter wraps it
+_WRAPPED = "tiplu_limited"
+
+View = TypeVar("View", bound=Callable[..., object])
+
+
+def _declare(kind: str) -> Callable[[View], View]:
+    def declare(view: View) -> View:
+        setattr(view, _DECLARED, kind)
+        return view
+    return declare
+
+
+#: ``@token_route`` under a route: it authenticates with a token (failed-authentication limit)
+token_route = _declare(TOKEN)
+#: ``@seat_write`` under a route: a seat token's write (its own allowance, and failed authentication)
+seat_write = _declare(SEAT_WRITE)
+#: ``@file_route`` under a route: a file served as it is (no read slot)
+file_route = _declare(FILE)
+
+
+def limit_of(app: Flask, endpoint: str | None) -> str:
+    """The limit the route of ``endpoint`` declared (:data:`KINDS`; :data:`PUBLIC` when none)."""
+    view = app.view_functions.get(endpoint or "")
+    declared = getattr(view, _DECLARED, None)
+    return declared if declared is not None else BUILTIN.get(endpoint or "", PUBLIC)
 
 
 def is_capped_read() -> bool:
     """Whether this request is an anonymous read the read slots cap: a GET or HEAD of a
     public page or API route, without a valid token (a player or the operator reading with
     its token is not anonymous)."""
-    endpoint = request.endpoint or ""
-    if request.method not in ("GET", "HEAD") or endpoint.startswith(TOKEN_ROUTE_PREFIXES) or endpoint in UNCAPPED_READS:
+    if request.method not in ("GET", "HEAD") or limit_of(current_app, request.endpoint) != PUBLIC:
         return False
     return "Authorization" not in request.headers or principal_or_none() is None
 
@@ -105,9 +147,18 @@ def _unauthenticated(response) -> bool:
     return response.status_code == 401
 
 
+def _refuse_an_unlimited_token_route() -> None:
+    # a token route added after init_app was never wrapped: refused, never served unlimited
+    if limit_of(current_app, request.endpoint) in TOKEN_KINDS and \
+            not getattr(current_app.view_functions.get(request.endpoint or ""), _WRAPPED, False):
+        raise RuntimeError(f"route {request.endpoint!r} takes a token but was added after the limits: "
+                           "register it before web.limits.init_app")
+
+
 def init_app(app: Flask) -> None:
     """A limiter of this app's own (its counters are not shared with another app object);
-    call after the blueprints are registered: it wraps their token routes."""
+    call after the blueprints are registered: it wraps their token routes, by what each
+    declared (:func:`limit_of`)."""
     limiter = Limiter(key_func=_client_key, app=app, storage_uri=app.config["TIPLU_RATELIMIT_STORAGE"],
                       strategy="moving-window", headers_enabled=True, default_limits=[])
     # shared limits: one allowance per token over both seat routes, one failure count per address
@@ -116,9 +167,15 @@ def init_app(app: Flask) -> None:
     failed = limiter.shared_limit(_auth_fail_limit, scope="auth-failures", key_func=_client_key,
                                   deduct_when=_unauthenticated, exempt_when=lambda: principal_or_none() is not None)
     for endpoint, view in list(app.view_functions.items()):
-        if endpoint.startswith(TOKEN_ROUTE_PREFIXES):
-            if endpoint in SEAT_WRITES:
+        kind = limit_of(app, endpoint)
+        if kind not in KINDS:
+            raise ValueError(f"route {endpoint!r} declares the unknown limit {kind!r}")
+        if kind in TOKEN_KINDS:
+            if kind == SEAT_WRITE:
                 view = seat(view)
-            app.view_functions[endpoint] = failed(view)
+            view = failed(view)
+            setattr(view, _WRAPPED, True)
+            app.view_functions[endpoint] = view
+    app.before_request(_refuse_an_unlimited_token_route)
     app.extensions["tiplu_limiter"] = limiter
     _init_read_slots(app)

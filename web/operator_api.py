@@ -23,11 +23,11 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
-from audit.operator.tokens import issue_seat_token
 
 from . import data
 from .api import json_body
 from .auth import require_operator
+from .limits import token_route
 from .db import get_ledger
 from .errors import ApiError
 from .log_api import base_origin
@@ -50,11 +50,13 @@ def _signed(statement: dict[str, Any], hand_id: str, status: int = 200):
 
 
 @bp.get("/whoami")
+@token_route
 def whoami():
     return jsonify(require_operator().to_json())
 
 
 @bp.post("/tables")
+@token_route
 def new_table():
     who = require_operator()
     body = json_body()
@@ -68,6 +70,7 @@ def new_table():
 
 
 @bp.post("/hands")
+@token_route
 def new_hand():
     who = require_operator()
     body = json_body()
@@ -80,26 +83,30 @@ def new_hand():
 
 
 @bp.post("/hands/<hand_id>/commit")
+@token_route
 def commit(hand_id: str):
     view = _own_hand(hand_id)
     return _signed(get_ledger().commit(view.id), view.id)
 
 
 @bp.post("/hands/<hand_id>/seats/<seat:seat>/token")
+@token_route
 def seat_token(hand_id: str, seat: int):
     """A token for one seat's player (shown once; stored hashed)."""
     view = _own_hand(hand_id)
-    who, token = issue_seat_token(get_ledger().db, view.id, seat)
+    who, token = get_ledger().issue_seat_token(view.id, seat)
     return jsonify({**who.to_json(), "token": token}), 201
 
 
 @bp.post("/hands/<hand_id>/deal")
+@token_route
 def deal(hand_id: str):
     view = _own_hand(hand_id)
     return _signed(get_ledger().deal(view.id), view.id)
 
 
 @bp.post("/hands/<hand_id>/finish")
+@token_route
 def finish(hand_id: str):
     """Attach the record: ``{"moves": [...]}`` (the outcome and settlement computed from their
     replay) or ``{"record": {...}}`` (checked against the ledger and the replay, key for key);
@@ -118,6 +125,7 @@ def finish(hand_id: str):
 
 
 @bp.post("/hands/<hand_id>/moves")
+@token_route
 def play_move(hand_id: str):
     """One move of a dealt hand ``{"move": {...}}``: appended to the hand's move chain; the
     signed move receipt (not a log leaf) for the game server to hand to every seat."""
@@ -129,6 +137,7 @@ def play_move(hand_id: str):
 
 
 @bp.post("/hands/<hand_id>/reveal")
+@token_route
 def reveal(hand_id: str):
     """Reveal, then publish: an audit of the ledger reports a revealed hand left unpublished."""
     from audit.operator.publish import reveal_and_publish
@@ -140,6 +149,7 @@ def reveal(hand_id: str):
 
 
 @bp.post("/hands/<hand_id>/publish")
+@token_route
 def publish(hand_id: str):
     """Publish the record of a revealed hand whose publication was lost (409 if published)."""
     from audit.operator.publish import publish as publish_record
@@ -151,6 +161,7 @@ def publish(hand_id: str):
 
 
 @bp.post("/hands/<hand_id>/cancel")
+@token_route
 def cancel(hand_id: str):
     view = _own_hand(hand_id)
     body = json_body(optional=True)

@@ -185,7 +185,7 @@ def init_app(app: Any) -> None:
     max_age = float(app.config.get("TIPLU_READ_CACHE", 0) or 0)
     if max_age <= 0:
         return
-    from audit.operator.ledger.version import LedgerVersion
+    from audit.operator.ledger import LedgerVersion
 
     cache = ReadCache(app.wsgi_app, LedgerVersion(app.config["TIPLU_DB"]), max_age)
     app.wsgi_app = cache

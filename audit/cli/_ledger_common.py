@@ -45,27 +45,28 @@ def open_ledger(db: str, key_file: str | None = None, *, create: bool = False) -
 
     keys = [load_key_file(key_file)] if key_file else []
     ledger = Ledger(db, clock=real_clock, keys=keys, create=create,
-                    secrets_path=os.environ.get("TIPLU_SECRETS") or None)
+                    secrets_path=os.environ.get("TIPLU_SECRETS") or None, cosign_checkpoint=cosigner_from_env())
     if ledger.legacy_secrets:
         click.echo(f"tiplu: warning: {db} still holds secrets in its public file; "
                    f"run 'tiplu move-secrets --db {db}'", err=True)
-    witness_from_env(ledger)
     try:
         yield ledger
     finally:
         ledger.close()
 
 
-def witness_from_env(ledger: Ledger) -> None:
-    """``TIPLU_WITNESSES`` (the site's setting) in the environment: records published from the
-    CLI get their checkpoint cosigned too (``ledger.cosign_checkpoint``)."""
+def cosigner_from_env() -> Any:
+    """The witness hook for a ledger the CLI opens (``Ledger(..., cosign_checkpoint=...)``):
+    with ``TIPLU_WITNESSES`` (the site's setting) in the environment, records published from
+    the CLI get their checkpoint cosigned too; ``None`` without it."""
     witnesses = os.environ.get("TIPLU_WITNESSES")
     if witnesses:
         from ..tlog.witnessing import Witnessing
 
         witnessing = Witnessing.from_setting(witnesses, timeout=os.environ.get("TIPLU_WITNESS_TIMEOUT"))
         if witnessing is not None:
-            ledger.cosign_checkpoint = witnessing.cosigner()
+            return witnessing.cosigner()
+    return None
 
 
 def emit(data: Any, text: str, as_json: bool) -> None:

@@ -52,12 +52,16 @@ def _preset(name: str) -> None:
     resolve(name, None)
 
 
-def _amount(what: str) -> Callable[[str], Any]:
-    def parse(text: str) -> Any:
-        from replay.settlement import parse_amount
+def _point_value(text: str) -> Any:
+    from replay.settlement import parse_point_value
 
-        return parse_amount(text, what=what)
-    return parse
+    return parse_point_value(text)
+
+
+def _commission_pct(text: str) -> Any:
+    from replay.settlement import parse_commission_pct
+
+    return parse_commission_pct(text)
 
 
 def _server_seed(text: str) -> Any:
@@ -94,8 +98,8 @@ SERVER_SEED = checked(_server_seed)
 PLAYER_SEED = checked(_player_seed)
 DIGEST = checked(_digest)
 PUBLIC_KEY = checked(_key)
-POINT_VALUE = checked(_amount("point_value"))
-COMMISSION_PCT = checked(_amount("commission_pct"))
+POINT_VALUE = checked(_point_value)
+COMMISSION_PCT = checked(_commission_pct)
 
 
 def pinned_trust(public_key: str | None, trust_file: str | None) -> Any:

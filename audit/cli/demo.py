@@ -52,11 +52,13 @@ def build_demo(db: Path, *, plan=DEMO_PLAN, tamper_rate: float = DEMO_TAMPER_RAT
         if progress:
             click.echo(f"  simulated {t.table_id}: {t.hands} hands", err=True)
 
-    with Ledger(str(tmp), create=True) as ledger:
-        if witnesses:
-            from ..tlog.witnessing import Witnessing
+    cosigner = None
+    if witnesses:
+        from ..tlog.witnessing import Witnessing
 
-            ledger.cosign_checkpoint = Witnessing.from_setting(witnesses).cosigner()
+        witnessing = Witnessing.from_setting(witnesses)
+        cosigner = witnessing.cosigner() if witnessing is not None else None
+    with Ledger(str(tmp), create=True, cosign_checkpoint=cosigner) as ledger:
         run = simulate_archive(ledger, plan, seed=DEMO_SEED, tamper_rate=tamper_rate, on_table=said,
                                origin=DEMO_ORIGIN)
         ledger.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -162,13 +162,14 @@ def seat_moves(url, hand_id, public_key, keep_path, as_json) -> None:
 
 def agreed_terms(point_value: str | None, commission_pct: str | None) -> dict[str, str]:
     """The terms a player agreed, as given (checked decimals): what the logged hand must say."""
-    from replay.settlement import parse_amount
+    from replay.settlement import parse_commission_pct, parse_point_value
 
     terms = {}
-    for name, value in (("point_value", point_value), ("commission_pct", commission_pct)):
+    for name, value, parse in (("point_value", point_value, parse_point_value),
+                               ("commission_pct", commission_pct, parse_commission_pct)):
         if value is not None:
             try:
-                parse_amount(value, what=name)
+                parse(value)
             except MalformedError as exc:
                 raise click.BadParameter(str(exc), param_hint=f"--{name.replace('_', '-')}") from None
             terms[name] = value

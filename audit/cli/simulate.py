@@ -9,7 +9,7 @@ import click
 from replay.rulesets import PRESETS
 
 from . import main
-from ._ledger_common import witness_from_env
+from ._ledger_common import cosigner_from_env
 
 
 @main.command("simulate")
@@ -58,9 +58,9 @@ def simulate_command(preset: str, players: int, hands: int, tables: int, seed: s
     peek = {peek_seat: round(peek_rate * 1000)} if peek_seat is not None else None
     if peek:
         from replay.rulesets import resolve
-        from ..operator.sim.bots import peeking_bot_for
+        from ..operator.sim.bots import bot_for
         try:
-            peeking_bot_for(resolve(preset).game)
+            bot_for(resolve(preset).game, "peeking")
         except LookupError as exc:
             raise click.BadParameter(str(exc), param_hint="--peek-seat") from None
     collude = _collude(collude_seats, collude_rate, players, preset)
@@ -73,8 +73,8 @@ def simulate_command(preset: str, players: int, hands: int, tables: int, seed: s
             if sink:
                 sink.write(json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n")
 
-        with Ledger(db_path, create=True) as ledger:
-            witness_from_env(ledger)  # TIPLU_WITNESSES: the records' checkpoints get cosigned
+        # TIPLU_WITNESSES: the records' checkpoints get cosigned
+        with Ledger(db_path, create=True, cosign_checkpoint=cosigner_from_env()) as ledger:
             run = simulate_archive(ledger, [(preset, players, hands)] * tables, seed=seed,
                                    tamper_rate=tamper_rate, on_record=write, bias=bias, peek=peek, collude=collude,
                                    table_prefix="" if tables == 1 else "")
@@ -109,9 +109,9 @@ def _collude(seats: str | None, rate: float, players: int, preset: str) -> dict[
     if a == b:
         raise click.BadParameter("a pair needs two different seats", param_hint="--collude-seats")
     from replay.rulesets import resolve
-    from ..operator.sim.bots import colluding_bot_for
+    from ..operator.sim.bots import bot_for
     try:
-        colluding_bot_for(resolve(preset).game)
+        bot_for(resolve(preset).game, "colluding")
     except LookupError as exc:
         raise click.BadParameter(str(exc), param_hint="--collude-seats") from None
     k = round(rate * 1000)

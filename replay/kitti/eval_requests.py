@@ -28,7 +28,7 @@ from ..cards import STANDARD, Card, parse_cards
 from ..errors import IllegalMoveError, MalformedError
 from ..fairness import hand_randomness, parse_player_seed, parse_server_seed
 from ..rulesets import Ruleset, resolve
-from ..settlement import Settlement, format_amount, parse_amount, settle
+from ..settlement import Settlement, format_amount, parse_commission_pct, parse_point_value, settle
 from .arrangement import Sets, check_arrangement, check_hand, splits
 from .engine import KittiEngine
 from .moves import parse_sets, sets_json
@@ -159,9 +159,7 @@ def _deal_inputs(rs: Ruleset, body: Mapping[str, Any]
 
 
 def _money(request: Mapping[str, Any]) -> tuple[Decimal, Decimal]:
-    pv = parse_amount(request.get("point_value", "1"), what="point_value")
-    pct = parse_amount(request.get("commission_pct", "0"), what="commission_pct", maximum=Decimal(100))
-    return pv, pct
+    return parse_point_value(request.get("point_value", "1")), parse_commission_pct(request.get("commission_pct", "0"))
 
 
 def _result_json(res: DealResult, settlement: Settlement) -> dict[str, Any]:

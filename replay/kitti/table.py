@@ -21,7 +21,8 @@ from typing import Any, Callable, Sequence
 from ..deal import left_of
 from ..errors import MalformedError
 from ..fairness import HandRandomness
-from ..settlement import ZERO, Settlement, format_amount, parse_amount, settle
+from ..settlement import (ZERO, Settlement, check_commission_pct, check_point_value, format_amount,
+                          parse_commission_pct, parse_point_value, settle)
 from .engine import KittiEngine, KittiState
 
 
@@ -49,9 +50,9 @@ class TableState:
             raise MalformedError(f"dealer seat {dealer!r} is not at a table of {n_seats}")
         if isinstance(pot, bool) or not isinstance(pot, int) or pot < 0:
             raise MalformedError("the pot is a non-negative whole number of points")
-        pv = point_value if isinstance(point_value, Decimal) else parse_amount(point_value, what="point_value")
-        pct = commission_pct if isinstance(commission_pct, Decimal) else parse_amount(
-            commission_pct, what="commission_pct", maximum=Decimal(100))
+        pv = check_point_value(point_value) if isinstance(point_value, Decimal) else parse_point_value(point_value)
+        pct = (check_commission_pct(commission_pct) if isinstance(commission_pct, Decimal)
+               else parse_commission_pct(commission_pct))
         return cls(n_seats, dealer, pot, pv, pct, tuple(ZERO for _ in range(n_seats)), ZERO, pot, 0)
 
     @property

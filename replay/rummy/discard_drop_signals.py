@@ -30,7 +30,7 @@ from ..stream import Stream
 from .moves import Discard, Drop, Pick
 from .engine import DISCARD
 from .signals import pick_signals, use_of
-from .solver import solve
+from .solver import min_points
 from .state import PICK, PLAYING
 
 DISCARD_SIGNAL = "rummy13.discard"
@@ -93,7 +93,7 @@ def drop_observation(engine, state, move, rng: Stream, *, redeals: int = REDEALS
     sign = 1 if isinstance(move, Drop) else -1
 
     def score(hands) -> int:
-        return sign * -min(solve(h, state.wild, high=high).points for h in hands)
+        return sign * -min(min_points(h, state.wild, high=high) for h in hands)
 
     null = tuple(score(redeal(state, others, rng)) for _ in range(redeals))
     return Observation(DROP_SIGNAL, seat, score([tuple(state.hands[s]) for s in others]), null)

@@ -15,13 +15,12 @@ Bad input raises a :class:`~replay.errors.TipluError`; the CLI turns it into ``{
 """
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any, Mapping
 
 from ..cards import Card, parse_card
 from ..errors import MalformedError
 from ..rulesets import Ruleset, allowed_players, resolve
-from ..settlement import format_amount, parse_amount, settle
+from ..settlement import format_amount, parse_commission_pct, parse_point_value, settle
 from ..shoes import shoe_spec
 from .declare import check_declaration
 from .groups import MalformedHandError, check_copies, parse_group_cards, parse_hand, wild_rank_of
@@ -80,9 +79,8 @@ def op_settle(request: Mapping[str, Any]) -> dict[str, Any]:
         raise MalformedError("'winner' must be a seat number", location="winner")
     if points[winner] != 0:
         raise MalformedError("the winner scores 0 points (R-7)", location="points")
-    point_value = parse_amount(request.get("point_value"), what="point_value")
-    commission_pct = parse_amount(request.get("commission_pct", "0"), what="commission_pct",
-                                  maximum=Decimal(100))
+    point_value = parse_point_value(request.get("point_value"))
+    commission_pct = parse_commission_pct(request.get("commission_pct", "0"))
     total = sum(points)
     net = [total if s == winner else -p for s, p in enumerate(points)]
     st = settle(net, point_value=point_value, commission_pct=commission_pct)

@@ -28,8 +28,7 @@ from typing import Any, Callable, Sequence
 
 from ..cards import Card
 from ..pair_signals import PairObservation
-from .groups import card_points
-from .solver import solve
+from .solver import best_discard
 from .moves import Discard, Pick
 from .signals import REDEALS, use_of
 from .state import PICK
@@ -39,15 +38,9 @@ SIGNAL = "rummy13.feed"
 
 def reference_discard(hand: Sequence[Card], wild: int | None, *, high: int) -> Card:
     """The discard that leaves the seat the fewest points (the solver); among equals the card
-    worth the most points, then the lowest code.  A function of the seat's own cards only."""
-    best = None
-    for i, card in enumerate(hand):
-        pts = solve(tuple(hand[:i]) + tuple(hand[i + 1:]), wild, high=high).points
-        key = (pts, -card_points(card, wild, high=high), card.code)
-        if best is None or key < best[0]:
-            best = (key, card)
-    assert best is not None
-    return best[1]
+    worth the most points, then the lowest code.  A function of the seat's own cards only
+    (:func:`~replay.rummy.solver.best_discard`)."""
+    return best_discard(hand, wild, high=high)[1]
 
 
 def feed_observation(engine: Any, state: Any, move: Discard, after: Any, known: dict[int, list[Card]],

@@ -24,7 +24,7 @@ from ..cards import Card
 from ..signals import Observation
 from ..stream import Stream
 from .moves import Pick
-from .solver import solve
+from .solver import best_discard, min_points
 from .state import PICK
 
 SIGNAL = "rummy13.pick"
@@ -33,15 +33,9 @@ REDEALS = 2
 
 def use_of(hand: tuple[Card, ...], card: Card, wild: int | None, *, high: int) -> int:
     """The points ``card`` saves the seat: least points of ``hand`` now, less the least of
-    ``hand + card`` after its best discard (R-12)."""
-    now = solve(hand, wild, high=high).points
-    cards = hand + (card,)
-    best = now
-    for i in range(len(cards)):
-        pts = solve(cards[:i] + cards[i + 1:], wild, high=high).points
-        if pts < best:
-            best = pts
-    return now - best
+    ``hand + card`` after its best discard (R-12; :func:`~replay.rummy.solver.best_discard`,
+    whose points are memoised)."""
+    return min_points(hand, wild, high=high) - best_discard(hand + (card,), wild, high=high)[0]
 
 
 def pick_observation(engine, state, move: Pick, rng: Stream, *, redeals: int = REDEALS) -> Observation | None:

@@ -41,11 +41,12 @@ from itertools import combinations
 from typing import Sequence
 
 from ..cards import JOKER_CODE, RANK_OF, SUIT_OF, Card
-from .frontiers import clear_caches, has_pure_run, point_values, suit_frontier
-from .grouping import plan_cards, pure_only_cards, sorted_cards
-from .groups import HIGH_CARD_POINTS, MalformedHandError
+from .frontiers import (Counts, FlatEntry, SuitFrontier, SuitPlan, clear_caches as clear_suit_caches, has_pure_run,
+                        point_values, suit_frontier)
+from .grouping import Plan, plan_cards, pure_only_cards, sorted_cards
+from .groups import HIGH_CARD_POINTS, MalformedHandError, card_points
 
-__all__ = ["Solution", "solve", "min_points", "clear_caches"]
+__all__ = ["Solution", "solve", "min_points", "best_discard", "clear_caches"]
 
 @dataclass(frozen=True, slots=True)
 class Solution:
@@ -65,18 +66,24 @@ class Solution:
         """All cards in groups with two sequences, one pure: a valid declaration."""
         return self.case == "two_sequences" and not self.loose
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, int | list[list[str]] | list[str]]:
         return {"points": self.points, "groups": [[str(c) for c in g] for g in self.groups],
                 "loose": [str(c) for c in self.loose]}
 
 
-def _rank_options(avail: dict[int, int]) -> list[tuple[tuple[int, ...], ...]]:
+#: sets laid from one rank, each as the suits of its naturals
+RankSets = tuple[tuple[int, ...], ...]
+#: one way to lay a rank's sets: ``(sets, jokers needed, naturals laid, ((suit, naturals of that suit), ...))``
+RankPlan = tuple[RankSets, int, int, tuple[tuple[int, int], ...]]
+
+
+def _rank_options(avail: dict[int, int]) -> list[RankSets]:
     """Every way to lay sets from one rank's naturals (suit -> copies held)."""
     suits = sorted(avail)
     subsets = [s for n in range(2, min(4, len(suits)) + 1) for s in combinations(suits, n)]
-    out: list = []
+    out: list[RankSets] = []
 
-    def rec(start: int, used: dict, chosen: tuple) -> None:
+    def rec(start: int, used: dict[int, int], chosen: RankSets) -> None:
         out.append(chosen)
         for i in range(start, len(subsets)):
             sub = subsets[i]
@@ -90,27 +97,25 @@ def _rank_options(avail: dict[int, int]) -> list[tuple[tuple[int, ...], ...]]:
     return out
 
 
-#: a rank's naturals in each suit (copies in S, H, D, C) -> its set options, each with what
-#: it takes: ``(sets, jokers needed, naturals laid, ((suit, naturals of that suit), ...))``;
-#: ``None`` when fewer than two suits hold the rank (no set)
-_OPTIONS: dict = {}
+#: a rank's naturals in each suit (copies in S, H, D, C) -> its set options (:data:`RankPlan`),
+#: for a rank held in two suits or more
+_OPTIONS: dict[tuple[int, int, int, int], tuple[RankPlan, ...]] = {}
 _OPTIONS_LIMIT = 4096
 
 
-def _rank_plans(copies: tuple[int, int, int, int]) -> tuple | None:
+def _rank_plans(copies: tuple[int, int, int, int]) -> tuple[RankPlan, ...]:
+    """The ways to lay sets from a rank held in two suits or more (``copies`` per suit)."""
     try:
         return _OPTIONS[copies]
     except KeyError:
         pass
     avail = {s: n for s, n in enumerate(copies) if n}
-    hit = None
-    if len(avail) >= 2:
-        plans = []
-        for sets in _rank_options(avail):
-            per_suit = Counter(s for sub in sets for s in sub)
-            plans.append((sets, sum(3 - len(sub) for sub in sets if len(sub) < 3),
-                          sum(map(len, sets)), tuple(sorted(per_suit.items()))))
-        hit = tuple(plans)
+    plans: list[RankPlan] = []
+    for sets in _rank_options(avail):
+        per_suit = Counter(s for sub in sets for s in sub)
+        plans.append((sets, sum(3 - len(sub) for sub in sets if len(sub) < 3),
+                      sum(map(len, sets)), tuple(sorted(per_suit.items()))))
+    hit = tuple(plans)
     if len(_OPTIONS) >= _OPTIONS_LIMIT:
         _OPTIONS.clear()
     _OPTIONS[copies] = hit
@@ -120,6 +125,13 @@ def _rank_plans(copies: tuple[int, int, int, int]) -> tuple | None:
 def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POINTS) -> Solution:
     """The least points ``cards`` can count with wild rank ``wild`` (``None``: printed
     jokers only), and one grouping that reaches them.  Works for any number of cards."""
+    found = _search(cards, wild, high, groups=True)
+    assert isinstance(found, Solution)
+    return found
+
+
+def _search(cards: Sequence[Card], wild: int | None, high: int, *, groups: bool) -> Solution | int:
+    """:func:`solve`'s search; with ``groups=False`` just the least points (no grouping built)."""
     vals = point_values(high)
     counts = [[0] * 15, [0] * 15, [0] * 15, [0] * 15]
     own_w: list[list[Card]] = [[], [], [], []]
@@ -142,7 +154,7 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
             total += vals[rank]
             suits_at[rank] |= 1 << suit
     n_jokers = len(printed) + sum(map(len, own_w))
-    base = tuple(map(tuple, counts))
+    base: tuple[Counts, ...] = tuple(map(tuple, counts))
     has_w = list(map(bool, own_w))
 
     # R-15, middle case: the best single pure run.  No pure run at all: every card counts.
@@ -151,7 +163,7 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
         if has_pure_run(base[s], wild, has_w[s]):
             best_pure = max(best_pure, suit_frontier(base[s], wild, has_w[s], n_jokers, vals)[1])
     if best_pure < 0:
-        return Solution(total, (), sorted_cards(cards), "no_pure")
+        return Solution(total, (), sorted_cards(cards), "no_pure") if groups else total
 
     # Set options per rank (ranks held in two or more suits).
     c0, c1, c2, c3 = counts
@@ -168,22 +180,22 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
         later[i] = later[i + 1] + vals[r] * max(p[2] for p in plans)
 
     best_cover = -1
-    best_plan = None
-    choice: list = []
+    best_plan: Plan | None = None   # set with best_cover, the plan that covers it
+    choice: list[tuple[int, RankSets]] = []
 
-    def evaluate_sets(cap: int, sv: int, fronts: Sequence[tuple]) -> None:
+    def evaluate_sets(cap: int, sv: int, fronts: Sequence[SuitFrontier]) -> None:
         """The best cover with these sets laid (``sv`` their points, ``cap`` jokers left,
         ``fronts`` the frontiers of each suit's naturals left)."""
         nonlocal best_cover, best_plan
         # Bound: even the best of every suit together cannot beat what we have.
         if sv + fronts[0][2][cap] + fronts[1][2][cap] + fronts[2][2][cap] + fronts[3][2][cap] <= best_cover:
             return
-        states = {(0, 0, 0): (0, ())}
+        states: dict[tuple[int, int, int], tuple[int, tuple[tuple[int, SuitPlan], ...]]] = {(0, 0, 0): (0, ())}
         for s in range(4):
-            front = fronts[s][3]
+            front: tuple[FlatEntry, ...] = fronts[s][3]
             if len(front) == 1 and not front[0][0] and not front[0][1]:
                 continue  # nothing to lay in this suit
-            new: dict = {}
+            new: dict[tuple[int, int, int], tuple[int, tuple[tuple[int, SuitPlan], ...]]] = {}
             for (k, r, p), (v, plans) in states.items():
                 for k2, r2, p2, v2, plan in front:
                     nk = k + k2
@@ -201,7 +213,7 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
                 best_cover = sv + v
                 best_plan = (tuple(choice), plans, max(0, 2 - r), n_jokers - cap + k)
 
-    def rec(i: int, jokers_left: int, sv: int, cs: Sequence[tuple], fronts: Sequence[tuple]) -> None:
+    def rec(i: int, jokers_left: int, sv: int, cs: Sequence[Counts], fronts: Sequence[SuitFrontier]) -> None:
         if best_cover == total:
             return  # nothing left to gain
         if i == n_ranks:
@@ -236,15 +248,67 @@ def solve(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POIN
     if best_cover >= 0:
         cases.append((total - best_cover, 0, "two_sequences"))
     points, _, case = min(cases)
+    if not groups:
+        return points
     if case == "two_sequences":
-        groups, loose = plan_cards(best_plan, counts, own_w, printed, wild)
+        assert best_plan is not None   # the case exists only with a cover, and its plan
+        grouped, loose = plan_cards(best_plan, counts, own_w, printed, wild)
     elif case == "pure_only":
-        groups, loose = pure_only_cards(base, has_w, own_w, cards, wild, vals, best_pure)
+        grouped, loose = pure_only_cards(base, has_w, own_w, cards, wild, vals, best_pure)
     else:
-        groups, loose = (), sorted_cards(cards)
-    return Solution(points, groups, loose, case)
+        grouped, loose = (), sorted_cards(cards)
+    return Solution(points, grouped, loose, case)
+
+
+#: (sorted card codes, wild, high) -> least points: the collusion signals and the bots ask
+#: for the same hands again and again within a turn (a pick's use, the discard after it, the
+#: feed's reference discard), so the points are memoised (bounded, emptied when full)
+_POINTS: dict[tuple[tuple[int, ...], int | None, int], int] = {}
+_POINTS_LIMIT = 200_000
 
 
 def min_points(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POINTS) -> int:
-    """Just the least points (R-12, D-22)."""
-    return solve(cards, wild, high=high).points
+    """Just the least points (R-12, D-22): :func:`solve`'s number without its grouping,
+    memoised on the cards as a multiset (two equal cards of a two-deck shoe are alike)."""
+    key = (tuple(sorted(c.code for c in cards)), wild, high)
+    try:
+        return _POINTS[key]
+    except KeyError:
+        pass
+    points = _search(cards, wild, high, groups=False)
+    assert isinstance(points, int)
+    if len(_POINTS) >= _POINTS_LIMIT:
+        _POINTS.clear()
+    _POINTS[key] = points
+    return points
+
+
+def best_discard(cards: Sequence[Card], wild: int | None, *, high: int = HIGH_CARD_POINTS) -> tuple[int, Card]:
+    """The least points ``cards`` leave after one discard, and that discard: among equals the
+    card worth the most points, then the lowest code (a function of ``cards`` alone).
+
+    Exact, with fewer searches than trying every card: laying the discard ``x`` back as a
+    loose card turns any arrangement of ``cards - x`` into one of ``cards``, so
+    ``min_points(cards) <= min_points(cards - x) + points(x)``.  Trying the cards from the
+    most points down, a card whose bound ``min_points(cards) - points(x)`` is no better
+    than the best found cannot beat it, nor can any card after it (a tie loses to the card
+    found first, which is worth at least as much or has the lower code)."""
+    whole = min_points(cards, wild, high=high)
+    order = sorted({c.code: (i, c) for i, c in enumerate(cards)}.values(),
+                   key=lambda ic: (-card_points(ic[1], wild, high=high), ic[1].code))
+    best: tuple[int, Card] | None = None
+    for i, card in order:
+        if best is not None and whole - card_points(card, wild, high=high) >= best[0]:
+            break
+        pts = min_points(tuple(cards[:i]) + tuple(cards[i + 1:]), wild, high=high)
+        if best is None or pts < best[0]:
+            best = (pts, card)
+    if best is None:
+        raise ValueError("no card to discard")
+    return best
+
+
+def clear_caches() -> None:
+    """Forget the memoised points and suit frontiers (for benchmarks that want a cold start)."""
+    _POINTS.clear()
+    clear_suit_caches()

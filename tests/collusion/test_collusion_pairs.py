@@ -98,6 +98,23 @@ def test_one_benjamini_hochberg_over_accounts_and_pairs():
     assert zero.blank and not zero.tested                           # all 0: no information, no p-value
 
 
+def test_an_account_and_a_pair_are_tested_and_flagged_by_one_rule():
+    # docs/collusion.md: one control, one threshold -- a q-value at ALPHA flags either kind,
+    # just above it neither; no p-value means not tested (significance.Tested, shared)
+    from dataclasses import replace
+
+    from audit.auditor.collusion.pair_signals import PairTest
+    from audit.auditor.collusion.significance import ALPHA
+
+    account = SignalTest("a", "s", 60, 0.1, 2.4, 0.001)
+    pair = PairTest("a", "b", FLOW, 60, 0.1, 2.4, 0.001)
+    for t in (account, pair):
+        assert t.tested and not t.flagged                          # no q yet: not flagged
+        assert replace(t, q=ALPHA).flagged and not replace(t, q=ALPHA * 1.01).flagged
+        assert not replace(t, p=None).tested
+    assert type(account).flagged is type(pair).flagged             # one definition
+
+
 def _kitti():
     rs = resolve("kitti")
     s = Stream(b"k" * 32, b"m" * 32, "deal")

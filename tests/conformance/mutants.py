@@ -371,6 +371,26 @@ class NoSkew(_Patched):
         return super().check_audit(inp)
 
 
+class LenientPointValue(_Patched):
+    """A table's point value read as any amount: the rule of table money ("more than 0",
+    docs/records.md) left out of the schema, the parser and the settlement alike."""
+
+    def check_audit(self, inp):
+        from audit import schema
+        from replay import settlement
+        original = schema.validate_record
+
+        def validate(data, *, kind=None):
+            table = data.get("table") if isinstance(data, dict) else None
+            if isinstance(table, dict) and table.get("point_value") in ("0", "0.0", "0.00"):
+                data = {**data, "table": {**table, "point_value": "1"}}  # the pattern not asked about zero
+            return original(data, kind=kind)
+        self.patches = (("audit.auditor.verdict.verify", "validate_record", validate),
+                        ("replay.records", "parse_point_value", lambda text: settlement.parse_amount(text, what="point_value")),
+                        ("replay.settlement", "check_point_value", lambda value: value))
+        return super().check_audit(inp)
+
+
 class SkipCarryCheck(_Patched):
     """A table's hands not compared: the pot a hand starts with never checked against the one
     the hand before it left (D-14)."""
@@ -510,6 +530,8 @@ MUTANTS = {
     "skip-fork-check": ("records of one log not compared with each other", ["log/"], SkipForkCheck),
     "no-skew": ("a statement dated after the auditor's clock fails at once, with no clock skew", ["record/"], NoSkew),
     "skip-carry-check": ("a table's consecutive hands not compared (the carried pot)", ["table/"], SkipCarryCheck),
+    "lenient-point-value": ("a point value of 0 accepted (the table money rule left out)", ["record/zero-point-value"],
+                            LenientPointValue),
 }
 for _what in ("moves", "terms", "record-checkpoint", "statements", "index", "record-proof", "server-commitment", "ruleset-hash", "seat-commitment", "fork"):
     _names = {"statements": ["missing_statement", "different_statement"], "index": ["different_index"],

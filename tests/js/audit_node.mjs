@@ -1,9 +1,10 @@
 // The browser verifier's audit pieces under Node, one JSON request per line (tests/js/test_js_audit.py):
 //   {"op": "settle", "net_points": [...], "point_value": "0.25", "commission_pct": "5", "pot_delta_points": 0}
+//   {"op": "money", "point_value": "0.25", "commission_pct": "5"}  (the table money rule; and the amount regex)
 //   {"op": "group", "faults": [{reason, move_index, statement, after}]}
 //   {"op": "audit", "record": "<text>", "trust": {public_key, origin} | null}
 import { createInterface } from "node:readline";
-import { formatAmount, parseAmount, settle } from "../../web/static/verifier/decimal.mjs";
+import { AMOUNT, formatAmount, parseAmount, parseCommissionPct, parsePointValue, settle } from "../../web/static/verifier/decimal.mjs";
 import { fault, groupFaults } from "../../web/static/verifier/faults.mjs";
 import { auditRecord } from "../../web/static/verifier/audit.mjs";
 import { settlementJson } from "../../web/static/verifier/replay.mjs";
@@ -16,6 +17,17 @@ const OPS = {
     } catch (e) {
       return { error: e.code ?? e.name };
     }
+  },
+  money(r) {
+    const one = (parse, text) => {
+      try {
+        return { value: formatAmount(parse(text)) };
+      } catch (e) {
+        return { error: e.code ?? e.name, message: e.message };
+      }
+    };
+    return { point_value: one(parsePointValue, r.point_value), commission_pct: one(parseCommissionPct, r.commission_pct),
+      amount_pattern: AMOUNT.source };
   },
   group(r) {
     return groupFaults(r.faults.map((f) => fault(f.reason, "", f))).map((f) => [f.reason, f.move_index, f.statement, f.caused_by]);

@@ -13,7 +13,7 @@ from audit.auditor.verdict.trust import TrustAnchor
 from audit.auditor.verdict.verify import audit_record
 from replay.errors import MalformedError
 from replay.faults import Fault, Reason, group_faults
-from replay.settlement import settle
+from replay.settlement import AMOUNT_PATTERN, format_amount, parse_commission_pct, parse_point_value, settle
 from tests.js.node import ROOT, VERIFIER, run_lines
 
 SCRIPT = ROOT / "tests" / "js" / "audit_node.mjs"
@@ -44,6 +44,29 @@ def test_settlement_by_hand_and_against_python():
         except MalformedError:
             want = {"error": "malformed"}
         assert got == want, case
+
+
+def test_table_money_is_one_rule_in_both_verifiers():
+    # rule D-2, R-2 (docs/records.md, "Table money"): a point value more than 0, a commission
+    # at least 0 and below 100; the browser's decimal.mjs mirrors replay/settlement.py, value
+    # for value and message for message, and spells an amount with the same regex
+    texts = ["0", "0.00", "00", "0.01", "0.25", "1", "5", "99.99", "099.99", "100", "100.00", "0100", "-0", "-1",
+             "1e2", "0.001", "999999999999999.99", "1000000000000000", " 5", "", 5, 0, None]
+    cases = [{"op": "money", "point_value": t, "commission_pct": t} for t in texts]
+    answers = run_lines(SCRIPT, cases)
+    for text, got in zip(texts, answers):
+        assert got["amount_pattern"] == AMOUNT_PATTERN
+        for name, parse in (("point_value", parse_point_value), ("commission_pct", parse_commission_pct)):
+            try:
+                want = {"value": format_amount(parse(text))}
+            except MalformedError as exc:
+                want = {"error": "malformed", "message": str(exc)}
+            assert got[name] == want, (name, text)
+    by_text = dict(zip(texts, answers))  # by hand: the two edges of the rule
+    assert by_text["0"]["point_value"] == {"error": "malformed", "message": "point_value must be more than 0"}
+    assert by_text["0.01"]["point_value"] == {"value": "0.01"}
+    assert by_text["99.99"]["commission_pct"] == {"value": "99.99"}
+    assert by_text["100"]["commission_pct"]["message"] == "commission_pct must be at least 0 and less than 100"
 
 
 def test_ranking_against_python():

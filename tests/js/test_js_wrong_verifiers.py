@@ -52,6 +52,10 @@ WRONG = {
     # a statement time read in any ISO-8601 spelling
     "lenient-statement-time": ("record.mjs", "    if (isObject(st) && Object.hasOwn(st, \"time\") && !isStatementTime(st.time)) {",
                                "    if (false) {", ["record/time", "record/future"], "record/time-basic-format"),
+    # table money: a point value of 0 read as any amount (the rule's "more than 0" left out)
+    "lenient-point-value": ("decimal.mjs", '  if (hundredths <= 0n) throw new VerifyError("malformed", "point_value must be more than 0");',
+                            '  if (hundredths < 0n) throw new VerifyError("malformed", "point_value must be more than 0");',
+                            ["record/zero-point-value", "record/not-revealed"], "record/zero-point-value"),
     # a pinned key audited whatever the pinned policy's logs are
     "ignore-policy-logs": ("conformance.mjs", "      trust = reconcileTrust(trust, policy);", "", ["witness/"],
                            "witness/policy-other-log"),

@@ -161,8 +161,9 @@ def test_table_money_is_kept_as_decimal_strings_never_floats():  # rule D-2
         with pytest.raises(MalformedError):
             ledger.new_table("t2", operator="acme", preset="kitti", point_value=bad)
     ledger.new_table("t0", operator="acme", preset="kitti", point_value="0.25", commission_pct="0")  # may be 0
-    with pytest.raises(MalformedError):
-        ledger.new_table("t3", operator="acme", preset="kitti", commission_pct="100.01")
+    for pct in ("100.01", "100"):  # below 100 (docs/records.md, "Table money")
+        with pytest.raises(MalformedError, match="commission_pct"):
+            ledger.new_table("t3", operator="acme", preset="kitti", commission_pct=pct)
     table = ledger.table("t1")
     assert (table.point_value, table.commission_pct, table.seats) == ("0.25", "5", 4)
     advance(ledger, "h1", "new")

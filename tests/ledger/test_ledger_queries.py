@@ -1,10 +1,9 @@
-"""The site's reads of a ledger (audit/operator/ledger/queries.py): what they list, in which order,
+"""The site's reads of a ledger (audit/operator/ledger/queries.py, methods of the facade): what they list, in which order,
 and that reading changes nothing."""
 from __future__ import annotations
 
 from audit.auditor.verdict.hand_verdict import published_verdict
 from audit.auditor.evidence.ledger_log import LedgerLog
-from audit.operator.ledger import queries
 from audit.signing import SigningKey
 from audit.tlog.checkpoint import make_checkpoint
 
@@ -25,33 +24,33 @@ def _ledger():
 def test_listings_in_the_order_things_were_made():
     ledger = _ledger()
     before = snapshot(ledger)
-    assert [op.name for op in queries.operators(ledger)] == ["acme", "zeta"]
-    assert queries.table_ids(ledger) == ["t1", "t2"]
-    assert [t.id for t in queries.tables(ledger)] == ["t1", "t2"]
-    assert queries.hand_counts(ledger) == {"kitti": {"created": 1, "committed": 1, "revealed": 1},
+    assert [op.name for op in ledger.operators()] == ["acme", "zeta"]
+    assert ledger.table_ids() == ["t1", "t2"]
+    assert [t.id for t in ledger.tables()] == ["t1", "t2"]
+    assert ledger.hand_counts() == {"kitti": {"created": 1, "committed": 1, "revealed": 1},
                                          "rummy13": {"created": 1}}
     assert snapshot(ledger) == before
 
 
 def test_a_page_of_hands_newest_first_with_filters_and_the_total():
     ledger = _ledger()
-    page, total = queries.hand_page(ledger)
+    page, total = ledger.hand_page()
     assert [v.id for v in page] == ["r1", "h3", "h2", "h1"] and total == 4
-    page, total = queries.hand_page(ledger, limit=2, offset=1)
+    page, total = ledger.hand_page(limit=2, offset=1)
     assert [v.id for v in page] == ["h3", "h2"] and total == 4
-    assert [v.id for v in queries.hand_page(ledger, table_id="t1", state="committed")[0]] == ["h2"]
-    assert [v.id for v in queries.hand_page(ledger, preset="rummy13")[0]] == ["r1"]
-    assert queries.hand_page(ledger, state="cancelled") == ([], 0)
+    assert [v.id for v in ledger.hand_page(table_id="t1", state="committed")[0]] == ["h2"]
+    assert [v.id for v in ledger.hand_page(preset="rummy13")[0]] == ["r1"]
+    assert ledger.hand_page(state="cancelled") == ([], 0)
 
 
 def test_the_log_and_its_latest_checkpoint():
     ledger = _ledger()
-    log = queries.transparency_log(ledger)
+    log = ledger.transparency_log()
     assert log.size() == len(list(ledger.statements()))
-    assert queries.latest_checkpoint(ledger) is None
+    assert ledger.latest_checkpoint() is None
     cp = make_checkpoint(log, SigningKey.from_hex("77" * 32), origin="t.example/log", now=T0)
-    assert queries.latest_checkpoint(ledger) == cp.text
-    assert LedgerLog(ledger.db).size() == log.size()  # the auditor's view of the same log
+    assert ledger.latest_checkpoint() == cp.text
+    assert LedgerLog.of_ledger(ledger).size() == log.size()  # the auditor's view of the same log
 
 
 def test_a_record_published_as_another_hand_is_a_mismatch_first():

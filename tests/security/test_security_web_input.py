@@ -177,6 +177,12 @@ def test_negative_huge_and_odd_amounts_are_refused(site, make_app, amount):
         assert resp.status_code == 400, (field, amount, resp.get_json())
     body = {"table_id": "t-amounts", "preset": "kitti", "seats": 3, "commission_pct": "100.01"}
     assert _post(client, site, "/api/v1/operator/tables", json=body).status_code == 400
+    # the one rule of table money (replay/settlement.py; docs/records.md "Table money", rules D-2, R-2)
+    for field, amount, says in (("commission_pct", "100", "commission_pct must be at least 0 and less than 100"),
+                                ("point_value", "0", "point_value must be more than 0")):
+        body = {"table_id": "t-amounts", "preset": "kitti", "seats": 3, field: amount}
+        resp = _post(client, site, "/api/v1/operator/tables", json=body)
+        assert resp.status_code == 400 and says in resp.get_data(as_text=True), resp.get_json()
 
 
 @pytest.mark.parametrize("query", ["limit=-1", "limit=99999999999999999999", "offset=१", "limit=1e3", "state=\x00",

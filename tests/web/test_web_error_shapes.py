@@ -16,7 +16,7 @@ import socket
 import pytest
 
 from web.errors import error_body
-from web.limits import TOKEN_ROUTE_PREFIXES, UNCAPPED_READS
+from web.limits import PUBLIC, TOKEN_KINDS, limit_of
 
 
 def _path(rule: str) -> str:
@@ -37,9 +37,9 @@ def test_openapi_lists_the_errors_each_route_can_answer_derived_from_the_routes(
                 need.add("400")  # a path id or a body can be malformed
             if method == "POST":
                 need.add("413")  # any body can be too large
-            if rule.endpoint.startswith(TOKEN_ROUTE_PREFIXES):
+            if limit_of(app, rule.endpoint) in TOKEN_KINDS:
                 need |= {"401", "429"}  # a token route, limited per address on failed authentication
-            elif method == "GET" and rule.endpoint not in UNCAPPED_READS:
+            elif method == "GET" and limit_of(app, rule.endpoint) == PUBLIC:
                 need.add("503")  # an anonymous read past the read slots: 503 busy
             missing += [f"{method} {path}: {code}" for code in sorted(need - documented)]
     assert not missing, missing

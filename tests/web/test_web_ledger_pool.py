@@ -117,3 +117,81 @@ def test_an_in_memory_ledger_is_never_kept(make_app):
     for _ in range(2):    # each request opens a new, empty ledger, as before
         assert client.get("/api/v1/tables").get_json() == {"tables": []}
     assert "tiplu_ledger_pools" not in app.extensions
+
+
+class _Witnessing:
+    """A stand-in for :class:`audit.tlog.witnessing.Witnessing`: its hook notes who called it
+    (and, for ``wait``, holds the request until ``wait`` is set) and cosigns nothing."""
+
+    def __init__(self, name: str, calls: list[tuple[str, str]], wait: threading.Event | None = None) -> None:
+        self.name, self.calls, self.wait = name, calls, wait
+
+    def cosigner(self):
+        def cosign(log, checkpoint_text: str) -> str:
+            self.calls.append((self.name, threading.current_thread().name))
+            if self.wait is not None:
+                assert self.wait.wait(30), "the other request never finished"
+            return checkpoint_text
+        return cosign
+
+
+def test_a_kept_ledgers_witness_hook_is_fixed_when_it_is_made(site):
+    def hook(log, text):
+        return text
+
+    pool = LedgerPool(site.db_path, None, cosign=hook)
+    ledger, file = pool.take()
+    assert ledger.cosign_checkpoint is hook
+    try:
+        ledger.cosign_checkpoint = None  # type: ignore[misc]  # what a request once did to a pooled ledger
+        raise AssertionError("a request could change a kept ledger's witness hook")
+    except AttributeError:
+        pass
+    pool.give(ledger, file)
+    assert pool.take()[0] is ledger and ledger.cosign_checkpoint is hook
+    ledger.close()
+    assert LedgerPool(site.db_path, None).take()[0].cosign_checkpoint is None
+
+
+def test_two_requests_at_once_on_kept_ledgers_each_publish_with_their_own_hook(make_app, fresh_db, site):
+    # two servers of one ledger file, one with witnesses "a", one with "b"; a's request is held inside
+    # its hook until b's request, on another thread, has published with its own
+    calls: list[tuple[str, str]] = []
+    b_done = threading.Event()
+    app_a = make_app(fresh_db, TIPLU_WITNESSING=_Witnessing("a", calls, wait=b_done), TIPLU_READ_CACHE=0)
+    app_b = make_app(fresh_db, TIPLU_WITNESSING=_Witnessing("b", calls), TIPLU_READ_CACHE=0)
+    app_none = make_app(fresh_db, TIPLU_READ_CACHE=0)
+    route = f"/api/v1/hands/{site.hands['finished']}/record"   # finished, not published: assembled, so cosigned
+    statuses: dict[str, int] = {}
+
+    def ask(name: str, app) -> None:
+        for _ in range(2):   # the second request is served by the ledger the first left in the pool
+            statuses[name] = app.test_client().get(route).status_code
+        if name == "b":
+            b_done.set()
+
+    a = threading.Thread(target=ask, args=("a", app_a), name="a")
+    a.start()
+    while not calls:       # a is inside its hook, its ledger taken from its pool
+        assert a.is_alive()
+        a.join(0.01)
+    for name, app in (("b", app_b), ("none", app_none)):
+        t = threading.Thread(target=ask, args=(name, app), name=name)
+        t.start()
+        t.join(30)
+    a.join(30)
+    assert statuses == {"a": 200, "b": 200, "none": 200}
+    assert sorted(calls) == [("a", "a"), ("a", "a"), ("b", "b"), ("b", "b")]   # none called by another's request
+    b_done.set()
+    for app, name in ((app_a, "a"), (app_b, "b"), (app_none, None)):
+        kept = [ledger for pool in app.extensions["tiplu_ledger_pools"].values() for ledger in pool._idle]
+        assert kept
+        for ledger in kept:   # each kept ledger holds its own app's hook
+            if name is None:
+                assert ledger.cosign_checkpoint is None
+            else:
+                calls.clear()
+                ledger.cosign_checkpoint(None, "x")
+                assert calls == [(name, "MainThread")]
+        for pool in app.extensions["tiplu_ledger_pools"].values():
+            pool.close()

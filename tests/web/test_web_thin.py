@@ -89,13 +89,13 @@ def test_a_request_opens_the_ledger_at_most_once_and_the_next_reuses_it(make_app
 
 
 def test_the_web_layer_writes_no_sql_and_opens_no_database():
-    # the ledger reads the site needs are audit/operator/ledger/queries.py; the connection is web/db.py's Ledger
+    # the ledger reads the site needs are the facade's (audit/operator/ledger/queries.py); the connection is web/db.py's Ledger
     import ast
     import pathlib
 
     sql = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "CREATE ", "PRAGMA ")
     found = []
-    for path in sorted((pathlib.Path(__file__).resolve().parents[2] / "web").glob("*.py")):
+    for path in sorted((pathlib.Path(__file__).resolve().parents[2] / "web").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) \
                     and node.value.lstrip().upper().startswith(sql):

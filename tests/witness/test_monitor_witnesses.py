@@ -68,12 +68,22 @@ def test_an_impossible_quorum_is_a_one_line_error(site, tmp_path):
 
 
 def test_revealed_hands_records_are_judged_by_the_witness_policy_too():
+    # the policy goes to the audit itself, which judges the quorum on the record it parsed
+    # (issue 31: no second reading of the raw record beside the audit's)
+    import json
+
+    from audit.auditor.verdict.verify import audit_record
     from audit.cli.monitor import records_need_witnesses
-    from audit.auditor.verdict.verify import Verdict
-    from replay.faults import Reason
-
     from audit.tlog.policy import policy_of_witnesses
+    from replay.faults import Reason
+    from pathlib import Path
 
-    hook = records_need_witnesses(lambda record: Verdict("h1", "kitti"), policy_of_witnesses([str(V1)], 1))
-    verdict = hook({"hand_id": "h1", "fairness": {}})  # no checkpoint in the record: no cosignature
-    assert not verdict.ok and verdict.reason is Reason.WITNESS_QUORUM
+    policy = policy_of_witnesses([str(V1)], 1)
+    seen = []
+    records_need_witnesses(lambda record, **kw: seen.append(kw), policy)({"hand_id": "h1"})
+    assert seen == [{"policy": policy}]
+    root = Path(__file__).resolve().parents[2]
+    record = json.loads((root / "fixtures" / "records" / "kitti" / "golden-0.json").read_text(encoding="utf-8"))
+    verdict = records_need_witnesses(audit_record, policy)(record)  # its checkpoint has no cosignature
+    assert not verdict.ok and [f.reason for f in verdict.faults] == [Reason.WITNESS_QUORUM]
+    assert audit_record(record).ok  # without the policy: the same record passes

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
 
 from replay.pair_signals import PairObservation, decision_pair_signals, flow_observations
 from replay.stream import Stream
 
-from .significance import ALPHA, MIN_DECISIONS, SignalTest, one_sided_t
+from .significance import MIN_DECISIONS, SignalTest, Tested, one_sided_t
 
 _KEY = hashlib.sha256(b"tiplu/collusion/pairs/v1").digest()
 
@@ -72,8 +72,9 @@ def add_pairs(into: dict[tuple[str, str, str], list[Fraction]], names: Sequence[
 
 
 @dataclass(frozen=True)
-class PairTest:
-    """One ordered pair's test on one signal: ``account`` towards ``target``."""
+class PairTest(Tested):
+    """One ordered pair's test on one signal: ``account`` towards ``target`` (tested and
+    flagged as an account's test is: :class:`.significance.Tested`)."""
 
     account: str
     target: str
@@ -87,14 +88,6 @@ class PairTest:
     #: flow where the losers always paid alike): no information, so no test -- it would only
     #: add a p-value of 1 to the control
     blank: bool = False
-
-    @property
-    def tested(self) -> bool:
-        return self.p is not None
-
-    @property
-    def flagged(self) -> bool:
-        return self.q is not None and self.q <= ALPHA
 
 
 def _pair_test(key: tuple[str, str, str], xs: Sequence[Fraction], min_decisions: int) -> PairTest:
@@ -132,8 +125,6 @@ def assess(accounts: Sequence[SignalTest], pair_excesses: Mapping[tuple[str, str
     if not pvals:
         return list(accounts), pairs
     qs = iter(float(q) for q in stats.false_discovery_control(pvals, method="bh"))
-    acc = [SignalTest(r.account, r.signal, r.decisions, r.mean_excess, r.t, r.p, next(qs))
-           if r.p is not None else r for r in accounts]
-    prs = [PairTest(r.account, r.target, r.signal, r.decisions, r.mean_excess, r.t, r.p, next(qs))
-           if r.p is not None else r for r in pairs]
+    acc = [replace(r, q=next(qs)) if r.p is not None else r for r in accounts]
+    prs = [replace(r, q=next(qs)) if r.p is not None else r for r in pairs]
     return acc, prs

@@ -14,7 +14,7 @@ flags anyone at all is at most ``ALPHA``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Mapping, Sequence
 
@@ -24,8 +24,25 @@ MIN_DECISIONS = 50
 ALPHA = 0.01
 
 
+class Tested:
+    """What an account's test and a pair's test (:class:`.pair_signals.PairTest`) share: it
+    was run when it has a p-value, and it flags for review when its q-value (after the one
+    Benjamini-Hochberg control of the run) is at most :data:`ALPHA`."""
+
+    p: float | None
+    q: float | None
+
+    @property
+    def tested(self) -> bool:
+        return self.p is not None
+
+    @property
+    def flagged(self) -> bool:
+        return self.q is not None and self.q <= ALPHA
+
+
 @dataclass(frozen=True)
-class SignalTest:
+class SignalTest(Tested):
     """One account's test on one signal (``p``/``q`` are ``None`` below the minimum sample)."""
 
     account: str
@@ -35,14 +52,6 @@ class SignalTest:
     t: float | None
     p: float | None
     q: float | None = None
-
-    @property
-    def tested(self) -> bool:
-        return self.p is not None
-
-    @property
-    def flagged(self) -> bool:
-        return self.q is not None and self.q <= ALPHA
 
 
 def one_sided_t(excesses: Sequence[Fraction]) -> tuple[float, float, float]:
@@ -74,6 +83,5 @@ def assess_accounts(excesses: Mapping[tuple[str, str], Sequence[Fraction]], *,
     if tested:
         qs = stats.false_discovery_control([r.p for r in tested], method="bh")
         adjusted = {(r.account, r.signal): float(q) for r, q in zip(tested, qs)}
-        rows = [SignalTest(r.account, r.signal, r.decisions, r.mean_excess, r.t, r.p,
-                           adjusted.get((r.account, r.signal))) for r in rows]
+        rows = [replace(r, q=adjusted.get((r.account, r.signal))) for r in rows]
     return rows

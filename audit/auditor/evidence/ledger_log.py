@@ -10,10 +10,13 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .leaf_slots import leaf_slots
+from .leaf_slots import SlotView, Slots, leaf_slots
 from .log_index import LogIndex
+
+if TYPE_CHECKING:
+    from ...operator.ledger import Ledger
 
 
 class LedgerLog:
@@ -32,8 +35,14 @@ class LedgerLog:
         self._size = size
         self._roots: dict[int, bytes] = {}
         self._leaves: dict[int, bytes] = {}
-        self._slots: Any = None  # each hand's leaves, from the log entries (:mod:`audit.auditor.evidence.leaf_slots`)
+        self._slots: Slots | SlotView | None = None  # each hand's leaves, from the log entries (:mod:`audit.auditor.evidence.leaf_slots`)
         self.path = path
+
+    @classmethod
+    def of_ledger(cls, ledger: Ledger, *, size: int | None = None) -> "LedgerLog":
+        """The view of an opened ledger's log, through the ledger's own connection (the site's
+        way: it hands over its :class:`~audit.operator.ledger.Ledger`, never the connection)."""
+        return cls(ledger.db, size=size)
 
     def size(self) -> int:
         if self._size is None:
@@ -62,9 +71,10 @@ class LedgerLog:
         return hit
 
     def hand_slots(self, hand_id: str) -> Iterable[tuple[int, tuple[str | None, int | None]]]:
-        if self._slots is None:
-            self._slots = leaf_slots(self._db, self.size())
-        return iter(self._slots.get(hand_id, ()))
+        slots = self._slots
+        if slots is None:
+            slots = self._slots = leaf_slots(self._db, self.size())
+        return iter(slots.get(hand_id, ()))
 
     def entries(self) -> Iterator[tuple[int, bytes]]:
         """``(leaf index, entry bytes)`` of every leaf of the view, in log order."""
@@ -103,7 +113,7 @@ class LedgerLogRef:
     def __init__(self, path: str, size: int) -> None:
         self.path, self.size = path, size
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[LedgerLogRef], tuple[str, int]]:
         return (LedgerLogRef, (self.path, self.size))
 
     def __eq__(self, other: object) -> bool:

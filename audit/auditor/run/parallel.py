@@ -46,6 +46,7 @@ while every other partition's verdicts are kept.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, Iterator
 
@@ -56,7 +57,7 @@ from .cluster import LEAN_WORKER_CONFIG, audit_partitions_dask, dask_client, das
 from .partitions import CHUNK_SIZE, Partition, partitions, plan_partitions  # noqa: F401 - the API, named here
 from .pool import audit_partitions_local, start_context, warm_first  # noqa: F401 - start_context: the API, named here
 from .report import AuditReport
-from .task import Checks, Progress, audit_partition  # noqa: F401 - the API, named here
+from .task import Handoff, Progress, audit_partition  # noqa: F401 - the API, named here
 
 def shippable_log(log: Any, *, reads_files: bool) -> Any:
     """What the workers get of the parent's whole-log view: a ledger by file name and size
@@ -114,27 +115,24 @@ def _audit_parallel(source: Source, terms: AuditPolicy, *, workers: int, dask_ad
                     progress: Progress | None, chunk_size: int, max_in_flight: int | None,
                     read_in_workers: bool | None, now: datetime | None, grace: timedelta, scope: Any,
                     findings: Any = None) -> AuditReport:
-    # the policy, spelled out for the workers' tasks (:func:`audit_partition`)
-    public_key, strict, witnesses = terms.public_key, terms.strict, terms.policy
     local_workers = not dask_address or dask_address.startswith("local:")
     if read_in_workers is None:
         read_in_workers = local_workers
     shipped = shippable_log(terms.log, reads_files=read_in_workers or local_workers)
-    checks = Checks(terms.state, terms.trust, terms.check_signatures, findings or None)
+    handoff = Handoff(replace(terms, log=shipped), findings or None)  # the one policy the workers audit with
     if dask_address:
         parts: Iterator[Partition] | None = None
         if dask_address.startswith("local:"):  # the workers fork from this process: warm it first
             parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace, scope=scope,
                                     taper=local_size(dask_address))
-            parts, _ = warm_first(iter(parts), public_key, strict, witnesses, shipped, checks)
+            parts, _ = warm_first(iter(parts), handoff)
         client = dask_client(dask_address)
         try:
             if parts is None:
                 parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace, scope=scope,
                                         taper=dask_workers(client))
-            return audit_partitions_dask(parts, client, public_key=public_key, strict=strict, witnesses=witnesses,
-                                         progress=progress, max_in_flight=max_in_flight, log=shipped,
-                                         checks=checks)
+            return audit_partitions_dask(parts, client, handoff=handoff, progress=progress,
+                                         max_in_flight=max_in_flight)
         finally:
             cluster = getattr(client, "cluster", None) if dask_address.startswith("local:") else None
             client.close()
@@ -142,5 +140,5 @@ def _audit_parallel(source: Source, terms: AuditPolicy, *, workers: int, dask_ad
                 cluster.close()
     parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace, scope=scope,
                             taper=workers)
-    return audit_partitions_local(parts, workers=workers, public_key=public_key, strict=strict, witnesses=witnesses,
-                                  progress=progress, max_in_flight=max_in_flight, log=shipped, checks=checks)
+    return audit_partitions_local(parts, workers=workers, handoff=handoff, progress=progress,
+                                  max_in_flight=max_in_flight)

@@ -1,14 +1,14 @@
 """A partition's audit in a worker (:func:`audit_partition`), and the parent's merge of the
 partial reports in partition order (:class:`InOrder`).
 
-The task's arguments are the run's :class:`~audit.auditor.verdict.audit_policy.AuditPolicy`
-spelled out for the trip to a worker process (:func:`task_args`, :class:`Checks`): the
-positional ``(items, public_key, strict[, witnesses])`` every task takes, and keyword
-arguments only for what is set.
+The run's :class:`~audit.auditor.verdict.audit_policy.AuditPolicy` travels to the workers as
+the one value it is (:class:`Handoff`): it pickles (for worker processes and Dask), with the
+whole log's view (a shippable one: a ledger's file and size, or every leaf hash) sent to
+each worker once and each task's audit state a fresh copy of the run's.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 from ..sources.splits import Split, Wire
@@ -47,45 +47,47 @@ def _add(report: AuditReport, wire: Any, terms: AuditPolicy, findings: Any = Non
     else:
         report.add(where, audit_one(data, terms, findings=findings))
 
-def audit_partition(items: Sequence[Wire | StatusWire] | Split, public_key: str | None = None, strict: bool = False,
-                    witnesses: Any = None, *, log: Any = None, state: Any = None, trust: Any = None,
-                    check_signatures: bool = False, findings: Any = None) -> AuditReport:
+def audit_partition(items: Sequence[Wire | StatusWire] | Split, terms: AuditPolicy | None = None, *,
+                    log: Any = None, findings: Any = None) -> AuditReport:
     """Audit one partition's items (read from the archive first if given a split) into a
-    partial report (runs in the worker).  The arguments are the run's :class:`AuditPolicy`
-    spelled out for the trip to a worker process; ``log`` is the whole log's view (default:
-    the one this worker process was given, if any); ``state`` a fresh :class:`StateCheck`
-    whose result comes back in the report (:class:`PartialReport`)."""
+    partial report (runs in the worker), under ``terms``, the run's :class:`AuditPolicy`
+    (default: the default policy).  The whole log's view is ``log``, else the policy's, else
+    the one this worker process was given (:func:`install`), if any; a shippable view (a
+    :class:`~audit.auditor.evidence.ledger_log.LedgerLogRef`) is opened here.  The policy's
+    ``state`` (a fresh :class:`StateCheck` per task) comes back in the report
+    (:class:`PartialReport`)."""
     if isinstance(items, Split):
         items = items.read()
-    view = _resolve(log if log is not None else _INSTALLED["log"])
-    report = PartialReport(state=state) if state is not None else AuditReport()
-    terms = AuditPolicy.of(public_key=public_key, strict=strict, witnesses=witnesses, log=view, state=state,
-                           trust=trust, check_signatures=check_signatures)
+    terms = terms if terms is not None else AuditPolicy()
+    shipped = log if log is not None else terms.log if terms.log is not None else _INSTALLED["log"]
+    terms = replace(terms, log=_resolve(shipped))
+    report = PartialReport(state=terms.state) if terms.state is not None else AuditReport()
     for wire in items:
         _add(report, wire, terms, findings or None)
     return report
 
-def task_args(items: Any, public_key: str | None, strict: bool, witnesses: Any) -> tuple:
-    """A partition task's arguments; the witness policy only when there is one (so tasks of
-    three parameters keep working)."""
-    return (items, public_key, strict) if witnesses is None else (items, public_key, strict, witnesses)
-
 @dataclass(frozen=True)
-class Checks:
-    """What every task of a run gets besides its items: keyword arguments, only those set."""
+class Handoff:
+    """What a run gives its workers: ``terms``, the run's :class:`AuditPolicy` (its ``log`` a
+    shippable view: :func:`audit.auditor.run.parallel.shippable_log`), and ``findings`` (hand
+    id -> faults the whole log or archive shows: small, only hands with faults)."""
 
-    state: Any = None  # the parent's StateCheck; each task gets a fresh copy (``blank()``)
-    trust: Any = None
-    check_signatures: bool = False
-    findings: Any = None  # hand id -> faults the whole log or archive shows (small: only hands with faults)
+    terms: AuditPolicy = AuditPolicy()
+    findings: Any = None
 
-    def kwargs(self, **extra: Any) -> dict[str, Any]:
-        out = {k: v for k, v in (("trust", self.trust), ("check_signatures", self.check_signatures),
-                                 ("findings", self.findings)) if v}
-        if self.state is not None:
-            out["state"] = self.state.blank()
-        out.update({k: v for k, v in extra.items() if v is not None})
-        return out
+    @property
+    def log(self) -> Any:
+        """The shippable log view, sent to each worker once (a pool's initializer, a Dask broadcast)."""
+        return self.terms.log
+
+    def task(self, items: Any, **extra: Any) -> tuple[tuple, dict[str, Any]]:
+        """One task's positional and keyword arguments: its items and the policy -- without
+        the log (each worker has it already) and with a fresh copy of the run's audit state
+        (``blank()``) -- and, as keywords, the findings if any and ``extra`` where not ``None``."""
+        state = self.terms.state.blank() if self.terms.state is not None else None
+        kwargs = {"findings": self.findings} if self.findings else {}
+        kwargs.update({k: v for k, v in extra.items() if v is not None})
+        return (items, replace(self.terms, log=None, state=state)), kwargs
 
 class InOrder:
     """Merge partial reports in partition order, whatever order they finish in (and their

@@ -66,7 +66,9 @@ class Timing:
 
 def checkpoint_text_of(record: Any) -> str | None:
     """The checkpoint of a record's first log proof (C2SP tlog-proof: after the first empty
-    line), or ``None`` when it carries none."""
+    line), or ``None`` when it carries none.  ``record``: the parsed :class:`HandRecord` (the
+    audit's, :func:`judge_timing` in a verdict), or a raw JSON record where no parse exists
+    (``tiplu receipt verify``, which compares the record's JSON with a receipt)."""
     fairness = getattr(record, "fairness", None)
     proofs = getattr(fairness, "log_proofs", None) if fairness is not None else None
     if proofs is None and isinstance(record, Mapping):

@@ -26,19 +26,22 @@ from replay.canonical import canonical_json
 from replay.errors import MalformedError
 from replay.fairness import verify_player_seed, verify_server_seed
 from replay.rulesets import allowed_players, resolve
-from replay.settlement import parse_amount
+from replay.settlement import parse_commission_pct, parse_point_value
 
-from ...errors import AuthError, LedgerIntegrityError, LedgerStateError
+from ...errors import AuthError, LedgerIntegrityError, LedgerStateError, NotALedgerError
 from ...signing import SigningKey
+from .. import tokens
+from ..tokens import Principal
 from . import views
 from .hands import HandLifecycle, RecordValidator
 from .inputs import check_id, check_player_name, check_seat
 from .moves import MovePlay
+from .queries import LedgerReads
 from .lifecycle import HandState
 from .opening import open_db
 from .secret_store import SecretStore, legacy_secret_tables, move_secrets, secrets_path_for
 from .statements import StoredStatement, format_time, iter_statements
-from .store import atomic
+from .store import atomic, check_ledger_file, is_memory_path
 
 Clock = Callable[[], datetime]
 
@@ -47,7 +50,11 @@ def _refused(exc: sqlite3.IntegrityError) -> LedgerStateError:
     return LedgerStateError(f"the ledger refused the write: {exc}")
 
 
-class Ledger(HandLifecycle, MovePlay):
+#: the publisher's witness hook, ``(log, checkpoint_text) -> text`` (:mod:`audit.tlog.witnessing`)
+Cosigner = Callable[[Any, str], str]
+
+
+class Ledger(HandLifecycle, MovePlay, LedgerReads):
     """An append-only ledger of operators, tables and hands, in one SQLite file.
 
     ``path_or_db`` is a file path, ``":memory:"``, a :class:`sqlite_utils.Database` or a
@@ -55,18 +62,17 @@ class Ledger(HandLifecycle, MovePlay):
     opened: a missing or empty file becomes a new ledger only with ``create=True``, and
     anything else raises :class:`~audit.errors.NotALedgerError` untouched (:func:`.opening.open_db`).  ``keys`` are
     operators' signing keys kept outside the database (matched to operators by public key);
-    a key stored in the database is used when no outside key is given.
+    a key stored in the database is used when no outside key is given.  ``cosign_checkpoint``
+    is the publisher's witness hook (:attr:`cosign_checkpoint`), given when the ledger is made
+    and fixed for its life.
     """
-
-    #: the publisher's witness hook, ``(log, checkpoint_text) -> text`` (:mod:`audit.tlog.witnessing`):
-    #: set on an opened ledger when witnesses are configured (the CLI, web/db.py); ``None`` when not
-    cosign_checkpoint: Callable[[Any, str], str] | None = None
 
     def __init__(self, path_or_db: "str | pathlib.Path | Database | sqlite3.Connection", *,
                  clock: Clock | None = None, keys: Iterable[SigningKey] = (),
                  validate_record: RecordValidator | None = None, create: bool = False,
-                 secrets_path: "str | pathlib.Path | None" = None) -> None:
+                 secrets_path: "str | pathlib.Path | None" = None, cosign_checkpoint: Cosigner | None = None) -> None:
         self.db = open_db(path_or_db, create=create)
+        self._cosign = cosign_checkpoint
         self._where = self.db.execute("PRAGMA database_list").fetchone()[2] or ":memory:"
         self._secrets_path = str(secrets_path) if secrets_path is not None else (
             ":memory:" if self._where == ":memory:" else str(secrets_path_for(self._where)))
@@ -77,6 +83,31 @@ class Ledger(HandLifecycle, MovePlay):
         self._signers: dict[str, SigningKey] = {}  # operator -> its key, once found (:meth:`_signer`)
         self._hands_kept = {}  # hand id -> its fixed facts and players (:meth:`.hands.HandLifecycle._hand_row`)
         self._validate_record = validate_record
+
+    @classmethod
+    def open_shared(cls, path: "str | pathlib.Path", *, secrets_path: "str | pathlib.Path | None" = None,
+                    cosign_checkpoint: Cosigner | None = None) -> "Ledger":
+        """``Ledger(path, ...)`` -- the same checks, the same refusals -- over a connection that
+        may pass from one thread to the next (never used by two at once), so a server can keep an
+        opened ledger between requests instead of opening one per request (``web/db.py``).  The
+        secret store's connection is already made that way."""
+        if is_memory_path(path):
+            raise NotALedgerError("an in-memory ledger is new on every open: it cannot be shared")
+        check_ledger_file(path, create=False)
+        conn = sqlite3.connect(str(path), check_same_thread=False)
+        try:
+            return cls(conn, secrets_path=secrets_path, cosign_checkpoint=cosign_checkpoint)
+        except BaseException:
+            conn.close()
+            raise
+
+    @property
+    def cosign_checkpoint(self) -> Cosigner | None:
+        """The publisher's witness hook, ``(log, checkpoint_text) -> text``
+        (:mod:`audit.tlog.witnessing`): what a published record's checkpoint is cosigned with;
+        ``None`` without witnesses.  Read-only: a ledger kept between requests (``web/db.py``)
+        has the one its server was configured with, never one a request left on it."""
+        return self._cosign
 
     def __repr__(self) -> str:
         return f"Ledger({self._where!r})"
@@ -206,10 +237,8 @@ class Ledger(HandLifecycle, MovePlay):
         seats = max(allowed) if seats is None else check_seat(seats)
         if seats not in allowed:
             raise MalformedError(f"{preset} allows {', '.join(map(str, allowed))} seats, not {seats}")
-        pv = parse_amount(point_value, what="point_value")
-        parse_amount(commission_pct, what="commission_pct", maximum=parse_amount("100"))  # checked; stored as given
-        if pv <= 0:
-            raise MalformedError("point_value must be positive")
+        parse_point_value(point_value)  # the one rule of table money (replay.settlement); stored as given
+        parse_commission_pct(commission_pct)
         time = self._time(now)
         with self._write() as db:
             views.get_operator(db, operator)
@@ -220,6 +249,15 @@ class Ledger(HandLifecycle, MovePlay):
                        [table_id, operator, preset, canonical_json(ruleset.to_json()).decode(), ruleset.hash,
                         seats, str(point_value), str(commission_pct), time])
         return views.get_table(self.db, table_id)
+
+    # -- API tokens (:mod:`audit.operator.tokens`, kept in the ledger's file) -------------
+    def authenticate(self, token: object) -> Principal:
+        """The principal of a valid, unrevoked API token; :class:`AuthError` ("invalid token") otherwise."""
+        return tokens.authenticate(self.db, token)
+
+    def issue_seat_token(self, hand_id: str, seat: int, *, now: datetime | None = None) -> tuple[Principal, str]:
+        """A new token for one seat of one hand: ``(principal, token)`` -- the token is shown only now."""
+        return tokens.issue_seat_token(self.db, hand_id, seat, now=now)
 
     # -- public reads --------------------------------------------------------------------
     def operator(self, name: str) -> views.OperatorView:

@@ -2,7 +2,7 @@
 (``docs/collusion.md``, "Pairs"; ``tiplu simulate --collude-seats A,B --collude-rate K``).
 
 Each game's bot module exports its ``choose_colluding(engine, state, rng, partner)`` from here
-(:func:`audit.operator.sim.bots.colluding_bot_for` finds it by the game's name):
+(:func:`audit.operator.sim.bots.bot_for` finds it, role ``colluding``, by the game's name):
 the move of the seat to act when it knows ``partner``'s hand.  What a real pair would do
 with that knowledge, per game:
 
@@ -29,7 +29,7 @@ from replay.rummy.engine import DISCARD
 from replay.rummy.state import PLAYING
 from replay.rummy.moves import Declare, Discard
 from replay.rummy.signals import use_of
-from replay.rummy.solver import solve
+from replay.rummy.solver import min_points
 
 #: Points over its best discard a colluding Rummy seat gives up to feed (or starve) its partner.
 RUMMY_SLACK = 5
@@ -76,7 +76,7 @@ def rummy_colluding(engine: Any, state: Any, partner: int, honest: Any) -> Any:
     costs: dict[Card, int] = {}
     for i, card in enumerate(hand):
         if card not in costs:
-            costs[card] = solve(hand[:i] + hand[i + 1:], state.wild, high=high).points
+            costs[card] = min_points(hand[:i] + hand[i + 1:], state.wild, high=high)
     least = min(costs.values())
     near = [c for c in sorted(costs, key=lambda c: c.code) if costs[c] <= least + RUMMY_SLACK]
     use = {c: use_of(mate, c, state.wild, high=high) for c in near}

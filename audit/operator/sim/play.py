@@ -9,7 +9,7 @@ from replay.game import Outcome
 from replay.registry import game_for
 from replay.stream import Stream
 
-from .bots import bot_for, colluding_bot_for, peeking_bot_for
+from .bots import bot_for
 
 if TYPE_CHECKING:
     from audit.operator.ledger import Ledger
@@ -27,14 +27,14 @@ def play_hand(randomness: HandRandomness, *, dealer: int, carry: Mapping[str, An
               collude: Mapping[int, tuple[int, int]] | None = None) -> PlayedHand:
     """Play a hand to its end with the game's bot (:func:`audit.operator.sim.bots.bot_for`); the
     moves as record JSON.  ``peek`` maps a seat to how often, per mille of its decisions,
-    it plays as a superuser that sees the hidden cards (:func:`~audit.operator.sim.bots.peeking_bot_for`).
+    it plays as a superuser that sees the hidden cards (:func:`~audit.operator.sim.bots.bot_for`, role ``peeking``).
     ``collude`` maps a seat to ``(partner, per mille)``: how often it plays knowing its
-    partner's hand (:func:`audit.operator.sim.bots.colluding_bot_for`)."""
+    partner's hand (:func:`audit.operator.sim.bots.bot_for`, role ``colluding``)."""
     game = game_for(randomness.ruleset.game)
     engine = game.engine(randomness.ruleset)
     choose_move = bot_for(game.name)
-    peeking = peeking_bot_for(game.name) if peek else None
-    colluding = colluding_bot_for(game.name) if collude else None
+    peeking = bot_for(game.name, "peeking") if peek else None
+    colluding = bot_for(game.name, "colluding") if collude else None
     state = engine.start(randomness, dealer=dealer, **game.table_options(carry))
     moves = []
     while not engine.is_over(state):

@@ -22,7 +22,7 @@ from replay.deal import left_of
 from replay.fairness import commit_player_seed, hand_randomness
 from replay.registry import game_for
 from replay.rulesets import resolve
-from replay.settlement import parse_amount, settle
+from replay.settlement import parse_commission_pct, parse_point_value, settle
 from replay.stream import Stream
 
 from ..ledger.statements import format_time
@@ -95,7 +95,7 @@ def simulate_table(ledger: Ledger, *, preset: str, players: int, hands: int, see
     run = TableRun(table_id, preset)
     game = game_for(ruleset.game)
     carry: dict[str, Any] = dict(game.carry)  # what the first hand carries
-    pv, pct = parse_amount(point_value, what="point_value"), parse_amount(commission_pct, what="commission_pct")
+    pv, pct = parse_point_value(point_value), parse_commission_pct(commission_pct)
     direction = ruleset.settings.get("direction", "clockwise")
     dealer = players - 1  # MN-6: the last seat deals first; the deal then moves one seat on
     tamper_pick = sim.stream("tamper")

@@ -5,6 +5,10 @@
  *   parseAmount(text, {what, maximum, allowNegative}) -> BigInt hundredths
  *                                    a decimal string with at most two places ("0.25", "5"),
  *                                    as settlement.parse_amount; throws VerifyError("malformed")
+ *   parsePointValue(text), parseCommissionPct(text) -> BigInt hundredths: a table's money by its
+ *                                    one rule (replay/settlement.py; docs/records.md, "Table money"):
+ *                                    a point value more than 0, a commission at least 0 and below 100
+ *   checkPointValue(h), checkCommissionPct(h) -> h, or throws VerifyError("malformed")
  *   formatAmount(hundredths)        -> "-1.50" (settlement.format_amount of a 2-place amount)
  *   claimedAmount(value)            -> {m, e} exact value of a claimed amount (as Decimal(str(x))
  *                                    for a string or an integer), or null when it is none
@@ -17,7 +21,8 @@
  */
 import { VerifyError } from "./errors.mjs";
 
-const AMOUNT = /^-?[0-9]{1,15}(?:\.[0-9]{1,2})?$/;
+// the one amount spelling: replay.settlement.AMOUNT_PATTERN, character for character (tests/js/test_js_audit.py)
+export const AMOUNT = /^-?[0-9]{1,15}(\.[0-9]{1,2})?$/;
 export const MAX_POINTS = 10n ** 12n;
 
 export function parseAmount(text, { what = "amount", maximum = null, allowNegative = false } = {}) {
@@ -35,6 +40,21 @@ export function parseAmount(text, { what = "amount", maximum = null, allowNegati
   if (maximum !== null && value > maximum) throw new VerifyError("malformed", `${what} must be at most ${formatAmount(maximum)}`);
   return value;
 }
+
+/** A table's point value (hundredths) if more than 0 (D-2), as settlement.check_point_value. */
+export function checkPointValue(hundredths) {
+  if (hundredths <= 0n) throw new VerifyError("malformed", "point_value must be more than 0");
+  return hundredths;
+}
+
+/** A table's commission (hundredths of a percent) if at least 0 and below 100 (D-2, R-2), as settlement.check_commission_pct. */
+export function checkCommissionPct(hundredths) {
+  if (hundredths < 0n || hundredths >= 10000n) throw new VerifyError("malformed", "commission_pct must be at least 0 and less than 100");
+  return hundredths;
+}
+
+export const parsePointValue = (text) => checkPointValue(parseAmount(text, { what: "point_value" }));
+export const parseCommissionPct = (text) => checkCommissionPct(parseAmount(text, { what: "commission_pct" }));
 
 export function formatAmount(hundredths) {
   const neg = hundredths < 0n;
@@ -82,8 +102,8 @@ export function settle(netPoints, { pointValue, commissionPct, potDeltaPoints = 
   if (nets0.reduce((a, b) => a + b, 0n) + pot !== 0n) {
     throw new VerifyError("malformed", `net points [${nets0.join(", ")}] with pot change ${pot} do not sum to zero`);
   }
-  if (pointValue < 0n) throw new VerifyError("malformed", "point_value must be a finite amount, not negative");
-  if (commissionPct < 0n || commissionPct > 10000n) throw new VerifyError("malformed", "commission_pct must lie between 0 and 100");
+  checkPointValue(pointValue);
+  checkCommissionPct(commissionPct);
   const gross = nets0.map((p) => p * pointValue); // cents
   // fee = round_half_up(gross * pct / 100, 0.01): in cents, gross_c * pct_h / 10000, half up (gross > 0)
   const fees = gross.map((g) => (g > 0n ? (2n * g * commissionPct + 10000n) / 20000n : 0n));

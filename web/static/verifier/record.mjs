@@ -24,7 +24,7 @@
  */
 import { VerifyError } from "./errors.mjs";
 import { canonicalHash } from "./canonical.mjs";
-import { parseAmount } from "./decimal.mjs";
+import { parseCommissionPct, parsePointValue } from "./decimal.mjs";
 import { parseDigest, parsePlayerSeed, parseServerSeed } from "./fairness.mjs";
 import { toHex } from "./bytes.mjs";
 import { rulesetFromJson } from "./rulesets.mjs";
@@ -121,8 +121,8 @@ function parseTable(t) {
   let pointValue;
   let pct;
   try {
-    pointValue = parseAmount(need(t, "point_value", "string", w), { what: "point_value" });
-    pct = parseAmount(need(t, "commission_pct", "string", w), { what: "commission_pct", maximum: 10000n });
+    pointValue = parsePointValue(need(t, "point_value", "string", w));
+    pct = parseCommissionPct(need(t, "commission_pct", "string", w));
   } catch (e) {
     throw bad(e.message, w);
   }

@@ -4,7 +4,8 @@
 :class:`replay.stream.Stream` and the same seeds play the same moves, bit for bit.
 
 :func:`bot_for` finds a game's bot from the game's name -- by that naming, or from
-:func:`register` for a game outside ``replay/`` (a test's toy game).  The pure library
+:func:`register` for a game outside ``replay/`` (a test's toy game) -- and, by role, its
+superuser (``choose_peeking``) and colluding move (``choose_colluding``): one finder.  The pure library
 never needs a bot: records are replayed by the engine alone.
 """
 from __future__ import annotations
@@ -17,9 +18,21 @@ ChooseMove = Callable[[Any, Any, Any], Any]
 _registered: dict[str, ChooseMove] = {}
 
 
-def bot_for(game: str) -> ChooseMove:
-    """The ``choose_move`` of the bot that plays ``game``; ``LookupError`` if none does."""
-    if game in _registered:
+#: What a game's bot module may play, by role: the function (``choose_<role>``) and the
+#: verb of the refusal when the module has none.  ``move``: the honest bot,
+#: ``choose_move(engine, state, rng)``; ``peeking``: a "superuser" that sees the hidden cards,
+#: ``choose_peeking(engine, state, rng)`` (``docs/collusion.md``); ``colluding``: the move a
+#: seat makes knowing its partner's hand, ``choose_colluding(engine, state, rng, partner)``
+#: (:mod:`audit.operator.sim.collude`).
+ROLES = {"move": "play", "peeking": "peek", "colluding": "collude"}
+
+
+def bot_for(game: str, role: str = "move") -> Callable[..., Any]:
+    """The ``choose_<role>`` of the bot that plays ``game`` (:data:`ROLES`); ``LookupError``
+    if no bot plays the game, or its bot has no such move."""
+    if role not in ROLES:
+        raise ValueError(f"no bot role {role!r}: one of {', '.join(ROLES)}")
+    if role == "move" and game in _registered:
         return _registered[game]
     if not (isinstance(game, str) and game.isidentifier()):
         raise LookupError(f"no bot plays game {game!r}")
@@ -29,37 +42,9 @@ def bot_for(game: str) -> ChooseMove:
         if exc.name != f"{__name__}.{game}":
             raise
         raise LookupError(f"no bot plays game {game!r}") from None
-    return module.choose_move
-
-
-def peeking_bot_for(game: str) -> ChooseMove:
-    """The ``choose_peeking`` of a game's bot: a "superuser" that sees the hidden cards
-    (``docs/collusion.md``); ``LookupError`` if the game's bot has none."""
-    if not (isinstance(game, str) and game.isidentifier()):
-        raise LookupError(f"no bot plays game {game!r}")
-    try:
-        module = import_module(f"{__name__}.{game}")
-    except ModuleNotFoundError:
-        raise LookupError(f"no bot plays game {game!r}") from None
-    choose = getattr(module, "choose_peeking", None)
+    choose = getattr(module, f"choose_{role}", None)
     if choose is None:
-        raise LookupError(f"the {game} bot cannot peek yet")
-    return choose
-
-
-def colluding_bot_for(game: str) -> Callable[..., Any]:
-    """The ``choose_colluding(engine, state, rng, partner)`` of a game's bot: the move a seat
-    makes for its partner (:mod:`audit.operator.sim.collude`); ``LookupError`` if the game's
-    bot has none."""
-    if not (isinstance(game, str) and game.isidentifier()):
-        raise LookupError(f"no bot plays game {game!r}")
-    try:
-        module = import_module(f"{__name__}.{game}")
-    except ModuleNotFoundError:
-        raise LookupError(f"no bot plays game {game!r}") from None
-    choose = getattr(module, "choose_colluding", None)
-    if choose is None:
-        raise LookupError(f"the {game} bot cannot collude yet")
+        raise LookupError(f"the {game} bot cannot {ROLES[role]} yet")
     return choose
 
 

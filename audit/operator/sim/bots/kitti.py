@@ -22,7 +22,7 @@ from replay.kitti.moves import Arrange, Fold, Move
 from replay.kitti.signals import reference_keys, rounds_won
 from replay.kitti.strategy import N_SETS, default_arrangement, scored_splits, sets_of
 
-from ..collude import kitti_colluding as choose_colluding  # noqa: F401 - the bot's colluding move (colluding_bot_for)
+from ..collude import kitti_colluding as choose_colluding  # noqa: F401 - the bot's colluding move (bot_for, role colluding)
 
 TIMEOUT_PER_MILLE = 20
 FOLD_BELOW = 2.2 * 2 * N_SETS  # score of a hand whose best sets win ~2.2 rounds' worth of shares

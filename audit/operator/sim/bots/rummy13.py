@@ -24,7 +24,7 @@ from replay.rummy.engine import DISCARD, PICK, TIMEOUT, RummyEngine, RummyState
 from replay.rummy.groups import card_points
 from replay.rummy.moves import Declare, Discard, Drop, Move, Pick
 from replay.rummy.signals import use_of
-from replay.rummy.solver import solve
+from replay.rummy.solver import best_discard, min_points, solve
 
 from ..collude import rummy_colluding
 
@@ -47,13 +47,8 @@ def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
 def _best_discard(engine: RummyEngine, hand: tuple[Card, ...], wild: int | None):
     """(points after, discard, solution) of the discard that leaves the fewest points."""
     high = engine.ruleset["high_card_points"]
-    best = None
-    for card in sorted(set(hand), key=lambda c: c.code):
-        sol = solve(_without(hand, card), wild, high=high)
-        key = (sol.points, -card_points(card, wild, high=high), card.code)
-        if best is None or key < best[0]:
-            best = (key, card, sol)
-    return best[0][0], best[1], best[2]
+    points, card = best_discard(hand, wild, high=high)
+    return points, card, solve(_without(hand, card), wild, high=high)
 
 
 def choose_move(engine: RummyEngine, state: RummyState, rng: RandomSource) -> Move:
@@ -119,8 +114,8 @@ def choose_peeking(engine: RummyEngine, state: RummyState, rng: RandomSource) ->
         return choose_move(engine, state, rng)
     first = not state.has_picked[seat] and not state.missed[seat]
     if first:
-        own = solve(hand, state.wild, high=high).points
-        theirs = min(solve(state.hands[s], state.wild, high=high).points
+        own = min_points(hand, state.wild, high=high)
+        theirs = min(min_points(state.hands[s], state.wild, high=high)
                      for s in state.active() if s != seat)
         if own >= PEEK_DROP_OWN and theirs <= PEEK_DROP_THEIRS:
             return Drop(seat)
@@ -148,7 +143,7 @@ def _peeking_discard(engine: RummyEngine, state: RummyState, rng: RandomSource) 
     seat = state.turn
     hand, high, wild = state.hands[seat], engine.ruleset["high_card_points"], state.wild
     nxt = state.hands[next_seat(state, seat)]
-    points = {card: solve(_without(hand, card), wild, high=high).points for card in set(hand)}
+    points = {card: min_points(_without(hand, card), wild, high=high) for card in set(hand)}
     least = min(points.values())
     tied = [c for c, p in points.items() if p == least]
     if len(tied) < 2:

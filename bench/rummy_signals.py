@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Benchmark: the 13-card Rummy collusion signals (pick, discard, drop, feed) on played hands,
+against the way they were computed before (the baseline, measured in the same run).
+
+The hands are played once, in memory, by the simulator's bots (two tables of four, one with a
+superuser, one with a colluding pair; :mod:`audit.auditor.collusion.cheaters`'s streams), and
+every hand's moves are kept.  Then the observations of every hand (``GAME.hidden_signals`` and
+the pair signals, as ``tiplu collusion`` makes them) are computed twice, each pass from empty
+memo tables (:func:`replay.rummy.solver.clear_caches`):
+
+* **baseline** -- the solver as the signals used it before: every card of a hand tried as the
+  discard, each a full :func:`~replay.rummy.solver.solve` (grouping built), nothing memoised;
+* **now** -- :func:`~replay.rummy.solver.min_points` (points only, memoised on the multiset)
+  and :func:`~replay.rummy.solver.best_discard` (the bound that skips discards that cannot win).
+
+Both passes must give the same observations (checked).  Printed: CPU seconds per hand of each
+and the ratio.  Times are this thread's CPU time, so other work on a shared machine does not
+inflate them.
+
+    python bench/rummy_signals.py [--hands 40]
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from contextlib import contextmanager
+from decimal import Decimal
+from pathlib import Path
+from unittest import mock
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def played(hands: int) -> list:
+    """``(preset game, engine, hand id, steps, nets)`` of every hand of the two tables."""
+    from replay.fairness import hand_randomness
+    from replay.registry import game_for
+    from replay.rulesets import resolve
+    from audit.operator.sim.play import play_hand
+    from audit.operator.sim.tables import SimStreams
+
+    ruleset = resolve("rummy13")
+    game = game_for(ruleset.game)
+    out = []
+    for t, (peek, collude) in enumerate((({0: 1000}, None), (None, {0: (1, 1000), 1: (0, 1000)}))):
+        sim, carry, dealer = SimStreams(f"bench-rummy-signals/t{t}"), dict(game.carry), 3
+        for h in range(hands):
+            hand_id = f"t{t}-h{h:05d}"
+            randomness = hand_randomness(sim.bytes(f"server:{hand_id}", 32), hand_id, ruleset,
+                                         [sim.bytes(f"player:{hand_id}:{s}", 16) for s in range(4)])
+            got = play_hand(randomness, dealer=dealer, carry=carry, rng=sim.stream(f"bot:{hand_id}"),
+                            peek=peek, collude=collude)
+            engine = game.engine(ruleset)
+            state = engine.start(randomness, dealer=dealer, **game.table_options(carry))
+            steps = []
+            for i, raw in enumerate(got.moves):
+                move = game.parse_move_json(raw)
+                steps.append((i, state, move))
+                state = engine.apply(state, move)
+            out.append((game, engine, hand_id, steps, tuple(Decimal(n) for n in got.outcome.net_points)))
+            carry, dealer = game.next_carry(carry, got.outcome), (dealer + 1) % 4
+    return out
+
+
+def plain_min_points(cards, wild, *, high):
+    from replay.rummy.solver import solve
+
+    return solve(cards, wild, high=high).points
+
+
+def plain_best_discard(cards, wild, *, high):
+    from replay.rummy.groups import card_points
+    from replay.rummy.solver import solve
+
+    best = None
+    for i, card in enumerate(cards):
+        key = (solve(tuple(cards[:i]) + tuple(cards[i + 1:]), wild, high=high).points,
+               -card_points(card, wild, high=high), card.code)
+        if best is None or key < best[0]:
+            best = (key, card)
+    return best[0][0], best[1]
+
+
+@contextmanager
+def baseline():
+    """The signals' solver calls as they were: no memo, no bound, every card tried."""
+    with mock.patch("replay.rummy.signals.min_points", plain_min_points), \
+            mock.patch("replay.rummy.signals.best_discard", plain_best_discard), \
+            mock.patch("replay.rummy.discard_drop_signals.min_points", plain_min_points), \
+            mock.patch("replay.rummy.pair_signals.best_discard", plain_best_discard):
+        yield
+
+
+def observe(hands: list) -> tuple[list, float]:
+    from audit.auditor.collusion.observe import decision_observations
+    from audit.auditor.collusion.pair_signals import hand_pair_observations
+    from replay.rummy.solver import clear_caches
+
+    clear_caches()
+    t0 = time.thread_time()
+    out = [(decision_observations(game, engine, hand_id, steps),
+            hand_pair_observations(game, engine, hand_id, steps, nets))
+           for game, engine, hand_id, steps, nets in hands]
+    return out, time.thread_time() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hands", type=int, default=40, help="hands per table (two tables)")
+    args = ap.parse_args()
+    hands = played(args.hands)
+    with baseline():
+        old, t_old = observe(hands)
+    new, t_new = observe(hands)
+    if old != new:
+        raise SystemExit("the two passes gave different observations")
+    n = len(hands)
+    decisions = sum(len(a) + len(b) for a, b in new)
+    print(f"{n} Rummy hands, {decisions} observations (identical in both passes)")
+    print(f"baseline (every discard tried, full solve, no memo): {t_old / n * 1000:.1f} ms a hand")
+    print(f"now (points memoised, bounded best discard):         {t_new / n * 1000:.1f} ms a hand")
+    print(f"speed-up: x{t_old / t_new:.2f}")
+
+
+if __name__ == "__main__":
+    main()
