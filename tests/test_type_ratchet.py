@@ -21,16 +21,15 @@ NOT_YET_CLEAN = frozenset({
     "audit.auditor.collusion.cheaters", "audit.auditor.collusion.observe", "audit.auditor.collusion.pair_report",
     "audit.auditor.collusion.parallel", "audit.auditor.run.pool", "audit.auditor.run.task",
     "audit.operator.sim.bots.rummy13", "audit.operator.sim.grind", "audit.operator.sim.play",
-    "audit.operator.sim.tables", "audit.operator.sim.tamper", "replay.kitti.pair_signals", "replay.marriage",
+    "audit.operator.sim.tables", "audit.operator.sim.tamper", "replay.marriage",
     "replay.marriage.combos", "replay.marriage.engine", "replay.marriage.jokers", "replay.marriage.maal",
-    "replay.marriage.outcome", "replay.marriage.state", "replay.marriage.turns", "replay.pair_signals",
+    "replay.marriage.outcome", "replay.marriage.state", "replay.marriage.turns",
     "web.limits",
 })
 
 #: the "NOT YET STRICT" list when it was pinned (it may only lose names)
 NOT_YET_STRICT = frozenset({
-    "replay.kitti.signals", "replay.marriage.signals", "replay.rummy.discard_drop_signals",
-    "replay.rummy.grouping", "replay.rummy.signals",
+    "replay.marriage.signals",
 })
 
 #: the modules under the strict flags when this was pinned, besides ``replay.*`` (they may not leave)
