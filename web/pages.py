@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from flask import Blueprint, Response, current_app, g, make_response, render_template, request
 
 from audit.errors import NotFoundError
-from audit.operator.publish import get_published_text
 from audit.signing import key_id, verify_statement
 from replay.canonical import canonical_json
 from replay.errors import TipluError
@@ -275,7 +274,7 @@ def hand(hand_id: str):
         resp.headers["Cache-Control"] = "no-store"
         return resp
     try:
-        text = get_published_text(ledger, view.id)
+        text = ledger.get_published_text(view.id)
     except NotFoundError:     # revealed but not published yet: assembled from the ledger each time
         return _render_hand(ledger, view)
     key = _page_key(view, text, ledger, ledger.public_key(view.operator))
