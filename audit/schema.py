@@ -18,12 +18,24 @@ from jsonschema import Draft202012Validator
 from replay.canonical import NOT_JSON, json_kind
 from replay.errors import MalformedError
 from replay.record_model import check_shape
+from replay.registry import game_names, presets
+
+
+def _validator() -> Draft202012Validator:
+    """The schema's validator, its ruleset's preset and game enums the registry's as it is now:
+    the built-in ones the schema names, and any game registered at run time (tests/toy_game)."""
+    return _validator_for(presets(), game_names())
 
 
 @cache
-def _validator() -> Draft202012Validator:
-    text = resources.files("audit.schemas").joinpath("hand-record.schema.json").read_text(encoding="utf-8")
-    return Draft202012Validator(json.loads(text))
+def _validator_for(known_presets: tuple[str, ...], known_games: tuple[str, ...]) -> Draft202012Validator:
+    schema = json.loads(resources.files("audit.schemas").joinpath("hand-record.schema.json").read_text(encoding="utf-8"))
+    ruleset = schema["properties"]["ruleset"]
+    ruleset = schema.get("$defs", {}).get(ruleset.get("$ref", "").rsplit("/", 1)[-1], ruleset)
+    for name, known in (("preset", known_presets), ("game", known_games)):
+        listed = ruleset["properties"][name]["enum"]   # the file's words stay as they are; a registered one is added
+        listed += [k for k in known if k not in listed]
+    return Draft202012Validator(schema)
 
 
 MAX_DEPTH = 64  # a real record nests about 8 deep; deeper input would exhaust the recursion limit
@@ -48,9 +60,18 @@ def schema_errors(data: Any) -> list[MalformedError]:
     out = []
     for err in sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path)):
         path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
-        out.append(MalformedError(err.message if len(err.message) < 200 else err.message[:200] + "...",
-                                  location=path))
+        out.append(MalformedError(_message(err), location=path))
     return out
+
+
+def _message(err: Any) -> str:
+    """jsonschema's words, but a pattern that the schema describes (a point value, a
+    commission, a statement time: the model's ``Meta``) says what it stands for, not its regex."""
+    described = err.schema.get("description") if isinstance(err.schema, dict) else None
+    if err.validator == "pattern" and isinstance(described, str) and isinstance(err.instance, str):
+        shown = err.instance if len(err.instance) <= 40 else err.instance[:40] + "..."
+        return f"{shown!r} is not {described}"
+    return err.message if len(err.message) < 200 else err.message[:200] + "..."
 
 
 def validate_record(data: Any, *, kind: int | None = None) -> None:

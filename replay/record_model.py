@@ -9,13 +9,13 @@ reads the meaning.  :func:`check_shape` is the fast yes/no answer :mod:`audit.sc
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from .errors import MalformedError
-from .registry import game_names
+from .registry import game_names, is_game, is_preset
 from .rulesets import PRESETS
 from .record_text import STATEMENT_TIME_PATTERN
 from .records import MAX_HAND_ID, MAX_LOG_PROOF_CHARS, MAX_MOVES
@@ -26,17 +26,26 @@ Hex64 = Annotated[str, Meta(pattern=_HEX64)]
 Amount = Annotated[str, Meta(pattern=AMOUNT_PATTERN)]
 # a table's money, by the one rule of replay.settlement: a point value above 0, a commission
 # of at least 0 and below 100 percent (docs/records.md, "Table money")
-PointValue = Annotated[str, Meta(pattern=POINT_VALUE_PATTERN, description="More than 0 (docs/records.md, \"Table money\").")]
-CommissionPct = Annotated[str, Meta(pattern=COMMISSION_PCT_PATTERN,
-                                    description="At least 0 and less than 100 (docs/records.md, \"Table money\").")]
+PointValue = Annotated[str, Meta(pattern=POINT_VALUE_PATTERN,
+                                 description="a point value: an amount more than 0 (docs/records.md, Table money)")]
+CommissionPct = Annotated[str, Meta(pattern=COMMISSION_PCT_PATTERN, description="a commission: an amount at least 0 "
+                                    "and less than 100 (docs/records.md, Table money)")]
 Count = Annotated[int, Meta(ge=0)]
 Name = Annotated[str, Meta(max_length=128)]
 JsonObject = dict[str, Any]
-# the built-in presets and games, from the registry (replay/<game>/presets/) when this module
-# loads: a new game's folder changes the model, and tests/audit/test_record_model.py fails
-# until the documented schema says so too
-PresetName = Literal[PRESETS]  # type: ignore[valid-type]
-GameName = Literal[game_names()]  # type: ignore[valid-type]
+# A ruleset's preset and game are the registry's as it is when a record is read
+# (:meth:`RulesetDoc.__post_init__`), so a game registered at run time (tests/toy_game) has
+# records too.  The schema names the built-in ones (replay/<game>/presets/, read when this
+# module loads): a new game's folder changes it, and tests/audit/test_record_model.py fails
+# until the documented schema says so too.  To a type checker they are strings.
+BUILTIN_PRESETS: tuple[str, ...] = PRESETS
+BUILTIN_GAMES: tuple[str, ...] = game_names()
+if TYPE_CHECKING:
+    PresetName = str
+    GameName = str
+else:
+    PresetName = Annotated[Any, Meta(extra_json_schema={"enum": sorted(BUILTIN_PRESETS)})]
+    GameName = Annotated[Any, Meta(extra_json_schema={"enum": sorted(BUILTIN_GAMES)})]
 
 
 class Doc(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -68,6 +77,12 @@ class RulesetDoc(Doc):
     game: GameName
     settings: JsonObject
 
+    def __post_init__(self) -> None:
+        if not is_preset(self.preset):
+            raise ValueError(f"preset: no preset {self.preset!r} is known")
+        if not is_game(self.game):
+            raise ValueError(f"game: no game {self.game!r} is known")
+
 
 _TIME = re.compile(STATEMENT_TIME_PATTERN).search  # search, as JSON Schema's pattern is read
 
@@ -76,7 +91,8 @@ class SignedStatementDoc(Doc):
     statement: Annotated[JsonObject, Meta(extra_json_schema={
         "required": ["type", "kind", "hand_id"],
         "properties": {"time": {"type": "string", "pattern": STATEMENT_TIME_PATTERN,
-                                "description": "UTC, exactly YYYY-MM-DDTHH:MM:SS.mmmZ (docs/records.md)"}}})]
+                                "description": "a statement time: UTC, exactly YYYY-MM-DDTHH:MM:SS.mmmZ "
+                                               "(docs/records.md)"}}})]
     key: Hex64
     sig: Annotated[str, Meta(pattern="^[0-9a-f]{128}$")]
 
@@ -188,7 +204,7 @@ def record_schema() -> dict[str, Any]:
 def record_json(doc: HandRecordDoc) -> dict[str, Any]:
     """The JSON value of a record written through the model, checked against it (a value
     the schema refuses is a :class:`MalformedError` naming its location)."""
-    data = msgspec.to_builtins(doc)
+    data: dict[str, Any] = msgspec.to_builtins(doc)   # a Struct's builtins are a dict
     try:
         _convert(data, HandRecordDoc)
     except msgspec.ValidationError as exc:

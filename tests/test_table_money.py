@@ -87,6 +87,9 @@ def test_a_record_breaking_the_rule_is_refused_by_the_schema_and_the_parser(fiel
     with pytest.raises(MalformedError) as info:
         validate_record(record)
     assert info.value.location == f"$.table.{field}"
+    noun = "a point value: an amount more than 0" if field == "point_value" else \
+        "a commission: an amount at least 0 and less than 100"
+    assert str(info.value) == f"$.table.{field}: {value!r} is not {noun} (docs/records.md, Table money)"
     with pytest.raises(MalformedError, match=f"^table: {message}$"):
         parse_record(record)
 

@@ -133,7 +133,7 @@ def _check_hash(value: object, what: str) -> bytes:
 #: :func:`root_from_inclusion_proof`'s memo: ``(fn, sn, r)`` -- the state of step 4 before
 #: a path element -- to ``(path, i, end)``: a fold passed that state before ``path[i]``,
 #: and ``end[0]`` is the root it ended at (``None`` while or if it did not end cleanly)
-InclusionMemo = dict
+InclusionMemo = dict[tuple[int, int, bytes], tuple[Sequence[bytes], int, list[bytes | None]]]
 
 
 def root_from_inclusion_proof(leaf: bytes, index: int, size: int, path: Sequence[bytes], *,
@@ -151,14 +151,13 @@ def root_from_inclusion_proof(leaf: bytes, index: int, size: int, path: Sequence
     leaves of one tree meet at their common ancestor, so a record's 13 neighbouring leaves
     hash each node of their paths' union once instead of once per path.
     """
-    if type(index) is not int or type(size) is not int or index < 0 or size < 0:
-        _check_sizes(index, size, "inclusion proof")
-    r = leaf if type(leaf) is bytes and len(leaf) == HASH_SIZE else _check_hash(leaf, "leaf hash")
+    _check_sizes(index, size, "inclusion proof")
+    r = _check_hash(leaf, "leaf hash")
     if index >= size:  # step 1
         raise ProofError(f"leaf index {index} is not below tree size {size}")
     fn, sn = index, size - 1  # step 2; r = hash is step 3
     sha256 = hashlib.sha256  # node_hash, inlined: this loop is an audit's hot path
-    end: list = [None]  # this fold's cell in the memo: its root, once it ends cleanly
+    end: list[bytes | None] = [None]  # this fold's cell in the memo: its root, once it ends cleanly
     i = 0
     for p in path:  # step 4
         if memo is not None:

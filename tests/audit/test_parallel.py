@@ -90,17 +90,17 @@ def test_cli_workers_json_equals_the_single_process_json(archive):
     assert one.output == two.output and '"total"' in one.output
 
 
-def die_on_marked(items, public_key=None, strict=False):
+def die_on_marked(items, terms=None, **kwargs):
     """A partition task whose worker process dies on the partition holding hand kB-h0001."""
     if any(d and d.get("hand_id") == "kB-h0001" for _, d, _ in items):
         os._exit(3)
-    return audit_partition(items, public_key, strict)
+    return audit_partition(items, terms, **kwargs)
 
 
-def raise_on_marked(items, public_key=None, strict=False):
+def raise_on_marked(items, terms=None, **kwargs):
     if any(d and d.get("hand_id") == "kB-h0001" for _, d, _ in items):
         raise RuntimeError("boom")
-    return audit_partition(items, public_key, strict)
+    return audit_partition(items, terms, **kwargs)
 
 
 def _check_crash_report(report, path):

@@ -150,10 +150,10 @@ def test_read_in_workers_and_shipped_records_give_the_same_report(ledger_db):
         assert rep.to_json() == single
 
 
-def die_on_second_split(items, public_key=None, strict=False):
+def die_on_second_split(items, terms=None, **kwargs):
     if isinstance(items, Split) and items.start != 1:
         os._exit(3)
-    return audit_partition(items, public_key, strict)
+    return audit_partition(items, terms, **kwargs)
 
 
 def test_a_split_whose_worker_dies_costs_only_its_records(ledger_db):

@@ -31,15 +31,16 @@ def account(table: int, seat: int) -> str:
 def played_observations(preset: str, *, tables: int, players: int, hands: int, seed: str,
                         peek: Mapping[tuple[int, int], int] | None = None,
                         collude: Mapping[int, tuple[int, int, int]] | None = None,
-                        table_ids: Sequence[int] | None = None) -> Observations:
+                        peek_role: str = "peeking", table_ids: Sequence[int] | None = None) -> Observations:
     """Play ``tables`` tables of ``hands`` hands each and observe every decision.
     ``peek`` maps ``(table, seat)`` to how often, per mille, that seat plays as a superuser;
     ``collude`` maps a table to ``(seat, seat, per mille)``: a colluding pair at it
-    (:mod:`audit.operator.sim.collude`).  ``table_ids``: play only these of the tables
+    (:mod:`audit.operator.sim.collude`); ``peek_role``: which superuser peeks
+    (:func:`audit.operator.sim.bots.bot_for`); ``table_ids``: play only these of the tables
     (each table's hands depend on its number alone, so a run can be split across processes)."""
     out = Observations()
     for _t, _h, part in played_parts(preset, tables=tables, players=players, hands=hands, seed=seed,
-                                     peek=peek, collude=collude, table_ids=table_ids):
+                                     peek=peek, collude=collude, peek_role=peek_role, table_ids=table_ids):
         add_part(out, part)
     return out
 
@@ -47,6 +48,7 @@ def played_observations(preset: str, *, tables: int, players: int, hands: int, s
 def played_parts(preset: str, *, tables: int, players: int, hands: int, seed: str,
                  peek: Mapping[tuple[int, int], int] | None = None,
                  collude: Mapping[int, tuple[int, int, int]] | None = None,
+                 peek_role: str = "peeking",
                  table_ids: Sequence[int] | None = None) -> Iterator[tuple[int, int, HandPart]]:
     """:func:`played_observations` hand by hand: ``(table, hand, its part of the review)``,
     hand by hand across the tables (``bench/collusion_pairs.py`` reviews prefixes of one long run)."""
@@ -67,7 +69,7 @@ def played_parts(preset: str, *, tables: int, players: int, hands: int, seed: st
             randomness = hand_randomness(sim.bytes(f"server:{hand_id}", 32), hand_id, ruleset,
                                          [sim.bytes(f"player:{hand_id}:{s}", 16) for s in range(players)])
             played = play_hand(randomness, dealer=dealer, carry=carry, rng=sim.stream(f"bot:{hand_id}"),
-                               peek=tab["peek"], collude=tab["collude"])
+                               peek=tab["peek"], collude=tab["collude"], peek_role=peek_role)
             engine = game.engine(ruleset)
             state = engine.start(randomness, dealer=dealer, **game.table_options(carry))
             steps = []

@@ -18,6 +18,8 @@ PAIR_SIGNALS = {
     "rummy13.soft_drop": "strength of the other account's hidden hand when it dropped at its first pick "
                          "(soft play: standing aside for a strong partner), beyond the same hand redealt with "
                          "the closed stock",
+    "marriage.feed": "use of its discards to the other account's sets, who drew next and had not moved yet "
+                     "(against its own least useful card), beyond what they give that hand redealt with the stock",
     "tokens.flow": "tokens the first account received from the second, net, where chance (each hand's results "
                    "falling on the seats at random) moves none either way on average",
 }

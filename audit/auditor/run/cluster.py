@@ -6,7 +6,7 @@ from typing import Any, Callable, Iterable
 
 from .partitions import Partition, crashed_partition
 from .report import AuditReport
-from .task import Checks, InOrder, Progress, audit_partition, task_args
+from .task import Handoff, InOrder, Progress, audit_partition
 
 def dask_client(address: str):
     """A ``distributed.Client``: ``local:N`` starts an in-process LocalCluster of N worker
@@ -59,26 +59,26 @@ LEAN_WORKER_CONFIG = {
     "distributed.worker.preload": ["audit.auditor.run.parallel"],
 }
 
-def audit_partitions_dask(parts: Iterable[Partition], client: Any, *, public_key: str | None = None,
-                          strict: bool = False, witnesses: Any = None, progress: Progress | None = None,
-                          max_in_flight: int | None = None,
-                          task: Callable[..., AuditReport] = audit_partition, log: Any = None,
-                          checks: Checks = Checks()) -> AuditReport:
-    """Audit partitions on a Dask cluster with at most ``max_in_flight`` futures out at a time;
-    ``log`` (a shippable view) is broadcast to the workers once."""
+def audit_partitions_dask(parts: Iterable[Partition], client: Any, *, handoff: Handoff = Handoff(),
+                          progress: Progress | None = None, max_in_flight: int | None = None,
+                          task: Callable[..., AuditReport] = audit_partition) -> AuditReport:
+    """Audit partitions on a Dask cluster with at most ``max_in_flight`` futures out at a time,
+    each task under the run's policy (``handoff``); the policy's ``log`` (a shippable view) is
+    broadcast to the workers once."""
     from distributed import as_completed
 
     limit = max_in_flight or 2 * dask_workers(client)
-    merger = InOrder(progress, checks.state)
+    merger = InOrder(progress, handoff.terms.state)
     source = iter(parts)
     owner: dict[str, Partition] = {}
     from ..evidence.log_index import LogIndex
 
+    log = handoff.log
     shared = client.scatter(log, broadcast=True, hash=False) if isinstance(log, LogIndex) else log
 
     def submit(part: Partition):
-        fut = client.submit(task, *task_args(part.items, public_key, strict, witnesses), pure=False,
-                            **checks.kwargs(log=shared))
+        args, kwargs = handoff.task(part.items, log=shared)
+        fut = client.submit(task, *args, pure=False, **kwargs)
         owner[fut.key] = part
         return fut
 

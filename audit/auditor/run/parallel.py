@@ -46,8 +46,9 @@ while every other partition's verdicts are kept.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ..sources.coverage import DEFAULT_GRACE
 from ..sources.source import LEDGER, Source
@@ -56,9 +57,14 @@ from .cluster import LEAN_WORKER_CONFIG, audit_partitions_dask, dask_client, das
 from .partitions import CHUNK_SIZE, Partition, partitions, plan_partitions  # noqa: F401 - the API, named here
 from .pool import audit_partitions_local, start_context, warm_first  # noqa: F401 - start_context: the API, named here
 from .report import AuditReport
-from .task import Checks, Progress, audit_partition  # noqa: F401 - the API, named here
+from .task import Handoff, Progress, audit_partition  # noqa: F401 - the API, named here
 
-def shippable_log(log: Any, *, reads_files: bool) -> Any:
+if TYPE_CHECKING:
+    from ..evidence.ledger_log import LedgerLogRef
+    from ..evidence.log_index import LogIndex
+    from ..evidence.logcheck import LogView
+
+def shippable_log(log: LogView | None, *, reads_files: bool) -> LedgerLogRef | LogIndex | None:
     """What the workers get of the parent's whole-log view: a ledger by file name and size
     when they can read the file (:class:`LedgerLogRef`), else every leaf hash and hand slot
     (:class:`LogIndex`); ``None`` for no log."""
@@ -66,12 +72,15 @@ def shippable_log(log: Any, *, reads_files: bool) -> Any:
         return None
     from ..evidence.ledger_log import LedgerLog
     from ..evidence.log_index import LogIndex
+    from ..evidence.remote_log import RemoteLog
 
     if isinstance(log, LedgerLog) and reads_files and log.ref() is not None:
         return log.ref()
     if isinstance(log, LogIndex):
         return log
-    return log.index()
+    if isinstance(log, (LedgerLog, RemoteLog)):
+        return log.index()
+    raise TypeError(f"a {type(log).__name__} is no log view an audit can ship to its workers")
 
 def audit_parallel(source: "str | Source", terms: AuditPolicy | None = None, *, workers: int = 2,
                    dask_address: str | None = None, progress: Progress | None = None, chunk_size: int = CHUNK_SIZE,
@@ -114,27 +123,24 @@ def _audit_parallel(source: Source, terms: AuditPolicy, *, workers: int, dask_ad
                     progress: Progress | None, chunk_size: int, max_in_flight: int | None,
                     read_in_workers: bool | None, now: datetime | None, grace: timedelta, scope: Any,
                     findings: Any = None) -> AuditReport:
-    # the policy, spelled out for the workers' tasks (:func:`audit_partition`)
-    public_key, strict, witnesses = terms.public_key, terms.strict, terms.policy
     local_workers = not dask_address or dask_address.startswith("local:")
     if read_in_workers is None:
         read_in_workers = local_workers
     shipped = shippable_log(terms.log, reads_files=read_in_workers or local_workers)
-    checks = Checks(terms.state, terms.trust, terms.check_signatures, findings or None)
+    handoff = Handoff(replace(terms, log=None), findings or None, shipped)  # the one policy the workers audit with
     if dask_address:
         parts: Iterator[Partition] | None = None
         if dask_address.startswith("local:"):  # the workers fork from this process: warm it first
             parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace, scope=scope,
                                     taper=local_size(dask_address))
-            parts, _ = warm_first(iter(parts), public_key, strict, witnesses, shipped, checks)
+            parts, _ = warm_first(iter(parts), handoff)
         client = dask_client(dask_address)
         try:
             if parts is None:
                 parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace, scope=scope,
                                         taper=dask_workers(client))
-            return audit_partitions_dask(parts, client, public_key=public_key, strict=strict, witnesses=witnesses,
-                                         progress=progress, max_in_flight=max_in_flight, log=shipped,
-                                         checks=checks)
+            return audit_partitions_dask(parts, client, handoff=handoff, progress=progress,
+                                         max_in_flight=max_in_flight)
         finally:
             cluster = getattr(client, "cluster", None) if dask_address.startswith("local:") else None
             client.close()
@@ -142,5 +148,5 @@ def _audit_parallel(source: Source, terms: AuditPolicy, *, workers: int, dask_ad
                 cluster.close()
     parts = plan_partitions(source, chunk_size, read_in_workers=read_in_workers, now=now, grace=grace, scope=scope,
                             taper=workers)
-    return audit_partitions_local(parts, workers=workers, public_key=public_key, strict=strict, witnesses=witnesses,
-                                  progress=progress, max_in_flight=max_in_flight, log=shipped, checks=checks)
+    return audit_partitions_local(parts, workers=workers, handoff=handoff, progress=progress,
+                                  max_in_flight=max_in_flight)

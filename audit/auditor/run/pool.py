@@ -4,43 +4,43 @@ from __future__ import annotations
 import itertools
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.context import BaseContext
 from typing import Any, Callable, Iterable, Iterator
 
 from .partitions import Partition, crashed_partition
 from .report import AuditReport
-from .task import Checks, InOrder, Progress, audit_partition, install, task_args
+from .task import Handoff, InOrder, Progress, audit_partition, install
 
 #: the module a worker must have imported (its task, and everything the audit needs)
 PARALLEL = "audit.auditor.run.parallel"
 
-def audit_partitions_local(parts: Iterable[Partition], *, workers: int, public_key: str | None = None,
-                           strict: bool = False, witnesses: Any = None, progress: Progress | None = None,
-                           max_in_flight: int | None = None, mp_context: Any = None,
-                           task: Callable[..., AuditReport] = audit_partition, log: Any = None,
-                           checks: Checks = Checks(), warm: bool = True) -> AuditReport:
+def audit_partitions_local(parts: Iterable[Partition], *, workers: int, handoff: Handoff = Handoff(),
+                           progress: Progress | None = None, max_in_flight: int | None = None,
+                           mp_context: BaseContext | None = None, task: Callable[..., AuditReport] = audit_partition,
+                           warm: bool = True) -> AuditReport:
     """Audit partitions on a pool of ``workers`` local processes (:func:`start_context` by
-    default); ``log`` (a shippable view: :func:`shippable_log`) is given to each worker process once.
+    default), each task under the run's policy (``handoff``); the policy's ``log`` (a
+    shippable view: :func:`shippable_log`) is given to each worker process once.
     With ``warm`` the parent first audits a few samples of the first partition
     (:mod:`audit.auditor.run.warmup`), so forked workers start with the game's modules and tables built."""
     ctx = mp_context or start_context()
     limit = max_in_flight or 2 * workers
-    merger = InOrder(progress, checks.state)
+    merger = InOrder(progress, handoff.terms.state)
     source = iter(parts)
     if warm and ctx.get_start_method() != "spawn":  # a spawned worker would not inherit it
-        source, modules = warm_first(source, public_key, strict, witnesses, log, checks)
+        source, modules = warm_first(source, handoff)
         if ctx.get_start_method() == "forkserver":
             ctx.set_forkserver_preload([PARALLEL, *modules])
-    init = {"initializer": install, "initargs": (log,)} if log is not None else {}
-    pool = ProcessPoolExecutor(workers, mp_context=ctx, **init)
-    in_flight: dict[Future, Partition] = {}
+    pool = _pool(workers, ctx, handoff)
+    in_flight: dict[Future[AuditReport], Partition] = {}
     suspects: list[Partition] = []
     try:
         while True:
             while (not suspects and len(in_flight) < limit and len(merger.waiting) < limit
                    and (part := next(source, None)) is not None):
                 try:
-                    in_flight[pool.submit(task, *task_args(part.items, public_key, strict, witnesses),
-                                          **checks.kwargs())] = part
+                    args, kwargs = handoff.task(part.items)
+                    in_flight[pool.submit(task, *args, **kwargs)] = part
                 except BrokenProcessPool:  # the pool broke since the last wait: retry it alone too
                     suspects.append(part)
             if not in_flight and not suspects:
@@ -57,15 +57,14 @@ def audit_partitions_local(parts: Iterable[Partition], *, workers: int, public_k
             if suspects and not in_flight:
                 pool.shutdown(cancel_futures=True)
                 for part in sorted(suspects, key=lambda p: p.index):
-                    merger.put(part.index, _retry_alone(part, ctx, task, public_key, strict, witnesses, init, checks))
+                    merger.put(part.index, _retry_alone(part, ctx, task, handoff))
                 suspects.clear()
-                pool = ProcessPoolExecutor(workers, mp_context=ctx, **init)
+                pool = _pool(workers, ctx, handoff)
     finally:
         pool.shutdown(cancel_futures=True)
     return merger.report
 
-def warm_first(source: Iterator[Partition], public_key: str | None, strict: bool, witnesses: Any, log: Any,
-          checks: Checks) -> tuple[Iterator[Partition], tuple[str, ...]]:
+def warm_first(source: Iterator[Partition], handoff: Handoff) -> tuple[Iterator[Partition], tuple[str, ...]]:
     """Warm this process up on the first partition's samples (:func:`audit.auditor.run.warmup.warm_up`);
     the partitions, all of them still to come, and the modules the warm-up imported."""
     from .warmup import warm_up
@@ -73,11 +72,14 @@ def warm_first(source: Iterator[Partition], public_key: str | None, strict: bool
     first = next(source, None)
     if first is None:
         return source, ()
-    modules = warm_up(first.items, lambda chosen: audit_partition(chosen, public_key, strict, witnesses, log=log,
-                                                                  **checks.kwargs()))
+    def audit(chosen: Any) -> AuditReport:
+        args, kwargs = handoff.task(chosen, log=handoff.log)
+        return audit_partition(*args, **kwargs)
+
+    modules = warm_up(first.items, audit)
     return itertools.chain([first], source), modules
 
-def start_context() -> Any:
+def start_context() -> BaseContext:
     """How local workers start.  ``fork`` when it is safe -- on Linux, from a parent with no
     thread but its own: the workers begin with every module the parent has imported (the
     audit's import is ~0.5 CPU-second a process, most of a short run's fixed cost; measured
@@ -97,13 +99,19 @@ def start_context() -> Any:
         return ctx
     return multiprocessing.get_context("spawn")
 
-def _retry_alone(part: Partition, ctx: Any, task: Callable[..., AuditReport], public_key: str | None,
-                 strict: bool, witnesses: Any = None, init: dict | None = None,
-                 checks: Checks = Checks()) -> AuditReport:
+def _pool(workers: int, ctx: BaseContext, handoff: Handoff) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes, each given the run's shippable log view once (:func:`install`)."""
+    log = handoff.log
+    if log is None:
+        return ProcessPoolExecutor(workers, mp_context=ctx)
+    return ProcessPoolExecutor(workers, mp_context=ctx, initializer=install, initargs=(log,))
+
+def _retry_alone(part: Partition, ctx: BaseContext, task: Callable[..., AuditReport],
+                 handoff: Handoff) -> AuditReport:
     """Run one partition in a fresh one-process pool; a second crash makes it internal errors."""
-    with ProcessPoolExecutor(1, mp_context=ctx, **(init or {})) as solo:
+    with _pool(1, ctx, handoff) as solo:
         try:
-            return solo.submit(task, *task_args(part.items, public_key, strict, witnesses),
-                               **checks.kwargs()).result()
+            args, kwargs = handoff.task(part.items)
+            return solo.submit(task, *args, **kwargs).result()
         except Exception as exc:  # noqa: BLE001
             return crashed_partition(part, exc)

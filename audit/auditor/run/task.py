@@ -1,21 +1,26 @@
 """A partition's audit in a worker (:func:`audit_partition`), and the parent's merge of the
 partial reports in partition order (:class:`InOrder`).
 
-The task's arguments are the run's :class:`~audit.auditor.verdict.audit_policy.AuditPolicy`
-spelled out for the trip to a worker process (:func:`task_args`, :class:`Checks`): the
-positional ``(items, public_key, strict[, witnesses])`` every task takes, and keyword
-arguments only for what is set.
+The run's :class:`~audit.auditor.verdict.audit_policy.AuditPolicy` travels to the workers as
+the one value it is (:class:`Handoff`): it pickles (for worker processes and Dask), with the
+whole log's view (a shippable one: a ledger's file and size, or every leaf hash) sent to
+each worker once and each task's audit state a fresh copy of the run's.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..sources.splits import Split, Wire
-from ..verdict.audit_policy import AuditPolicy
+from ..verdict.audit_policy import AuditPolicy, CheckpointState
 from .partitions import StatusWire
 from .report import AuditReport
 from .runner import audit_one, with_findings
+
+if TYPE_CHECKING:
+    from ..evidence.ledger_log import LedgerLogRef
+    from ..evidence.logcheck import LogView
+    from ..sources.logscan import Findings
 
 Progress = Callable[[AuditReport], None]
 
@@ -23,20 +28,20 @@ Progress = Callable[[AuditReport], None]
 class PartialReport(AuditReport):
     """A partition's report, with what its records' checkpoints did to the audit state."""
 
-    state: Any = None
+    state: CheckpointState | None = None
 
 #: the log view a worker process judges records against (set by the pool's initializer)
-_INSTALLED: dict[str, Any] = {"log": None}
+_INSTALLED: dict[str, LogView | LedgerLogRef | None] = {"log": None}
 
-def install(log: Any) -> None:
+def install(log: LogView | LedgerLogRef | None) -> None:
     _INSTALLED["log"] = log
 
-def _resolve(log: Any) -> Any:
+def _resolve(log: LogView | LedgerLogRef | None) -> LogView | None:
     from ..evidence.ledger_log import LedgerLogRef
 
     return log.open() if isinstance(log, LedgerLogRef) else log
 
-def _add(report: AuditReport, wire: Any, terms: AuditPolicy, findings: Any = None) -> None:
+def _add(report: AuditReport, wire: Wire | StatusWire, terms: AuditPolicy, findings: Findings | None = None) -> None:
     """One partition entry into ``report``: a hand's status, an unreadable item, or a record."""
     if len(wire) == 2:  # (where, HandStatus): built only by the auditor, never read from a record
         report.add_status(wire[0], with_findings(wire[1], findings))
@@ -47,51 +52,59 @@ def _add(report: AuditReport, wire: Any, terms: AuditPolicy, findings: Any = Non
     else:
         report.add(where, audit_one(data, terms, findings=findings))
 
-def audit_partition(items: Sequence[Wire | StatusWire] | Split, public_key: str | None = None, strict: bool = False,
-                    witnesses: Any = None, *, log: Any = None, state: Any = None, trust: Any = None,
-                    check_signatures: bool = False, findings: Any = None) -> AuditReport:
+def audit_partition(items: Sequence[Wire | StatusWire] | Split, terms: AuditPolicy | None = None, *,
+                    log: LogView | LedgerLogRef | None = None, findings: Findings | None = None) -> AuditReport:
     """Audit one partition's items (read from the archive first if given a split) into a
-    partial report (runs in the worker).  The arguments are the run's :class:`AuditPolicy`
-    spelled out for the trip to a worker process; ``log`` is the whole log's view (default:
-    the one this worker process was given, if any); ``state`` a fresh :class:`StateCheck`
-    whose result comes back in the report (:class:`PartialReport`)."""
+    partial report (runs in the worker), under ``terms``, the run's :class:`AuditPolicy`
+    (default: the default policy).  The whole log's view is ``log``, else the policy's, else
+    the one this worker process was given (:func:`install`), if any; a shippable view (a
+    :class:`~audit.auditor.evidence.ledger_log.LedgerLogRef`) is opened here.  The policy's
+    ``state`` (a fresh :class:`StateCheck` per task) comes back in the report
+    (:class:`PartialReport`)."""
     if isinstance(items, Split):
         items = items.read()
-    view = _resolve(log if log is not None else _INSTALLED["log"])
-    report = PartialReport(state=state) if state is not None else AuditReport()
-    terms = AuditPolicy.of(public_key=public_key, strict=strict, witnesses=witnesses, log=view, state=state,
-                           trust=trust, check_signatures=check_signatures)
+    terms = terms if terms is not None else AuditPolicy()
+    shipped = log if log is not None else terms.log if terms.log is not None else _INSTALLED["log"]
+    terms = replace(terms, log=_resolve(shipped))
+    report = PartialReport(state=terms.state) if terms.state is not None else AuditReport()
     for wire in items:
         _add(report, wire, terms, findings or None)
     return report
 
-def task_args(items: Any, public_key: str | None, strict: bool, witnesses: Any) -> tuple:
-    """A partition task's arguments; the witness policy only when there is one (so tasks of
-    three parameters keep working)."""
-    return (items, public_key, strict) if witnesses is None else (items, public_key, strict, witnesses)
-
 @dataclass(frozen=True)
-class Checks:
-    """What every task of a run gets besides its items: keyword arguments, only those set."""
+class Handoff:
+    """What a run gives its workers: ``terms``, the run's :class:`AuditPolicy`; ``findings``
+    (hand id -> faults the whole log or archive shows: small, only hands with faults); and
+    ``shipped``, the whole log's view as the workers get it
+    (:func:`audit.auditor.run.parallel.shippable_log`: a ledger's file and size, or every
+    leaf hash) -- beside the policy, whose ``log`` is a view to judge by, not a reference to
+    one (a policy whose ``log`` is already a :class:`LogIndex` ships that)."""
 
-    state: Any = None  # the parent's StateCheck; each task gets a fresh copy (``blank()``)
-    trust: Any = None
-    check_signatures: bool = False
-    findings: Any = None  # hand id -> faults the whole log or archive shows (small: only hands with faults)
+    terms: AuditPolicy = AuditPolicy()
+    findings: Findings | None = None
+    #: the shippable log view, when the policy's own is not one (:func:`audit.auditor.run.parallel.shippable_log`)
+    shipped: LogView | LedgerLogRef | None = None
 
-    def kwargs(self, **extra: Any) -> dict[str, Any]:
-        out = {k: v for k, v in (("trust", self.trust), ("check_signatures", self.check_signatures),
-                                 ("findings", self.findings)) if v}
-        if self.state is not None:
-            out["state"] = self.state.blank()
-        out.update({k: v for k, v in extra.items() if v is not None})
-        return out
+    @property
+    def log(self) -> LogView | LedgerLogRef | None:
+        """The shippable log view, sent to each worker once (a pool's initializer, a Dask broadcast)."""
+        return self.shipped if self.shipped is not None else self.terms.log
+
+    def task(self, items: Sequence[Wire | StatusWire] | Split, **extra: Any
+             ) -> tuple[tuple[Sequence[Wire | StatusWire] | Split, AuditPolicy], dict[str, Any]]:
+        """One task's positional and keyword arguments: its items and the policy -- without
+        the log (each worker has it already) and with a fresh copy of the run's audit state
+        (``blank()``) -- and, as keywords, the findings if any and ``extra`` where not ``None``."""
+        state = self.terms.state.blank() if self.terms.state is not None else None
+        kwargs = {"findings": self.findings} if self.findings else {}
+        kwargs.update({k: v for k, v in extra.items() if v is not None})
+        return (items, replace(self.terms, log=None, state=state)), kwargs
 
 class InOrder:
     """Merge partial reports in partition order, whatever order they finish in (and their
     audit-state results into ``state``)."""
 
-    def __init__(self, progress: Progress | None, state: Any = None) -> None:
+    def __init__(self, progress: Progress | None, state: CheckpointState | None = None) -> None:
         self.report = AuditReport()
         self.waiting: dict[int, AuditReport] = {}
         self.next = 0
@@ -103,8 +116,9 @@ class InOrder:
         while self.next in self.waiting:
             part = self.waiting.pop(self.next)
             self.report.merge(part)
-            if self.state is not None and getattr(part, "state", None) is not None:
-                self.state.absorb(part.state)
+            part_state = getattr(part, "state", None)  # a PartialReport's (a task may return another report)
+            if self.state is not None and part_state is not None:
+                self.state.absorb(part_state)
             self.next += 1
             if self.progress:
                 self.progress(self.report)
