@@ -3,8 +3,8 @@
 account tested on ``rummy13.pick``, ``rummy13.discard`` and ``rummy13.drop`` and every pair on
 its pair signals, in one Benjamini-Hochberg control at 1 %.  The observations are played once
 and kept in the test cache (``tests/collusion/rummy_honest.py``; about 5.5 CPU-minutes to
-build, under a name that changes with the code that makes them); the review itself takes
-seconds."""
+build; a kept copy is used only if the first hands of two tables, played again, give the
+same numbers); the review itself takes seconds."""
 from __future__ import annotations
 
 import sys
@@ -14,12 +14,11 @@ from pathlib import Path
 import pytest
 
 from audit.auditor.collusion import review
-from audit.auditor.collusion.cheaters import played_observations
 from audit.auditor.collusion.significance import ALPHA
 from replay.rummy.discard_drop_signals import DISCARD_SIGNAL, DROP_SIGNAL
 
 sys.path.insert(0, str(Path(__file__).parent))
-from rummy_honest import HANDS, PLAYERS, SEED, TABLES, ten_thousand  # noqa: E402
+from rummy_honest import HANDS, TABLES, matches, ten_thousand  # noqa: E402
 
 
 @pytest.mark.slow
@@ -27,11 +26,7 @@ def test_ten_thousand_honest_rummy_hands_flag_nobody():
     # docs/collusion.md: with every account and pair honest the control keeps the chance of any
     # flag in a run at most 1 % (the documented false-positive rate); this seeded archive flags none
     obs = ten_thousand()
-    # the cache is this code's: the first hands of one table played again give the same numbers
-    again = played_observations("rummy13", tables=TABLES, players=PLAYERS, hands=15, seed=SEED, table_ids=[7])
-    for key, xs in again.excesses.items():
-        kept = [x for x, at in zip(obs.excesses[key], obs.hand_of[key]) if at <= 15]
-        assert kept == xs, key
+    assert matches(obs)          # the kept observations are this code's on the hands played again
     rep = review(obs)
     assert rep.hands == TABLES * HANDS == 10_000
     tested = Counter(t.signal for t in rep.tests if t.tested)
