@@ -32,6 +32,9 @@ GOLDEN = json.loads((ROOT / "fixtures" / "records" / "kitti" / "golden-0.json").
 # where it has an integer field, as table.dealer; a statement is an open object to it)
 INTEGER_SPELLING = {"conformance/records/edited/dealer-as-float.json": (True, False),
                     "conformance/records/edited/seat-with-exponent.json": (True, True)}
+# records the schema refuses and the parser reads: shape the parser leaves to the schema (the
+# table's key is read as given; hex in upper case is not the record's spelling)
+SHAPE_ONLY = {"conformance/records/edited/key-upper-case.json"}
 
 
 def _readers(data) -> tuple[bool, bool, bool]:
@@ -59,6 +62,8 @@ def test_the_fixture_and_conformance_records_are_read_alike():
         schema, model, parsed = _readers(data)
         if name in INTEGER_SPELLING:
             assert (schema, model, parsed) == (True, *INTEGER_SPELLING[name][1:], False), name
+        elif name in SHAPE_ONLY:
+            assert (schema, model, parsed) == (False, False, True), name
         else:
             assert schema == model == parsed, name
     assert seen >= 100
