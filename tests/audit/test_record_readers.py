@@ -92,6 +92,7 @@ BOTH = [
     ("point value 0.00", _set(T + ("point_value",), "0.00")),
     ("point value negative", _set(T + ("point_value",), "-0.25")),
     ("point value three places", _set(T + ("point_value",), "0.255")),
+    ("point value with a final newline", _set(T + ("point_value",), "0.25\n")),
     ("commission 100", _set(T + ("commission_pct",), "100")),
     ("commission 0100", _set(T + ("commission_pct",), "0100")),
     ("commission as a number", _set(T + ("commission_pct",), 5)),
@@ -126,6 +127,7 @@ PARSER_ONLY = [
 # as given; the audit has refused the record before it parses)
 SCHEMA_ONLY = [
     ("table key not hex", _set(T + ("public_key",), "not-a-key")),
+    ("table key with a final newline", _set(T + ("public_key",), lambda k: k + "\n")),  # Python's $ alone allows it
     ("a statement without its signature", _set(("fairness", "statements", 0, "sig"), DELETE)),
     ("a move without its type", _set(("moves", 0, "type"), DELETE)),
     ("payouts claimed as numbers", _set(("outcome", "payouts", "commission"), 0)),
