@@ -35,7 +35,7 @@ export const RECORD_SCHEMA = {
     },
     "public_key": {
      "type": "string",
-     "pattern": "^[0-9a-f]{64}$"
+     "pattern": "^[0-9a-f]{64}$(?!\\n)"
     },
     "seats": {
      "type": "array",
@@ -66,12 +66,12 @@ export const RECORD_SCHEMA = {
     "point_value": {
      "description": "a point value: an amount more than 0 (docs/records.md, Table money)",
      "type": "string",
-     "pattern": "^(?![0.]*$)[0-9]{1,15}(\\.[0-9]{1,2})?$"
+     "pattern": "^(?![0.]*$)[0-9]{1,15}(\\.[0-9]{1,2})?$(?!\\n)"
     },
     "commission_pct": {
      "description": "a commission: an amount at least 0 and less than 100 (docs/records.md, Table money)",
      "type": "string",
-     "pattern": "^(?=0*[0-9]{1,2}(\\.|$))[0-9]{1,15}(\\.[0-9]{1,2})?$"
+     "pattern": "^(?=0*[0-9]{1,2}(\\.|$))[0-9]{1,15}(\\.[0-9]{1,2})?$(?!\\n)"
     },
     "carry": {
      "description": "What the game carries from the table's previous hand (Kitti: the pot).",
@@ -137,24 +137,24 @@ export const RECORD_SCHEMA = {
     },
     "ruleset_hash": {
      "type": "string",
-     "pattern": "^[0-9a-f]{64}$"
+     "pattern": "^[0-9a-f]{64}$(?!\\n)"
     },
     "server_commitment": {
      "type": "string",
-     "pattern": "^[0-9a-f]{64}$"
+     "pattern": "^[0-9a-f]{64}$(?!\\n)"
     },
     "seat_commitments": {
      "type": "array",
      "items": {
       "type": "string",
-      "pattern": "^[0-9a-f]{64}$"
+      "pattern": "^[0-9a-f]{64}$(?!\\n)"
      }
     },
     "player_seeds": {
      "type": "array",
      "items": {
       "type": "string",
-      "pattern": "^([0-9a-f]{2}){16,64}$"
+      "pattern": "^([0-9a-f]{2}){16,64}$(?!\\n)"
      }
     },
     "server_seed": {
@@ -162,7 +162,7 @@ export const RECORD_SCHEMA = {
       "string",
       "null"
      ],
-     "pattern": "^[0-9a-f]{64}$"
+     "pattern": "^[0-9a-f]{64}$(?!\\n)"
     },
     "statements": {
      "type": "array",
@@ -178,7 +178,7 @@ export const RECORD_SCHEMA = {
         "properties": {
          "time": {
           "type": "string",
-          "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$",
+          "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$(?!\\n)",
           "description": "a statement time: UTC, exactly YYYY-MM-DDTHH:MM:SS.mmmZ (docs/records.md)"
          }
         },
@@ -186,11 +186,11 @@ export const RECORD_SCHEMA = {
        },
        "key": {
         "type": "string",
-        "pattern": "^[0-9a-f]{64}$"
+        "pattern": "^[0-9a-f]{64}$(?!\\n)"
        },
        "sig": {
         "type": "string",
-        "pattern": "^[0-9a-f]{128}$"
+        "pattern": "^[0-9a-f]{128}$(?!\\n)"
        }
       },
       "required": [
@@ -287,23 +287,23 @@ export const RECORD_SCHEMA = {
        "type": "array",
        "items": {
         "type": "string",
-        "pattern": "^-?[0-9]{1,15}(\\.[0-9]{1,2})?$"
+        "pattern": "^-?[0-9]{1,15}(\\.[0-9]{1,2})?$(?!\\n)"
        }
       },
       "commission": {
        "type": "string",
-       "pattern": "^-?[0-9]{1,15}(\\.[0-9]{1,2})?$"
+       "pattern": "^-?[0-9]{1,15}(\\.[0-9]{1,2})?$(?!\\n)"
       },
       "gross": {
        "type": "array",
        "items": {
         "type": "string",
-        "pattern": "^-?[0-9]{1,15}(\\.[0-9]{1,2})?$"
+        "pattern": "^-?[0-9]{1,15}(\\.[0-9]{1,2})?$(?!\\n)"
        }
       },
       "pot_delta": {
        "type": "string",
-       "pattern": "^-?[0-9]{1,15}(\\.[0-9]{1,2})?$"
+       "pattern": "^-?[0-9]{1,15}(\\.[0-9]{1,2})?$(?!\\n)"
       }
      },
      "required": [
