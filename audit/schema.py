@@ -18,12 +18,24 @@ from jsonschema import Draft202012Validator
 from replay.canonical import NOT_JSON, json_kind
 from replay.errors import MalformedError
 from replay.record_model import check_shape
+from replay.registry import game_names, presets
+
+
+def _validator() -> Draft202012Validator:
+    """The schema's validator, its ruleset's preset and game enums the registry's as it is now:
+    the built-in ones the schema names, and any game registered at run time (tests/toy_game)."""
+    return _validator_for(presets(), game_names())
 
 
 @cache
-def _validator() -> Draft202012Validator:
-    text = resources.files("audit.schemas").joinpath("hand-record.schema.json").read_text(encoding="utf-8")
-    return Draft202012Validator(json.loads(text))
+def _validator_for(known_presets: tuple[str, ...], known_games: tuple[str, ...]) -> Draft202012Validator:
+    schema = json.loads(resources.files("audit.schemas").joinpath("hand-record.schema.json").read_text(encoding="utf-8"))
+    ruleset = schema["properties"]["ruleset"]
+    ruleset = schema.get("$defs", {}).get(ruleset.get("$ref", "").rsplit("/", 1)[-1], ruleset)
+    for name, known in (("preset", known_presets), ("game", known_games)):
+        listed = ruleset["properties"][name]["enum"]   # the file's words stay as they are; a registered one is added
+        listed += [k for k in known if k not in listed]
+    return Draft202012Validator(schema)
 
 
 MAX_DEPTH = 64  # a real record nests about 8 deep; deeper input would exhaust the recursion limit

@@ -81,8 +81,10 @@ def witnessed_future(statements: Any, witnesses: Any, skew: timedelta = DEFAULT_
     faults = []
     for number, signed in enumerate(statements or (), start=1):
         st = signed.get("statement") if isinstance(signed, dict) else None
-        text = st.get("time") if isinstance(st, dict) else None
-        if is_future(parse_time(text), bound, skew):
+        if not isinstance(st, dict):
+            continue
+        text = st.get("time")
+        if isinstance(text, str) and is_future(parse_time(text), bound, skew):
             kind = st.get("kind") if isinstance(st.get("kind"), str) else "?"
             faults.append(future_fault(f"statement {number} ({kind})", text, bound, skew,
                                        by=f"witness {who}'s cosignature of the checkpoint that holds it",

@@ -126,8 +126,9 @@ _BY_TEXT: dict[str, Card] = {str(c): c for c in ALL_CARDS}
 _BY_TEXT.update({"10" + s: _BY_TEXT["T" + s] for s in SUIT_CHARS})
 
 
-def parse_card(text: str) -> Card:
-    """Parse one card in the canonical notation; raises :class:`CardParseError`."""
+def parse_card(text: object) -> Card:
+    """Parse one card in the canonical notation; raises :class:`CardParseError` (for a
+    value that is not a string too)."""
     if isinstance(text, str):
         card = _BY_TEXT.get(text)
         if card is not None:

@@ -17,13 +17,16 @@ from __future__ import annotations
 import dataclasses
 from functools import cache
 from operator import attrgetter
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+T = TypeVar("T", bound="DataclassInstance")
 
 
 @cache
-def _layout(cls: type) -> tuple[dict[str, int], Callable[[Any], tuple]] | None:
+def _layout(cls: type[DataclassInstance]) -> tuple[dict[str, int], Callable[[object], tuple[object, ...]]] | None:
     """Each field's position in ``__init__`` and a getter of all values, or ``None``."""
     fields = dataclasses.fields(cls)
     if len(fields) < 2 or any(not f.init or f.kw_only for f in fields):

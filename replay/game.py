@@ -30,6 +30,8 @@ from .errors import RulesetError
 from .registry import game_for
 
 if TYPE_CHECKING:
+    from .cards import Card
+    from .deal import Deal
     from .fairness import HandRandomness
     from .rulesets import Ruleset
 
@@ -65,7 +67,10 @@ class Outcome:
 
 @runtime_checkable
 class Move(Protocol):
-    seat: int
+    """A move: the seat that makes it (read-only, so frozen dataclasses qualify) and its JSON form."""
+
+    @property
+    def seat(self) -> int: ...
 
     def to_json(self) -> dict[str, Any]: ...
 
@@ -87,7 +92,8 @@ class Engine(Protocol):
         """Every move the rules allow now (for bots and for tests)."""
 
     def apply(self, state: Any, move: Move) -> Any:
-        """The state after ``move``; :class:`~replay.errors.IllegalMoveError` if not allowed."""
+        """The state after ``move``; :class:`~replay.errors.IllegalMoveError` if not allowed
+        (a move of another game included: an engine takes any :class:`Move` and checks it)."""
 
     def is_over(self, state: Any) -> bool: ...
 
@@ -95,6 +101,9 @@ class Engine(Protocol):
 
     def parse_move(self, data: Mapping[str, Any]) -> Move:
         """A move from its JSON form; :class:`~replay.errors.MalformedError` if it does not parse."""
+
+    def work_points(self, outcome: Outcome) -> dict[str, Any]:
+        """The terms of the outcome's net points, for :func:`replay.worked.work_settlement`."""
 
 
 @dataclass(frozen=True)
@@ -221,7 +230,7 @@ class Game:
     carry: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     carry_after: Callable[[Mapping[str, Any], Outcome], Mapping[str, Any]] | None = None
     describe_move: Callable[[Move, Sequence[str]], str] | None = None
-    jokers_of_hand: Callable[["Ruleset", Any, Outcome], Callable[[Any], bool] | None] | None = None
+    jokers_of_hand: Callable[["Ruleset", "Deal", Outcome], Callable[["Card"], bool] | None] | None = None
     hidden_signals: Callable[[Any, Any, Move, Any], list[Any]] | None = None
     worked_template: Path | None = None
     worked_heading: Callable[[Mapping[str, Any], Callable[[int], str]], str] | None = None

@@ -65,14 +65,14 @@ def decision_pair_signals(game: Any) -> Callable[..., list[PairObservation]] | N
 def flows(nets: Sequence[Decimal | Fraction | int]) -> dict[tuple[int, int], Fraction]:
     """What each seat paid each other seat in one hand: every net loss is split among the
     net winners in proportion to their gains (``flows[(loser, winner)]``)."""
-    nets = [Fraction(n) for n in nets]
-    gains = sum((n for n in nets if n > 0), Fraction(0))
+    exact = [Fraction(n) for n in nets]
+    gains = sum((n for n in exact if n > 0), Fraction(0))
     out: dict[tuple[int, int], Fraction] = {}
     if gains == 0:
         return out
-    for i, loss in enumerate(nets):
+    for i, loss in enumerate(exact):
         if loss < 0:
-            for j, gain in enumerate(nets):
+            for j, gain in enumerate(exact):
                 if gain > 0:
                     out[(i, j)] = -loss * gain / gains
     return out

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from decimal import Decimal
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -57,7 +57,7 @@ from .fairness import parse_digest, parse_player_seed, parse_server_seed
 from .rulesets import Ruleset
 from .settlement import parse_commission_pct, parse_point_value
 
-RECORD_FORMAT = "tiplu.hand/3"  # what Tiplu writes (format 3: moves and terms bound)
+RECORD_FORMAT: Final = "tiplu.hand/3"  # what Tiplu writes (format 3: moves and terms bound)
 RECORD_FORMAT_V2 = "tiplu.hand/2"  # log evidence, no move chain; still read and audited by its rules
 RECORD_FORMAT_V1 = "tiplu.hand/1"  # no log evidence; still read
 RECORD_FORMATS = (RECORD_FORMAT_V1, RECORD_FORMAT_V2, RECORD_FORMAT)

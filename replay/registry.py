@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module, resources
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, TypeGuard
 
 from .errors import RulesetError
 
@@ -96,7 +96,8 @@ def presets() -> tuple[str, ...]:
     return tuple(_builtins()) + tuple(p for p in _registered_specs if p not in _builtins())
 
 
-def is_preset(preset: Any) -> bool:
+def is_preset(preset: object) -> TypeGuard[str]:
+    """Whether ``preset`` names a known preset (so it is a string)."""
     return isinstance(preset, str) and (preset in _builtins() or preset in _registered_specs)
 
 
@@ -166,5 +167,15 @@ def unregister(name: str) -> None:
         del _registered_specs[preset]
 
 
-def _builtin_names() -> set[str]:
-    return {b.spec["game"] for b in _builtins().values()}
+def _builtin_names() -> frozenset[str]:
+    return _builtin_game_names()
+
+
+@cache
+def _builtin_game_names() -> frozenset[str]:
+    return frozenset(b.spec["game"] for b in _builtins().values())
+
+
+def is_game(name: Any) -> bool:
+    """Whether ``name`` is a known game's name (built in, or registered at run time)."""
+    return isinstance(name, str) and (name in _builtin_game_names() or name in _registered_games)

@@ -28,7 +28,7 @@ PRESETS: tuple[str, ...] = presets()  # the built-in presets, in listing order (
 MAX_SAFE_INTEGER = 2**53 - 1  # the in-browser verifier reads settings with JSON.parse
 
 
-def preset_spec(preset: str) -> Mapping[str, Any]:
+def preset_spec(preset: object) -> Mapping[str, Any]:
     """The declaration of a preset: title, game, and each setting's default, rule and doc."""
     if not is_preset(preset):
         raise RulesetError(f"unknown preset {str(preset)[:64]!r}; known: {', '.join(presets())}")

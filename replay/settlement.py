@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from decimal import (ROUND_HALF_UP, Context, Decimal, DecimalException, DivisionByZero, Inexact,
                      InvalidOperation, Overflow, localcontext)
-from typing import Sequence
+from typing import Sequence, TypedDict
 
 from .errors import MalformedError
 
@@ -116,6 +116,15 @@ def format_amount(value: Decimal) -> str:
     return str(round_cents(value) if value == round_cents(value) else value)
 
 
+class SettlementJson(TypedDict):
+    """:meth:`Settlement.to_json`: each amount as :func:`format_amount` writes it."""
+
+    gross: list[str]
+    nets: list[str]
+    commission: str
+    pot_delta: str
+
+
 @dataclass(frozen=True, slots=True)
 class Settlement:
     """One hand's money.  ``gross`` and ``nets`` are per seat, in HT."""
@@ -125,7 +134,7 @@ class Settlement:
     commission: Decimal
     pot_delta: Decimal = ZERO
 
-    def to_json(self) -> dict:
+    def to_json(self) -> SettlementJson:
         return {
             "gross": [format_amount(x) for x in self.gross],
             "nets": [format_amount(x) for x in self.nets],
@@ -146,7 +155,7 @@ def settle(net_points: Sequence[int | Decimal], *, point_value: Decimal, commiss
     """
     for p in (*net_points, pot_delta_points):
         if isinstance(p, bool) or not isinstance(p, (int, Decimal)) or (
-                isinstance(p, Decimal) and not p.is_finite()) or abs(p) > MAX_POINTS:
+                isinstance(p, Decimal) and not p.is_finite()) or not -MAX_POINTS <= p <= MAX_POINTS:
             raise MalformedError(f"a seat's points must be a number of at most {MAX_POINTS} in size")
     if sum(net_points) + pot_delta_points != 0:
         raise MalformedError(f"net points {list(net_points)} with pot change {pot_delta_points} do not sum to zero")

@@ -9,8 +9,8 @@ from importlib import import_module
 
 from flask import Flask
 
-AREAS = ("web.pages", "web.api", "web.operator_api", "web.log_api", "web.log_tiles", "web.openapi", "web.stats_page",
-         "web.collusion_page")
+AREAS = ("web.pages", "web.static_files", "web.api", "web.operator_api", "web.log_api", "web.log_tiles", "web.openapi",
+         "web.stats_page", "web.collusion_page")
 
 
 def init_app(app: Flask, areas: tuple[str, ...] = AREAS) -> None:

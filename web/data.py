@@ -1,7 +1,7 @@
 """What the pages and the JSON API show, computed once here from the ledger.
 
 Everything public goes through the ledger's public views (:mod:`audit.operator.ledger.views`, the
-listings of its facade, :class:`~audit.operator.ledger.Ledger`) and :func:`audit.operator.publish.published_record`: a hand's server seed appears only once it is
+listings of its facade, :class:`~audit.operator.ledger.Ledger`) and its ``published_record`` (:func:`audit.operator.publish.published_record`): a hand's server seed appears only once it is
 revealed (or the hand is cancelled).  Cards are computed only for revealed hands -- before
 the reveal nobody outside the operator may see them.
 
@@ -27,7 +27,6 @@ from flask import current_app
 from audit.errors import NotFoundError
 from audit.auditor.verdict.hand_verdict import published_verdict
 from audit.auditor.evidence.ledger_log import LedgerLog
-from audit.operator.publish import get_published, is_published, published_record
 from audit.tlog.checkpoint import DEFAULT_ORIGIN
 from audit.auditor.run.report import AuditReport
 from audit.auditor.verdict.verify import Verdict
@@ -59,7 +58,7 @@ def hand_json(view: Any) -> dict[str, Any]:
     from .db import get_ledger
 
     body: dict[str, Any] = view.to_json()
-    body["published"] = is_published(get_ledger(), view.id)
+    body["published"] = get_ledger().is_published(view.id)
     base = f"/api/v1/hands/{view.id}"
     body["links"] = {"self": base, "record": f"{base}/record", "verdict": f"{base}/verdict",
                      "table": f"/api/v1/tables/{view.table_id}", "page": f"/hands/{view.id}"}
@@ -78,7 +77,7 @@ def record_of(ledger: Ledger, hand_id: str) -> dict[str, Any] | None:
     """
     ledger.get_hand(hand_id)  # NotFoundError for an unknown hand
     try:
-        return get_published(ledger, hand_id)
+        return ledger.get_published(hand_id)
     except NotFoundError:
         pass
     from flask import has_app_context
@@ -87,7 +86,7 @@ def record_of(ledger: Ledger, hand_id: str) -> dict[str, Any] | None:
 
     origin = base_origin() if has_app_context() else DEFAULT_ORIGIN
     try:
-        return published_record(ledger, hand_id, origin=origin)
+        return ledger.published_record(hand_id, origin=origin)
     except NotFoundError:
         return None
 

@@ -38,13 +38,14 @@ the stored tree contradicts itself.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, overload
 
 from datetime import datetime, timezone
 
 from flask import Blueprint, Flask, current_app, g, jsonify, request
 
 from audit.consttime import same_text
+from audit.signing import SigningKey
 from audit.tlog.checkpoint import DEFAULT_ORIGIN, Checkpoint, make_checkpoint, parse_checkpoint
 from audit.tlog.logs import OPERATOR_PARAM, check_id, operator_origin
 from audit.tlog.store import TransparencyLog
@@ -96,7 +97,11 @@ def requested_operator() -> str | None:
         raise ApiError(400, "bad_request", str(exc)) from None
 
 
-def _log_owner(operator: str | None) -> tuple[str | None, Any]:
+@overload
+def _log_owner(operator: str) -> tuple[str, SigningKey | None]: ...
+@overload
+def _log_owner(operator: None) -> tuple[str | None, SigningKey | None]: ...
+def _log_owner(operator: str | None) -> tuple[str | None, SigningKey | None]:
     """``(operator, key)``: whose log to serve and the key that signs it.
 
     Each operator's log is signed by that operator's key only (``docs/transparency-log.md``,
@@ -107,7 +112,7 @@ def _log_owner(operator: str | None) -> tuple[str | None, Any]:
     operator's key of a ledger with operators is refused (503 ``log_key_not_operator``).  A
     ledger without operators (a bare log) is signed by the log key under the base origin."""
     signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
-    signer_key = getattr(signer, "key", None)
+    signer_key: SigningKey | None = getattr(signer, "key", None)
     ledger = db.get_ledger()
     ops = {op.name: op.public_key for op in ledger.operators()}
     if operator is None:
@@ -194,9 +199,9 @@ def _signing_public_key(cp: Checkpoint) -> tuple[str, str | None] | None:
     for op in db.get_ledger().operators():
         if cp.origin == operator_origin(base, op.name):
             candidates.append((op.public_key, op.name))
-    signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
-    if getattr(signer, "public_hex", None):
-        candidates.append((signer.public_hex, None))
+    signer_hex = getattr(current_app.config.get("TIPLU_CHECKPOINT_SIGNER"), "public_hex", None)
+    if signer_hex:
+        candidates.append((signer_hex, None))
     for pub, name in candidates:
         try:
             verify_checkpoint(cp.text, pub)
@@ -258,9 +263,9 @@ def get_policy():
 
     base = base_origin()
     logs = [(operator_origin(base, op.name), op.public_key) for op in db.get_ledger().operators()]
-    signer = current_app.config.get("TIPLU_CHECKPOINT_SIGNER")
-    if not logs and getattr(signer, "public_hex", None):
-        logs = [(base, signer.public_hex)]
+    signer_hex = getattr(current_app.config.get("TIPLU_CHECKPOINT_SIGNER"), "public_hex", None)
+    if not logs and signer_hex:
+        logs = [(base, signer_hex)]
     witnessing = current_app.config.get("TIPLU_WITNESSING")
     witnesses = [(e.name, str(e.vkey), e.url) for e in (witnessing.endpoints if witnessing is not None else ())]
     return Response(operator_policy_text(logs, witnesses), mimetype="text/plain")

@@ -89,6 +89,6 @@ def tile(operator: str, rest: str):
     except MalformedError as exc:
         raise ApiError(404, "not_found", str(exc)) from None
     log = get_log()
-    body = bundle(log, index, width) if level == "entries" else log.tile(level, index, width)
+    body = log.tile(level, index, width) if isinstance(level, int) else bundle(log, index, width)  # else "entries"
     return Response(body, content_type="application/octet-stream",
                     headers={"Cache-Control": IMMUTABLE if width == TILE_WIDTH else PARTIAL})

@@ -1,4 +1,5 @@
-"""The public pages: home, a table, a hand (fairness panel, replay viewer, scores), verify.
+"""The public pages: home, a table, a hand (fairness panel, replay viewer, scores); every answer's
+security headers.  The verify page's files are :mod:`web.static_files`.
 
 Server-rendered Jinja (``web/templates``) with one stylesheet (``web/static/site.css``);
 the replay viewer (``web/static/replay/``) and the in-browser check
@@ -17,20 +18,18 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from flask import (Blueprint, Response, abort, current_app, g, make_response, redirect, render_template, request,
-                   send_from_directory)
+from flask import Blueprint, Response, current_app, g, make_response, render_template, request
 
 from audit.errors import NotFoundError
-from audit.operator.publish import get_published_text
 from audit.signing import key_id, verify_statement
 from replay.canonical import canonical_json
 from replay.errors import TipluError
 from replay.records import parse_record
+from replay.settlement import format_amount
 
 from .witness_view import configured_vkeys, record_cosignatures
 from . import data, game_templates
 from .db import get_ledger
-from .limits import file_route
 
 if TYPE_CHECKING:
     from audit.operator.ledger import Ledger
@@ -68,7 +67,7 @@ def card_kind(text: str) -> str:
 @bp.app_template_global()
 def highlight_class(text: str) -> str:
     """``"hl"`` for a card the hand page highlights (its tiplu, wild rank or indicator)."""
-    marked = g.get("highlight") or (frozenset(), frozenset())
+    marked: tuple[frozenset[str], frozenset[str]] = g.get("highlight") or (frozenset(), frozenset())
     return "hl" if text in marked[0] or (text[:1] in marked[1] and text not in ("JK", "MC")) else ""
 
 
@@ -160,9 +159,9 @@ def _settlement_rows(record: dict[str, Any], verdict: Any) -> list[dict[str, Any
         row = {"seat": i, "player": p,
                "claimed_net": (claimed.get("nets") or [None] * len(players))[i] if i < len(claimed.get("nets") or []) else None,
                "net": None, "gross": None, "points": None, "net_points": None}
-        if ours is not None:
-            row["net"] = data.format_amount(ours.nets[i])
-            row["gross"] = data.format_amount(ours.gross[i])
+        if ours is not None and outcome is not None:  # settled: both
+            row["net"] = format_amount(ours.nets[i])
+            row["gross"] = format_amount(ours.gross[i])
             row["points"] = outcome.points[i]
             row["net_points"] = outcome.net_points[i]
         rows.append(row)
@@ -202,7 +201,8 @@ def _fairness(view: Any, record: dict[str, Any] | None, ledger: Ledger, public_k
             good = True
         except TipluError:
             good = False
-        body = st.get("statement") if isinstance(st, dict) and isinstance(st.get("statement"), dict) else {}
+        given = st.get("statement") if isinstance(st, dict) else None
+        body = given if isinstance(given, dict) else {}
         statements.append({"n": i + 1, "kind": body.get("kind"), "statement": body, "key": st.get("key", ""),
                            "sig": st.get("sig", ""), "ok": good})
     fair["statements"] = statements
@@ -274,7 +274,7 @@ def hand(hand_id: str):
         resp.headers["Cache-Control"] = "no-store"
         return resp
     try:
-        text = get_published_text(ledger, view.id)
+        text = ledger.get_published_text(view.id)
     except NotFoundError:     # revealed but not published yet: assembled from the ledger each time
         return _render_hand(ledger, view)
     key = _page_key(view, text, ledger, ledger.public_key(view.operator))
@@ -306,21 +306,23 @@ def _render_hand(ledger: Ledger, view: Any, record: dict[str, Any] | None = None
         record = data.record_of(ledger, view.id) if view.state.value in ("finished", "revealed") else None
     verdict = data.verdict_for(ledger, view, record) if record is not None else None
     public_key = ledger.public_key(view.operator)
-    readable = record is not None and _parses(record)
-    fair = _fairness(view, record if readable else None, ledger, public_key)
+    shown = record if record is not None and _parses(record) else None  # well-formed enough to draw
+    readable = shown is not None
+    fair = _fairness(view, shown, ledger, public_key)
     ctx: dict[str, Any] = {"view": view, "record": record, "verdict": verdict,
                            "vj": verdict.to_json() if verdict is not None else None, "public_key": public_key,
                            "fair": fair, "table": ledger.table(view.table_id),
                            "steps": None, "deal": None, "rows": None, "check": None, "readable": readable,
-                           "witnesses": record_cosignatures(record) if readable else None}
-    if readable and verdict is not None:
-        ctx["rows"] = _settlement_rows(record, verdict)
-        ctx["claimed_commission"] = ((record.get("outcome") or {}).get("payouts") or {}).get("commission")
+                           "witnesses": record_cosignatures(shown) if shown is not None else None}
+    if shown is not None and verdict is not None:
+        ctx["rows"] = _settlement_rows(shown, verdict)
+        ctx["claimed_commission"] = ((shown.get("outcome") or {}).get("payouts") or {}).get("commission")
         replay = verdict.replay
-        ctx["commission"] = data.format_amount(replay.settlement.commission) if replay and replay.settlement else None
+        ctx["commission"] = format_amount(replay.settlement.commission) if replay and replay.settlement else None
         ctx["pot_delta"] = replay.outcome.pot_delta_points if replay and replay.outcome else None
         # replayed things from the replay; the operator's claims only as claims (the template labels them)
-        claimed = record.get("outcome") if isinstance(record.get("outcome"), dict) else {}
+        raw_claimed = shown.get("outcome")
+        claimed = raw_claimed if isinstance(raw_claimed, dict) else {}
         if replay and replay.outcome:
             ctx["breakdown"], ctx["breakdown_source"] = replay.outcome.to_json()["breakdown"], "replay"
         else:
@@ -332,59 +334,37 @@ def _render_hand(ledger: Ledger, view: Any, record: dict[str, Any] | None = None
         # the game's own words for its point terms (Game.worked_template, web/game_templates.py)
         ctx["ruleset"] = ruleset
         ctx["worked_template"] = game_templates.worked_template(ruleset.game) if ruleset is not None else None
-        ctx["carry"] = (record.get("table") or {}).get("carry") or {}
-    if view.state.value == "revealed" and readable:
+        ctx["carry"] = (shown.get("table") or {}).get("carry") or {}
+    if view.state.value == "revealed" and shown is not None:
         try:
-            ctx["steps"] = data.replay_steps(record)
-            ctx["deal"] = data.first_deal(record)
+            ctx["steps"] = data.replay_steps(shown)
+            ctx["deal"] = data.first_deal(shown)
         except (TipluError, TypeError, ValueError, KeyError):  # too broken to replay: the verdict says why
             ctx["steps"] = ctx["deal"] = None
-        f = record.get("fairness", {})
+        f = shown.get("fairness", {})
         if ctx["deal"] is not None:
             ctx["check"] = {
-                "hand_id": record.get("hand_id"), "ruleset": record.get("ruleset"),
-                "ruleset_hash": f.get("ruleset_hash"), "dealer": record["table"].get("dealer"),
+                "hand_id": shown.get("hand_id"), "ruleset": shown.get("ruleset"),
+                "ruleset_hash": f.get("ruleset_hash"), "dealer": shown["table"].get("dealer"),
                 "server_seed": f.get("server_seed"), "player_seeds": f.get("player_seeds"),
                 "server_commitment": f.get("server_commitment"),
                 "player_commitments": f.get("seat_commitments"),
                 "hands": ctx["deal"]["hands"], "stock": ctx["deal"]["stock"],
                 **{k: ctx["deal"][k] for k in ("turned_up", "indicator") if ctx["deal"][k] is not None},
-                "log": _log_check(view.id, record, public_key),
-                "evidence": _evidence(record, public_key),
+                "log": _log_check(view.id, shown, public_key),
+                "evidence": _evidence(shown, public_key),
                 "audit": _audit_of(verdict),
                 # the published record itself (public once revealed): the browser replays its
                 # moves and recomputes its outcome and payouts (verifier/recordchecks.mjs)
-                "record": record,
+                "record": shown,
             }
-    elif view.state.value == "finished" and readable:
+    elif view.state.value == "finished" and shown is not None:
         # no server seed yet, so no deal to check -- but the record's statements can be
         # checked against the log already
-        ctx["check"] = {"log": _log_check(view.id, record, public_key), "evidence": _evidence(record, public_key),
+        ctx["check"] = {"log": _log_check(view.id, shown, public_key), "evidence": _evidence(shown, public_key),
                         "audit": _audit_of(verdict)}
     g.highlight = _highlights(ctx["steps"])
     return render_template("hand.html", **ctx)
-
-
-# -- the verify page (the webjs helper's static page, served at /verify/) ----------------
-
-@bp.get("/verify")
-@file_route
-def verify_redirect():
-    return redirect("/verify/", code=308)
-
-
-@bp.get("/verify/")
-@file_route
-def verify_page():
-    return send_from_directory(STATIC, "verify.html")
-
-
-@bp.get("/verify/<path:name>")
-@file_route
-def verify_asset(name: str):
-    if not (name.endswith((".mjs", ".css", ".html", ".json")) and (STATIC / name).is_file()):
-        abort(404)
-    return send_from_directory(STATIC, name)
 
 
 #: Pages load only this site's own scripts and styles; the JSON embedded for the viewer is
@@ -402,9 +382,3 @@ def _security_headers(resp: Response) -> Response:
         if not request.path.endswith("tiplu-verifier.html"):
             resp.headers["Content-Security-Policy"] = CSP
     return resp
-
-
-@bp.get("/favicon.ico")
-@file_route
-def favicon():
-    return Response(status=204)

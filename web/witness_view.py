@@ -49,7 +49,7 @@ def cosignatures(checkpoint_text: str | None, *, log: Any = None) -> dict[str, A
     except (ValueError, TypeError):  # a text that is no note: nothing verifies
         return {"cosigned": [], "missing": [e.name for e in endpoints], "named": len(endpoints)}
     cosigned = [{"name": r.name, "vkey": r.witness, "timestamp": r.timestamp, "time": when(r.timestamp)}
-                for r in results if r.ok]
+                for r in results if r.ok and r.timestamp is not None]  # a verified cosignature has its timestamp
     return {"cosigned": cosigned, "missing": [r.name for r in results if not r.ok], "named": len(endpoints)}
 
 

@@ -27,6 +27,7 @@ import importlib
 import os
 import pkgutil
 import sys
+from typing import Any, NoReturn, Sequence
 
 import click
 
@@ -37,7 +38,7 @@ def _say(line: str) -> None:
     click.echo(" ".join(str(line).split()) if "\n" in str(line) else line, err=True)
 
 
-def fail(exc: BaseException) -> "NoReturn":  # noqa: F821 - typing only
+def fail(exc: BaseException) -> NoReturn:
     """Print ``exc`` as one line on stderr and exit (status 2 for usage errors, else 1)."""
     if isinstance(exc, click.UsageError):
         where = exc.ctx.command_path if exc.ctx is not None else "tiplu"
@@ -91,7 +92,7 @@ class TipluGroup(click.Group):
             load_all()
         return super().get_command(ctx, cmd_name)
 
-    def invoke(self, ctx: click.Context):  # type: ignore[override]
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.Abort, click.ClickException, SystemExit, KeyboardInterrupt):
@@ -101,7 +102,8 @@ class TipluGroup(click.Group):
                 raise
             fail(exc)
 
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,8 +19,11 @@ from ..auditor.verdict.timing import UNPROVEN_MESSAGE
 from ._values import PUBLIC_KEY
 from ._witness_common import pinned_policy, reconciled, witness_options
 
+if TYPE_CHECKING:
+    from .progress import AuditProgress
 
-def _progress_printer(enabled: bool, source: str | None = None):
+
+def _progress_printer(enabled: bool, source: "str | Source | None" = None) -> "AuditProgress | None":
     """The audit's progress bar (:mod:`audit.cli.progress`), or ``None`` when off."""
     from .progress import progress_bar
     return progress_bar(enabled, source)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Callable
+from typing import Any, BinaryIO, Callable
 
 import click
 
@@ -96,7 +96,7 @@ class GameChoice(click.Choice):
     def __init__(self) -> None:
         super().__init__((), case_sensitive=True)
 
-    @property  # type: ignore[override]
+    @property
     def choices(self) -> tuple[str, ...]:
         return tuple(sorted(game_names()))
 
@@ -113,12 +113,13 @@ def eval_command(game: str, input_path: str) -> None:
     file of requests, or - (the default) for standard input."""
     from ..inputfiles import MAX_RECORD_BYTES, require_regular
 
+    input: BinaryIO
     if input_path == "-":
         input = sys.stdin.buffer
     else:
         input = require_regular(input_path).open("rb")  # a FIFO or a device is refused, never opened
     out = sys.stdout.buffer
-    read = getattr(input, "read1", input.read)
+    read: Callable[[int], bytes] = getattr(input, "read1", input.read)
     failed = False
     pending = b""
     while True:

@@ -244,17 +244,15 @@ def hand_finish(hand_id, moves_file, record_file, played, db, key_file, as_json)
         raise click.UsageError("give exactly one of --moves, --record and --played")
     from ..operator.finishing import finish_hand
 
-    if played:
-        kwargs = {"played": True}
-    elif moves_file is not None:
+    record = moves = None  # JSON as read: finish_hand checks it (exactly one of the three is given)
+    if moves_file is not None:
         moves = _load_json_file(moves_file, "moves file")
         if isinstance(moves, dict) and "moves" in moves:  # a record-like {"moves": [...]} works too
             moves = moves["moves"]
-        kwargs = {"moves": moves}
-    else:
-        kwargs = {"record": _load_json_file(record_file, "record")}
+    elif record_file is not None:
+        record = _load_json_file(record_file, "record")
     with open_ledger(db, key_file) as ledger:
-        signed = finish_hand(ledger, hand_id, **kwargs)
+        signed = finish_hand(ledger, hand_id, record=record, moves=moves, played=played)
     emit(signed, _statement_text(signed), as_json)
 
 

@@ -14,6 +14,7 @@ import sys
 import time
 from importlib import import_module
 from pathlib import Path
+from typing import Any, Mapping, Protocol
 
 import click
 
@@ -21,7 +22,11 @@ from datetime import timedelta
 
 from audit.auditor.sources.coverage import DEFAULT_GRACE, format_grace, parse_grace
 from audit.auditor.sources.operator_api import LogClient
-from audit.auditor.monitor.watch import AuditHook, MonitorState, compare, load_other_checkpoint, poll
+from audit.auditor.evidence.logcheck import LogView
+from audit.auditor.monitor.hands import AuditHook
+from audit.auditor.monitor.watch import MonitorState, compare, load_other_checkpoint, poll
+from audit.tlog.note import Vkey
+from audit.tlog.policy import Policy
 
 from . import main
 from ._witness_common import pinned_policy, reconciled, witness_options
@@ -43,8 +48,8 @@ def load_hook(spec: str, *, required: bool) -> AuditHook | None:
 
 
 def run_once(client: LogClient, state_path: Path, *, url: str, public_key: str | None,
-             hook: AuditHook | None, compare_paths: tuple[Path, ...], witnesses: tuple = (), quorum: int = 0,
-             grace: timedelta = DEFAULT_GRACE, policy=None) -> bool:
+             hook: AuditHook | None, compare_paths: tuple[Path, ...], witnesses: tuple[Vkey, ...] = (),
+             quorum: int = 0, grace: timedelta = DEFAULT_GRACE, policy: Policy | None = None) -> bool:
     """One round: poll, then compare with every other checkpoint; report; save if clean."""
     state = MonitorState.load(state_path, url=url)
     result = poll(client, state, public_key=public_key, audit_record=hook, witnesses=witnesses, quorum=quorum,
@@ -59,9 +64,9 @@ def run_once(client: LogClient, state_path: Path, *, url: str, public_key: str |
         click.echo(f"tiplu monitor: {problem}", err=True)
     if result.accepted:  # the log checks passed: its growth is followed, whatever a hand did
         result.state.save(state_path)
-    if problems:
-        return False
     cp = result.checkpoint
+    if problems or cp is None:  # no problem: the checkpoint was accepted
+        return False
     click.echo(f"ok: {cp.origin} size {cp.size} root {cp.root.hex()} "
                f"(+{result.new_entries} entries checked, {result.audited} hands audited against the whole log, "
                f"{len(result.state.open_hands)} in progress"
@@ -69,8 +74,22 @@ def run_once(client: LogClient, state_path: Path, *, url: str, public_key: str |
     return True
 
 
-def against_the_log(hook: AuditHook, client: LogClient, public_key: str | None = None,
-                    origin: str | None = None) -> AuditHook:
+class LogHook(Protocol):
+    """An audit hook that also takes the whole log and the pinned policy to judge a record
+    by (the default, :func:`audit.auditor.verdict.verify.audit_record`)."""
+
+    def __call__(self, record: Mapping[str, Any], /, *, log: LogView | None = ...,
+                 policy: Policy | None = ...) -> Any: ...
+
+
+class PolicyHook(Protocol):
+    """An audit hook that also takes the pinned policy (:func:`against_the_log`'s)."""
+
+    def __call__(self, record: Mapping[str, Any], /, *, policy: Policy | None = ...) -> Any: ...
+
+
+def against_the_log(hook: LogHook, client: LogClient, public_key: str | None = None,
+                    origin: str | None = None) -> PolicyHook:
     """The default audit hook, judging each record against the operator's whole served log
     (fetched once for this round): a re-logged forgery is then ``log_duplicate`` and a record
     proved in a private log ``log_inconsistent`` / ``not_in_log``, as in a ledger audit.
@@ -83,18 +102,18 @@ def against_the_log(hook: AuditHook, client: LogClient, public_key: str | None =
 
     log = RemoteLog(client, public_key=public_key, origin=origin)
 
-    def audit(record, **kwargs):
-        return hook(record, log=log.open(), **kwargs)
+    def audit(record: Mapping[str, Any], /, *, policy: Policy | None = None) -> Any:
+        return hook(record, log=log.open(), policy=policy)
     return audit
 
 
-def records_need_witnesses(hook: AuditHook, policy) -> AuditHook:
+def records_need_witnesses(hook: PolicyHook, policy: Policy) -> AuditHook:
     """The default audit hook under the pinned policy (:class:`audit.tlog.policy.Policy`): a
     revealed hand's record must carry a checkpoint with its witness quorum (``witness_quorum``
     otherwise), as ``tiplu audit --policy`` judges it -- by that very audit: the policy is
     passed to it, so the quorum is judged on the record it parsed, once."""
-    def audit(record, **kwargs):
-        return hook(record, policy=policy, **kwargs)
+    def audit(record: Mapping[str, Any]) -> Any:
+        return hook(record, policy=policy)
     return audit
 
 
@@ -150,10 +169,12 @@ def monitor_command(url: str, state_path: Path, public_key: str | None, once: bo
     while True:
         round_hook = hook
         if hook is not None and audit_hook == DEFAULT_AUDIT_HOOK:
+            from audit.auditor.verdict.verify import audit_record  # the hook loaded: the default's function
+
             known = MonitorState.load(state_path, url=url)
-            round_hook = against_the_log(hook, client, public_key or known.public_key, known.origin)
-            if policy is not None and policy.requires_witnesses:
-                round_hook = records_need_witnesses(round_hook, policy)
+            logged = against_the_log(audit_record, client, public_key or known.public_key, known.origin)
+            round_hook = (records_need_witnesses(logged, policy) if policy is not None and policy.requires_witnesses
+                          else logged)
         clean = run_once(client, state_path, url=url, public_key=public_key, hook=round_hook,
                          compare_paths=compare_paths, grace=grace, policy=policy)
         if once:

@@ -4,12 +4,13 @@ from __future__ import annotations
 import json
 import re
 import sys
+from typing import Any
 
 import click
 
 from replay.describe import describe_move
 from replay.errors import MalformedError, RulesetError
-from replay.game import Game
+from replay.game import Game, Outcome
 from replay.records import load_json, parse_record
 from replay.registry import game_for
 from replay.replayer import replay_record
@@ -41,7 +42,7 @@ def replay_command(record: str, as_json: bool) -> None:
     rec = parse_record(data)
     engine = engine_for(rec.ruleset)
 
-    def visit(index: int, move, state) -> None:
+    def visit(index: int, move: Any, state: Any) -> None:
         view = render_state(engine, state)
         if as_json:
             click.echo(json.dumps({"index": index, "move": move.to_json() if move else None, "state": view}))
@@ -54,16 +55,18 @@ def replay_command(record: str, as_json: bool) -> None:
     result = replay_record(rec, strict=True, visit=visit)
     for f in result.faults:
         click.echo(f"FAULT {f}", err=True)
-    if result.outcome is not None and as_json:
-        click.echo(json.dumps({"index": None, "worked": result.worked}))
-    elif result.outcome is not None:
-        click.echo("== outcome ==")
-        for line in outcome_lines(result.outcome, players):
-            click.echo("   " + line)
-        for line in worked_lines(result.worked, players):
-            click.echo("   " + line)
-        click.echo("   nets (HT): " + " ".join(str(x) for x in result.settlement.nets)
-                   + f"   commission: {result.settlement.commission}")
+    outcome, settled, worked = result.outcome, result.settlement, result.worked  # all three, or none
+    if outcome is not None and settled is not None and worked is not None:
+        if as_json:
+            click.echo(json.dumps({"index": None, "worked": worked}))
+        else:
+            click.echo("== outcome ==")
+            for line in outcome_lines(outcome, players):
+                click.echo("   " + line)
+            for line in worked_lines(worked, players):
+                click.echo("   " + line)
+            click.echo("   nets (HT): " + " ".join(str(x) for x in settled.nets)
+                       + f"   commission: {settled.commission}")
     if result.faults:
         sys.exit(1)
 
@@ -88,7 +91,7 @@ def people_line(line: str, players: list[str]) -> str:
     return _symbols(line)
 
 
-def outcome_lines(outcome, players: list[str]) -> list[str]:
+def outcome_lines(outcome: Outcome, players: list[str]) -> list[str]:
     """The outcome's points by name; the tiplu, and each seat's maal, when the game has them."""
     name = lambda seat: players[seat] if 0 <= seat < len(players) else f"seat {seat}"  # noqa: E731
     out = []
@@ -117,7 +120,7 @@ def _game_of(name: object) -> Game | None:
         return None
 
 
-def worked_lines(worked: dict, players: list[str]) -> list[str]:
+def worked_lines(worked: dict[str, Any], players: list[str]) -> list[str]:
     """The settlement worked (:mod:`replay.worked`) as text lines for ``tiplu replay``."""
     pts, out = worked["points"], []
     name = lambda seat: players[seat] if 0 <= seat < len(players) else f"seat {seat}"  # noqa: E731

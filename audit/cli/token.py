@@ -25,14 +25,14 @@ def token_new(db: str, operator: str | None, hand_id: str | None, seat: int | No
     """
     from ..operator.tokens import issue_operator_token, issue_seat_token
 
-    if (operator is None) == (hand_id is None) or (hand_id is not None and seat is None) \
-            or (operator is not None and seat is not None):
-        raise click.UsageError("give either --operator NAME, or --hand H with --seat N")
-    with open_ledger(db) as ledger:
-        if operator is not None:
+    if operator is not None and hand_id is None and seat is None:
+        with open_ledger(db) as ledger:
             who, secret = issue_operator_token(ledger.db, operator, now=real_clock())
-        else:
+    elif operator is None and hand_id is not None and seat is not None:
+        with open_ledger(db) as ledger:
             who, secret = issue_seat_token(ledger.db, hand_id, seat, now=real_clock())
+    else:
+        raise click.UsageError("give either --operator NAME, or --hand H with --seat N")
     emit({**who.to_json(), "token": secret}, secret, as_json)
 
 

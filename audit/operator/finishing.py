@@ -55,7 +55,8 @@ def table_place(ledger: Ledger, hand_id: str, table_id: str) -> tuple[dict[str, 
     last = json.loads(rows[-1][0])
     table = last.get("table") if isinstance(last.get("table"), Mapping) else {}
     outcome = last.get("outcome") if isinstance(last.get("outcome"), Mapping) else None
-    hand_no = table.get("hand_no") if isinstance(table.get("hand_no"), int) else len(rows) - 1
+    stored_no = table.get("hand_no")
+    hand_no = stored_no if isinstance(stored_no, int) else len(rows) - 1
     if not game.carry:
         return {}, hand_no + 1
     if outcome is None or not isinstance(table.get("carry"), Mapping):

@@ -23,9 +23,12 @@ import json
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
+from replay.errors import MalformedError
 from replay.game import Outcome
-from replay.record_model import (UNSET, FairnessDoc, HandRecordDoc, OutcomeDoc, PayoutsDoc, RulesetDoc, SeatDoc,
-                                 TableDoc, record_json)
+from msgspec import UNSET
+
+from replay.record_model import (FairnessDoc, HandRecordDoc, OutcomeDoc, PayoutsDoc, RulesetDoc, SeatDoc, TableDoc,
+                                 record_json)
 from replay.records import LOG_BOUND_FORMATS, RECORD_FORMAT
 from replay.settlement import Settlement
 
@@ -36,6 +39,8 @@ from ..tlog.proof import format_tlog_proof
 from ..tlog.store import TransparencyLog, leaf_entry
 
 if TYPE_CHECKING:
+    from sqlite_utils import Database
+
     from audit.operator.ledger import Ledger
 
 
@@ -47,6 +52,11 @@ def build_record(ledger: Ledger, hand_id: str, *, moves: Sequence[Mapping[str, A
     know is a ``TypeError``, a value its schema refuses a :class:`MalformedError`."""
     hand = ledger.get_hand(hand_id)
     table = ledger.table(hand.table_id)
+    server_commitment = hand.server_seed_commitment
+    seat_commitments = [s.commitment for s in hand.seats if s.commitment is not None]
+    player_seeds = [s.seed for s in hand.seats if s.seed is not None]
+    if server_commitment is None or not len(seat_commitments) == len(player_seeds) == len(hand.seats):
+        raise MalformedError(f"hand {hand_id!r} is not dealt: its seeds are not all committed and revealed")
     doc = HandRecordDoc(
         format=RECORD_FORMAT,
         hand_id=hand_id,
@@ -57,8 +67,8 @@ def build_record(ledger: Ledger, hand_id: str, *, moves: Sequence[Mapping[str, A
             hand_no=UNSET if hand_no is None else hand_no),
         ruleset=RulesetDoc(**hand.ruleset),
         fairness=FairnessDoc(
-            protocol="v1", ruleset_hash=hand.ruleset_hash, server_commitment=hand.server_seed_commitment,
-            seat_commitments=[s.commitment for s in hand.seats], player_seeds=[s.seed for s in hand.seats]),
+            protocol="v1", ruleset_hash=hand.ruleset_hash, server_commitment=server_commitment,
+            seat_commitments=seat_commitments, player_seeds=player_seeds),
         moves=[dict(m) for m in moves],
         outcome=OutcomeDoc(**outcome.to_json(), payouts=PayoutsDoc(**settlement.to_json())),
     )
@@ -83,7 +93,8 @@ def covering_checkpoint(ledger: Ledger, size: int, *, operator: str, origin: str
         if cp.size >= size and cp.origin == log_origin and cp.legacy_time is None:  # never hand out a legacy body
             return cp
     if now is None:
-        now = ledger._clock() if getattr(ledger, "_clock", None) is not None else datetime.now(timezone.utc)
+        clock = ledger._clock
+        now = clock() if clock is not None else datetime.now(timezone.utc)
     if key is None:
         key = ledger.signing_key(operator)
     return make_checkpoint(log, key, origin=log_origin, now=now)
@@ -120,7 +131,7 @@ def published_record(ledger: Ledger, hand_id: str, *, stored: Mapping[str, Any] 
         if row is None:
             raise NotFoundError(f"hand {hand_id!r} has no record yet")
         stored = json.loads(row[0])
-    record = json.loads(json.dumps(stored))
+    record: dict[str, Any] = json.loads(json.dumps(stored))  # a deep copy of the stored object
     hand = ledger.get_hand(hand_id)
     fairness = record.get("fairness")
     if not isinstance(fairness, dict):  # an attached record's fairness that is no object: the ledger's parts only
@@ -168,7 +179,8 @@ def is_published(ledger: Ledger, hand_id: str) -> bool:
 
 
 def get_published(ledger: Ledger, hand_id: str) -> dict[str, Any]:
-    return json.loads(get_published_text(ledger, hand_id))
+    record: dict[str, Any] = json.loads(get_published_text(ledger, hand_id))  # published: a JSON object
+    return record
 
 
 def get_published_text(ledger: Ledger, hand_id: str) -> str:
@@ -177,14 +189,20 @@ def get_published_text(ledger: Ledger, hand_id: str) -> str:
     row = ledger.db.execute("SELECT record FROM published_records WHERE hand_id = ?", [hand_id]).fetchone()
     if row is None:
         raise NotFoundError(f"hand {hand_id!r} has no published record")
-    return row[0]
+    text: str = row[0]  # published_records.record is TEXT NOT NULL
+    return text
 
 
 def iter_published(ledger: Ledger, *, table_id: str | None = None) -> Iterator[tuple[str, str]]:
     """``(hand_id, record JSON text)`` of every published record, in publication order, streamed."""
+    return published_rows(ledger.db, table_id=table_id)
+
+
+def published_rows(db: Database, *, table_id: str | None = None) -> Iterator[tuple[str, str]]:
+    """:func:`iter_published` from the ledger's database (an auditor's read-only one)."""
     sql = "SELECT hand_id, record FROM published_records"
     args: list[Any] = []
     if table_id is not None:
         sql += " WHERE table_id = ?"
         args.append(table_id)
-    yield from ledger.db.execute(sql + " ORDER BY rowid", args)
+    yield from db.execute(sql + " ORDER BY rowid", args)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from audit.errors import SignatureError
 from audit.signing import SigningKey, verify_bytes
@@ -80,7 +80,7 @@ def verify_cosignature(line: NoteLine, vkey: Vkey, note_text: bytes) -> int:
         raise SignatureError(f"the line is not by {vkey.name!r}")
     if len(line.signature) != 8 + 64:
         raise SignatureError(f"cosignature by {vkey.name!r} is not 8 + 64 bytes")
-    (timestamp,) = struct.unpack(">Q", line.signature[:8])
+    timestamp = int.from_bytes(line.signature[:8], "big")  # 8 bytes, big endian
     if timestamp == 0 or timestamp > MAX_TIMESTAMP:
         raise SignatureError(f"cosignature by {vkey.name!r} has timestamp {timestamp} (0 or above 2**63-1)")
     verify_bytes(vkey.public_hex, cosigned_message(note_text, timestamp), line.signature[8:].hex())
@@ -97,7 +97,7 @@ class CosignatureResult:
     timestamp: int | None
     reason: str | None  # None when ok
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"witness": self.witness, "name": self.name, "ok": self.ok,
                 "timestamp": self.timestamp, "reason": self.reason}
 

@@ -5,6 +5,7 @@ it completes), as :mod:`audit.tlog.store` keeps them (its docstring has the tabl
 from __future__ import annotations
 
 import re
+import sqlite3
 from typing import Any, Mapping
 
 from audit.errors import LedgerIntegrityError
@@ -66,7 +67,7 @@ _INSERT_LEAF = "INSERT INTO tlog_leaves (idx, leaf_hash, entry, nodes) VALUES (?
 _HASH_SIZE = merkle.HASH_SIZE
 
 
-def append_leaf(conn, entry: bytes, index: int) -> int:
+def append_leaf(conn: sqlite3.Connection, entry: bytes, index: int) -> int:
     """Append ``entry`` as leaf ``index`` with the subtrees it completes, in one row, inside
     the caller's open transaction (which rolls back as a whole on any error); ``index``.
     When the log's size is not ``index`` nothing is appended and the size is returned.

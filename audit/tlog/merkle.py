@@ -133,7 +133,7 @@ def _check_hash(value: object, what: str) -> bytes:
 #: :func:`root_from_inclusion_proof`'s memo: ``(fn, sn, r)`` -- the state of step 4 before
 #: a path element -- to ``(path, i, end)``: a fold passed that state before ``path[i]``,
 #: and ``end[0]`` is the root it ended at (``None`` while or if it did not end cleanly)
-InclusionMemo = dict
+InclusionMemo = dict[tuple[int, int, bytes], tuple[Sequence[bytes], int, list[bytes | None]]]
 
 
 def root_from_inclusion_proof(leaf: bytes, index: int, size: int, path: Sequence[bytes], *,
@@ -157,7 +157,7 @@ def root_from_inclusion_proof(leaf: bytes, index: int, size: int, path: Sequence
         raise ProofError(f"leaf index {index} is not below tree size {size}")
     fn, sn = index, size - 1  # step 2; r = hash is step 3
     sha256 = hashlib.sha256  # node_hash, inlined: this loop is an audit's hot path
-    end: list = [None]  # this fold's cell in the memo: its root, once it ends cleanly
+    end: list[bytes | None] = [None]  # this fold's cell in the memo: its root, once it ends cleanly
     i = 0
     for p in path:  # step 4
         if memo is not None:

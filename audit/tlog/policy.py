@@ -32,7 +32,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from replay.errors import MalformedError
 
@@ -127,7 +127,7 @@ class Policy:
     quorum: str
     name: str = "policy"
     sha256: str = ""
-    _by_name: dict = field(default_factory=dict, repr=False, compare=False)
+    _by_name: dict[str, PolicyWitness | Group] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         index: dict[str, Any] = {w.name: w for w in self.witnesses}
@@ -209,7 +209,8 @@ class Policy:
             if log is None and problem is None:
                 problem = f"the checkpoint (origin {origin}) is signed by no log of the policy"
         results = verify_cosignatures(note, [w.vkey for w in self.witnesses])
-        ok = {w.name: Cosigned(w.name, r.timestamp) for w, r in zip(self.witnesses, results) if r.ok}
+        ok = {w.name: Cosigned(w.name, r.timestamp) for w, r in zip(self.witnesses, results)
+              if r.ok and r.timestamp is not None}  # a verified cosignature has its timestamp
         why = {w.name: r.reason for w, r in zip(self.witnesses, results) if not r.ok}
         met = self.quorum == NONE or self._holds(self.quorum, set(ok))
         reach = self.reached() if self.quorum != NONE else []
@@ -364,7 +365,7 @@ def policy_of_witnesses(vkeys: list[str] | tuple[str, ...], quorum: int | None =
     return parse_policy("\n".join(lines) + "\n", name="--witness")
 
 
-def operator_policy_text(logs: list[tuple[str, str]], witnesses: list[tuple[str, str, str | None]] = ()) -> str:
+def operator_policy_text(logs: list[tuple[str, str]], witnesses: Sequence[tuple[str, str, str | None]] = ()) -> str:
     """The policy an operator publishes about itself (``/api/v1/log/policy``): one ``log`` line
     per ``(origin, public key hex)``, one ``witness`` line per ``(name, vkey text, url)`` it
     submits its checkpoints to, and a quorum of ``any`` of them (``none`` without witnesses).

@@ -29,12 +29,15 @@ import base64
 import binascii
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from replay.errors import MalformedError
 
 from . import merkle
 from .note import b64decode_strict
+
+if TYPE_CHECKING:
+    from .checkpoint import Checkpoint
 
 HEADER = "c2sp.org/tlog-proof@v1"
 MAX_PROOF_CHARS = 8192  # a 64-hash path (2**64 leaves) and a 4096-character checkpoint fit
@@ -159,7 +162,7 @@ def _parse_lines(text: str) -> TlogProof:
     return TlogProof(index, tuple(path), checkpoint, extra)
 
 
-def verify_tlog_proof(text: str, entry: bytes, public_key_hex: str, *, origin: str | None = None):
+def verify_tlog_proof(text: str, entry: bytes, public_key_hex: str, *, origin: str | None = None) -> Checkpoint:
     """Check a proof for log entry ``entry`` under the log's key; return the checkpoint or raise.
 
     Raises :class:`MalformedError` (unparseable), :class:`~audit.errors.SignatureError`

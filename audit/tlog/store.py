@@ -35,16 +35,22 @@ neither does; called outside any transaction, it commits on its own.  Writers mu
 from __future__ import annotations
 
 import hmac
+import sqlite3
+from contextlib import AbstractContextManager
 from datetime import datetime, timezone
-from typing import Any, Callable, Mapping
+from types import TracebackType
+from typing import Any, Callable, Mapping, TypeVar
 
 import sqlite_utils
 
 from audit.errors import LedgerIntegrityError, NotFoundError, ProofError
 
 from . import merkle
-from .leaves import append_leaf, leaf_entry, leaf_entry_of, leaf_entry_of_hex  # noqa: F401 - the store's API too
+from .leaves import append_leaf as append_leaf, leaf_entry as leaf_entry  # the store's API too
+from .leaves import leaf_entry_of as leaf_entry_of, leaf_entry_of_hex as leaf_entry_of_hex
 from .tables import MIGRATIONS
+
+_T = TypeVar("_T")
 
 def _utc_now() -> datetime:
     return datetime.now(timezone.utc)
@@ -53,13 +59,14 @@ def _utc_now() -> datetime:
 class _Savepoint:
     """A savepoint named ``tlog_append`` (SQLite allows nesting the same name)."""
 
-    def __init__(self, conn) -> None:
+    def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
 
     def __enter__(self) -> None:
         self.conn.execute("SAVEPOINT tlog_append")
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         if exc_type is not None and self.conn.in_transaction:
             self.conn.execute("ROLLBACK TO tlog_append")
         if self.conn.in_transaction:
@@ -119,7 +126,7 @@ class TransparencyLog:
             raise RuntimeError("append_in_transaction needs an open transaction")
         return self._append(bytes(entry), index)
 
-    def _unit(self):
+    def _unit(self) -> AbstractContextManager[object]:
         """``db.atomic()``, but inside an open transaction a savepoint with a fixed name.
 
         (sqlite-utils names each savepoint randomly, so SQLite recompiles it every time;
@@ -179,7 +186,7 @@ class TransparencyLog:
                         found[(level, idx)] = h
         return found
 
-    def _prefetched(self, compute: Callable[[merkle.PerfectHash], Any]) -> Any:
+    def _prefetched(self, compute: Callable[[merkle.PerfectHash], _T]) -> _T:
         """Run ``compute(perfect)`` with every subtree it needs fetched in one query.
 
         A dry run with placeholder hashes records which subtrees the (data-independent)

@@ -4,6 +4,7 @@ tables themselves are described in :mod:`audit.tlog.store`.
 """
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 from audit.errors import LedgerIntegrityError
@@ -23,7 +24,7 @@ _NODES_VIEW = (
 )
 
 
-def _nodes_into_leaf_rows(conn) -> None:
+def _nodes_into_leaf_rows(conn: sqlite3.Connection) -> None:
     """``tlog-0002``: each cached subtree moves into the row of the leaf that completed it.
 
     Leaf ``i`` completes the perfect subtrees of levels ``1..t`` ending at it (``t`` = the

@@ -38,7 +38,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from audit.errors import ProofError, SignatureError
 from audit.signing import SigningKey
@@ -330,7 +330,7 @@ class Witness:
                 return self.latest(origin)
         return None
 
-    def state(self) -> list[dict]:
+    def state(self) -> list[dict[str, Any]]:
         rows = self._conn.execute("SELECT origin, size, root, updated_at FROM witness_logs ORDER BY origin")
         return [{"origin": o, "size": s, "root": bytes(r).hex(), "updated_at": u} for o, s, r, u in rows]
 
@@ -339,7 +339,7 @@ class Witness:
                                   (origin,))
         return [(s, bytes(r), t) for s, r, t in rows]
 
-    def evidence(self, origin: str | None = None) -> list[dict]:
+    def evidence(self, origin: str | None = None) -> list[dict[str, Any]]:
         sql = ("SELECT id, origin, received_at, reason, stored_size, stored_root, size, root, request"
                " FROM witness_evidence")
         rows = self._conn.execute(sql + (" WHERE origin = ? ORDER BY id" if origin else " ORDER BY id"),

@@ -46,11 +46,11 @@ class WitnessStateError(TipluError):
     """The witness's state does not match what its key has cosigned: it must not start."""
 
 
-def default_marker(key_file: str | os.PathLike) -> str:
+def default_marker(key_file: str | os.PathLike[str]) -> str:
     return str(key_file) + ".state"
 
 
-def read_marker(path: str | os.PathLike) -> dict[str, Any] | None:
+def read_marker(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     """The marker, or ``None`` when there is none; a typed error when it does not parse."""
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -58,7 +58,7 @@ def read_marker(path: str | os.PathLike) -> dict[str, Any] | None:
         return None
     try:
         data = json.loads(text)
-        if data.get("format") != FORMAT or not isinstance(data.get("state_id"), str) \
+        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("state_id"), str) \
                 or not isinstance(data.get("logs"), dict):
             raise ValueError
     except (ValueError, AttributeError):
@@ -66,7 +66,7 @@ def read_marker(path: str | os.PathLike) -> dict[str, Any] | None:
     return data
 
 
-def write_marker(path: str | os.PathLike, vkey: str, state_id: str, logs: Mapping[str, tuple[int, bytes]]) -> None:
+def write_marker(path: str | os.PathLike[str], vkey: str, state_id: str, logs: Mapping[str, tuple[int, bytes]]) -> None:
     """Replace the marker atomically and durably (temporary file, fsync, rename, fsync of the directory)."""
     data = {"format": FORMAT, "vkey": vkey, "state_id": state_id,
             "logs": {o: {"size": s, "root": r.hex()} for o, (s, r) in sorted(logs.items())}}
@@ -86,7 +86,7 @@ def write_marker(path: str | os.PathLike, vkey: str, state_id: str, logs: Mappin
         os.close(dfd)
 
 
-def sync_marker(conn: sqlite3.Connection, marker: str | os.PathLike, vkey: str, state_id: str) -> None:
+def sync_marker(conn: sqlite3.Connection, marker: str | os.PathLike[str], vkey: str, state_id: str) -> None:
     """Rewrite the marker from the database's committed views, under an exclusive lock
     (``<marker>.lock``): each writer reads the views after taking the lock, so a later write
     never holds less than an earlier one, and the marker only grows."""
@@ -111,7 +111,7 @@ def _state_id(conn: sqlite3.Connection) -> str | None:
     return None if row is None else row[0]
 
 
-def check_start(conn: sqlite3.Connection, marker: str | os.PathLike, vkey: str) -> str:
+def check_start(conn: sqlite3.Connection, marker: str | os.PathLike[str], vkey: str) -> str:
     """Check the state against the marker before serving (see the module doc); return the
     state id, or raise :class:`WitnessStateError` with one line saying why and what to do."""
     data = read_marker(marker)
@@ -135,7 +135,7 @@ def check_start(conn: sqlite3.Connection, marker: str | os.PathLike, vkey: str) 
     if data.get("vkey") not in (None, vkey):
         raise WitnessStateError(f"witness state marker {marker} belongs to {data.get('vkey')}, not {vkey}: "
                                 f"give each witness key its own marker")
-    if state_id != data["state_id"]:
+    if state_id is None or state_id != data["state_id"]:  # the marker's is always text (read_marker)
         what = "has no witness state" if state_id is None else "holds another witness state"
         raise WitnessStateError(f"refusing to start: this key has cosigned before (marker {marker}) but the database "
                                 f"{what}, so it could cosign a rival tree; {fix}")
@@ -147,7 +147,7 @@ def check_start(conn: sqlite3.Connection, marker: str | os.PathLike, vkey: str) 
     return state_id
 
 
-def reinitialise(conn: sqlite3.Connection, marker: str | os.PathLike, vkey: str) -> dict[str, tuple[int, bytes]]:
+def reinitialise(conn: sqlite3.Connection, marker: str | os.PathLike[str], vkey: str) -> dict[str, tuple[int, bytes]]:
     """A new state from the marker (``tiplu witness reinit``): every log at the size and root
     the key last cosigned.  Refuses a database that already cosigned something (it is not lost)."""
     data = read_marker(marker)

@@ -165,8 +165,8 @@ class Witnessing:
     retry_after: float = DEFAULT_RETRY_AFTER
     session: requests.Session = field(default_factory=requests.Session)
     clock: Any = time.monotonic
-    _last_try: dict = field(default_factory=dict)
-    _reasons: dict = field(default_factory=dict)
+    _last_try: dict[tuple[bytes, str], float] = field(default_factory=dict)  # (body hash, vkey) -> when asked
+    _reasons: dict[tuple[bytes, str], str | None] = field(default_factory=dict)  # (body hash, vkey) -> why not
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod

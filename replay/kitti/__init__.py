@@ -11,8 +11,9 @@ A table carries its pot from hand to hand (``table.carry`` = ``{"pot_before": po
 """
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any, Mapping
 
-from ..game import DealLayout, Game
+from ..game import DealLayout, Game, Outcome
 from .describe import describe
 from .engine import KittiEngine
 from .eval_requests import evaluate
@@ -21,7 +22,7 @@ from .signals import hidden_signals
 from .view import view
 from . import worked
 
-def carry_after(carry, outcome):
+def carry_after(carry: Mapping[str, Any], outcome: Outcome) -> dict[str, Any]:
     """D-14: the pot the next deal starts with is this deal's pot plus its change."""
     return {"pot_before": carry["pot_before"] + outcome.pot_delta_points}
 

@@ -29,6 +29,9 @@ from .ranking import SetRanker
 
 Set3 = tuple[Card, Card, Card]
 Sets = tuple[Set3, Set3, Set3]
+#: sets of cards of any shape, as a move's JSON or text gives them (:data:`Sets` once
+#: :func:`check_arrangement` has checked them)
+CardSets = tuple[tuple[Card, ...], ...]
 
 HAND_SIZE = 9
 
@@ -63,7 +66,9 @@ def card_sort_key(card: Card) -> tuple[int, int]:
 
 
 def canonical_set(cards: Sequence[Card]) -> Set3:
-    return tuple(sorted(cards, key=card_sort_key))  # type: ignore[return-value]
+    """Three cards in display order (:func:`card_sort_key`)."""
+    a, b, c = sorted(cards, key=card_sort_key)
+    return a, b, c
 
 
 def order_sets(sets: Sequence[Sequence[Card]], ranker: SetRanker) -> Sets:
@@ -71,7 +76,8 @@ def order_sets(sets: Sequence[Sequence[Card]], ranker: SetRanker) -> Sets:
     canon = [canonical_set(s) for s in sets]
     keyed = sorted(canon, key=lambda s: (-ranker.key(s[0].code, s[1].code, s[2].code),
                                          [card_sort_key(c) for c in s]))
-    return tuple(keyed)  # type: ignore[return-value]
+    first, second, third = keyed
+    return first, second, third
 
 
 def check_hand(cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -100,7 +106,7 @@ def splits(cards: Sequence[Card], ranker: SetRanker) -> tuple[Sets, ...]:
 def _split_triples() -> tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, int, int], ...]]:
     """The 84 three-position subsets of 0..8, and each of the 280 splits as three indices into them."""
     triples = tuple(combinations(range(9), 3))
-    index = {t: i for i, t in enumerate(triples)}
+    index: dict[tuple[int, ...], int] = {t: i for i, t in enumerate(triples)}
     return triples, tuple((index[p[0:3]], index[p[3:6]], index[p[6:9]]) for p in _split_positions())
 
 
@@ -153,7 +159,7 @@ def checked_arrangement(sets: Sequence[Sequence[Card]], ranker: SetRanker, *,
         raise IllegalMoveError("only the 52 standard cards are in play (D-12)", rule="K-2")
     exact = all(type(c) is Card for c in flat) and (hand is None or all(type(c) is Card for c in hand))
     # exact Cards are equal when their codes are: compare the codes (no dataclass hash per card)
-    seen: set = set()
+    seen: set[int | Card] = set()
     for c in flat:
         k = c.code if exact else c
         if k in seen:
@@ -167,7 +173,7 @@ def checked_arrangement(sets: Sequence[Sequence[Card]], ranker: SetRanker, *,
     keys = [ranker.key(s[0].code, s[1].code, s[2].code) for s in sets]
     if not keys[0] >= keys[1] >= keys[2]:
         raise IllegalMoveError("sets must be placed strongest first", rule="K-6")
-    return tuple(tuple(s) for s in sets)  # type: ignore[return-value]
+    return _as_sets(sets)
 
 
 _SEQ = (list, tuple)
@@ -196,7 +202,13 @@ def _legal_fast(sets: Sequence[Sequence[Card]], ranker: SetRanker, hand: Sequenc
     table = ranker.table
     if not table[a * 2704 + b * 52 + c] >= table[d * 2704 + e * 52 + f] >= table[g * 2704 + h * 52 + i]:
         return None
-    return (tuple(s1), tuple(s2), tuple(s3))
+    return _as_sets(sets)
+
+
+def _as_sets(sets: Sequence[Sequence[Card]]) -> Sets:
+    """Three sequences of three cards (their lengths checked by the caller) as :data:`Sets`."""
+    (a, b, c), (d, e, f), (g, h, i) = sets
+    return (a, b, c), (d, e, f), (g, h, i)
 
 
 _CARD_ONLY = {Card}

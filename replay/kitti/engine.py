@@ -30,13 +30,13 @@ very same checks (``tests/kitti/test_kitti_working_state.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, TypeVar, final
 
 from ..cards import Card, card_texts
 from ..deal import deal as deal_shoe, seat_order
 from ..errors import IllegalMoveError, RulesetError
 from ..fairness import HandRandomness
-from ..game import Outcome
+from ..game import Move as GameMove, Outcome
 from ..dataclass_replace import replace
 from ..rulesets import Ruleset, allowed_players
 from .arrangement import Sets, check_arrangement, count_pairs, four_of_a_kind, splits
@@ -48,6 +48,7 @@ from .strategy import default_arrangement
 MAX_REDEALS = 20
 
 
+@final
 @dataclass(frozen=True)
 class KittiState:
     """A deal in progress.  ``moves`` are in the order they were made."""
@@ -72,6 +73,7 @@ class KittiState:
         return sum(1 for m in self.moves if isinstance(m, Fold))
 
 
+@final
 class WorkingDeal:
     """A deal in progress confined to one replay: :meth:`KittiEngine.apply` appends each
     move to it in place.  Every move it holds was checked by ``apply``, each made by the seat
@@ -93,6 +95,10 @@ class WorkingDeal:
                           self.voided, tuple(self.moves), self.four, self.void)
 
 
+#: the two forms of a deal in progress :meth:`KittiEngine.apply` takes, each giving back its own
+_State = TypeVar("_State", KittiState, WorkingDeal)
+
+
 class KittiEngine:
     """Kitti under one resolved ruleset (see the module docstring)."""
 
@@ -111,6 +117,8 @@ class KittiEngine:
     # -- the deal ---------------------------------------------------------------------
     def start(self, randomness: HandRandomness, *, dealer: int, pot_before: int = 0, **table: Any) -> KittiState:
         """Stakes in (K-1), nine cards each from the dealer's left (K-4, replay.deal)."""
+        if randomness.ruleset.game != self.game:   # another game's shoe and deal: not nine cards each
+            raise RulesetError(f"Kitti deals from a kitti hand's randomness, not a {randomness.ruleset.game} hand's")
         n = randomness.n_seats
         if n not in allowed_players(self.ruleset):
             raise RulesetError(f"Kitti is played by 2-5 players, not {n} (D-12)")
@@ -142,7 +150,7 @@ class KittiEngine:
         dealt = 9 * n
         if dealt > len(shoe):
             return tuple(tuple(h) for h in deal_shoe(self.ruleset, shoe, n, dealer).hands)  # its error
-        hands: list = [None] * n
+        hands: list[tuple[Card, ...]] = [()] * n   # every seat is in ``order``, so each is filled
         for k, seat in enumerate(order):
             hands[seat] = tuple(shoe[k:dealt:n])
         return tuple(hands)
@@ -179,7 +187,9 @@ class KittiEngine:
             return []
         return [Fold(seat)] + [Arrange(seat, s) for s in splits(state.hands[seat], self.ranker)]
 
-    def apply(self, state: KittiState, move: Move) -> KittiState:
+    def apply(self, state: _State, move: GameMove) -> _State:
+        """The state after ``move``: a new :class:`KittiState`, or a :class:`WorkingDeal`
+        changed in place (and returned)."""
         if not isinstance(move, (Fold, Arrange)):
             raise IllegalMoveError("a Kitti move is Fold or Arrange", rule="K-2")
         seat = self.to_move(state)
@@ -192,8 +202,8 @@ class KittiEngine:
         if move.seat != seat:
             raise IllegalMoveError(f"seat {seat} speaks now, not seat {move.seat}", rule="K-4")
         if isinstance(move, Arrange):
-            check_arrangement(move.sets, self.ranker, hand=state.hands[seat])
-            if move.auto and _canon(move.sets) != _canon(default_arrangement(state.hands[seat], self.ranker)):
+            sets = check_arrangement(move.sets, self.ranker, hand=state.hands[seat])
+            if move.auto and _canon(sets) != _canon(default_arrangement(state.hands[seat], self.ranker)):
                 raise IllegalMoveError("a timed-out seat plays the default arrangement (docs/kitti.md)")
         if type(state) is WorkingDeal:
             state.moves.append(move)
@@ -212,7 +222,7 @@ class KittiEngine:
         if not self.is_over(state):
             raise IllegalMoveError("the deal is not over yet", rule="K-4")
         spoken = state.spoken
-        arranged = [spoken[i].sets if isinstance(spoken.get(i), Arrange) else None for i in range(state.n_seats)]
+        arranged = [m.sets if isinstance(m := spoken.get(i), Arrange) else None for i in range(state.n_seats)]
         folded = [isinstance(spoken.get(i), Fold) for i in range(state.n_seats)]
         # K-20 and K-21 are properties of the dealt hands, found at the deal (``four``, ``void``):
         # settle_deal needs the hands only when one of them holds
@@ -242,15 +252,16 @@ class KittiEngine:
         breakdown = []
         for i in range(state.n_seats):
             move = spoken.get(i)
-            arranged = isinstance(move, Arrange)
+            sets = move.sets if isinstance(move, Arrange) else None
+            keys = res.keys[i] if res.keys else None
             entry: dict[str, Any] = {
                 "hand": card_texts(state.hands[i]),
                 "folded": isinstance(move, Fold),
-                "sets": [card_texts(s) for s in move.sets] if arranged else None,
+                "sets": [card_texts(s) for s in sets] if sets is not None else None,
                 # the sets were checked when the move was applied: their keys name their classes
-                "classes": ([label(k) for k in res.keys[i]] if res.keys and res.keys[i] is not None
-                            else [label(key(s[0].code, s[1].code, s[2].code)) for s in move.sets]) if arranged else None,
-                "auto": bool(arranged and move.auto),
+                "classes": ([label(k) for k in keys] if keys is not None
+                            else [label(key(s[0].code, s[1].code, s[2].code)) for s in sets]) if sets is not None else None,
+                "auto": bool(isinstance(move, Arrange) and move.auto),
                 "rounds": won[i],
                 "stakes": res.stakes_paid[i],
                 "salami": res.salami[i],

@@ -25,7 +25,7 @@ against the 43 unseen cards redealt among the other seats, nine each -- exact, a
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..cards import Card
 from ..pair_signals import PairObservation
@@ -46,7 +46,7 @@ def together(mine: Sequence[int], target: Sequence[int], shares: dict[int, int],
                Fraction(0))
 
 
-def together_scores(mine: Sequence[int], own: Sequence[int], keys: dict[int, Sequence[int]],
+def together_scores(mine: Sequence[int], own: Sequence[int], keys: Mapping[int, Sequence[int]],
                     shares: dict[int, int]) -> dict[int, Fraction]:
     """Per target seat: what ``mine`` wins together with it, less what the seat's default does."""
     rivals = len(keys) - 1

@@ -79,9 +79,9 @@ def pack(strength: Sequence[int]) -> int:
     return c << 12 | a << 8 | b << 4 | d
 
 
-def unpack(key: int) -> list[int]:
-    """The strength list of a packed key."""
-    return [key >> 12, key >> 8 & 15, key >> 4 & 15, key & 15]
+def unpack(key: int) -> tuple[int, int, int, int]:
+    """The four numbers of a packed key's strength."""
+    return key >> 12, key >> 8 & 15, key >> 4 & 15, key & 15
 
 
 def classify(ranks: Sequence[int], flush: bool, *,
@@ -91,8 +91,8 @@ def classify(ranks: Sequence[int], flush: bool, *,
     ``flush`` means all three cards share a suit.  The 2-3-5 of K-22 depends on the suits
     being all different, which a rank list cannot say: :meth:`SetRanker._build` applies it.
     """
-    hi = tuple(sorted((14 if r == 1 else r for r in ranks), reverse=True))
-    a, b, c = hi
+    a, b, c = sorted((14 if r == 1 else r for r in ranks), reverse=True)
+    hi = (a, b, c)
     if a == b == c:
         return SetClass.TRAIL, [SetClass.TRAIL, a, a, a]
     if a == b or b == c:
@@ -131,11 +131,17 @@ class SetRank:
     def key(self) -> int:
         return pack(self.strength)
 
-    def to_json(self) -> dict:
-        out = {"class": _LABELS[self.cls], "strength": list(self.strength)}
+    def to_json(self) -> dict[str, str | list[int]]:
+        out: dict[str, str | list[int]] = {"class": _LABELS[self.cls], "strength": list(self.strength)}
         if self.special:
             out["special"] = self.special
         return out
+
+
+def _ascending(a: int, b: int, c: int) -> tuple[int, int, int]:
+    """Three ranks, lowest first."""
+    x, y, z = sorted((a, b, c))
+    return x, y, z
 
 
 class SetRanker:
@@ -177,8 +183,8 @@ class SetRanker:
         plain, flushed = [], []
         for ra in range(13):
             for rb in range(13):
-                plain.append([by_ranks[(*sorted((ra, rb, rc)), False)] for rc in range(13)])
-                flushed.append([by_ranks.get((*sorted((ra, rb, rc)), True), 0) for rc in range(13)])
+                plain.append([by_ranks[(*_ascending(ra, rb, rc), False)] for rc in range(13)])
+                flushed.append([by_ranks.get((*_ascending(ra, rb, rc), True), 0) for rc in range(13)])
         # The flat table, a row of 52 third cards (four suits of 13) per ordered pair of codes
         # (a, b): the flush row in the suit of a and b when they share it, else the plain one.
         table: list[int] = []
@@ -234,7 +240,7 @@ class SetRanker:
         if made is None:
             strength = unpack(key)
             special = "2-3-5" if strength[0] == SPECIAL_235 else None
-            made = self._ranks[key] = SetRank(self._classes[key], tuple(strength), special)  # type: ignore[arg-type]
+            made = self._ranks[key] = SetRank(self._classes[key], strength, special)
         return made
 
 

@@ -23,7 +23,7 @@ Timeouts (``auto``) and folds are not decisions about the sets, so they give not
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ..cards import Card
 from ..signals import Observation
@@ -31,6 +31,10 @@ from ..stream import Stream
 from .moves import Arrange
 from .ranking import SetRanker
 from .strategy import default_keys
+
+if TYPE_CHECKING:
+    from ..game import Move
+    from .engine import KittiEngine, KittiState
 
 SIGNAL = "kitti.arrangement"
 #: Redeals per decision: each is a full null world (any number keeps the null mean exact;
@@ -77,7 +81,7 @@ def arrangement_observation(move: Arrange, hands: Sequence[Sequence[Card]], rank
     return Observation(SIGNAL, seat, actual, tuple(null))
 
 
-def hidden_signals(engine, state, move, rng: Stream) -> list[Observation]:
+def hidden_signals(engine: KittiEngine, state: KittiState, move: Move, rng: Stream) -> list[Observation]:
     """``GAME.hidden_signals`` for Kitti: the observations of ``move`` made in ``state``."""
     if not isinstance(move, Arrange):
         return []

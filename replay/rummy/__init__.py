@@ -13,8 +13,12 @@ the engine and the ``tiplu eval rummy13`` operations (its bot is the simulator's
 This package exports the game as one object, :data:`GAME` (:class:`replay.game.Game`).
 """
 from pathlib import Path
+from typing import Callable
 
-from ..game import DealLayout, Game
+from ..cards import Card
+from ..deal import Deal
+from ..game import DealLayout, Game, Outcome
+from ..rulesets import Ruleset
 from .describe import describe
 from .engine import RummyEngine
 from .eval_requests import evaluate
@@ -24,9 +28,12 @@ from .discard_drop_signals import hidden_signals
 from .view import view
 from . import worked
 
-def jokers_of_hand(ruleset, deal, outcome):
+def jokers_of_hand(ruleset: Ruleset, deal: Deal, outcome: Outcome) -> Callable[[Card], bool] | None:
     """Which cards were jokers in a hand (for the deal statistics): the printed jokers and
-    every card of the indicator's rank (R-5)."""
+    every card of the indicator's rank (R-5); ``None`` for a deal with no indicator (not a
+    rummy13 deal)."""
+    if deal.indicator is None:
+        return None
     wild = wild_rank_of(deal.indicator)
     return lambda card: is_joker(card, wild)
 

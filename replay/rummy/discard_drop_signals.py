@@ -24,6 +24,8 @@ exact; conditioning on less would not).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Sequence
+
 from ..cards import Card
 from ..signals import Observation
 from ..stream import Stream
@@ -33,12 +35,17 @@ from .signals import pick_signals, use_of
 from .solver import min_points
 from .state import PICK, PLAYING
 
+if TYPE_CHECKING:
+    from ..game import Move
+    from .engine import RummyEngine
+    from .state import RummyState
+
 DISCARD_SIGNAL = "rummy13.discard"
 DROP_SIGNAL = "rummy13.drop"
 REDEALS = 2
 
 
-def next_seat(state, seat: int) -> int:
+def next_seat(state: RummyState, seat: int) -> int:
     """The seat that plays after ``seat`` (D-4: clockwise, skipping who left)."""
     n = state.n_seats
     nxt = (seat + 1) % n
@@ -47,13 +54,13 @@ def next_seat(state, seat: int) -> int:
     return nxt
 
 
-def unmoved(state, seat: int) -> list[int]:
+def unmoved(state: RummyState, seat: int) -> list[int]:
     """The opponents of ``seat`` still playing who have not moved yet in the deal."""
     return [s for s in range(state.n_seats)
             if s != seat and state.status[s] == PLAYING and not state.has_picked[s] and not state.missed[s]]
 
 
-def redeal(state, seats: list[int], rng: Stream) -> list[tuple[Card, ...]]:
+def redeal(state: RummyState, seats: list[int], rng: Stream) -> list[tuple[Card, ...]]:
     """``seats``' hands redealt with the closed stock: one fair split of their union."""
     sizes = [len(state.hands[s]) for s in seats]
     pool = [c for s in seats for c in state.hands[s]] + list(state.closed)
@@ -65,7 +72,8 @@ def redeal(state, seats: list[int], rng: Stream) -> list[tuple[Card, ...]]:
     return out
 
 
-def discard_observation(engine, state, move: Discard, rng: Stream, *, redeals: int = REDEALS) -> Observation | None:
+def discard_observation(engine: RummyEngine, state: RummyState, move: Discard, rng: Stream, *,
+                        redeals: int = REDEALS) -> Observation | None:
     """The observation of one discard (``None`` outside the exact window)."""
     if move.auto or state.phase != DISCARD or state.reshuffles:
         return None
@@ -81,7 +89,8 @@ def discard_observation(engine, state, move: Discard, rng: Stream, *, redeals: i
     return Observation(DISCARD_SIGNAL, move.seat, score(tuple(state.hands[nxt])), null)
 
 
-def drop_observation(engine, state, move, rng: Stream, *, redeals: int = REDEALS) -> Observation | None:
+def drop_observation(engine: RummyEngine, state: RummyState, move: Pick | Drop, rng: Stream, *,
+                     redeals: int = REDEALS) -> Observation | None:
     """The observation of one first-drop decision (``None`` outside the exact window)."""
     seat = move.seat
     if move.auto or state.phase != PICK or state.has_picked[seat] or state.missed[seat] or state.reshuffles:
@@ -92,14 +101,14 @@ def drop_observation(engine, state, move, rng: Stream, *, redeals: int = REDEALS
     high = engine.ruleset["high_card_points"]
     sign = 1 if isinstance(move, Drop) else -1
 
-    def score(hands) -> int:
+    def score(hands: Sequence[tuple[Card, ...]]) -> int:
         return sign * -min(min_points(h, state.wild, high=high) for h in hands)
 
     null = tuple(score(redeal(state, others, rng)) for _ in range(redeals))
     return Observation(DROP_SIGNAL, seat, score([tuple(state.hands[s]) for s in others]), null)
 
 
-def hidden_signals(engine, state, move, rng: Stream) -> list[Observation]:
+def hidden_signals(engine: RummyEngine, state: RummyState, move: Move, rng: Stream) -> list[Observation]:
     """``GAME.hidden_signals`` for 13-card Rummy: the pick (:mod:`.signals`), discard and
     drop observations of ``move`` made in ``state`` (the pick's redeals drawn first)."""
     found = pick_signals(engine, state, move, rng)

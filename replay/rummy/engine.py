@@ -28,13 +28,13 @@ a refused move leaves the state as it was; on a frozen state ``apply`` works on 
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Sequence, TypeVar
 
 from ..cards import Card, card_texts
 from ..deal import Deal, deal as deal_shoe, left_of, seat_order
 from ..errors import DeckMismatchError, IllegalMoveError, RulesetError
 from ..fairness import HandRandomness
-from ..game import Outcome
+from ..game import Move as GameMove, Outcome
 from ..rulesets import Ruleset, allowed_players
 from .declare import check_declaration
 from .groups import is_joker, wild_rank_of
@@ -47,6 +47,8 @@ __all__ = ["RummyEngine", "RummyState", "WorkingRummy"]
 DECLARED, COUNTED, LAST_LEFT = "declared", "counted", "last_left"
 FIRST_DROP, MIDDLE_DROP, WRONG, TIMEOUT_DROP = "first_drop", "middle_drop", "wrong_declaration", "timeout_drop"
 PICK, DISCARD, TIMEOUT, OVER = "pick", "discard", "timeout_drop", "over"
+#: the two forms of a deal in progress :meth:`RummyEngine.apply` takes, each giving back its own
+_State = TypeVar("_State", RummyState, WorkingRummy)
 
 
 def _index(hand: list[Card], card: Card) -> int:
@@ -83,6 +85,9 @@ class RummyEngine:
             d = self._deal(randomness.shoe(), n, dealer)
         else:
             d = randomness.deal(dealer)
+        if d.indicator is None or d.turned_up is None:   # another game's layout (R-5, D-19)
+            raise RulesetError(f"a rummy13 deal lays out an indicator and an open pile's first card; "
+                               f"this randomness deals {randomness.ruleset.game}'s layout")
         return RummyState(
             randomness=randomness, dealer=dealer, indicator=d.indicator,
             wild=wild_rank_of(d.indicator), hands=d.hands, closed=d.stock,
@@ -100,7 +105,7 @@ class RummyEngine:
         if size < 1 or dealt + 2 > len(shoe):
             return deal_shoe(self.ruleset, shoe, n, dealer)  # its error
         order = seat_order(dealer, n, direction=self.ruleset.settings.get("direction", "clockwise"))
-        hands: list = [None] * n
+        hands: list[tuple[Card, ...]] = [()] * n   # every seat is in ``order``, so each is filled
         for k, seat in enumerate(order):
             hands[seat] = tuple(shoe[k:dealt:n])
         return Deal(tuple(hands), shoe[dealt + 1], shoe[dealt], tuple(shoe[dealt + 2:]))
@@ -146,7 +151,8 @@ class RummyEngine:
         if not state.picked_auto:
             moves.extend(Discard(seat, c) for c in sorted(set(hand)))
             moves.extend(self.declarations(state))
-        moves.append(Discard(seat, state.picked, auto=True))
+        if state.picked is not None:   # always, in the discard phase: the card picked this turn
+            moves.append(Discard(seat, state.picked, auto=True))
         return moves
 
     def declarations(self, state: RummyState) -> list[Declare]:
@@ -160,7 +166,7 @@ class RummyEngine:
                 out.append(Declare(seat, finish, sol.groups))
         return out
 
-    def apply(self, state: RummyState | WorkingRummy, move: Move) -> RummyState | WorkingRummy:
+    def apply(self, state: _State, move: GameMove) -> _State:
         """The state after ``move``: a new frozen state, or ``state`` itself changed in place
         when it is a :class:`WorkingRummy`.  A refused move raises and changes nothing."""
         if type(state) is WorkingRummy:
@@ -170,7 +176,7 @@ class RummyEngine:
         self._apply(w, move)
         return w.freeze()
 
-    def _apply(self, w: WorkingRummy, move: Move) -> None:
+    def _apply(self, w: WorkingRummy, move: GameMove) -> None:
         if w.phase == OVER:
             raise IllegalMoveError("the deal is over", rule="R-7")
         if not isinstance(move, (Pick, Discard, Declare, Drop)):
@@ -337,11 +343,12 @@ class RummyEngine:
         for seat, how in enumerate(state.status):
             hand = state.hands[seat]
             item: dict[str, Any] = {"seat": seat, "hand": card_texts(hand)}
+            shown = state.shown[seat]   # the groups of the seat's declaration, if it declared
             if seat == state.winner:
                 how = DECLARED if how == DECLARED else LAST_LEFT
                 pts = 0
-                if state.shown[seat] is not None:
-                    item["groups"] = [card_texts(g) for g in state.shown[seat]]
+                if shown is not None:
+                    item["groups"] = [card_texts(g) for g in shown]
                     item["finish_card"] = str(state.finish[seat])
                 item["counted"] = []
             elif how == PLAYING:
@@ -353,8 +360,8 @@ class RummyEngine:
                 item["case"] = sol.case
             else:
                 pts = fixed[how]
-                if how == WRONG:
-                    item["groups"] = [card_texts(g) for g in state.shown[seat]]
+                if shown is not None:   # a seat that left by declaring: a wrong declaration (R-18)
+                    item["groups"] = [card_texts(g) for g in shown]
                     item["finish_card"] = str(state.finish[seat])
             item["left"] = how
             item["points"] = pts
@@ -364,6 +371,7 @@ class RummyEngine:
         net = tuple(total if s == state.winner else -p for s, p in enumerate(points))
         detail = {"indicator": str(state.indicator),
                   "wild_rank": None if state.wild is None else "A23456789TJQK"[state.wild - 1],
-                  "ended": "declared" if state.status[state.winner] == DECLARED else "last_left",
+                  "ended": "declared" if state.winner is not None and state.status[state.winner] == DECLARED
+                           else "last_left",
                   "turns": state.turns, "reshuffles": state.reshuffles}
         return Outcome(tuple(points), net, state.winner, tuple(breakdown), 0, detail)

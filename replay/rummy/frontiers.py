@@ -9,16 +9,37 @@ vector (the caches are bounded and :func:`clear_caches` empties them).
 """
 from __future__ import annotations
 
+from typing import Iterator, TypeVar
+
 __all__ = ["clear_caches", "point_values", "nonpure_frontier", "pure_runs", "has_pure_run",
            "suit_frontier"]
 
+#: one suit's naturals held at each position (index 0 unused; 14 an Ace moved high)
+Counts = tuple[int, ...]
+#: a sequence of one suit: ``(lo, hi, natural positions)`` -- jokers at the other positions
+Run = tuple[int, int, tuple[int, ...]]
+RunsPlan = tuple[Run, ...]
+#: a pure sequence: ``(lo, hi, natural positions, uses the suit's own wild-rank card)``
+PureRun = tuple[int, int, tuple[int, ...], bool]
+#: what a suit lays: its pure run (or ``None``) and its other runs
+SuitPlan = tuple[PureRun | None, RunsPlan]
+_Plan = TypeVar("_Plan")
+#: a frontier entry: ``(jokers used, counts, value covered, plan)``; the counts are
+#: ``(runs,)`` for a frontier of runs, ``(runs, pure)`` for a suit's
+Entry = tuple[int, tuple[int, ...], int, _Plan]
+#: a suit frontier's entry, flat: ``(jokers used, runs, pure, value, plan)``
+FlatEntry = tuple[int, int, int, int, SuitPlan]
+#: :func:`suit_frontier`'s answer: the frontier, the best pure run's value (-1: none), the
+#: most covered per joker budget, the frontier flat
+SuitFrontier = tuple[tuple[Entry[SuitPlan], ...], int, tuple[int, ...], tuple[FlatEntry, ...]]
+
 # (counts15, jcap, high) -> tuple of (k, runs, value, runs_plan)
-_NONP: dict = {}
+_NONP: dict[tuple[Counts, int, int], tuple[Entry[RunsPlan], ...]] = {}
 # (counts15, wild, own_wild, jcap, high) -> (frontier, best_pure, best value per joker budget, flat frontier)
-_SUIT: dict = {}
+_SUIT: dict[tuple[Counts, int | None, bool, int, int], SuitFrontier] = {}
 # (counts15, wild, own_wild) -> whether the suit holds a pure run at all (a cheap test: a
 # smaller table)
-_PURE: dict = {}
+_PURE: dict[tuple[Counts, int | None, bool], bool] = {}
 _PURE_LIMIT = 50_000
 _CACHE_LIMIT = 400_000
 
@@ -41,20 +62,20 @@ def point_values(high: int) -> tuple[int, ...]:
     return vals
 
 
-_VALS: dict = {}
+_VALS: dict[int, tuple[int, ...]] = {}
 
 
-def _by_jokers_then_value(kv):
+def _by_jokers_then_value(kv: tuple[tuple[int, ...], tuple[int, object]]) -> tuple[int, int]:
     return kv[0][0], -kv[1][0]
 
 
-def _pareto(best: dict) -> tuple:
+def _pareto(best: dict[tuple[int, ...], tuple[int, _Plan]]) -> tuple[Entry[_Plan], ...]:
     """Drop entries that another entry beats on every count (fewer jokers, more runs...).
 
     ``best`` maps ``(k, runs)`` or ``(k, runs, pure)`` to ``(value, plan)``; the entries kept
     come sorted by jokers used, then by value, highest first (ties in ``best``'s order)."""
     items = sorted(best.items(), key=_by_jokers_then_value)
-    kept: list = []
+    kept: list[Entry[_Plan]] = []
     if items and len(items[0][0]) == 2:
         for (k, r), (value, plan) in items:
             for _k2, r2, v2, _p in kept:
@@ -72,7 +93,7 @@ def _pareto(best: dict) -> tuple:
     return tuple(kept)
 
 
-def nonpure_frontier(c: tuple, jcap: int, vals: tuple) -> tuple:
+def nonpure_frontier(c: Counts, jcap: int, vals: tuple[int, ...]) -> tuple[Entry[RunsPlan], ...]:
     """Frontier of the runs of one suit (no designated pure run): ``(k, runs, value, plan)``.
 
     ``c`` counts naturals at positions 1..14 (index 0 unused; high Aces sit at 14 once
@@ -86,12 +107,12 @@ def nonpure_frontier(c: tuple, jcap: int, vals: tuple) -> tuple:
     while p < 15 and not c[p]:
         p += 1
     if p == 15:
-        out = ((0, (0,), 0, ()),)
-        _NONP[key] = out
-        return out
-    best: dict = {}
+        empty: tuple[Entry[RunsPlan], ...] = ((0, (0,), 0, ()),)
+        _NONP[key] = empty
+        return empty
+    best: dict[tuple[int, ...], tuple[int, RunsPlan]] = {}
 
-    def add(entries, dk, dr, dv, run):
+    def add(entries: tuple[Entry[RunsPlan], ...], dk: int, dr: int, dv: int, run: Run | None) -> None:
         for k, (r,), v, plan in entries:
             nk = k + dk
             if nk > jcap:
@@ -133,9 +154,9 @@ def nonpure_frontier(c: tuple, jcap: int, vals: tuple) -> tuple:
     return out
 
 
-def pure_runs(c: tuple, wild: int | None, own_wild: bool):
+def pure_runs(c: Counts, wild: int | None, own_wild: bool) -> Iterator[PureRun]:
     """Every pure run of one suit: ``(lo, hi, natural positions, uses own wild card)``."""
-    wpos = ()
+    wpos: tuple[int, ...] = ()
     if wild is not None and own_wild:
         wpos = (1, 14) if wild == 1 else (wild,)
     for lo in range(1, 13):
@@ -156,7 +177,7 @@ def pure_runs(c: tuple, wild: int | None, own_wild: bool):
                 yield lo, hi, tuple(nat), uses_w
 
 
-def has_pure_run(c: tuple, wild: int | None, own_wild: bool) -> bool:
+def has_pure_run(c: Counts, wild: int | None, own_wild: bool) -> bool:
     """Quick test: three consecutive positions held naturally (or by the own wild card)."""
     if not own_wild:
         wild = None  # as in suit_frontier
@@ -179,7 +200,7 @@ def has_pure_run(c: tuple, wild: int | None, own_wild: bool) -> bool:
     return hit
 
 
-def _best_per_budget(front: tuple, jcap: int) -> tuple[int, ...]:
+def _best_per_budget(front: tuple[Entry[SuitPlan], ...], jcap: int) -> tuple[int, ...]:
     """For each joker budget 0 .. ``jcap``, the most a frontier (sorted by jokers used) covers."""
     out = []
     best = i = 0
@@ -192,7 +213,7 @@ def _best_per_budget(front: tuple, jcap: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def suit_frontier(c: tuple, wild: int | None, own_wild: bool, jcap: int, vals: tuple):
+def suit_frontier(c: Counts, wild: int | None, own_wild: bool, jcap: int, vals: tuple[int, ...]) -> SuitFrontier:
     """``((k, (runs, pure), value, (pure_run, runs_plan)), ...)``, the best pure run value,
     for each joker budget 0 .. ``jcap`` the most the frontier covers within it, and the
     frontier again as flat ``(k, runs, pure, value, plan)`` entries (the solver's loop)."""
@@ -202,7 +223,7 @@ def suit_frontier(c: tuple, wild: int | None, own_wild: bool, jcap: int, vals: t
     hit = _SUIT.get(key)
     if hit is not None:
         return hit
-    best: dict = {}
+    best: dict[tuple[int, ...], tuple[int, SuitPlan]] = {}
     for k, (r,), v, plan in nonpure_frontier(c, jcap, vals):
         best[(k, r, 0)] = (v, (None, plan))
     best_pure = -1

@@ -8,12 +8,18 @@ fills its pure run's gap, and spare jokers are folded into groups where they fit
 """
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from ..cards import JOKER_CODE, RANK_OF, STANDARD, SUIT_OF, Card
-from .frontiers import pure_runs
+from .frontiers import Counts, SuitPlan, pure_runs
 
-__all__ = ["plan_cards", "pure_only_cards", "sorted_cards"]
+__all__ = ["Plan", "plan_cards", "pure_only_cards", "sorted_cards"]
+
+#: groups of cards, and the loose cards besides them
+Groups = tuple[tuple[Card, ...], ...]
+#: the solver's plan: the sets chosen, as ``(rank, (suits of one set, ...))`` per rank; each
+#: suit's runs, as ``(suit, its plan)``; the sequences made of jokers alone; the jokers used
+Plan = tuple[tuple[tuple[int, tuple[tuple[int, ...], ...]], ...], tuple[tuple[int, SuitPlan], ...], int, int]
 
 
 def sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -41,17 +47,18 @@ def _run_cards(suit: int, lo: int, hi: int, nat: Iterable[int], jokers: list[Car
     return out
 
 
-def plan_cards(plan, counts, own_w, printed, wild):
+def plan_cards(plan: Plan, counts: Sequence[Sequence[int]], own_w: Sequence[Sequence[Card]],
+               printed: Sequence[Card], wild: int | None) -> tuple[Groups, tuple[Card, ...]]:
     """Cards of the winning plan; spare jokers are folded into groups where they fit."""
     set_choice, suit_plans, joker_runs, _k = plan
     pool_w = [list(w) for w in own_w]
     groups: list[list[Card]] = []
     kinds: list[str] = []
-    pure_runs = []
+    own_pure = []   # the suits whose pure run takes their own wild-rank card
     for _s, (pure, _runs) in suit_plans:
         if pure is not None and pure[3]:
-            pure_runs.append(_s)
-    reserved = {s: pool_w[s].pop() for s in pure_runs}
+            own_pure.append(_s)
+    reserved = {s: pool_w[s].pop() for s in own_pure}
     pool = list(printed) + [c for w in pool_w for c in w]
     pool.sort(key=_CODE, reverse=True)  # pop() lends wild-rank cards before printed jokers
     for r, sets in set_choice:
@@ -88,7 +95,7 @@ def plan_cards(plan, counts, own_w, printed, wild):
     return groups_t, sorted_cards(pool) + _loose_naturals(counts, groups_t, wild)
 
 
-def _loose_naturals(counts, groups, wild) -> tuple[Card, ...]:
+def _loose_naturals(counts: Sequence[Sequence[int]], groups: Groups, wild: int | None) -> tuple[Card, ...]:
     """The naturals (counted by suit and rank in ``counts``) no group holds, in code order."""
     remaining = [list(c) for c in counts]
     for g in groups:
@@ -110,7 +117,11 @@ def _loose_naturals(counts, groups, wild) -> tuple[Card, ...]:
     return tuple(out)
 
 
-def pure_only_cards(base, has_w, own_w, cards, wild, vals, best_pure):
+def pure_only_cards(base: Sequence[Counts], has_w: Sequence[bool], own_w: Sequence[Sequence[Card]],
+                    cards: Sequence[Card], wild: int | None, vals: tuple[int, ...],
+                    best_pure: int) -> tuple[Groups, tuple[Card, ...]]:
+    """The cards of the best pure run worth ``best_pure`` (the first found, suit by suit) and
+    the rest, loose (R-15's middle case)."""
     for s in range(4):
         for lo, hi, nat, uses_w in pure_runs(base[s], wild, has_w[s]):
             if sum(vals[q] for q in nat) == best_pure:

@@ -74,7 +74,7 @@ def wild_rank_of(indicator: Card) -> int | None:
         return None
     if not indicator.is_standard:
         raise MalformedHandError(f"{indicator} cannot be a rummy indicator")
-    return int(indicator.rank)
+    return RANK_OF[indicator.code]
 
 
 def is_joker(card: Card, wild: int | None) -> bool:
@@ -107,7 +107,7 @@ def classify_group(cards: Sequence[Card], wild: int | None) -> GroupKind:
     if is_set(naturals) and n <= 4:
         return GroupKind.SET
     suits = {c.suit for c in naturals}
-    ranks = [c.rank for c in naturals]
+    ranks = [RANK_OF[c.code] for c in naturals]
     # Say why not, naming the most specific rule.
     if len(Counter(naturals)) < len(naturals) and (len(suits) == 1 or len(set(ranks)) == 1):
         raise InvalidGroupError("the same card sits twice in one group", rule="R-11")

@@ -127,7 +127,7 @@ _FIELDS = {"pick": {"source", "card", "auto"}, "discard": {"card", "auto"},
 _KEYS = {kind: frozenset(fields | {"type", "seat"}) for kind, fields in _FIELDS.items()}
 #: Parsed picks, discards and drops by their checked fields (type, seat, source, card text,
 #: auto): frozen values, so one may stand for every move with the same fields.  Bounded.
-_PARSED: dict[tuple, Move] = {}
+_PARSED: dict[tuple[str, int, str | None, object, bool], Move] = {}
 _PARSED_LIMIT = 4096
 
 
@@ -147,15 +147,14 @@ def parse_record_move(data: Mapping[str, Any]) -> Move:
     return _parse(data, _KEYS_IN_RECORD)
 
 
-def _parse(data: Mapping[str, Any], allowed: dict[str, frozenset]) -> Move:
+def _parse(data: Mapping[str, Any], allowed: dict[str, frozenset[str]]) -> Move:
     if type(data) is not dict and not isinstance(data, Mapping):
         raise MalformedError("a move must be a JSON object")
     kind = data.get("type")
     seat = data.get("seat")
     if type(seat) is not int or seat < 0:
         seat = _seat(data)
-    keys = allowed.get(kind) if isinstance(kind, str) else None
-    if keys is None:
+    if not isinstance(kind, str) or (keys := allowed.get(kind)) is None:
         raise MalformedError(f"unknown move type {kind!r}", location="type")
     if not data.keys() <= keys:
         extra = set(data) - keys
@@ -166,6 +165,8 @@ def _parse(data: Mapping[str, Any], allowed: dict[str, frozenset]) -> Move:
             raise MalformedError("a declare needs 'finish_card' and 'groups' (a list of lists of cards)")
         return Declare(seat, parse_card(data["finish_card"]), tuple(parse_cards(g) for g in groups))
     # checked in this order (the first fault is the one reported): source, card, auto
+    source: str | None
+    text: object   # the card's JSON value, a string once it parsed
     if kind == "pick":
         source = data.get("source", "closed")
         if not isinstance(source, str) or source not in SOURCES:
@@ -188,9 +189,9 @@ def _parse(data: Mapping[str, Any], allowed: dict[str, frozenset]) -> Move:
     if type(auto) is not bool:
         auto = _auto(data)
     key = (kind, seat, source, text, auto)   # text: a card's text (it parsed) or None
-    if kind == "pick":
+    if source is not None:   # a pick (only a pick has a source)
         move: Move = Pick(seat, source, card, auto)
-    elif kind == "discard":
+    elif card is not None:   # a discard (a drop has no card; a discard's was parsed above)
         move = Discard(seat, card, auto)
     else:
         move = Drop(seat, auto)

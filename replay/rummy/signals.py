@@ -20,12 +20,19 @@ the open card may not be taken (D-24) or the stock is empty, gives nothing.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..cards import Card
 from ..signals import Observation
 from ..stream import Stream
 from .moves import Pick
 from .solver import best_discard, min_points
 from .state import PICK
+
+if TYPE_CHECKING:
+    from ..game import Move
+    from .engine import RummyEngine
+    from .state import RummyState
 
 SIGNAL = "rummy13.pick"
 REDEALS = 2
@@ -38,7 +45,8 @@ def use_of(hand: tuple[Card, ...], card: Card, wild: int | None, *, high: int) -
     return min_points(hand, wild, high=high) - best_discard(hand + (card,), wild, high=high)[0]
 
 
-def pick_observation(engine, state, move: Pick, rng: Stream, *, redeals: int = REDEALS) -> Observation | None:
+def pick_observation(engine: RummyEngine, state: RummyState, move: Pick, rng: Stream, *,
+                     redeals: int = REDEALS) -> Observation | None:
     """The observation of one pick (``None`` when it was not a choice between two cards)."""
     if move.auto or state.phase != PICK or not state.closed or not engine.can_pick_open(state):
         return None
@@ -57,7 +65,7 @@ def pick_observation(engine, state, move: Pick, rng: Stream, *, redeals: int = R
     return Observation(SIGNAL, seat, score(stock[0]), null)
 
 
-def pick_signals(engine, state, move, rng: Stream) -> list[Observation]:
+def pick_signals(engine: RummyEngine, state: RummyState, move: Move, rng: Stream) -> list[Observation]:
     """The pick observation of ``move`` (``GAME.hidden_signals`` adds the discard and drop
     signals: :mod:`.discard_drop_signals`)."""
     if not isinstance(move, Pick):

@@ -41,8 +41,9 @@ from itertools import combinations
 from typing import Sequence
 
 from ..cards import JOKER_CODE, RANK_OF, SUIT_OF, Card
-from .frontiers import clear_caches as clear_suit_caches, has_pure_run, point_values, suit_frontier
-from .grouping import plan_cards, pure_only_cards, sorted_cards
+from .frontiers import (Counts, FlatEntry, SuitFrontier, SuitPlan, clear_caches as clear_suit_caches, has_pure_run,
+                        point_values, suit_frontier)
+from .grouping import Plan, plan_cards, pure_only_cards, sorted_cards
 from .groups import HIGH_CARD_POINTS, MalformedHandError, card_points
 
 __all__ = ["Solution", "solve", "min_points", "best_discard", "clear_caches"]
@@ -65,18 +66,24 @@ class Solution:
         """All cards in groups with two sequences, one pure: a valid declaration."""
         return self.case == "two_sequences" and not self.loose
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, int | list[list[str]] | list[str]]:
         return {"points": self.points, "groups": [[str(c) for c in g] for g in self.groups],
                 "loose": [str(c) for c in self.loose]}
 
 
-def _rank_options(avail: dict[int, int]) -> list[tuple[tuple[int, ...], ...]]:
+#: sets laid from one rank, each as the suits of its naturals
+RankSets = tuple[tuple[int, ...], ...]
+#: one way to lay a rank's sets: ``(sets, jokers needed, naturals laid, ((suit, naturals of that suit), ...))``
+RankPlan = tuple[RankSets, int, int, tuple[tuple[int, int], ...]]
+
+
+def _rank_options(avail: dict[int, int]) -> list[RankSets]:
     """Every way to lay sets from one rank's naturals (suit -> copies held)."""
     suits = sorted(avail)
     subsets = [s for n in range(2, min(4, len(suits)) + 1) for s in combinations(suits, n)]
-    out: list = []
+    out: list[RankSets] = []
 
-    def rec(start: int, used: dict, chosen: tuple) -> None:
+    def rec(start: int, used: dict[int, int], chosen: RankSets) -> None:
         out.append(chosen)
         for i in range(start, len(subsets)):
             sub = subsets[i]
@@ -90,27 +97,25 @@ def _rank_options(avail: dict[int, int]) -> list[tuple[tuple[int, ...], ...]]:
     return out
 
 
-#: a rank's naturals in each suit (copies in S, H, D, C) -> its set options, each with what
-#: it takes: ``(sets, jokers needed, naturals laid, ((suit, naturals of that suit), ...))``;
-#: ``None`` when fewer than two suits hold the rank (no set)
-_OPTIONS: dict = {}
+#: a rank's naturals in each suit (copies in S, H, D, C) -> its set options (:data:`RankPlan`),
+#: for a rank held in two suits or more
+_OPTIONS: dict[tuple[int, int, int, int], tuple[RankPlan, ...]] = {}
 _OPTIONS_LIMIT = 4096
 
 
-def _rank_plans(copies: tuple[int, int, int, int]) -> tuple | None:
+def _rank_plans(copies: tuple[int, int, int, int]) -> tuple[RankPlan, ...]:
+    """The ways to lay sets from a rank held in two suits or more (``copies`` per suit)."""
     try:
         return _OPTIONS[copies]
     except KeyError:
         pass
     avail = {s: n for s, n in enumerate(copies) if n}
-    hit = None
-    if len(avail) >= 2:
-        plans = []
-        for sets in _rank_options(avail):
-            per_suit = Counter(s for sub in sets for s in sub)
-            plans.append((sets, sum(3 - len(sub) for sub in sets if len(sub) < 3),
-                          sum(map(len, sets)), tuple(sorted(per_suit.items()))))
-        hit = tuple(plans)
+    plans: list[RankPlan] = []
+    for sets in _rank_options(avail):
+        per_suit = Counter(s for sub in sets for s in sub)
+        plans.append((sets, sum(3 - len(sub) for sub in sets if len(sub) < 3),
+                      sum(map(len, sets)), tuple(sorted(per_suit.items()))))
+    hit = tuple(plans)
     if len(_OPTIONS) >= _OPTIONS_LIMIT:
         _OPTIONS.clear()
     _OPTIONS[copies] = hit
@@ -149,7 +154,7 @@ def _search(cards: Sequence[Card], wild: int | None, high: int, *, groups: bool)
             total += vals[rank]
             suits_at[rank] |= 1 << suit
     n_jokers = len(printed) + sum(map(len, own_w))
-    base = tuple(map(tuple, counts))
+    base: tuple[Counts, ...] = tuple(map(tuple, counts))
     has_w = list(map(bool, own_w))
 
     # R-15, middle case: the best single pure run.  No pure run at all: every card counts.
@@ -175,22 +180,22 @@ def _search(cards: Sequence[Card], wild: int | None, high: int, *, groups: bool)
         later[i] = later[i + 1] + vals[r] * max(p[2] for p in plans)
 
     best_cover = -1
-    best_plan = None
-    choice: list = []
+    best_plan: Plan | None = None   # set with best_cover, the plan that covers it
+    choice: list[tuple[int, RankSets]] = []
 
-    def evaluate_sets(cap: int, sv: int, fronts: Sequence[tuple]) -> None:
+    def evaluate_sets(cap: int, sv: int, fronts: Sequence[SuitFrontier]) -> None:
         """The best cover with these sets laid (``sv`` their points, ``cap`` jokers left,
         ``fronts`` the frontiers of each suit's naturals left)."""
         nonlocal best_cover, best_plan
         # Bound: even the best of every suit together cannot beat what we have.
         if sv + fronts[0][2][cap] + fronts[1][2][cap] + fronts[2][2][cap] + fronts[3][2][cap] <= best_cover:
             return
-        states = {(0, 0, 0): (0, ())}
+        states: dict[tuple[int, int, int], tuple[int, tuple[tuple[int, SuitPlan], ...]]] = {(0, 0, 0): (0, ())}
         for s in range(4):
-            front = fronts[s][3]
+            front: tuple[FlatEntry, ...] = fronts[s][3]
             if len(front) == 1 and not front[0][0] and not front[0][1]:
                 continue  # nothing to lay in this suit
-            new: dict = {}
+            new: dict[tuple[int, int, int], tuple[int, tuple[tuple[int, SuitPlan], ...]]] = {}
             for (k, r, p), (v, plans) in states.items():
                 for k2, r2, p2, v2, plan in front:
                     nk = k + k2
@@ -208,7 +213,7 @@ def _search(cards: Sequence[Card], wild: int | None, high: int, *, groups: bool)
                 best_cover = sv + v
                 best_plan = (tuple(choice), plans, max(0, 2 - r), n_jokers - cap + k)
 
-    def rec(i: int, jokers_left: int, sv: int, cs: Sequence[tuple], fronts: Sequence[tuple]) -> None:
+    def rec(i: int, jokers_left: int, sv: int, cs: Sequence[Counts], fronts: Sequence[SuitFrontier]) -> None:
         if best_cover == total:
             return  # nothing left to gain
         if i == n_ranks:
@@ -246,12 +251,13 @@ def _search(cards: Sequence[Card], wild: int | None, high: int, *, groups: bool)
     if not groups:
         return points
     if case == "two_sequences":
-        groups, loose = plan_cards(best_plan, counts, own_w, printed, wild)
+        assert best_plan is not None   # the case exists only with a cover, and its plan
+        grouped, loose = plan_cards(best_plan, counts, own_w, printed, wild)
     elif case == "pure_only":
-        groups, loose = pure_only_cards(base, has_w, own_w, cards, wild, vals, best_pure)
+        grouped, loose = pure_only_cards(base, has_w, own_w, cards, wild, vals, best_pure)
     else:
-        groups, loose = (), sorted_cards(cards)
-    return Solution(points, groups, loose, case)
+        grouped, loose = (), sorted_cards(cards)
+    return Solution(points, grouped, loose, case)
 
 
 #: (sorted card codes, wild, high) -> least points: the collusion signals and the bots ask

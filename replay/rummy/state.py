@@ -12,15 +12,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from operator import attrgetter
-from typing import Any
+from typing import final
 
 from ..cards import Card
 from ..fairness import HandRandomness
 
 PLAYING = "playing"
 PICK = "pick"
+#: groups of cards as a declaration shows them (:class:`replay.rummy.moves.Declare`)
+Groups = tuple[tuple[Card, ...], ...]
 
 
+@final
 @dataclass(frozen=True)
 class RummyState:
     """Everything about a deal in progress.  ``open_pile`` is oldest first (top last);
@@ -41,7 +44,7 @@ class RummyState:
     has_picked: tuple[bool, ...] = ()
     missed: tuple[int, ...] = ()
     status: tuple[str, ...] = ()
-    shown: tuple[Any, ...] = ()
+    shown: tuple[Groups | None, ...] = ()   # per seat, the groups it declared (None: none)
     finish: tuple[Card | None, ...] = ()
     reshuffles: int = 0
     turns: int = 0
@@ -60,10 +63,30 @@ _FIELDS = tuple(f.name for f in fields(RummyState))
 _values = attrgetter(*_FIELDS)
 
 
+@final
 class WorkingRummy:
     """A :class:`RummyState`'s values in lists a move changes in place (see the module)."""
 
     __slots__ = _FIELDS
+    randomness: HandRandomness
+    dealer: int
+    indicator: Card
+    wild: int | None
+    hands: list[list[Card]]
+    closed: list[Card]
+    open_pile: list[Card]
+    turn: int
+    phase: str
+    picked: Card | None
+    picked_auto: bool
+    has_picked: list[bool]
+    missed: list[int]
+    status: list[str]
+    shown: list[Groups | None]
+    finish: list[Card | None]
+    reshuffles: int
+    turns: int
+    winner: int | None
 
     def __init__(self, state: RummyState) -> None:
         (self.randomness, self.dealer, self.indicator, self.wild, hands, closed, open_pile, self.turn,
@@ -74,8 +97,13 @@ class WorkingRummy:
         self.has_picked, self.missed, self.status = list(has_picked), list(missed), list(status)
         self.shown, self.finish = list(shown), list(finish)
 
-    n_seats = RummyState.n_seats
-    active = RummyState.active
+    @property
+    def n_seats(self) -> int:
+        return len(self.hands)
+
+    def active(self) -> list[int]:
+        """Seats still playing."""
+        return [s for s, st in enumerate(self.status) if st == PLAYING]
 
     def freeze(self) -> RummyState:
         """The frozen :class:`RummyState` with these values."""

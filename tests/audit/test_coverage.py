@@ -193,7 +193,7 @@ def test_classify_at_the_edge_of_grace():
     assert over.status == "stalled" and over.fault().reason.value == "stalled"
     assert classify("h", state="revealed", last_kind="reveal", last_time=None, now=NOW).status == "unpublished"
     assert DEFAULT_GRACE == parse_grace("1h") == parse_grace("3600") == parse_grace("60m")
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^a grace period is a whole number of seconds, or a number with s, m, h or d \(90m, 2h\)$"):
         parse_grace("1w")
 
 

@@ -126,3 +126,16 @@ def test_the_demo_pages_show_which_witnesses_cosigned_and_when(tmp_path):
     text = page.get_data(as_text=True)
     assert "No cosignature on the record’s log checkpoint from witness.example/absent" in text
     assert 'data-witness="' not in text
+
+
+def test_a_witness_setting_that_names_no_witness_builds_the_demo_without_one(tmp_path):
+    """``build_demo(witnesses=";")`` (a ``TIPLU_WITNESSES`` setting of no entry) builds the
+    archive unwitnessed; it crashed with an AttributeError on ``None.cosigner`` (found by
+    mypy: ``Witnessing.from_setting`` gives ``None`` for a setting that names no witness)."""
+    from audit.cli.demo import build_demo
+    from audit.operator.ledger import Ledger
+
+    db = tmp_path / "tiplu.db"
+    build_demo(db, plan=[("rummy13", 4, 1)], tamper_rate=0, progress=False, witnesses=" ; ")
+    with Ledger(str(db)) as ledger:
+        assert [h.id for h in ledger.list_hands()] and ledger.cosign_checkpoint is None

@@ -58,7 +58,7 @@ def test_another_log_s_checkpoint_is_not_the_policy_s():
 
 @pytest.mark.parametrize("case", CASES["invalid"], ids=lambda c: c["name"])
 def test_an_invalid_policy_is_a_typed_error_naming_its_line(case):
-    with pytest.raises(PolicyError) as err:
+    with pytest.raises(PolicyError, match=r"^policy( line \d+)?: ") as err:
         parse_policy(case["text"])
     assert err.value.code == case["code"] and err.value.code in ERROR_CODES
     assert err.value.line == case["line"]
@@ -66,7 +66,7 @@ def test_an_invalid_policy_is_a_typed_error_naming_its_line(case):
 
 
 def test_bytes_that_are_not_utf8_are_refused():
-    with pytest.raises(PolicyError) as err:
+    with pytest.raises(PolicyError, match=r"^policy: the policy is not UTF-8 text \(byte 8\)$") as err:
         parse_policy(b"witness \xff\xfe x\nquorum none\n")
     assert err.value.code == "not_utf8"
 
@@ -78,7 +78,7 @@ def test_the_identity_is_the_sha256_of_the_exact_bytes(tmp_path):
     p = load_policy(f)
     assert p.sha256 == case["sha256"] and p.name == "auditor.policy"
     assert p.label == f"auditor.policy (sha256:{case['sha256'][:16]})"
-    with pytest.raises(PolicyError) as err:
+    with pytest.raises(PolicyError, match=r"^policy: cannot read .*missing\.policy: No such file or directory$") as err:
         load_policy(tmp_path / "missing.policy")
     assert err.value.code == "unreadable"
 
@@ -90,5 +90,5 @@ def test_witness_flags_are_the_policy_they_mean():
     assert p.evaluate(CASES["checkpoint"]).quorum_met
     assert not policy_of_witnesses([w["X1"], w["X3"]]).evaluate(CASES["checkpoint"]).quorum_met
     assert not policy_of_witnesses([]).requires_witnesses
-    with pytest.raises(PolicyError):
+    with pytest.raises(PolicyError, match=r"^policy: a quorum of 2 needs at least 2 witness keys \(got 1\)$"):
         policy_of_witnesses([w["X1"]], 2)

@@ -97,7 +97,7 @@ def test_writing_a_value_the_schema_refuses_is_a_typed_error():
     doc.table.seats[0].player = "x" * 129
     with pytest.raises(MalformedError, match=r"\$\.table\.seats\[0\]\.player"):
         record_json(doc)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"nickname"):
         type(doc.table)(**{**msgspec.structs.asdict(doc.table), "nickname": "no such field"})
 
 
@@ -162,7 +162,7 @@ def test_the_model_agrees_with_jsonschema_on_mutations(kitti_archive, data, new,
     elif valid:  # stricter only where jsonschema reads 1.0 as an integer, or past 64 bits
         assert json_kind(bad) != PLAIN_JSON or _big_ints(bad)
     if not valid:  # the message comes from jsonschema, with its location
-        with pytest.raises(MalformedError) as info:
+        with pytest.raises(MalformedError, match=r"^\$") as info:
             validate_record(bad)
         assert info.value.location.startswith("$")
 
@@ -171,6 +171,6 @@ def test_python_values_that_are_not_json_go_to_jsonschema(kitti_archive):
     record = copy.deepcopy(kitti_archive[2][0][0])
     record["table"]["seats"] = tuple(record["table"]["seats"])  # msgspec alone would read it as an array
     assert check_shape(record)
-    with pytest.raises(MalformedError) as info:
+    with pytest.raises(MalformedError, match=r"^\$\.table\.seats: .* is n") as info:
         validate_record(record)
     assert info.value.location == "$.table.seats"

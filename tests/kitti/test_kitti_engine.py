@@ -406,3 +406,11 @@ def test_the_result_is_settle_deal_of_the_dealt_hands():
             state = engine.apply(state, engine.legal_moves(state)[1 + len(state.moves) % 3])
         assert engine.result(state) == full(engine, state)
     assert any(s.four for _, s in cases) and any(s.void for _, s in cases)
+
+
+@pytest.mark.parametrize("other", ["rummy13", "marriage/nepal"])
+def test_another_games_randomness_is_refused(other):  # rules K-1, D-12
+    # found beside mypy's finding in the rummy engine: given another game's randomness at a
+    # table size both allow, the engine dealt that game's hands (13 or 21 cards each)
+    with pytest.raises(RulesetError, match=f"Kitti deals from a kitti hand's randomness, not a {other.split('/')[0]} hand's"):
+        KittiEngine(RS).start(randomness(4, rs=resolve(other)), dealer=0)

@@ -146,7 +146,7 @@ def test_the_record_hook_can_refuse_a_record_and_sees_the_hand():
 
     ledger = new_ledger(validate_record=strict)
     advance(ledger, "h1", "deal")
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^moves: no moves$"):
         ledger.finish("h1", {"hand_id": "h1"})
     ledger.finish("h1", {"hand_id": "h1", "moves": ["x"]})
     assert seen == [HandState.DEALT, HandState.DEALT]
@@ -158,7 +158,7 @@ def test_table_money_is_kept_as_decimal_strings_never_floats():  # rule D-2
 
     ledger = new_ledger()
     for bad in (0.25, "0.255", "-1", "abc"):
-        with pytest.raises(MalformedError):
+        with pytest.raises(MalformedError, match=r'^point_value (has more than two decimal places|must be a decimal string such as "0\.25"|must not be negative \(or carry a sign\))'):
             ledger.new_table("t2", operator="acme", preset="kitti", point_value=bad)
     ledger.new_table("t0", operator="acme", preset="kitti", point_value="0.25", commission_pct="0")  # may be 0
     for pct in ("100.01", "100"):  # below 100 (docs/records.md, "Table money")

@@ -64,7 +64,7 @@ def test_an_old_ledger_keeps_every_row_and_goes_on(tmp_path, monkeypatch):
     for table in ("statements", *STEP_TABLES, "hand_records"):
         with pytest.raises(sqlite3.DatabaseError, match="append-only"):
             ledger.db.execute(f"DELETE FROM [{table}]")
-    with pytest.raises(sqlite3.IntegrityError):  # references still hold
+    with pytest.raises(sqlite3.IntegrityError, match=r"^FOREIGN KEY constraint failed$"):  # references still hold
         ledger.db.execute("INSERT INTO hand_deals (hand_id, seq) VALUES ('h4', 999999)")
 
     last = ledger.db.execute("SELECT max(seq) FROM statements").fetchone()[0]

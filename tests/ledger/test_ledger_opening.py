@@ -110,15 +110,15 @@ def test_the_python_api_refuses_the_same_files(tmp_path):
         if make is not None:
             make(db)
         before = db.read_bytes() if db.exists() else None
-        with pytest.raises(NotALedgerError):
+        with pytest.raises(NotALedgerError, match=r"( is empty, not a ledger \(create one with 'tiplu init --db | is an SQLite database but not a Tiplu ledger: refusing to change it$| is not a Tiplu ledger \(file is not a database\)$|^no ledger at )"):
             Ledger(db)
         if kind == "foreign":
-            with pytest.raises(NotALedgerError):
+            with pytest.raises(NotALedgerError, match=r"foreign\.db is an SQLite database but not a Tiplu ledger: refusing to change it$"):
                 Ledger(db, create=True)  # never migrates another program's database
         assert (db.read_bytes() if db.exists() else None) == before
     # a connection handed in is checked the same way
     _foreign(tmp_path / "conn.db")
-    with pytest.raises(NotALedgerError):
+    with pytest.raises(NotALedgerError, match=r"conn\.db is an SQLite database but not a Tiplu ledger: refusing to change it$"):
         Ledger(sqlite3.connect(tmp_path / "conn.db"))
 
 

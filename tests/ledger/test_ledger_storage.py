@@ -78,7 +78,7 @@ def test_wal_mode_and_foreign_keys_are_on(tmp_path):
     ledger = Ledger(tmp_path / "w.db", create=True)
     assert ledger.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert ledger.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(sqlite3.IntegrityError, match=r"^FOREIGN KEY constraint failed$"):
         ledger.db.execute("INSERT INTO hand_seats (hand_id, seat, player) VALUES ('ghost', 0, 'x')")
 
 
@@ -113,7 +113,7 @@ def test_a_key_kept_outside_the_file_signs_only_when_passed_in(tmp_path):
     assert key.to_hex() not in path.read_bytes().hex() and key.to_hex().encode() not in path.read_bytes()
     without = Ledger(path)
     before = snapshot(without)
-    with pytest.raises(AuthError):
+    with pytest.raises(AuthError, match=r"^operator 'acme' keeps its signing key outside the ledger: pass it in$"):
         without.new_hand("t1", ["a", "b"], hand_id="h1")
     assert snapshot(without) == before
     without.close()
@@ -143,7 +143,7 @@ def test_two_ledgers_on_one_file_see_each_other_and_cannot_both_commit(tmp_path)
     before = snapshot(second)
     from audit.errors import LedgerStateError
 
-    with pytest.raises(LedgerStateError):
+    with pytest.raises(LedgerStateError, match=r"^hand 'h1' is committed: cannot commit \(the server seed is committed once, right after the hand is created\)$"):
         second.commit("h1")
     assert snapshot(second) == before
     assert second.get_hand("h1").server_seed_commitment == first.get_hand("h1").server_seed_commitment
@@ -191,5 +191,5 @@ def test_a_hands_fixed_facts_are_read_once_and_never_from_a_rolled_back_write(tm
             ledger.get_hand("gone")
             ledger.cancel("gone")
             raise RuntimeError("the caller gives up")
-    with pytest.raises(NotFoundError):
+    with pytest.raises(NotFoundError, match=r"^no hand 'gone'$"):
         ledger.commit("gone")

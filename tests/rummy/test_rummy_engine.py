@@ -261,3 +261,25 @@ def test_move_parsing_errors():
     with pytest.raises(MalformedError):
         parse_move_text("zero pick")
     assert isinstance(RummyEngine(RS), RummyEngine)
+
+
+@pytest.mark.parametrize("other", ["kitti", "marriage/nepal"])
+def test_a_deal_without_an_indicator_is_a_ruleset_error(other):  # rules R-5, D-19
+    # mypy found it (the deal's indicator is optional: Kitti turns nothing up, Marriage no
+    # indicator): the engine given another game's randomness crashed with an AttributeError
+    # on the missing indicator; it now says what is wrong
+    r = hand_randomness(SERVER, "rummy-other", resolve(other), [bytes([i + 1]) * 16 for i in range(4)])
+    assert r.deal(3).indicator is None
+    with pytest.raises(RulesetError, match=f"a rummy13 deal lays out an indicator .* deals {other.split('/')[0]}'s layout"):
+        RummyEngine(RS).start(r, dealer=3)
+
+
+def test_jokers_of_a_deal_without_an_indicator_are_unknown():  # rule R-5
+    from replay.rummy import GAME
+    _engine, _state, r = start()
+    deal = replace(r.deal(3), indicator=parse_card("7H"))
+    is_joker = GAME.jokers_of_hand(RS, deal, None)
+    assert [is_joker(parse_card(c)) for c in ("JK", "7S", "7H", "8H", "AS")] == [True, True, True, False, False]
+    # a deal with no indicator (another game's layout) names no wild rank: no answer, as the
+    # Game contract says for a hand that fixed no jokers (it used to raise AttributeError)
+    assert GAME.jokers_of_hand(RS, replace(deal, indicator=None), None) is None

@@ -30,12 +30,12 @@ GOOD_NAMES = ["asha", "Bikash Thapa", "चन्द्र", "ডিপা", "O'N
 
 @pytest.mark.parametrize("name", BAD_NAMES, ids=[repr(n) for n in BAD_NAMES])
 def test_names_that_change_what_is_shown_are_refused(name):
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^a player name (is 1-64 characters without outer spaces|may not contain U\+[0-9A-F]{4,5} \(a control, format or bidi character, or a space other than U\+0020\))"):
         check_player_name(name)
     ledger = Ledger(":memory:")
     ledger.new_operator("acme")
     ledger.new_table("t1", operator="acme", preset="kitti", seats=3)
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^a player name (is 1-64 characters without outer spaces|may not contain U\+[0-9A-F]{4,5} \(a control, format or bidi character, or a space other than U\+0020\))"):
         ledger.new_hand("t1", ["asha", name, "chandra"], hand_id="h1")
     assert list(ledger.list_hands()) == []
 
@@ -56,12 +56,12 @@ def test_names_are_refused_over_the_operator_api(make_app, site):
 
 @pytest.mark.parametrize("text", ["-0", "-0.00", "-0.0", "-1", "-5"])
 def test_signed_amounts_and_negative_zero_are_refused(text, make_app, site):
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^commission_pct must not be negative \(or carry a sign\)$"):
         parse_amount(text, what="commission_pct")
     ledger = Ledger(":memory:")
     ledger.new_operator("acme")
     for field in ("commission_pct", "point_value"):
-        with pytest.raises(MalformedError):
+        with pytest.raises(MalformedError, match=r"^(commission_pct|point_value) must not be negative \(or carry a sign\)$"):
             ledger.new_table("t1", operator="acme", preset="kitti", seats=3, **{field: text})
     resp = make_app().test_client().post(
         "/api/v1/operator/tables", headers={"Authorization": f"Bearer {site.operator_token}"},
@@ -71,7 +71,7 @@ def test_signed_amounts_and_negative_zero_are_refused(text, make_app, site):
 
 def test_negative_zero_is_refused_even_where_signs_are_allowed():
     assert parse_amount("-1.50", allow_negative=True) == Decimal("-1.50")
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^amount must not be a negative zero$"):
         parse_amount("-0", allow_negative=True)
 
 
@@ -95,7 +95,7 @@ def test_settle_past_the_limits_answers_that_line_and_goes_on():
 
 
 def test_settle_refuses_points_past_the_limit_in_the_library():
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^a seat's points must be a number of at most 1000000000000 in size$"):
         settle([MAX_POINTS + 1, -(MAX_POINTS + 1)], point_value=Decimal(1), commission_pct=Decimal(0))
     ok = settle([MAX_POINTS, -MAX_POINTS], point_value=Decimal("999999999999999.99"), commission_pct=Decimal("99.99"))
     assert sum(ok.nets) + ok.commission == 0

@@ -49,9 +49,9 @@ def test_round_trip_and_verify():
 
 def test_wrong_key_or_origin_is_rejected():
     text = example()
-    with pytest.raises(SignatureError):
+    with pytest.raises(SignatureError, match=r"^checkpoint has no signature by key 'tiplu\.example/log' \([0-9a-f]{8}\)$"):
         verify_checkpoint(text, OTHER.public_hex)
-    with pytest.raises(SignatureError):
+    with pytest.raises(SignatureError, match=r"^checkpoint is for log 'tiplu\.example/log', not 'other\.example/log'$"):
         verify_checkpoint(text, KEY.public_hex, origin="other.example/log")
 
 
@@ -61,7 +61,7 @@ def test_wrong_key_or_origin_is_rejected():
 def test_any_change_to_the_body_is_rejected(old, new):
     text = example()
     assert old in text
-    with pytest.raises((SignatureError, MalformedError)):
+    with pytest.raises((SignatureError, MalformedError), match=r"^checkpoint signature by 'tiplu\.example/log' does not verify$"):
         verify_checkpoint(text.replace(old, new, 1), KEY.public_hex, key_name=ORIGIN)
 
 
@@ -73,7 +73,7 @@ def test_every_bit_of_the_signature_matters():
         bad = bytearray(raw)
         bad[bit // 8] ^= 1 << (bit % 8)
         forged = f"{body}\n\n\u2014 {ORIGIN} {base64.b64encode(bytes(bad)).decode()}\n"
-        with pytest.raises(SignatureError):
+        with pytest.raises(SignatureError, match=r"^checkpoint (has no signature by key 'tiplu\.example/log' \([0-9a-f]{8}\)|signature by 'tiplu\.example/log' does not verify)$"):
             verify_checkpoint(forged, KEY.public_hex)
 
 
@@ -95,7 +95,7 @@ def test_a_cosignature_by_another_key_is_ignored_but_kept():
 ])
 def test_malformed_text_is_rejected(bad):
     for legacy in (False, True):
-        with pytest.raises(MalformedError):
+        with pytest.raises(MalformedError, match=r"^(a checkpoint |a signature line starts with |line [23]: checkpoint (size|root) )"):
             parse_checkpoint(bad, legacy=legacy)
 
 
@@ -106,14 +106,14 @@ def test_a_line_after_the_root_is_refused_unless_the_legacy_body_is_asked_for():
     cp = verify_checkpoint(legacy, KEY.public_hex, legacy=True)  # its signature covers all four lines
     assert (cp.size, cp.root, cp.legacy_time) == (6, ROOT6, "2026-11-30T14:35:00Z")
     assert cp.body == legacy.partition("\n\n")[0].encode() + b"\n"
-    with pytest.raises(SignatureError):  # the time line is signed: editing it breaks the checkpoint
+    with pytest.raises(SignatureError, match=r"^checkpoint signature by 'tiplu\.example/log' does not verify$"):  # the time line is signed: editing it breaks the checkpoint
         verify_checkpoint(legacy.replace("14:35:00Z", "14:35:01Z"), KEY.public_hex, legacy=True)
     # only the time line was ever accepted there, and never a fifth line
     for other in ("note hello", "time 2026-13-30T14:35:00Z", "time 2026-11-30 14:35:00"):
-        with pytest.raises(MalformedError):
+        with pytest.raises(MalformedError, match=r"^line 4: (a legacy checkpoint's 4th line is not 'time YYYY-MM-DDTHH:MM:SSZ'|checkpoint time is not a valid date)$"):
             parse_checkpoint(legacy_checkpoint(KEY, origin=ORIGIN, size=6, root=ROOT6, extra=other), legacy=True)
     five = legacy.replace("14:35:00Z\n", "14:35:00Z\nmore\n")
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^a checkpoint body is exactly 3 lines: origin, size, root \(no line after the root\)$"):
         parse_checkpoint(five, legacy=True)
 
 
@@ -137,7 +137,7 @@ def test_make_checkpoint_signs_the_log_and_stores_it(tmp_path):
     assert (log.checkpoint_time(first.text), log.checkpoint_time(second.text)) == ("2026-11-30T14:35:00Z",
                                                                                  "2026-11-30T14:36:00Z")
     assert log.checkpoint_time("not a checkpoint") is None
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^a checkpoint time must be timezone-aware$"):
         make_checkpoint(log, KEY, origin=ORIGIN, now=datetime(2026, 1, 1))  # naive time
 
 

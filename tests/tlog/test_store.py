@@ -60,18 +60,18 @@ def test_a_node_row_is_written_only_for_complete_subtrees(db):
 def test_empty_log_and_out_of_range(db):
     log = TransparencyLog(db)
     assert log.size() == 0 and log.root() == merkle.EMPTY_ROOT and log.latest_checkpoint() is None
-    with pytest.raises(NotFoundError):
+    with pytest.raises(NotFoundError, match=r"^no tree of size 1: the log has 0 leaves$"):
         log.root(1)
-    with pytest.raises(NotFoundError):
+    with pytest.raises(NotFoundError, match=r"^no leaf 0 in the transparency log$"):
         log.entry(0)
-    with pytest.raises(NotFoundError):
+    with pytest.raises(NotFoundError, match=r"^no leaf 0 in the transparency log$"):
         log.leaf_hash(0)
     filled_log = filled(db, 3)
-    with pytest.raises(ProofError):
+    with pytest.raises(ProofError, match=r"^no leaf 3 in a tree of size 3$"):
         filled_log.inclusion_proof(3, 3)
-    with pytest.raises(NotFoundError):
+    with pytest.raises(NotFoundError, match=r"^no tree of size 4: the log has 3 leaves$"):
         filled_log.consistency_proof(1, 4)
-    with pytest.raises(ProofError):
+    with pytest.raises(ProofError, match=r"^first size 3 is larger than second size 2$"):
         filled_log.consistency_proof(3, 2)
 
 
@@ -89,7 +89,7 @@ def test_tables_are_append_only(db):
 def test_append_joins_the_callers_transaction(db):
     log = filled(db, 2)
     db.execute("CREATE TABLE statements (seq INTEGER PRIMARY KEY, statement TEXT)")
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match=r"^ledger fails after the append$"):
         with db.atomic():  # the ledger's transaction: statement + leaf, then a failure
             db.execute("INSERT INTO statements (statement) VALUES ('s')")
             log.append(b"entry 2")
@@ -130,7 +130,7 @@ def test_leaf_entry_is_the_canonical_signed_statement():
     signed["extra"] = "not logged"
     assert leaf_entry(signed) == canonical_json({"statement": signed["statement"], "key": key.public_hex,
                                                  "sig": signed["sig"]})
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^a signed statement needs 'statement', 'key' and 'sig'$"):
         leaf_entry({"statement": {}})
 
 

@@ -84,12 +84,12 @@ def test_a_server_without_tiles_is_read_through_the_json_api(site):
 
 def test_a_lying_bundle_is_caught_as_a_served_log_that_is_not_the_signed_one(site):
     url, key, _, _ = site
-    with pytest.raises(LogMismatch) as err:
+    with pytest.raises(LogMismatch, match=r"^log_inconsistent: the operator's served entries are not the log it signs: ") as err:
         RemoteLog(LogClient(url, session=Spy(lie=True)), public_key=key).open()
     assert err.value.fault.reason is Reason.LOG_INCONSISTENT
 
 
 @pytest.mark.parametrize("data,width", [(b"\x00", 1), (b"\x00\x05abc", 1), (b"\x00\x01a", 2), (b"\x00\x01a\x00\x01b", 1)])
 def test_a_malformed_bundle_is_refused(data, width):
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^an entry bundle (ends inside an? (length|entry)|of width \d+ holds \d+ entries)$"):
         parse_bundle(data, width)

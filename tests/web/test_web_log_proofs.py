@@ -100,7 +100,7 @@ def test_a_forged_statement_in_the_published_record_has_no_proof(signed_app, sit
     assert missing == ["deal"]
     deal = next(p for p in body["statements"] if p["kind"] == "deal")
     forged = next(s for s in published if s["statement"]["kind"] == "deal")
-    with pytest.raises(ProofError):
+    with pytest.raises(ProofError, match=r"^inclusion proof of leaf 63 does not lead to the root of size 114$"):
         verify_inclusion(leaf_hash(leaf_entry(forged)), deal["index"], cp.size,
                          [bytes.fromhex(h) for h in deal["path"]], cp.root)
 

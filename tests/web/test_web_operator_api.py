@@ -181,9 +181,9 @@ def test_tokens_are_stored_only_as_sha256(site):
 
 def test_token_tables_are_append_only(fresh_db):
     conn = sqlite3.connect(fresh_db)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(sqlite3.IntegrityError, match=r"^api_tokens is append-only: DELETE refused$"):
         conn.execute("DELETE FROM api_tokens")
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(sqlite3.IntegrityError, match=r"^api_tokens is append-only: UPDATE refused$"):
         conn.execute("UPDATE api_tokens SET role = 'operator'")
     names = [r[0] for r in conn.execute("SELECT name FROM migrations WHERE name LIKE 'tokens-%'")]
     conn.close()

@@ -107,10 +107,10 @@ def test_a_token_route_added_after_the_limits_is_refused_not_served_unlimited(ma
 
 
 def test_a_declaration_of_no_known_kind_stops_the_app(make_app, fresh_db, monkeypatch):
-    from web import pages
+    from web import static_files
 
-    monkeypatch.setattr(pages.favicon, "tiplu_limit", "lenient")
-    with pytest.raises(ValueError, match=r"route 'pages.favicon' declares the unknown limit 'lenient'"):
+    monkeypatch.setattr(static_files.favicon, "tiplu_limit", "lenient")
+    with pytest.raises(ValueError, match=r"route 'files.favicon' declares the unknown limit 'lenient'"):
         make_app(fresh_db)
 
 

@@ -95,7 +95,7 @@ def test_the_web_layer_writes_no_sql_and_opens_no_database():
 
     sql = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "CREATE ", "PRAGMA ")
     found = []
-    for path in sorted((pathlib.Path(__file__).resolve().parents[2] / "web").glob("*.py")):
+    for path in sorted((pathlib.Path(__file__).resolve().parents[2] / "web").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) \
                     and node.value.lstrip().upper().startswith(sql):

@@ -132,7 +132,7 @@ def test_a_line_that_does_not_verify_is_not_kept(tmp_path, two_witnesses):
 
 @pytest.mark.parametrize("bad", ["http://x", "ftp://x w+00000000+BA==", "http://x example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k"])
 def test_bad_witness_settings_are_refused(bad):
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^TIPLU_WITNESSES entry 1( is '<http\(s\) URL> <witness vkey>'$|: verifier key 'example\.com/foo' has signature type 0x01, expected 0x04 \(Ed25519 cosignature/v1\)$)"):
         parse_witnesses(bad)
 
 

@@ -16,7 +16,7 @@ starts afresh.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, Iterator
 
 Slots = dict[Any, list[tuple[int, tuple[str | None, int | None]]]]
 
@@ -91,7 +91,7 @@ class SlotView:
         mine = [s for s in got if s[0] < self._size]
         return mine if mine else default
 
-    def items(self):
+    def items(self) -> Iterator[tuple[Any, Any]]:
         with _LOCK:
             hands = tuple(self._all)
         for hand_id in hands:

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from .leaf_slots import leaf_slots
+from .leaf_slots import SlotView, Slots, leaf_slots
 from .log_index import LogIndex
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ class LedgerLog:
         self._size = size
         self._roots: dict[int, bytes] = {}
         self._leaves: dict[int, bytes] = {}
-        self._slots: Any = None  # each hand's leaves, from the log entries (:mod:`audit.auditor.evidence.leaf_slots`)
+        self._slots: Slots | SlotView | None = None  # each hand's leaves, from the log entries (:mod:`audit.auditor.evidence.leaf_slots`)
         self.path = path
 
     @classmethod
@@ -71,9 +71,10 @@ class LedgerLog:
         return hit
 
     def hand_slots(self, hand_id: str) -> Iterable[tuple[int, tuple[str | None, int | None]]]:
-        if self._slots is None:
-            self._slots = leaf_slots(self._db, self.size())
-        return iter(self._slots.get(hand_id, ()))
+        slots = self._slots
+        if slots is None:
+            slots = self._slots = leaf_slots(self._db, self.size())
+        return iter(slots.get(hand_id, ()))
 
     def entries(self) -> Iterator[tuple[int, bytes]]:
         """``(leaf index, entry bytes)`` of every leaf of the view, in log order."""
@@ -112,7 +113,7 @@ class LedgerLogRef:
     def __init__(self, path: str, size: int) -> None:
         self.path, self.size = path, size
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[LedgerLogRef], tuple[str, int]]:
         return (LedgerLogRef, (self.path, self.size))
 
     def __eq__(self, other: object) -> bool:

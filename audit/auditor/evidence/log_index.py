@@ -4,7 +4,20 @@ it cannot read the log itself -- one back-end of :class:`~audit.auditor.evidence
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from ...tlog.merkle import MemoryTree
+
+
+#: a leaf about a hand: ``(leaf index, (kind, seat))`` (:func:`audit.auditor.evidence.logcheck.slot_of`)
+Slot = tuple[int, tuple[str | None, int | None]]
+
+
+class SlotItems(Protocol):
+    """Each hand's slots, as :class:`~audit.auditor.evidence.leaf_slots.SlotView` gives them."""
+
+    def items(self) -> Iterable[tuple[Any, Sequence[Slot]]]: ...
 
 
 class LogIndex:
@@ -13,12 +26,12 @@ class LogIndex:
     itself (an operator's URL, or a ledger on another machine): sent once per worker; the
     Merkle tree for :meth:`root` is rebuilt there, on first use."""
 
-    def __init__(self, hashes: bytes, slots: Mapping[Any, Sequence[tuple[int, tuple[str | None, int | None]]]]) -> None:
+    def __init__(self, hashes: bytes, slots: "Mapping[Any, Sequence[Slot]] | SlotItems") -> None:
         if len(hashes) % 32:
             raise ValueError("leaf hashes are 32 bytes each")
         self._hashes = hashes
         self._slots = {h: tuple(v) for h, v in slots.items()}
-        self._tree: Any = None
+        self._tree: MemoryTree | None = None  # built on first use
 
     def __getstate__(self) -> dict[str, Any]:
         return {"hashes": self._hashes, "slots": self._slots}
@@ -30,12 +43,13 @@ class LogIndex:
         return len(self._hashes) // 32
 
     def root(self, size: int) -> bytes:
-        if self._tree is None:
+        tree = self._tree
+        if tree is None:
             from ...tlog.merkle import MemoryTree
 
             h = self._hashes
-            self._tree = MemoryTree(h[i:i + 32] for i in range(0, len(h), 32))
-        return self._tree.root(size)
+            tree = self._tree = MemoryTree(h[i:i + 32] for i in range(0, len(h), 32))
+        return tree.root(size)
 
     def leaf_hash(self, index: int) -> bytes | None:
         if not 0 <= index < self.size():

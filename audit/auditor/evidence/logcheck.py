@@ -41,7 +41,7 @@ from replay.records import HandRecord
 
 from ...errors import ProofError, SignatureError
 from ...tlog.checkpoint import Checkpoint, accepts_legacy_time, verify_checkpoint
-from ...tlog.merkle import leaf_hash, root_from_inclusion_proof
+from ...tlog.merkle import InclusionMemo, leaf_hash, root_from_inclusion_proof
 from ...tlog.proof import tlog_proof_parts
 from ...tlog.store import leaf_entry
 from replay.canonical import plain_canonical_json
@@ -61,10 +61,10 @@ _checkpoints: "OrderedDict[tuple[bytes, str, str | None, bool], Checkpoint | str
 #: are exact answers whatever the checkpoint; keeping only the last one's bounds it (and a
 #: record under another checkpoint starts afresh, so repeating records gains nothing)
 _MEMO_SIZE = 1 << 16
-_memo: "tuple[str | None, dict]" = (None, {})
+_memo: "tuple[str | None, InclusionMemo]" = (None, {})
 
 
-def inclusion_memo(checkpoint_text: str) -> dict:
+def inclusion_memo(checkpoint_text: str) -> InclusionMemo:
     """The inclusion memo to fold proofs under ``checkpoint_text`` with (see :data:`_memo`)."""
     global _memo
     text, memo = _memo
@@ -174,8 +174,8 @@ def check_log_evidence(record: HandRecord, public_key: str, *, origin: str | Non
             continue
         index = proof[0]
         try:
-            hashes[k] = leaf_hash(entry_of(signed))
-            root = root_from_inclusion_proof(hashes[k], index, size, proof[1], memo=memo)
+            hashes[k] = ours = leaf_hash(entry_of(signed))
+            root = root_from_inclusion_proof(ours, index, size, proof[1], memo=memo)
         except (MalformedError, ProofError) as exc:
             faults.append(Fault(Reason.NOT_IN_LOG, f"{_label(f.statements, k)} is not in the log: {exc}",
                                 statement=k + 1))
@@ -248,7 +248,7 @@ def _against_log(record: HandRecord, cp: Checkpoint, indices: Sequence[int | Non
                                                      f"the log's tree of size {cp.size} has another root"))
     mine: dict[tuple[Any, Any], int] = {}
     for k, (signed, index, mine_hash) in enumerate(zip(record.fairness.statements, indices, hashes)):
-        if index is None:
+        if index is None or mine_hash is None:  # a leaf index is found only with its hash
             continue
         theirs = log.leaf_hash(index)
         if theirs is None or not hmac.compare_digest(theirs, mine_hash):

@@ -13,7 +13,7 @@ from replay.faults import Fault, Reason
 
 from ...errors import SignatureError
 from ...tlog.checkpoint import Checkpoint
-from ...tlog.merkle import leaf_hash
+from ...tlog.merkle import MemoryTree, leaf_hash
 from ...tlog.store import leaf_entry
 from .log_index import LogIndex
 from .logcheck import slot_of, verified_checkpoint
@@ -36,7 +36,7 @@ class RemoteLog:
         self._client = client
         self._key, self._origin = public_key, origin
         self._entries: list[bytes] | None = None
-        self._tree: Any = None
+        self._tree = MemoryTree()  # the served entries' tree, once loaded
         self._by_hand: dict[Any, list[tuple[int, tuple[str | None, int | None]]]] | None = None
         #: the operator's served checkpoint, verified (``None`` until loaded, or if it did not verify)
         self.checkpoint: Checkpoint | None = None
@@ -81,7 +81,6 @@ class RemoteLog:
 
     def _load(self) -> list[bytes]:
         if self._entries is None:
-            from ...tlog.merkle import MemoryTree
 
             cp = self._verify(self._client.checkpoint())
             size = cp.size if cp is not None else 0

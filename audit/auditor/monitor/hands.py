@@ -72,7 +72,7 @@ def scan_entry(scan: LogScan, index: int, statement: Mapping[str, Any], result: 
         result.problems.append(Problem(fault.reason.value.upper(), f"hand {hand_id}: {fault.message}"))
 
 
-def report_reuse(scan: LogScan, before: set, result: Any) -> None:
+def report_reuse(scan: LogScan, before: set[tuple[str, str]], result: Any) -> None:
     """A ``SEED_REUSE`` problem for each hand of a commitment or seed first shared in this poll."""
     for hand_id, fault in scan.new_reuse(before):
         result.problems.append(Problem("SEED_REUSE", f"hand {hand_id}: {fault.message}"))
@@ -86,7 +86,7 @@ def _reason_of(verdict: Any) -> Any:
     return getattr(reason, "value", reason)
 
 
-def audit_pending(client: Any, audit_record: AuditHook | None, pending: dict[str, int], result: Any,
+def audit_pending(client: Any, audit_record: AuditHook, pending: dict[str, int], result: Any,
                   verdict_is_ok: Callable[[Any], bool]) -> None:
     """Audit the record of every revealed hand in ``pending`` (hand id -> its reveal's entry)
     that the operator now serves; the others stay pending for the next poll."""

@@ -255,6 +255,8 @@ def poll(client: LogClient, state: MonitorState, *, public_key: str | None = Non
     result = PollResult(state=state, open_hands={h: (k, t) for h, k, t in state.open_hands},
                         pending=dict(state.pending))
     scan = LogScan.from_json(state.scan, now=now)
+    cp: Checkpoint | None = None
+    new_state = state
     try:
         body = client.checkpoint()
         cp, new_state, problems = _verify_head(body, state, public_key)
@@ -283,7 +285,7 @@ def poll(client: LogClient, state: MonitorState, *, public_key: str | None = Non
         check_open_hands(client, result.open_hands, result, now, grace)
     except OperatorError as exc:
         result.problems.append(Problem(exc.kind, str(exc)))
-    if not result.log_problems:  # the log checks passed: follow it, whatever the hands did
+    if cp is not None and not result.log_problems:  # the log checks passed: follow it, whatever the hands did
         open_hands = tuple((h, k, t) for h, (k, t) in sorted(result.open_hands.items()))
         pending = tuple(sorted(result.pending.items()))
         result.state = replace(new_state, checkpoint=cp.text, open_hands=open_hands, scan=scan.to_json(),
@@ -299,8 +301,9 @@ def load_other_checkpoint(path: Path) -> str:
         data = json.loads(text)
     except ValueError:
         return text
-    if isinstance(data, dict) and isinstance(data.get("checkpoint"), str):
-        return data["checkpoint"]
+    held = data.get("checkpoint") if isinstance(data, dict) else None
+    if isinstance(held, str):
+        return held
     raise MalformedError(f"{path} holds no checkpoint")
 
 

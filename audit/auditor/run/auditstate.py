@@ -149,7 +149,8 @@ class StateCheck:
                     f"checkpoint) and {cp.root.hex()} (this checkpoint) -- the log forked")
         base = self.stored
         if base is None or base.size == cp.size:
-            return self._accept(cp)
+            self._accept(cp)
+            return None
         small, large = (base, cp) if base.size < cp.size else (cp, base)
         path = self.consistency(small.size, large.size) if self.consistency else None
         if path is None:
@@ -162,13 +163,13 @@ class StateCheck:
             self.contradicted = True
             return (f"the checkpoint of size {cp.size} and the accepted one of size {base.size} are not "
                     f"one log: {exc}")
-        return self._accept(cp)
+        self._accept(cp)
+        return None
 
     def _accept(self, cp: Checkpoint) -> None:
         self.accepted[(cp.size, cp.root)] = cp
         if self.best is None or cp.size > self.best.size:
             self.best = cp
-        return None
 
     def to_json(self) -> dict[str, Any]:
         return {"stored_size": None if self.stored is None else self.stored.size,

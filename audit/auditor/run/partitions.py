@@ -11,12 +11,13 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Sequence
 
 from replay.faults import Fault, Reason
 
 from ..sources.coverage import DEFAULT_GRACE, HandStatus, utc_now
-from ..sources.reader import Item, db_statuses
+from ..sources.item import Item
+from ..sources.reader import db_statuses
 from ..sources.source import LEDGER, Source
 from ..sources.splits import Split, Wire, plan
 from ..verdict.verify import Verdict
@@ -79,13 +80,16 @@ def crashed_partition(part: Partition, exc: BaseException) -> AuditReport:
     """The report of a partition whose audit crashed: every record an ``internal_error``."""
     report = AuditReport()
     message = f"the auditor's partition {part.index} crashed: {type(exc).__name__}"
-    items = part.items
-    if isinstance(items, Split):
+    items: Sequence[Wire | StatusWire]
+    if isinstance(part.items, Split):
+        split = part.items
         try:
-            items = items.read()
+            items = split.read()
         except (OSError, sqlite3.Error) as err:
-            report.add_error(f"{items.name}@{items.start}-{items.end}", f"{message}; cannot read it: {type(err).__name__}")
+            report.add_error(f"{split.name}@{split.start}-{split.end}", f"{message}; cannot read it: {type(err).__name__}")
             return report
+    else:
+        items = part.items
     for wire in items:
         if len(wire) == 2:
             report.add_status(wire[0], wire[1])

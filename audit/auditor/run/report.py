@@ -52,13 +52,13 @@ from ..verdict.verify import Verdict
 MAX_LISTED_FAILURES = 10_000
 
 
-def position_key(where: str) -> list:
+def position_key(where: str) -> list[tuple[int, int, str]]:
     """Where a failure is, as a sort key in reading order: numbers as numbers, so line 9 of a
     file comes before line 10 (``kitti.jsonl:9`` < ``kitti.jsonl:10``; text order put 10 first)."""
     return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", where) if part]
 
 
-def _by_position(entry: Mapping[str, Any]) -> tuple:
+def _by_position(entry: Mapping[str, Any]) -> tuple[list[tuple[int, int, str]], str]:
     return position_key(entry["where"]), entry.get("hand_id") or ""
 
 
@@ -72,7 +72,8 @@ def claimed_money(record: Any) -> dict[str, Any] | None:
     pay = outcome.get("payouts") if isinstance(outcome, Mapping) else None
     if not isinstance(pay, Mapping):
         return None
-    nets = pay.get("nets") if isinstance(pay.get("nets"), list) else []
+    raw_nets = pay.get("nets")
+    nets = raw_nets if isinstance(raw_nets, list) else []
     players = list(record.table.players)
     return {"nets": {p: str(n) for p, n in zip(players, nets)},
             "commission": None if pay.get("commission") is None else str(pay.get("commission"))}
@@ -91,7 +92,7 @@ class TableLedger:
     # hand_no -> (carry in, carry out): the hand's table.carry and what its game says the
     # next hand carries (Kitti: its pot); only for games that carry something
     carries: dict[int, tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=dict)
-    numbers: Counter = field(default_factory=Counter)  # hand_no -> how many records claim it
+    numbers: Counter[int] = field(default_factory=Counter)  # hand_no -> how many records claim it
     pot_change: Decimal = Decimal(0)  # HT the counted hands moved into the pot (out of it: negative)
     pot_points: int = 0  # the same in points
     # hand_no -> the money a counted hand added (taken out again if its carry is rejected)
@@ -190,12 +191,12 @@ def _carry_text(carry: Mapping[str, Any]) -> str:
 
 @dataclass
 class AuditReport:
-    counts: Counter = field(default_factory=Counter)
+    counts: Counter[tuple[str, str]] = field(default_factory=Counter)  # (preset, reason or ok/unproven)
     failures: list[dict[str, Any]] = field(default_factory=list)
     tables: dict[str, TableLedger] = field(default_factory=dict)
-    not_audited: Counter = field(default_factory=Counter)  # (preset, status) of cancelled / in-progress hands
+    not_audited: Counter[tuple[str, str]] = field(default_factory=Counter)  # (preset, status) of cancelled / in-progress hands
     not_audited_hands: list[dict[str, Any]] = field(default_factory=list)
-    timing: Counter = field(default_factory=Counter)  # timing status -> records (audit.auditor.verdict.timing)
+    timing: Counter[str] = field(default_factory=Counter)  # timing status -> records (audit.auditor.verdict.timing)
     unproven_records: list[dict[str, Any]] = field(default_factory=list)  # passed, timing unproven
 
     @property
@@ -236,33 +237,35 @@ class AuditReport:
                     self.unproven_records.append({"where": where, "hand_id": verdict.hand_id,
                                                   "timing": verdict.timing.to_json()})
         replay = verdict.replay
-        record = getattr(replay, "record", None)
+        record = replay.record if replay is not None else None
         if verdict.table_id is None:
             return
         t = self.tables.setdefault(verdict.table_id, TableLedger())
         t.hands += replay is not None
-        settled = replay is not None and replay.settlement is not None and record is not None
-        if verdict.ok and settled:
+        # settled: the replay's settlement and outcome (the replayer makes both or neither)
+        settlement = replay.settlement if replay is not None and record is not None else None
+        outcome = replay.outcome if settlement is not None and replay is not None else None
+        if verdict.ok and record is not None and settlement is not None:
             t.passed += 1
-            nets = {}
-            for player, net in zip(record.table.players, replay.settlement.nets):
+            nets: dict[str, Decimal] = {}
+            for player, net in zip(record.table.players, settlement.nets):
                 t.balances[player] = t.balances.get(player, Decimal(0)) + net
                 nets[player] = nets.get(player, Decimal(0)) + net
-            t.commission += replay.settlement.commission
-            t.pot_change += replay.settlement.pot_delta
-            pot_points = getattr(replay.outcome, "pot_delta_points", 0) or 0
+            t.commission += settlement.commission
+            t.pot_change += settlement.pot_delta
+            pot_points = getattr(outcome, "pot_delta_points", 0) or 0
             t.pot_points += pot_points
             if record.table.carry and record.table.hand_no is not None:
                 t.counted[record.table.hand_no] = {
-                    "where": where, "hand_id": verdict.hand_id, "nets": nets, "commission": replay.settlement.commission,
-                    "pot_delta": replay.settlement.pot_delta, "pot_points": pot_points, "claimed": claimed_money(record)}
+                    "where": where, "hand_id": verdict.hand_id, "nets": nets, "commission": settlement.commission,
+                    "pot_delta": settlement.pot_delta, "pot_points": pot_points, "claimed": claimed_money(record)}
         else:
             t.unreconciled += 1
-        if not (verdict.ok and settled) and len(t.rejected) < MAX_LISTED_FAILURES:
+        if not (verdict.ok and settlement is not None) and len(t.rejected) < MAX_LISTED_FAILURES:
             t.rejected.append({"where": where, "hand_id": verdict.hand_id,
                                "reason": verdict.reason.value if verdict.reason else None,
                                "claimed": claimed_money(record) if record is not None else None})
-        if not settled:
+        if record is None or settlement is None or outcome is None:
             return
         carry = record.table.carry
         hand_no = record.table.hand_no
@@ -271,7 +274,7 @@ class AuditReport:
             if not verdict.ok:
                 t.rejected_numbers[hand_no] = where
         if carry and hand_no is not None:
-            t.carries[hand_no] = (dict(carry), game_for(record.ruleset.game).next_carry(carry, replay.outcome))
+            t.carries[hand_no] = (dict(carry), game_for(record.ruleset.game).next_carry(carry, outcome))
 
     def add_status(self, where: str, status: HandStatus) -> None:
         """A hand with no published record: a failure (stalled, unpublished, future-dated, or

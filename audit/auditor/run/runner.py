@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from ..sources.reader import Item, iter_source
+from ..sources.item import Item
+from ..sources.reader import iter_source
 from ..sources.coverage import DEFAULT_GRACE, utc_now
 from .report import AuditReport
 from replay.faults import Fault, Reason
@@ -13,11 +14,16 @@ from replay.faults import Fault, Reason
 from ..verdict.audit_policy import AuditPolicy, options
 from ..verdict.verify import Verdict, audit_record
 
+if TYPE_CHECKING:
+    from ..sources.coverage import HandStatus
+    from ..sources.logscan import Findings
+    from ..sources.source import Source
+
 Progress = Callable[[AuditReport], None]
 
 
-def audit_one(data, terms: AuditPolicy | None = None, *, kind: int | None = None, findings=None,
-              **given) -> Verdict:
+def audit_one(data: Any, terms: AuditPolicy | None = None, *, kind: int | None = None,
+              findings: Findings | None = None, **given: Any) -> Verdict:
     """:func:`audit_record` under ``terms`` (an :class:`AuditPolicy`, or its options as
     keywords: :meth:`AuditPolicy.of`), but a crash of the auditor on one record becomes that
     record's ``INTERNAL_ERROR`` verdict instead of ending the run (the error type is kept, no
@@ -43,13 +49,13 @@ def audit_one(data, terms: AuditPolicy | None = None, *, kind: int | None = None
                        (Fault(Reason.INTERNAL_ERROR, f"the auditor failed: {type(exc).__name__}"),))
 
 
-def with_findings(status, findings):
+def with_findings(status: HandStatus, findings: Findings | None) -> HandStatus:
     """A hand's status with what the whole log shows of it (``findings``, may be ``None``)."""
     return status.with_log_faults(findings.get(status.hand_id)) if findings else status
 
 
 def audit_items(items: Iterable[Item], terms: AuditPolicy | None = None, *, progress: Progress | None = None,
-                every: int = 200, findings=None, **given) -> AuditReport:
+                every: int = 200, findings: Findings | None = None, **given: Any) -> AuditReport:
     """Audit every item under ``terms`` (an :class:`AuditPolicy`, or its options as keywords);
     a malformed item is a failure of its own and the run goes on; a hand's status (no record
     to audit) is added as such.  ``findings`` (hand id -> faults: what the whole log or
@@ -71,8 +77,8 @@ def audit_items(items: Iterable[Item], terms: AuditPolicy | None = None, *, prog
     return report
 
 
-def audit_source(source: str, *, now: datetime | None = None, grace: timedelta = DEFAULT_GRACE,
-                 **kwargs) -> AuditReport:
+def audit_source(source: str | Source, *, now: datetime | None = None, grace: timedelta = DEFAULT_GRACE,
+                 **kwargs: Any) -> AuditReport:
     """Audit every record of ``source`` and, for a ledger or URL, every hand without one
     (judged at ``now``, default: the start of the run, with ``grace``)."""
     return audit_items(iter_source(source, now=now or utc_now(), grace=grace), **kwargs)

@@ -42,7 +42,7 @@ def future_statements(fairness: Mapping[str, Any], now: datetime, skew: timedelt
         if not isinstance(st, Mapping):
             continue
         text = st.get("time")
-        if is_future(parse_time(text), now, skew):
+        if isinstance(text, str) and is_future(parse_time(text), now, skew):
             kind = st.get("kind") if isinstance(st.get("kind"), str) else None
             faults.append(future_fault(statement_label(number, kind), text, now, skew, statement=number))
     return faults

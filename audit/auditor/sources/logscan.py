@@ -77,14 +77,15 @@ class LogScan:
         if hand_id is not None:
             self.seeds.add_statement(statement)
         text = statement.get("time")
-        when = parse_time(text)
-        if when is not None:
-            if is_future(when, self.now, self.skew):
+        when = parse_time(text) if isinstance(text, str) else None
+        if isinstance(text, str) and when is not None:
+            if self.now is not None and is_future(when, self.now, self.skew):
                 new.append(future_fault(what, text, self.now, self.skew))
-            last = parse_time(self.last_time[1]) if self.last_time is not None else None
-            if last is not None and when < last:
-                new.append(Fault(Reason.TIME_ORDER, f"{what} is dated {text}, before leaf {self.last_time[0]} "
-                                                    f"({self.last_time[1]}): statement times must run forward "
+            latest = self.last_time
+            last = parse_time(latest[1]) if latest is not None else None
+            if latest is not None and last is not None and when < last:
+                new.append(Fault(Reason.TIME_ORDER, f"{what} is dated {text}, before leaf {latest[0]} "
+                                                    f"({latest[1]}): statement times must run forward "
                                                     "in log order"))
             else:
                 self.last_time = (index, text)

@@ -64,8 +64,8 @@ def iter_jsonl(stream: io.BufferedIOBase | Any, name: str, *, raw: bool = False)
         if wire is None:
             continue
         where, text, error = wire
-        if error is not None:
-            yield Item(where, error=MalformedError(error))
+        if error is not None or text is None:  # line_wire gives the text or an error
+            yield Item(where, error=MalformedError(str(error)))
         elif raw:
             yield Item(where, data=text)
         else:
@@ -79,21 +79,19 @@ def iter_jsonl(stream: io.BufferedIOBase | Any, name: str, *, raw: bool = False)
 def iter_db(path: Path, *, now: datetime | None = None, grace: timedelta = DEFAULT_GRACE) -> Iterator[Item]:
     """Every published record in a ledger database, in publication order, streamed; then
     the status of every hand without one (:func:`db_statuses`)."""
-    from types import SimpleNamespace
-
     from ...operator.ledger.store import open_readonly
-    from ...operator.publish import iter_published
+    from ...operator.publish import published_rows
 
-    ledger = SimpleNamespace(db=open_readonly(path, intact=True))  # read-only: no migration, nothing left beside it
+    db = open_readonly(path, intact=True)  # read-only: no migration, nothing left beside it
     try:
-        for hand_id, text in iter_published(ledger):
+        for hand_id, text in published_rows(db):
             try:
                 data, kind = load_json_kind(text)
                 yield Item(f"{path}#{hand_id}", data=data, kind=kind)
             except MalformedError as exc:
                 yield Item(f"{path}#{hand_id}", error=exc)
     finally:
-        ledger.db.close()
+        db.close()
     yield from db_statuses(path, now=now, grace=grace)
 
 
@@ -159,8 +157,8 @@ def items_of(kind: str, name: str, *, raw: bool = False, now: datetime | None = 
             except (MalformedError, UnicodeDecodeError) as exc:
                 yield Item(str(path), error=exc if isinstance(exc, MalformedError) else MalformedError(str(exc)))
                 return
-            items = data if isinstance(data, list) else [data]
-        for i, d in enumerate(items):
+            records = data if isinstance(data, list) else [data]
+        for i, d in enumerate(records):
             yield Item(f"{path}" + (f"[{i}]" if isinstance(data, list) else ""), data=d)
         return
     with path.open("rb") as fh:

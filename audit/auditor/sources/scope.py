@@ -97,9 +97,9 @@ def operator_of_key(operators: list[dict[str, Any]], public_key: str) -> str | N
     from ...consttime import same_text
 
     for o in operators:
-        if isinstance(o.get("public_key"), str) and isinstance(o.get("name"), str) \
-                and same_text(o["public_key"].lower(), public_key.lower()):
-            return o["name"]
+        key, name = o.get("public_key"), o.get("name")
+        if isinstance(key, str) and isinstance(name, str) and same_text(key.lower(), public_key.lower()):
+            return name
     return None
 
 

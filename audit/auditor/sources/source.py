@@ -23,11 +23,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
+
+from replay.faults import Fault
 
 from .coverage import DEFAULT_GRACE
 from .item import Item
 from .kinds import JSONL, LEDGER, STDIN, URL, kind_of
+
+if TYPE_CHECKING:
+    from ..evidence.logcheck import LogView
+    from ..verdict.trust import TrustAnchor
+    from .logscan import Findings
+    from .operator_api import LogClient
+    from .scope import OperatorScope
+
+#: the source kinds (:mod:`.kinds`) are named here too, beside the Source that holds one
+__all__ = ["JSONL", "LEDGER", "STDIN", "URL", "Source", "SourceProofs", "close_log"]
 
 @dataclass(frozen=True)
 class Source:
@@ -57,7 +69,7 @@ class Source:
     # -- the records -------------------------------------------------------------------------
 
     def items(self, *, raw: bool = False, now: datetime | None = None, grace: timedelta = DEFAULT_GRACE,
-              scope: Any = None) -> Iterator[Item]:
+              scope: OperatorScope | None = None) -> Iterator[Item]:
         """Every item of the source, one at a time (:func:`audit.auditor.sources.reader.iter_source`)."""
         from .reader import items_of
 
@@ -86,7 +98,7 @@ class Source:
             return None
         return None
 
-    def scope(self, public_key: str | None) -> Any:
+    def scope(self, public_key: str | None) -> OperatorScope | None:
         """Whose hands an audit under ``public_key`` judges (:mod:`audit.auditor.sources.scope`):
         one operator's of a ledger or URL that serves several, else ``None`` (every hand)."""
         from .scope import scope_for
@@ -95,13 +107,14 @@ class Source:
 
     # -- the operator's log, when the source holds it ----------------------------------------
 
-    def client(self, scope: Any = None) -> Any:
+    def client(self, scope: OperatorScope | None = None) -> LogClient:
         """An operator's JSON API (:class:`~audit.auditor.sources.operator_api.LogClient`), for a URL."""
         from .operator_api import LogClient
 
         return LogClient(self.text, operator=scope.operator if scope is not None else None)
 
-    def open_log(self, trust: Any = None, scope: Any = None) -> tuple[Any, list[tuple[str, Any]]]:
+    def open_log(self, trust: TrustAnchor | None = None, scope: OperatorScope | None = None
+                 ) -> tuple[LogView | None, list[tuple[str, Fault]]]:
         """The operator's whole log when the source holds it, else ``None``; and the audit's
         failures if a URL's served log is not the log its signed checkpoint fixes (that log is
         then not used: the records are judged on their own).  A ledger's log holds the file
@@ -125,7 +138,7 @@ class Source:
 
         return LedgerLog(open_readonly(self.text, intact=True), path=self.text), []
 
-    def checkpoint_text(self, log: Any = None, scope: Any = None) -> str | None:
+    def checkpoint_text(self, log: LogView | None = None, scope: OperatorScope | None = None) -> str | None:
         """The source's own latest checkpoint (text, unverified): for a URL, the one its served
         log was checked against when it has one; for a ledger, the pinned operator's own log's."""
         if self.kind == URL:
@@ -152,7 +165,7 @@ class Source:
         """The source's consistency proofs, for the auditor's state (``None``: it has none)."""
         return SourceProofs("url" if self.kind == URL else "db", self.text) if self.holds_log else None
 
-    def findings(self, log: Any, now: datetime) -> dict:
+    def findings(self, log: LogView | None, now: datetime) -> Findings:
         """What the whole log (a ledger, a URL's served log) or the whole archive (a file)
         shows of each hand: order, time, seed reuse (:mod:`audit.auditor.sources.logscan`,
         :mod:`audit.auditor.sources.archive_scan`)."""
@@ -167,7 +180,7 @@ class Source:
         return scan_records(self.items(), now=now) or {}
 
 
-def close_log(log: Any) -> None:
+def close_log(log: object) -> None:
     """Close a ledger's log opened by :meth:`Source.open_log` (so no ``-wal``/``-shm`` stays
     beside the file); nothing for any other log."""
     db = getattr(log, "_db", None)
@@ -180,14 +193,14 @@ class SourceProofs:
     name (a parallel audit's workers ask the source themselves); ``None`` when the source
     cannot prove those sizes.  The open database or HTTP session is kept per process."""
 
-    _open: dict[tuple[str, str], Any] = {}
+    _open: dict[tuple[str, str], Callable[[int, int], list[bytes]]] = {}
 
     def __init__(self, kind: str, where: str) -> None:
         if kind not in ("db", "url"):
             raise ValueError("a proof source is a ledger ('db') or an operator's URL ('url')")
         self.kind, self.where = kind, where
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[SourceProofs], tuple[str, str]]:
         return (SourceProofs, (self.kind, self.where))
 
     def _prove(self) -> Callable[[int, int], list[bytes]]:

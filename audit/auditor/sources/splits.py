@@ -166,7 +166,8 @@ def _plan_db(path: Path, name: str, lines: int, taper: int = 0) -> Iterator[Spli
     except sqlite3.Error as exc:
         raise MalformedError(f"{name} is not a readable Tiplu ledger: {exc}") from None
     try:
-        first = last = None
+        first: int | None = None
+        last = 0  # read only once a row has set it (first is not None)
         count, want = 0, next_size(lines, taper, remaining)
         for (rowid,) in rows:
             first = rowid if first is None else first

@@ -131,8 +131,10 @@ class LedgerStats(PublishedCache[_Seen]):
     def _seen_of(self, verdict: Verdict) -> _Seen:
         facts = hand_facts(verdict)
         ruleset = None
-        if facts is not None:   # one ruleset object per hash, not one per record
-            ruleset = self._rulesets.setdefault(facts.ruleset_hash, verdict.replay.record.ruleset)
+        replayed = verdict.replay  # with facts: replayed, with its record (hand_facts)
+        if facts is not None and replayed is not None and replayed.record is not None:
+            # one ruleset object per hash, not one per record
+            ruleset = self._rulesets.setdefault(facts.ruleset_hash, replayed.record.ruleset)
         return _Seen(facts, ruleset, None if facts else (verdict.reason.value if verdict.reason else "no_outcome"))
 
     @staticmethod

@@ -234,14 +234,14 @@ class GroupStats:
                                 tuple(f"seat {s}" for s in range(n)), (tuple(obs),), ((per_seat,) * n,), test,
                                 "jokers", CANNOT["jokers_by_seat"]))
         won = sum(self.winners.values())
-        for key, counter, labels, title in (
+        for key, counter, places, title in (
                 ("winner_by_seat", self.winners, [f"seat {s}" for s in range(n)], "The winner, by seat"),
                 ("winner_by_position", self.positions, [position_label(p, n) for p in range(1, n + 1)],
                  "The winner, by place after the dealer")):
             keys = list(range(n)) if key == "winner_by_seat" else list(range(1, n + 1))
             obs = [counter[k] for k in keys]
             test = chi_square([obs], [[1 / n] * n], won, df=n - 1)
-            charts.append(Chart(key, title, "bars", "play", ("wins",), tuple(labels), (tuple(obs),),
+            charts.append(Chart(key, title, "bars", "play", ("wins",), tuple(places), (tuple(obs),),
                                 ((won / n,) * n,), test, "hands won", CANNOT[key]))
         return charts
 

@@ -16,11 +16,28 @@ one thing an audit writes, and only through the state's own methods.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ...tlog.policy import Policy, policy_of_witnesses
 from .trust import TrustAnchor
 from .witnesscheck import WitnessPolicy
+
+if TYPE_CHECKING:
+    from ...tlog.checkpoint import Checkpoint
+    from ..evidence.logcheck import LogView
+    from .verify import Verdict
+
+
+class CheckpointState(Protocol):
+    """What an audit asks of the auditor's state (``--state``): whether a verified checkpoint
+    contradicts the one stored (in words, or ``None``), and each record's verdict.
+    :class:`audit.auditor.run.auditstate.StateCheck` is the one the command line keeps."""
+
+    def check(self, cp: Checkpoint) -> str | None: ...
+
+    def note(self, verdict: Verdict) -> None:
+        """Learn of a record's verdict (a contradiction found elsewhere stops the state advancing)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -36,17 +53,18 @@ class AuditPolicy:
     #: verify every statement's Ed25519 signature (by default they are left to the log checkpoint)
     check_signatures: bool = False
     #: the operator's whole log, when the audit holds it (:class:`~audit.auditor.evidence.logcheck.LogView`)
-    log: Any = None
+    log: LogView | None = None
     #: the auditor's state check (``--state``): every checkpoint met is compared with the stored one
-    state: Any = None
+    state: CheckpointState | None = None
     #: a bare pinned key: the library's shorthand for ``trust=TrustAnchor(key, "pinned")``,
     #: checked as a key when a record is judged (a bad one is that record's fault, not the run's)
     public_key: str | None = None
 
     @classmethod
-    def of(cls, *, public_key: str | None = None, trust: TrustAnchor | None = None, witnesses: Any = None,
-           policy: Any = None, strict: bool = False, check_signatures: bool = False, log: Any = None,
-           state: Any = None) -> "AuditPolicy":
+    def of(cls, *, public_key: str | None = None, trust: TrustAnchor | None = None,
+           witnesses: Policy | WitnessPolicy | None = None, policy: Policy | WitnessPolicy | None = None,
+           strict: bool = False, check_signatures: bool = False, log: LogView | None = None,
+           state: CheckpointState | None = None) -> "AuditPolicy":
         """The policy from the options as callers name them: ``witnesses`` or ``policy`` is a
         :class:`~audit.tlog.policy.Policy` or the older
         :class:`~audit.auditor.verdict.witnesscheck.WitnessPolicy` of ``--witness``/``--quorum``."""
@@ -69,7 +87,7 @@ class AuditPolicy:
         return self.trust.origin if self.trust is not None else None
 
 
-def as_policy(witnesses: Any) -> Policy | None:
+def as_policy(witnesses: object) -> Policy | None:
     """A :class:`Policy` from what a caller passes as ``witnesses`` (a policy, a
     :class:`WitnessPolicy`, or nothing)."""
     if witnesses is None or isinstance(witnesses, Policy):

@@ -90,8 +90,10 @@ def compare_moves(receipts: Iterable[Any], record: Mapping[str, Any], public_key
     differs is the contradiction (later ones are counted in its message).  A receipt that
     does not hold is :class:`ReceiptError` (bad input, not a contradiction)."""
     hand_id = record.get("hand_id")
-    fairness = record.get("fairness") if isinstance(record.get("fairness"), Mapping) else {}
-    moves = record.get("moves") if isinstance(record.get("moves"), list) else []
+    raw_fairness = record.get("fairness")
+    fairness = raw_fairness if isinstance(raw_fairness, Mapping) else {}
+    raw_moves = record.get("moves")
+    moves = raw_moves if isinstance(raw_moves, list) else []
     try:
         heads = chain_heads(str(hand_id), str(fairness.get("server_commitment", "")), moves)
     except MalformedError:

@@ -110,7 +110,8 @@ def _compare_terms(hand: Mapping[str, Any], seat: int | None, record: Mapping[st
     """The record's table against the signed, logged hand statement of the receipt: the
     stake (point value), the commission, the dealer and every seat's name.  Each difference
     is one contradiction (a fork of the terms, or another name in a seat)."""
-    table = record.get("table") if isinstance(record.get("table"), Mapping) else {}
+    raw_table = record.get("table")
+    table = raw_table if isinstance(raw_table, Mapping) else {}
     for name in ("point_value", "commission_pct"):
         mine, theirs = hand.get(name), table.get(name)
         if _decimal_text(mine) != _decimal_text(theirs):
@@ -121,8 +122,10 @@ def _compare_terms(hand: Mapping[str, Any], seat: int | None, record: Mapping[st
     if hand.get("dealer") != table.get("dealer"):
         contradict("dealer", f"the record's dealer is seat {table.get('dealer')!r}; the logged hand statement says "
                              f"seat {hand.get('dealer')!r}", hand.get("dealer"), table.get("dealer"))
-    mine_seats = hand.get("seats") if isinstance(hand.get("seats"), list) else []
-    their_seats = table.get("seats") if isinstance(table.get("seats"), list) else []
+    raw_mine_seats = hand.get("seats")
+    mine_seats = raw_mine_seats if isinstance(raw_mine_seats, list) else []
+    raw_their_seats = table.get("seats")
+    their_seats = raw_their_seats if isinstance(raw_their_seats, list) else []
     names = {s.get("seat"): s.get("player") for s in their_seats if isinstance(s, Mapping)}
     wrong = 0
     for s in mine_seats:
@@ -164,13 +167,15 @@ def compare(receipt: Any, record: Any, *, public_key: str | None = None,
         raise MalformedError(f"the receipt is for hand {r.hand_id!r}, the record for {record.get('hand_id')!r}")
     report = ReceiptReport(r.hand_id, r.seat, trust)
     f = record["fairness"]
-    statements = f.get("statements") if isinstance(f.get("statements"), list) else []
+    raw_statements = f.get("statements")
+    statements = raw_statements if isinstance(raw_statements, list) else []
     proofs = f.get("log_proofs")
 
     def contradict(what: str, message: str, mine: Any = None, theirs: Any = None) -> None:
         report.contradictions.append(Contradiction(what, message, mine, theirs))
 
-    cp, parsed = None, []
+    cp: Checkpoint | None = None
+    parsed: list[Any] = []
     if not isinstance(proofs, list) or len(proofs) != len(statements):
         report.not_checked.append(f"the record ({record.get('format')}) carries no log evidence: it is not "
                                   "log-bound, so only its statements and what they bind were compared")
@@ -182,14 +187,14 @@ def compare(receipt: Any, record: Any, *, public_key: str | None = None,
     for index, st, signed in zip(r.indices, r.statements, r.signed):
         name = f"{st.get('kind')} statement" + (f" of seat {st['seat']}" if "seat" in st else "")
         entry = leaf_entry(signed)
-        theirs = [(k, s) for k, s in enumerate(statements)
-                  if isinstance(s, Mapping) and isinstance(s.get("statement"), Mapping)
-                  and _key_of(s["statement"]) == _key_of(st)]
-        if not theirs:
+        matches = [(k, s) for k, s in enumerate(statements)
+                   if isinstance(s, Mapping) and isinstance(s.get("statement"), Mapping)
+                   and _key_of(s["statement"]) == _key_of(st)]
+        if not matches:
             contradict("missing_statement", f"the record has no {name}; your receipt proves it is leaf "
                                             f"{index} of the operator's log", signed)
             continue
-        k, s = theirs[0]
+        k, s = matches[0]
         try:
             same = leaf_entry(s) == entry
         except (TypeError, ValueError, KeyError):

@@ -98,7 +98,7 @@ def _equal(a: Any, b: Any) -> bool:
             return Decimal(str(a)) == b
         except (InvalidOperation, ValueError):
             return False
-    return a == b
+    return bool(a == b)
 
 
 def _lowered(expect: dict[str, dict[str, Any]]) -> dict[str, tuple[tuple[str, Any], ...]]:
@@ -121,7 +121,7 @@ def _unverified_kind(signed: Any) -> tuple[str | None, Any]:
     return (kind if isinstance(kind, str) else None), body.get("seat")
 
 
-def _statement_of(signed: Any, key: str, *, check_signature: bool) -> dict[str, Any]:
+def _statement_of(signed: Any, key: str, *, check_signature: bool) -> Mapping[str, Any]:
     """The statement of a signed statement whose ``key`` is the trusted one (and, with
     ``check_signature``, whose Ed25519 signature verifies)."""
     if check_signature:
@@ -131,7 +131,7 @@ def _statement_of(signed: Any, key: str, *, check_signature: bool) -> dict[str, 
         raise MalformedError("a signed statement needs 'statement', 'key' and 'sig'")
     if not same_text(str(signed.get("key")).lower(), key):  # here ``key`` is lower-cased by the caller
         raise SignatureError("statement is signed by another key than the trusted operator key")
-    return signed["statement"]
+    return st
 
 
 def check_statements(record: HandRecord, *, public_key: str | None = None,

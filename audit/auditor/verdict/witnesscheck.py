@@ -57,13 +57,13 @@ class WitnessPolicy:
         shared = "" if n == len(self.witnesses) else f", {n} distinct keys"
         return f"{self.quorum} of {len(self.witnesses)} witnesses ({names}{shared})" if self.witnesses else "no witnesses"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"witnesses": list(self.witnesses), "quorum": self.quorum}
 
-    def __getstate__(self):  # a cached_property must not travel to workers half-built
+    def __getstate__(self) -> dict[str, Any]:  # a cached_property must not travel to workers half-built
         return {"witnesses": self.witnesses, "quorum": self.quorum}
 
-    def __setstate__(self, state):
+    def __setstate__(self, state: dict[str, Any]) -> None:
         object.__setattr__(self, "witnesses", state["witnesses"])
         object.__setattr__(self, "quorum", state["quorum"])
 

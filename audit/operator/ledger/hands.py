@@ -49,7 +49,7 @@ from .statements import append_statement
 if TYPE_CHECKING:
     from .secret_store import SecretStore
 
-RecordValidator = Callable[[dict, "views.HandView"], None]
+RecordValidator = Callable[[dict[str, Any], "views.HandView"], None]
 #: how many hands' fixed facts one ledger object keeps (:meth:`HandLifecycle._hand_row`)
 _KEPT_HANDS = 4096
 
@@ -148,11 +148,12 @@ class HandLifecycle:
         store.put_server_seed(commitment, hand_id, seed)
         return seed, commitment
 
-    def _server_seed(self, hand_id: str, commitment: str | None | bool = False) -> bytes:
-        """The private server seed (operator-side only; never part of a public read).
-        ``commitment``: the hand's, when the caller has already read it."""
-        if commitment is False:
-            commitment = self._commitment(hand_id)
+    def _server_seed(self, hand_id: str) -> bytes:
+        """The private server seed (operator-side only; never part of a public read)."""
+        return self._server_seed_of(hand_id, self._commitment(hand_id))
+
+    def _server_seed_of(self, hand_id: str, commitment: str | None) -> bytes:
+        """:meth:`_server_seed`, given the hand's commitment the caller has already read."""
         seed = self._secrets().server_seed(commitment) if commitment is not None else None
         if seed is None and "server_seeds" in self._legacy:
             row = self.db.execute("SELECT seed FROM server_seeds WHERE hand_id = ?", [hand_id]).fetchone()
@@ -307,17 +308,17 @@ class HandLifecycle:
         hand_id, operator, _, _, _ = self._hand_row(hand_id)
         if not isinstance(record, Mapping):
             raise MalformedError("a hand record must be a JSON object")
-        record = json.loads(canonical_json(dict(record)))  # rejects floats; a private deep copy
-        if record.get("hand_id") != hand_id:
+        doc: dict[str, Any] = json.loads(canonical_json(dict(record)))  # rejects floats; a private deep copy
+        if doc.get("hand_id") != hand_id:
             raise MalformedError(f"the record's hand_id must be {hand_id!r}", location="hand_id")
         require(self.db, hand_id, "finish")
         check = validate_record or self._validate_record
         if check is not None:
-            check(record, views.get_hand(self.db, hand_id))
+            check(doc, views.get_hand(self.db, hand_id))
         time = self._time(now)
         key = self._signer(operator)
-        record_hash = canonical_hash(record)
-        moves = record.get("moves", [])
+        record_hash = canonical_hash(doc)
+        moves = doc.get("moves", [])
         if not isinstance(moves, list):
             raise MalformedError("a hand record lists its moves", location="moves")
         with self._write() as db:
@@ -327,7 +328,7 @@ class HandLifecycle:
             seq, signed = append_statement(db, key, "record", hand_id, {
                 "record_hash": record_hash, "moves_head": moves_head, "n_moves": n_moves}, time)
             db.execute("INSERT INTO hand_records (hand_id, record, record_hash, seq) VALUES (?, ?, ?, ?)",
-                       [hand_id, canonical_json(record).decode(), record_hash, seq])
+                       [hand_id, canonical_json(doc).decode(), record_hash, seq])
         return signed
 
     def reveal(self, hand_id: str, *, now: datetime | None = None) -> dict[str, Any]:
@@ -337,7 +338,9 @@ class HandLifecycle:
             commitment = require_step(db, hand_id, "reveal").commitment
             time = self._time(now)
             key = self._signer(operator)
-            seed = self._server_seed(hand_id, commitment)
+            if commitment is None:  # a finished hand was dealt, so committed first
+                raise LedgerIntegrityError(f"hand {hand_id!r} is finished but has no server seed commitment")
+            seed = self._server_seed_of(hand_id, commitment)
             verify_server_seed(seed, commitment)
             seq, signed = append_statement(db, key, "reveal", hand_id, {
                 "server_seed": seed.hex(), "server_seed_commitment": commitment}, time)
@@ -362,7 +365,7 @@ class HandLifecycle:
             missing = [s for s in range(n) if s not in revealed]
             seed_hex = None
             if commitment is not None:
-                seed = self._server_seed(hand_id, commitment)
+                seed = self._server_seed_of(hand_id, commitment)
                 verify_server_seed(seed, commitment)
                 seed_hex = seed.hex()
             seq, signed = append_statement(db, key, "cancel", hand_id, {

@@ -20,7 +20,7 @@ which append-only rows exist; it is never stored as a mutable column.
 from __future__ import annotations
 
 from enum import Enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sqlite_utils import Database
 
@@ -82,7 +82,7 @@ _STEP_SQL = (f"SELECT {_STATE_COLUMNS},"
              " FROM hands h WHERE h.id = ?1")
 
 
-def _state_of(row: tuple) -> HandState:
+def _state_of(row: tuple[Any, ...]) -> HandState:
     n, cancelled, revealed, finished, dealt, n_rev, n_com, committed = row[:8]
     if cancelled:
         return HandState.CANCELLED

@@ -57,15 +57,15 @@ def check_move(move: object) -> dict[str, Any]:
     text = canonical_json(dict(move))
     if len(text) > MAX_MOVE_BYTES:
         raise MalformedError(f"a move is at most {MAX_MOVE_BYTES} bytes of JSON")
-    move = json.loads(text)
-    if not isinstance(move.get("type"), str) or not move["type"]:
+    parsed: dict[str, Any] = json.loads(text)  # canonical JSON of a mapping: an object
+    if not isinstance(parsed.get("type"), str) or not parsed["type"]:
         raise MalformedError("a move needs a 'type' (text)", location="type")
-    seat = move.get("seat")
+    seat = parsed.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
         raise MalformedError("a move needs a 'seat' (a seat number)", location="seat")
-    if "time" in move and not isinstance(move["time"], str):
+    if "time" in parsed and not isinstance(parsed["time"], str):
         raise MalformedError("a move's 'time' is text (ISO-8601 UTC)", location="time")
-    return move
+    return parsed
 
 
 def move_receipt(key: SigningKey, hand_id: str, n_moves: int, head: str, time: str) -> dict[str, Any]:

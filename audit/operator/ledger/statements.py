@@ -92,13 +92,15 @@ def append_statement(db: Database, key: SigningKey, kind: str, hand_id: str,
     sig = key.sign_bytes(text)
     conn = db.conn
     seq = conn.execute(_INSERT, (hand_id, kind, text.decode("utf-8"), pub, sig, time)).lastrowid
+    if seq is None:  # sqlite3 gives an INSERT's row id; None only if no row was written
+        raise LedgerIntegrityError(f"statement {kind} of hand {hand_id} was not written")
     index = append_leaf(conn, leaf_entry_of_hex(text, pub, sig), seq - 1)
     if index != seq - 1:
         raise LedgerIntegrityError(f"statement {seq} would be log leaf {index}: the log and the ledger disagree")
     return seq, {"statement": stmt, "key": pub, "sig": sig}
 
 
-def _row(row: tuple) -> StoredStatement:
+def _row(row: tuple[Any, ...]) -> StoredStatement:
     seq, hand_id, kind, text, key, sig, created_at = row
     return StoredStatement(seq, hand_id, kind, {"statement": json.loads(text), "key": key, "sig": sig}, created_at)
 

@@ -20,6 +20,7 @@ import pathlib
 import sqlite3
 from contextlib import AbstractContextManager
 from datetime import datetime, timezone
+from types import TracebackType
 from typing import Callable, Sequence
 
 from sqlite_utils import Database
@@ -59,7 +60,8 @@ class atomic:
             conn.execute("BEGIN IMMEDIATE")
         return self.db
 
-    def __exit__(self, exc_type, exc, tb) -> bool:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> bool:
         conn = self._conn
         if self._savepoint is not None:
             try:
@@ -209,7 +211,7 @@ def check_ledger_schema(db: Database, where: str, *, create: bool) -> None:
         raise NotALedgerError(f"{where} is an SQLite database but not a Tiplu ledger: refusing to change it")
 
 
-def connect_reading(path: "str | pathlib.Path", **kwargs) -> sqlite3.Connection:
+def connect_reading(path: "str | pathlib.Path", *, autocommit: bool = False) -> sqlite3.Connection:
     """A connection that only reads ``path`` and leaves no ``-wal``/``-shm`` file it made.
 
     SQLite makes both files beside a WAL database for any connection, also a ``mode=ro`` one,
@@ -220,7 +222,7 @@ def connect_reading(path: "str | pathlib.Path", **kwargs) -> sqlite3.Connection:
     is a copy): then it is ``mode=ro``, so that no frame is ever checkpointed into the
     database by an auditor, and the files stay as they were.  (Readers only ever make an
     empty ``-wal``.)  A file or directory this process may not write is always read
-    ``mode=ro``."""
+    ``mode=ro``.  ``autocommit``: no implicit transactions (sqlite3's ``isolation_level=None``)."""
     import os
 
     p = pathlib.Path(path).resolve()
@@ -232,7 +234,9 @@ def connect_reading(path: "str | pathlib.Path", **kwargs) -> sqlite3.Connection:
         frames = False
     mode = "ro" if frames or not writable else "rw"
     # check_same_thread=False: a cached connection may be closed at exit by another thread (close_at_exit)
-    conn = sqlite3.connect(p.as_uri() + f"?mode={mode}", uri=True, check_same_thread=False, **kwargs)
+    uri = p.as_uri() + f"?mode={mode}"
+    conn = (sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None) if autocommit
+            else sqlite3.connect(uri, uri=True, check_same_thread=False))
     if mode == "rw":
         conn.execute("PRAGMA query_only = ON")
     return conn
@@ -272,7 +276,7 @@ def open_readonly(path: "str | pathlib.Path", *, intact: bool = False) -> Databa
     behind: :func:`connect_reading`).  ``intact=True`` (an audit) also refuses a damaged
     database (:func:`check_intact`; once per file state and process)."""
     check_ledger_file(path, create=False)
-    db = Database(connect_reading(path, isolation_level=None))
+    db = Database(connect_reading(path, autocommit=True))
     try:
         if intact:
             st = pathlib.Path(path).stat()

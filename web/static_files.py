@@ -1,0 +1,40 @@
+"""Files served as they are: the verify page (``web/static/verify.html``, at ``/verify/``) and
+its modules and styles, and the favicon.  Each route declares itself a file route
+(:func:`web.limits.file_route`): no read slot is taken for a file."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, Response, abort, redirect, send_from_directory
+
+from .limits import file_route
+
+bp = Blueprint("files", __name__)
+
+STATIC = Path(__file__).parent / "static"
+
+
+@bp.get("/verify")
+@file_route
+def verify_redirect():
+    return redirect("/verify/", code=308)
+
+
+@bp.get("/verify/")
+@file_route
+def verify_page():
+    return send_from_directory(STATIC, "verify.html")
+
+
+@bp.get("/verify/<path:name>")
+@file_route
+def verify_asset(name: str):
+    if not (name.endswith((".mjs", ".css", ".html", ".json")) and (STATIC / name).is_file()):
+        abort(404)
+    return send_from_directory(STATIC, name)
+
+
+@bp.get("/favicon.ico")
+@file_route
+def favicon():
+    return Response(status=204)
