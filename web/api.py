@@ -199,11 +199,9 @@ def _receipt(signed: dict[str, Any], hand_id: str) -> dict[str, Any]:
     """The player's receipt (:mod:`audit.operator.receipts`): the signed statement plus its inclusion
     proof at a checkpoint signed now by the operator's key."""
 
-    from audit.operator.receipts import receipt
-
     ledger = get_ledger()
     key = ledger.signing_key(ledger.get_hand(hand_id).operator)
-    return receipt(ledger, signed, key=key, origin=base_origin())
+    return ledger.receipt(signed, key=key, origin=base_origin())
 
 
 @bp.post("/hands/<hand_id>/seats/<seat:seat>/commit")

@@ -83,12 +83,11 @@ def demo_app(db: Path, witnesses: str | None = None):
 
     from . import create_app
 
-    from audit.operator.publish import covering_checkpoint
 
     with Ledger(str(db)) as ledger:
         signer = CheckpointSigner(ledger.signing_key(OPERATOR), DEMO_ORIGIN)
         # the operator's own log (DEMO_ORIGIN/demo-operator): the latest checkpoint when it covers the log
-        cp = covering_checkpoint(ledger, ledger.transparency_log().size(), operator=OPERATOR, origin=DEMO_ORIGIN)
+        cp = ledger.covering_checkpoint(ledger.transparency_log().size(), operator=OPERATOR, origin=DEMO_ORIGIN)
     click.echo(f"Signed a log checkpoint: {cp.size} statements, root {cp.root_hex[:16]}...")
     return create_app({"TIPLU_DB": str(db.resolve()), "TIPLU_CHECKPOINT_SIGNER": signer, "TIPLU_LOG_ORIGIN": DEMO_ORIGIN,
                        "TIPLU_WITNESSES": witnesses or ""})

@@ -1,7 +1,7 @@
 """What the pages and the JSON API show, computed once here from the ledger.
 
 Everything public goes through the ledger's public views (:mod:`audit.operator.ledger.views`, the
-listings of its facade, :class:`~audit.operator.ledger.Ledger`) and :func:`audit.operator.publish.published_record`: a hand's server seed appears only once it is
+listings of its facade, :class:`~audit.operator.ledger.Ledger`) and its ``published_record`` (:func:`audit.operator.publish.published_record`): a hand's server seed appears only once it is
 revealed (or the hand is cancelled).  Cards are computed only for revealed hands -- before
 the reveal nobody outside the operator may see them.
 
@@ -27,7 +27,6 @@ from flask import current_app
 from audit.errors import NotFoundError
 from audit.auditor.verdict.hand_verdict import published_verdict
 from audit.auditor.evidence.ledger_log import LedgerLog
-from audit.operator.publish import get_published, is_published, published_record
 from audit.tlog.checkpoint import DEFAULT_ORIGIN
 from audit.auditor.run.report import AuditReport
 from audit.auditor.verdict.verify import Verdict
@@ -41,7 +40,9 @@ from replay.replayer import replay_record
 from replay.settlement import format_amount
 
 if TYPE_CHECKING:
-    from audit.operator.ledger import Ledger
+    from audit.auditor.evidence.logcheck import LogView
+    from audit.operator.ledger import HandView, Ledger
+    from audit.tlog.policy import Policy
 
 VERDICT_CACHE_SIZE = 4096
 _lock = threading.Lock()
@@ -52,14 +53,14 @@ def _cache() -> "OrderedDict[str, Verdict]":
     return cache
 
 
-def hand_json(view: Any) -> dict[str, Any]:
+def hand_json(view: HandView) -> dict[str, Any]:
     """A hand's public view (``HandView.to_json``) with links to its other resources, and
     ``published``: whether its record is published (``tiplu audit URL`` reports a revealed
     hand left unpublished past the grace period)."""
     from .db import get_ledger
 
     body: dict[str, Any] = view.to_json()
-    body["published"] = is_published(get_ledger(), view.id)
+    body["published"] = get_ledger().is_published(view.id)
     base = f"/api/v1/hands/{view.id}"
     body["links"] = {"self": base, "record": f"{base}/record", "verdict": f"{base}/verdict",
                      "table": f"/api/v1/tables/{view.table_id}", "page": f"/hands/{view.id}"}
@@ -78,7 +79,7 @@ def record_of(ledger: Ledger, hand_id: str) -> dict[str, Any] | None:
     """
     ledger.get_hand(hand_id)  # NotFoundError for an unknown hand
     try:
-        return get_published(ledger, hand_id)
+        return ledger.get_published(hand_id)
     except NotFoundError:
         pass
     from flask import has_app_context
@@ -87,13 +88,13 @@ def record_of(ledger: Ledger, hand_id: str) -> dict[str, Any] | None:
 
     origin = base_origin() if has_app_context() else DEFAULT_ORIGIN
     try:
-        return published_record(ledger, hand_id, origin=origin)
+        return ledger.published_record(hand_id, origin=origin)
     except NotFoundError:
         return None
 
 
-def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str, log: Any = None,
-               policy: Any = None) -> Verdict:
+def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str, log: LogView | None = None,
+               policy: Policy | None = None) -> Verdict:
     """The audit verdict of the record published as hand ``hand_id``, checked against the
     operator key registered in the ledger (``public_key``) -- never against the key the
     record itself names, which a forger could set to its own.  A record about another hand
@@ -117,7 +118,7 @@ def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str, log: An
     return verdict
 
 
-def verdict_for(ledger: Ledger, view: Any, record: dict[str, Any], *, policy: Any = None) -> Verdict:
+def verdict_for(ledger: Ledger, view: HandView, record: dict[str, Any], *, policy: Policy | None = None) -> Verdict:
     """:func:`verdict_of` for a hand of the ledger (its operator's registered key; under the
     caller's pinned ``policy`` when given)."""
     return verdict_of(record, public_key=ledger.public_key(view.operator), hand_id=view.id,

@@ -111,7 +111,6 @@ def finish(hand_id: str):
     """Attach the record: ``{"moves": [...]}`` (the outcome and settlement computed from their
     replay) or ``{"record": {...}}`` (checked against the ledger and the replay, key for key);
     a record the audit would refuse is refused here, 400 ``malformed``, nothing stored."""
-    from audit.operator.finishing import finish_hand
 
     view = _own_hand(hand_id)
     body = json_body()
@@ -121,7 +120,7 @@ def finish(hand_id: str):
             or (moves is not None and not isinstance(moves, list)) or ("played" in body and played is not True):
         raise ApiError(400, "malformed", "finish needs {\"moves\": [<move>, ...]}, {\"record\": <the hand record>} "
                                          "or {\"played\": true} (the moves played one by one)")
-    return _signed(finish_hand(get_ledger(), view.id, record=record, moves=moves, played=played is True), view.id)
+    return _signed(get_ledger().finish_checked(view.id, record=record, moves=moves, played=played is True), view.id)
 
 
 @bp.post("/hands/<hand_id>/moves")
@@ -140,11 +139,10 @@ def play_move(hand_id: str):
 @token_route
 def reveal(hand_id: str):
     """Reveal, then publish: an audit of the ledger reports a revealed hand left unpublished."""
-    from audit.operator.publish import reveal_and_publish
 
 
     view = _own_hand(hand_id)
-    signed, _ = reveal_and_publish(get_ledger(), view.id, origin=base_origin())
+    signed, _ = get_ledger().reveal_and_publish(view.id, origin=base_origin())
     return _signed(signed, view.id)
 
 
@@ -152,11 +150,10 @@ def reveal(hand_id: str):
 @token_route
 def publish(hand_id: str):
     """Publish the record of a revealed hand whose publication was lost (409 if published)."""
-    from audit.operator.publish import publish as publish_record
 
 
     view = _own_hand(hand_id)
-    publish_record(get_ledger(), view.id, origin=base_origin())
+    get_ledger().publish(view.id, origin=base_origin())
     return jsonify({"hand": data.hand_json(get_ledger().get_hand(view.id))}), 201
 
 

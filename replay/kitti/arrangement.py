@@ -29,6 +29,9 @@ from .ranking import SetRanker
 
 Set3 = tuple[Card, Card, Card]
 Sets = tuple[Set3, Set3, Set3]
+#: sets of cards of any shape, as a move's JSON or text gives them (:data:`Sets` once
+#: :func:`check_arrangement` has checked them)
+CardSets = tuple[tuple[Card, ...], ...]
 
 HAND_SIZE = 9
 

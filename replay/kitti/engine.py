@@ -202,8 +202,8 @@ class KittiEngine:
         if move.seat != seat:
             raise IllegalMoveError(f"seat {seat} speaks now, not seat {move.seat}", rule="K-4")
         if isinstance(move, Arrange):
-            check_arrangement(move.sets, self.ranker, hand=state.hands[seat])
-            if move.auto and _canon(move.sets) != _canon(default_arrangement(state.hands[seat], self.ranker)):
+            sets = check_arrangement(move.sets, self.ranker, hand=state.hands[seat])
+            if move.auto and _canon(sets) != _canon(default_arrangement(state.hands[seat], self.ranker)):
                 raise IllegalMoveError("a timed-out seat plays the default arrangement (docs/kitti.md)")
         if type(state) is WorkingDeal:
             state.moves.append(move)

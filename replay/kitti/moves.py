@@ -24,7 +24,7 @@ from typing import Any
 
 from ..cards import Card, format_cards, parse_card_list, parse_cards
 from ..errors import MalformedError
-from .arrangement import Sets
+from .arrangement import CardSets
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +45,7 @@ class Arrange:
     """K-2 / K-6: the seat's nine cards as three sets, strongest first."""
 
     seat: int
-    sets: Sets
+    sets: CardSets   # three sets of three once the engine has checked the arrangement (K-2)
     auto: bool = False
 
     def to_json(self) -> dict[str, Any]:
@@ -72,7 +72,7 @@ def _seat(data: Mapping[str, Any], n_seats: int | None) -> int:
     return seat
 
 
-def parse_sets(raw: Any) -> Sets:
+def parse_sets(raw: Any) -> CardSets:
     """Three lists of card texts as a tuple of three card tuples (counts unchecked here)."""
     if not isinstance(raw, (list, tuple)):
         raise MalformedError("'sets' must be a list of three lists of cards")
@@ -81,7 +81,7 @@ def parse_sets(raw: Any) -> Sets:
         if not isinstance(s, (list, tuple)):
             raise MalformedError("'sets' must be a list of three lists of cards")
         out.append(parse_card_list(s))   # parse_cards of the list: the same cards or error
-    return tuple(out)  # type: ignore[return-value]
+    return tuple(out)
 
 
 _FOLD_FIELDS = frozenset({"type", "seat"})
@@ -130,11 +130,11 @@ def parse_move_text(text: str) -> Move:
         body, auto = parts[2], False
         if body.startswith("auto "):
             body, auto = body[5:], True
-        return Arrange(seat, tuple(parse_cards(s.split()) for s in body.split(" / ")), auto)  # type: ignore[arg-type]
+        return Arrange(seat, tuple(parse_cards(s.split()) for s in body.split(" / ")), auto)
     raise MalformedError(f"not a Kitti move: {text!r}")
 
 
-def sets_json(sets: Sets) -> list[list[str]]:
+def sets_json(sets: CardSets) -> list[list[str]]:
     return [[str(c) for c in s] for s in sets]
 
 

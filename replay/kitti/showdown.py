@@ -32,7 +32,7 @@ from typing import Any, Iterable, Sequence
 from ..cards import Card
 from ..errors import MalformedError
 from ..rulesets import Ruleset
-from .arrangement import Sets, count_pairs, four_of_a_kind
+from .arrangement import CardSets, count_pairs, four_of_a_kind
 from .ranking import SetRanker, ranker_for
 
 ROUNDS = 3
@@ -87,7 +87,7 @@ class DealResult:
 
 
 def settle_deal(ruleset: Ruleset, *, hands: Sequence[Sequence[Card] | None],
-                arranged: Sequence[Sets | None], folded: Sequence[bool], pot_before: int,
+                arranged: Sequence[CardSets | None], folded: Sequence[bool], pot_before: int,
                 dealer: int = 0, deals: int = 1, ranker: SetRanker | None = None) -> DealResult:
     """Settle a deal.  ``arranged[i]`` is seat i's legal arrangement (or None), ``folded[i]``
     whether it folded, ``hands[i]`` its nine cards when known (for K-20 / K-21).
@@ -127,12 +127,13 @@ def settle_deal(ruleset: Ruleset, *, hands: Sequence[Sequence[Card] | None],
     if not active:  # D-15, D-14
         return finish("all_folded", None)
     keys: list[tuple[int, ...] | None] = [None] * n
+    shown_keys: dict[int, tuple[int, ...]] = {}   # the active seats' keys
     table = rk.table
     for i in active:
         sets = arranged[i]
         if sets is None:
             raise MalformedError(f"seat {i} neither folded nor arranged (K-2)")
-        keys[i] = tuple([table[s[0].code * 2704 + s[1].code * 52 + s[2].code] for s in sets])
+        keys[i] = shown_keys[i] = tuple([table[s[0].code * 2704 + s[1].code * 52 + s[2].code] for s in sets])
     order = speaking_order(dealer, n)
     won = [0] * n
     round_winners: list[int | None] = []
@@ -142,8 +143,8 @@ def settle_deal(ruleset: Ruleset, *, hands: Sequence[Sequence[Card] | None],
     for r in range(ROUNDS):
         at = ring.index(first)
         shown = ring[at:] + ring[:at]  # rotated so that ``first`` shows first
-        best = max([keys[i][r] for i in active])  # type: ignore[index]
-        top = [i for i in shown if keys[i][r] == best]  # type: ignore[index]
+        best = max([shown_keys[i][r] for i in active])
+        top = [i for i in shown if shown_keys[i][r] == best]
         winner = top[0] if len(top) == 1 else None  # K-18: a tie counts for no one
         if winner is not None:
             won[winner] += 1

@@ -94,4 +94,5 @@ def _default_split(cards: Sequence[Card], ranker: SetRanker) -> tuple[tuple[int,
 @cache
 def _split_columns() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """The 280 splits' first, second and third sets, as indices into the 84 sets of a hand."""
-    return tuple(zip(*_split_triples()[1]))  # type: ignore[return-value]
+    triples = _split_triples()[1]
+    return tuple(t[0] for t in triples), tuple(t[1] for t in triples), tuple(t[2] for t in triples)

@@ -21,6 +21,7 @@ from typing import Any, Callable, Sequence
 from ..deal import left_of
 from ..errors import MalformedError
 from ..fairness import HandRandomness
+from ..game import Move
 from ..settlement import (ZERO, Settlement, check_commission_pct, check_point_value, format_amount,
                           parse_commission_pct, parse_point_value, settle)
 from .engine import KittiEngine, KittiState
@@ -86,7 +87,7 @@ class TableState:
                 "commission": format_amount(self.commission)}
 
 
-Chooser = Callable[[KittiEngine, KittiState], object]
+Chooser = Callable[[KittiEngine, KittiState], Move]
 
 
 def play_deal(engine: KittiEngine, table: TableState, randomness: HandRandomness,
@@ -96,7 +97,7 @@ def play_deal(engine: KittiEngine, table: TableState, randomness: HandRandomness
         raise MalformedError(f"the randomness is for {randomness.n_seats} seats, the table has {table.n_seats}")
     state = engine.start(randomness, dealer=table.dealer, pot_before=table.pot)
     while not engine.is_over(state):
-        state = engine.apply(state, choose(engine, state))  # type: ignore[arg-type]
+        state = engine.apply(state, choose(engine, state))
     out = engine.outcome(state)
     nxt, s = table.record(out.net_points, out.pot_delta_points, pot_before=state.pot_before)
     return nxt, state, s

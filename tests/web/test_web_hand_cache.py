@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-import web.pages as pages
+from audit.operator.ledger import Ledger
 from web.pages import REVEALED_CACHE_CONTROL
 
 
@@ -58,7 +58,7 @@ def test_the_cache_is_keyed_by_the_stored_record(make_app, site, monkeypatch):
     name = next(k for k in payouts if k != "commission")
     payouts[name] = str(payouts[name]) + "1" if isinstance(payouts[name], str) else payouts[name]
     record["outcome"]["net_points"][0] += 7
-    monkeypatch.setattr(pages, "get_published_text", lambda ledger, h: json.dumps(record))
+    monkeypatch.setattr(Ledger, "get_published_text", lambda ledger, h: json.dumps(record))
     after = client.get(url, headers={"If-None-Match": before.headers["ETag"]})
     assert after.status_code == 200 and after.headers["ETag"] != before.headers["ETag"]
     assert after.data != before.data

@@ -8,10 +8,12 @@ machinery), :mod:`.migrations` (the schema), :mod:`.opening` (:func:`open_db`: c
 migrate), :mod:`.lifecycle` (the state machine), :mod:`.statements` (signed statements),
 :mod:`.views` (public reads), :mod:`.secret_store` (server seeds and stored keys),
 :mod:`.inputs` (checks of ids, names, seats, seeds), :mod:`.hands` (a hand's lifecycle verbs),
-:mod:`.queries` (the site's reads), :mod:`.version` (:class:`LedgerVersion`, a file's version for a
-server's caches), :mod:`.ledger` (the facade, :class:`Ledger`, whose bases :class:`.hands.HandLifecycle`,
-:class:`.moves.MovePlay` and :class:`.queries.LedgerReads` are).  The site (``web/``) reaches a
-ledger only through the facade's methods and these public classes.
+:mod:`.queries` (the site's reads), :mod:`.publishing` (the operator's verbs that publish and
+prove), :mod:`.version` (:class:`LedgerVersion`, a file's version for a server's caches),
+:mod:`.ledger` (the facade, :class:`Ledger`, whose bases :class:`.hands.HandLifecycle`,
+:class:`.moves.MovePlay`, :class:`.queries.LedgerReads` and :class:`.publishing.Publishing`
+are).  The site (``web/``) reaches a ledger only through the facade's methods and these
+public classes.
 """
 from .inputs import check_id, check_player_name
 from .ledger import Cosigner, Ledger

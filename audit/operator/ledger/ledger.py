@@ -36,6 +36,7 @@ from . import views
 from .hands import HandLifecycle, RecordValidator
 from .inputs import check_id, check_player_name, check_seat
 from .moves import MovePlay
+from .publishing import Publishing
 from .queries import LedgerReads
 from .lifecycle import HandState
 from .opening import open_db
@@ -54,7 +55,7 @@ def _refused(exc: sqlite3.IntegrityError) -> LedgerStateError:
 Cosigner = Callable[[Any, str], str]
 
 
-class Ledger(HandLifecycle, MovePlay, LedgerReads):
+class Ledger(HandLifecycle, MovePlay, LedgerReads, Publishing):
     """An append-only ledger of operators, tables and hands, in one SQLite file.
 
     ``path_or_db`` is a file path, ``":memory:"``, a :class:`sqlite_utils.Database` or a
