@@ -32,7 +32,7 @@ from . import data, game_templates
 from .db import get_ledger
 
 if TYPE_CHECKING:
-    from audit.operator.ledger import Ledger
+    from audit.operator.ledger import HandView, Ledger
 
 bp = Blueprint("pages", __name__)
 
@@ -177,7 +177,7 @@ def _parses(record: Any) -> bool:
     return True
 
 
-def _fairness(view: Any, record: dict[str, Any] | None, ledger: Ledger, public_key: str) -> dict[str, Any]:
+def _fairness(view: HandView, record: dict[str, Any] | None, ledger: Ledger, public_key: str) -> dict[str, Any]:
     """What the fairness panel shows: the record's own claims once there is a record (that is
     what the audit judges), the ledger's public view before.  Each statement's signature is
     checked against the operator's key as registered in the ledger."""
@@ -250,7 +250,7 @@ def _templates_hash() -> str:
     return h.hexdigest()
 
 
-def _page_key(view: Any, record_text: str, ledger: Ledger, public_key: str) -> str:
+def _page_key(view: HandView, record_text: str, ledger: Ledger, public_key: str) -> str:
     """Everything a revealed hand's page is made of, hashed: the published record (the
     SHA-256 of its stored text), the ledger's view of the hand and its table, the operator
     key the page checks against, whether this server signs checkpoints, and the templates."""
@@ -301,7 +301,7 @@ def _audit_of(verdict: Any) -> dict[str, Any] | None:
     return None if verdict is None else {"ok": verdict.ok, "reason": verdict.to_json()["reason"]}
 
 
-def _render_hand(ledger: Ledger, view: Any, record: dict[str, Any] | None = None) -> str:
+def _render_hand(ledger: Ledger, view: HandView, record: dict[str, Any] | None = None) -> str:
     if record is None:
         record = data.record_of(ledger, view.id) if view.state.value in ("finished", "revealed") else None
     verdict = data.verdict_for(ledger, view, record) if record is not None else None
