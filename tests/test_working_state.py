@@ -1,7 +1,8 @@
-"""A replay without a visitor runs on one working state (replay/marriage/state.py,
-``WorkingRound``) instead of a new frozen state per move: it must end exactly where the
-frozen replay ends, with the same faults, in strict and in report mode, on every fixture
-record, on simulated tables with tampering, and on every move of bot-played rounds."""
+"""A replay without a visitor runs on one working state (for Marriage a ``WorkingRound``:
+the frozen ``RoundState``'s own class and values, changed in place, replay/marriage/state.py)
+instead of a new frozen state per move: it must end exactly where the frozen replay ends,
+with the same faults, in strict and in report mode, on every fixture record, on simulated
+tables with tampering, and on every move of bot-played rounds."""
 from __future__ import annotations
 
 import copy
@@ -141,7 +142,7 @@ def test_simulated_tables_with_tampering_replay_the_same(tmp_path, preset):
     records: list[tuple[dict, str | None]] = []
     ledger = Ledger(str(tmp_path / "sim.db"), create=True)
     ledger.new_operator("demo-operator")
-    simulate_table(ledger, preset=preset, players=4, hands=8, seed="working-state", table_id="w",
+    simulate_table(ledger, preset=preset, players=4, hands=4, seed="working-state", table_id="w",
                    tamper_rate=0.5, on_record=lambda r, k: records.append((r, k)))
     ledger.close()
     assert any(k for _, k in records) and any(not k for _, k in records)
@@ -172,12 +173,13 @@ def test_a_replay_without_a_visitor_uses_the_working_state(monkeypatch):
 
 
 def test_a_working_copy_holds_every_field_of_the_frozen_state():
-    """WorkingRound and WorkingSeat copy the frozen fields by position: every field, each
-    set to a value of its own, comes back from ``freeze`` in its place."""
+    """WorkingRound and WorkingSeat (the frozen classes with assignment allowed) copy the
+    frozen fields by position: every field, each set to a value of its own, is the same
+    value in the copy and comes back from ``freeze`` in its place."""
     from dataclasses import fields
 
     from replay.cards import STANDARD
-    from replay.marriage.state import FinishRecord, SeatState
+    from replay.marriage.state import FinishRecord, SeatState, WorkingSeat
 
     seat_values = {f.name: (STANDARD[i],) if f.name == "hand" else ((STANDARD[i],),)
                    if f.type.startswith("tuple") else True for i, f in enumerate(fields(SeatState))}
@@ -199,58 +201,90 @@ def test_a_working_copy_holds_every_field_of_the_frozen_state():
         else:
             round_values[f.name] = 100 + i
     state = RoundState(**round_values)
-    work = WorkingRound(state)
-    assert work.freeze() == state
-    # the stock, the discards and a thawed hand are lists in the working copy (changed in
-    # place), every other value is the frozen one
-    as_frozen = lambda v: tuple(v) if type(v) is list else v  # noqa: E731
-    assert all(as_frozen(getattr(work, name)) == value for name, value in round_values.items() if name != "seats")
-    assert type(work.stock) is list and type(work.discards) is list
+    work = WorkingRound.of(state)
+    assert isinstance(work, RoundState) and type(work.freeze()) is RoundState and work.freeze() == state
+    assert all(getattr(work, name) == value for name, value in round_values.items())
     thawed = work.thaw(0)
-    assert all(as_frozen(getattr(thawed, name)) == value for name, value in seat_values.items())
+    assert type(thawed) is WorkingSeat and work.seats[0] is thawed and work.seats[1] is state.seats[1]
+    assert all(getattr(thawed, name) == value for name, value in seat_values.items())
     assert thawed.codes == [c.code for c in thawed.hand]
     assert work.freeze() == state and work.freeze().randomness == round_values["randomness"]
+    assert type(work.freeze().seats[0]) is SeatState
 
 
-def test_a_working_seat_adds_and_removes_cards_as_the_hand_functions_do():
-    """WorkingSeat.hand_with / hand_without (bisection in a sorted hand) give what
-    insert_card / remove_cards give, for sorted and unsorted hands alike."""
+def test_the_frozen_state_stays_frozen_and_the_working_one_has_no_hash():
+    """Assignment is lifted only on the replay's own copy; a value that changes in place
+    cannot be hashed (a dict or set would lose it)."""
+    import dataclasses
+
+    from replay.marriage.state import SeatState, WorkingSeat
+
+    state = RoundState.position([(), ()], stock=(), discards=())
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state.turns = 3
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state.seats[0].hand = ()
+    work = WorkingRound.of(state)
+    work.turns = 3
+    assert work.turns == 3 and state.turns == 0
+    hash(state)
+    with pytest.raises(TypeError, match="changes in place"):
+        hash(work)
+    with pytest.raises(TypeError, match="changes in place"):
+        hash(WorkingSeat.of(SeatState(hand=())))
+
+
+def _add(hand, card):
+    """The reference: the hand with ``card``, sorted by code."""
+    return tuple(sorted((*hand, card), key=lambda c: c.code))
+
+
+def _without(hand, cards):
+    """The reference: the hand less ``cards`` as multisets, sorted; ``None`` if one is missing."""
+    rest = list(hand)
+    for card in cards:
+        if card not in rest:
+            return None
+        rest.remove(card)
+    return tuple(sorted(rest, key=lambda c: c.code))
+
+
+def test_a_working_seat_adds_and_removes_cards_as_multisets():
+    """WorkingSeat.add / find + remove_at / take (bisection over the codes beside a sorted
+    hand) give the sorted multiset sums and differences, keep the codes in step, and leave
+    the seat unchanged when a card is missing; a hand-made unsorted hand is sorted when the
+    seat is copied."""
     import random
 
     from replay.cards import ALL_CARDS
-    from replay.marriage.state import SeatState, WorkingSeat, insert_card, remove_cards, sort_cards
+    from replay.marriage.state import SeatState, WorkingSeat
 
     rng = random.Random(5)
     for _ in range(3000):
         hand = tuple(rng.choices(ALL_CARDS, k=rng.randint(0, 22)))
-        if rng.random() < 0.7:
-            hand = sort_cards(hand)
-        seat = WorkingSeat(SeatState(hand=hand))
+        ordered = _without(hand, ())
+        seat = WorkingSeat.of(SeatState(hand=hand))
+        assert seat.hand == ordered and seat.codes == [c.code for c in ordered]
         card = rng.choice(ALL_CARDS if rng.random() < 0.5 or not hand else hand)
-        assert seat.hand_with(card) == insert_card(hand, card)
-        assert seat.hand_without(card) == remove_cards(hand, [card])
-        assert seat.freeze() == SeatState(hand=hand)
-        # in place: add, and find + remove_at on the sorted hand, keep the codes beside the cards
-        added = WorkingSeat(SeatState(hand=hand))
-        added.add(card)
-        assert tuple(added.hand) == insert_card(hand, card) and added.codes == [c.code for c in added.hand]
-        assert added.freeze() == SeatState(hand=insert_card(hand, card))
-        removed = WorkingSeat(SeatState(hand=sort_cards(hand)))
+        seat.add(card)
+        assert seat.hand == _add(ordered, card) and seat.codes == [c.code for c in seat.hand]
+        assert seat.freeze() == SeatState(hand=_add(ordered, card))
+        removed = WorkingSeat.of(SeatState(hand=hand))
         i = removed.find(card)
-        want = remove_cards(hand, [card])
+        want = _without(hand, [card])
         assert (i is None) == (want is None)
         if i is not None:
+            assert removed.hand[i] == card and (i == 0 or removed.codes[i - 1] < card.code)   # the first copy
             removed.remove_at(i)
-            assert tuple(removed.hand) == want and removed.codes == [c.code for c in removed.hand]
-        # take: several cards at once, or none of them and the seat unchanged
+            assert removed.hand == want and removed.codes == [c.code for c in want]
         cards = rng.choices(ALL_CARDS if rng.random() < 0.3 or not hand else hand, k=rng.randint(1, 9))
-        taker = WorkingSeat(SeatState(hand=hand))
-        want = remove_cards(hand, cards)
+        taker = WorkingSeat.of(SeatState(hand=hand))
+        want = _without(hand, cards)
         assert taker.take(cards) is (want is not None)
         if want is None:
-            assert taker.freeze() == SeatState(hand=hand)
+            assert taker.hand == ordered and taker.codes == [c.code for c in ordered]
         else:
-            assert tuple(taker.hand) == want and taker.codes == [c.code for c in taker.hand]
+            assert taker.hand == want and taker.codes == [c.code for c in want]
 
 
 # --- mutated records, strict and in report mode ---------------------------------------------
@@ -319,13 +353,11 @@ def test_apply_never_changes_the_frozen_state_it_is_given(preset):
 
 
 def _fields(work):
-    """Every slot of a working round and of its seats (lists as they are)."""
-    from replay.marriage.state import WorkingSeat
+    """Every field of a working round and of its seats, and each seat's type and codes."""
+    from dataclasses import fields
 
-    out = {name: getattr(work, name) for name in type(work).__slots__ if name != "seats"}
-    out["seats"] = [{n: getattr(s, n) for n in WorkingSeat.__slots__} if type(s) is WorkingSeat
-                    else {n: getattr(s, n) for n in ("hand", "tunnelas_at_deal", "shown", "dublee", "has_shown",
-                                                     "sees_maal", "has_drawn")} for s in work.seats]
+    out = {f.name: getattr(work, f.name) for f in fields(work) if f.name != "seats"}
+    out["seats"] = [(type(s), s.codes, {f.name: getattr(s, f.name) for f in fields(s)}) for s in work.seats]
     return out
 
 

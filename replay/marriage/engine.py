@@ -25,7 +25,7 @@ A round, in short (docs/marriage.md, "Engine", has the long form):
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from ..cards import Card
 from ..deal import left_of
@@ -37,8 +37,10 @@ from . import finish as finishing
 from .moves import DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show, TunnelaShow, parse_move, parse_record_move
 from .outcome import round_outcome
 from .shows import find_dublees, find_pure_sets
-from .state import DRAW, PLAY, RoundState, SeatState, WorkingRound, sort_cards
+from .state import DRAW, PLAY, RoundState, SeatState, WorkingRound, WorkingSeat, sort_cards
 from .turns import SHOW_DUBLEES, SHOW_SETS, Turns
+
+R = TypeVar("R", bound=RoundState)
 
 
 def first_dealer(n_seats: int) -> int:
@@ -67,34 +69,36 @@ class MarriageEngine:
 
     def start(self, randomness: HandRandomness, *, dealer: int, **table: Any) -> RoundState:
         """The round right after the deal; the player on the dealer's left is to move."""
+        return self._deal(RoundState, SeatState, randomness, dealer, table)
+
+    def start_working(self, randomness: HandRandomness, *, dealer: int, **table: Any) -> WorkingRound:
+        """``self.working(self.start(randomness, dealer=dealer, **table))``, every seat a
+        working one already, dealt straight into it (no frozen values made only to be
+        copied): for a replay that needs only where the round ends
+        (:func:`replay.replayer.replay_record` without a visitor)."""
+        return self._deal(WorkingRound, WorkingSeat.dealt, randomness, dealer, table)
+
+    def _deal(self, kind: type[R], seat: Callable[[tuple[Card, ...]], SeatState], randomness: HandRandomness,
+              dealer: int, table: Mapping[str, object]) -> R:
+        """The dealt round as a ``kind`` (:class:`RoundState` or :class:`WorkingRound`), each
+        sorted hand made a seat by ``seat``."""
         if table:
             raise RulesetError(f"marriage takes no table options, got {sorted(table)}")
         dealt = randomness.deal(dealer)
+        assert dealt.turned_up is not None, "the marriage deal turns a card up (DealLayout(turned_up=True))"
         n = randomness.n_seats
-        return RoundState(
+        return kind(
             n_seats=n, dealer=dealer,
-            seats=tuple(SeatState(hand=sort_cards(h)) for h in dealt.hands),
+            seats=tuple(seat(sort_cards(h)) for h in dealt.hands),
             stock=tuple(dealt.stock), discards=(dealt.turned_up,),
             turn_seat=left_of(dealer, n, direction=self.direction),
             randomness=randomness,
         )
 
-    def start_working(self, randomness: HandRandomness, *, dealer: int, **table: Any) -> WorkingRound:
-        """``self.working(self.start(randomness, dealer=dealer, **table))``, built at once
-        from the deal (no frozen values made only to be copied): for a replay that needs
-        only where the round ends (:func:`replay.replayer.replay_record` without a visitor)."""
-        if table:
-            raise RulesetError(f"marriage takes no table options, got {sorted(table)}")
-        dealt = randomness.deal(dealer)
-        n = randomness.n_seats
-        return WorkingRound.dealt(n_seats=n, dealer=dealer, hands=[sort_cards(h) for h in dealt.hands],
-                                  stock=dealt.stock, discards=(dealt.turned_up,),
-                                  turn_seat=left_of(dealer, n, direction=self.direction), randomness=randomness)
-
     def working(self, state: RoundState) -> WorkingRound:
         """A working copy of ``state`` that :meth:`apply` changes in place (and returns),
         for a replay that needs only where it ends: :class:`~replay.marriage.state.WorkingRound`."""
-        return WorkingRound(state)
+        return WorkingRound.of(state)
 
     def to_move(self, state: RoundState) -> int | None:
         return state.to_move
@@ -189,7 +193,7 @@ class MarriageEngine:
         frozen ``state``, frozen again (``state`` itself never changes)."""
         if type(state) is WorkingRound:
             return self._turns.apply(state, move)
-        return self._turns.apply(WorkingRound(state), move).freeze()
+        return self._turns.apply(WorkingRound.of(state), move).freeze()
 
     def can_take_discard(self, state: RoundState) -> bool:
         """Whether the player to move may take the latest discard now."""

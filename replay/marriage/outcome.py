@@ -26,6 +26,7 @@ def round_outcome(state: RoundState, ruleset: Ruleset) -> Outcome:
     scores = tuple(m.points for m in counts)
     seen = tuple(s.has_shown for s in state.seats)
     if state.winner is not None:
+        assert state.finish is not None, "a round with a winner holds its finish (Turns._finish sets both)"
         nets = payments.nets_streamlined(scores, winner=state.winner, seen=seen,
                                          dublee_finish=state.finish.dublee, ruleset=ruleset)
     else:

@@ -18,10 +18,10 @@ Terms (the rule files' words):
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from itertools import chain
 from operator import attrgetter
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ..cards import Card
 from ..fairness import HandRandomness
@@ -40,30 +40,6 @@ _CODE = attrgetter("code")
 def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
     """A hand as a canonical multiset: cards sorted by code."""
     return tuple(sorted(cards, key=_CODE))
-
-
-def insert_card(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
-    """``hand`` with ``card`` added: ``sort_cards(hand + (card,))``, by bisection when
-    ``hand`` is sorted already (as the engine keeps every hand)."""
-    codes = [c.code for c in hand]
-    if codes != sorted(codes):
-        return sort_cards(hand + (card,))
-    i = bisect_right(codes, card.code)
-    return hand[:i] + (card,) + hand[i:]
-
-
-def remove_cards(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...] | None:
-    """``hand`` less ``cards`` (as multisets), sorted, or ``None`` if the hand lacks one of them."""
-    rest = list(hand)
-    codes = [c.code for c in rest]     # found by code: int comparisons, not Card.__eq__ calls
-    ordered = codes == sorted(codes)   # then what is left is sorted too
-    for card in cards:
-        try:
-            i = codes.index(card.code)
-        except ValueError:
-            return None
-        del rest[i], codes[i]
-    return tuple(rest) if ordered else sort_cards(rest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,9 +123,8 @@ class RoundState:
         """A chosen position (for tests, examples and puzzles): the given hands, stock (top
         first) and discards (oldest first); ``seats`` maps a seat to :class:`SeatState`
         fields to set (``{1: {"has_drawn": True}}``); ``changes`` sets round fields."""
-        hands = [sort_cards(h) for h in hands]
-        n = len(hands)
-        made = [SeatState(hand=h) for h in hands]
+        made = [SeatState(hand=sort_cards(h)) for h in hands]
+        n = len(made)
         for i, seat_fields in (seats or {}).items():
             made[i] = replace(made[i], **seat_fields)
         return cls(n_seats=n, dealer=(turn_seat - 1) % n if dealer is None else dealer, seats=tuple(made),
@@ -170,186 +145,174 @@ class RoundState:
         }
 
 
-# --- working state: confined to one replay ------------------------------------------------
+# --- the replay's own state: the same values, changed in place ----------------------------
 
-_SEAT_FIELDS = tuple(f.name for f in fields(SeatState))
-_ROUND_FIELDS = tuple(f.name for f in fields(RoundState))
-_seat_values = attrgetter(*_SEAT_FIELDS)
-_round_values = attrgetter(*_ROUND_FIELDS)
-_SEATS_AT = _ROUND_FIELDS.index("seats")
-_STOCK_AT = _ROUND_FIELDS.index("stock")
-_ROUND_AT = {name: i for i, name in enumerate(_ROUND_FIELDS)}
-#: the defaults of the fields (None where a field has none: the caller gives those)
-_ROUND_DEFAULTS = tuple(None if f.default is MISSING else f.default for f in fields(RoundState))
-_SEAT_DEFAULTS = tuple(None if f.default is MISSING else f.default for f in fields(SeatState))
-_DISCARDS_AT = _ROUND_FIELDS.index("discards")
+_seat_values = attrgetter(*(f.name for f in fields(SeatState)))
+_round_values = attrgetter(*(f.name for f in fields(RoundState)))
+_SEATS_AT = [f.name for f in fields(RoundState)].index("seats")
 
 
-class WorkingSeat:
-    """One seat of a :class:`WorkingRound`: the fields of :class:`SeatState`, changed in place.
+class WorkingSeat(SeatState):
+    """A :class:`SeatState` that one replay owns: the same fields and the same values
+    (the hand a tuple sorted by code), which :class:`~replay.marriage.turns.Turns` assigns
+    in place instead of making a new seat per move.  Made by :meth:`WorkingRound.thaw`;
+    never seen outside the engine (:meth:`freeze` gives the value back).
 
-    The hand is a list here (a tuple again in :meth:`freeze`), with ``codes``, its cards'
-    codes in the same order; ``ordered`` says both are sorted by code (as the engine keeps
-    every hand; checked once when the seat is copied), so :meth:`add` and :meth:`remove`
-    find a card's place by bisection and change the two lists in place."""
+    Beside the hand it keeps ``codes``, its cards' codes in the same order (a list), so a
+    card's place is found by bisecting ints; every change of the hand goes through the
+    methods below, which keep the two in step."""
 
-    __slots__ = _SEAT_FIELDS + ("codes", "ordered")
+    __slots__ = ("codes",)
+    # the frozen dataclass's checks lifted (both: CPython keeps one slot for setting and
+    # deleting, which is the plain one only when neither is overridden in Python)
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+    if TYPE_CHECKING:   # what the engine assigns (the fields are read-only on SeatState)
+        hand: tuple[Card, ...]
+        tunnelas_at_deal: tuple[tuple[Card, ...], ...]
+        shown: tuple[tuple[Card, ...], ...]
+        dublee: bool
+        has_shown: bool
+        sees_maal: bool
+        has_drawn: bool
+    codes: list[int]
+
+    def __hash__(self) -> int:
+        raise TypeError("a working seat changes in place: it has no hash")
 
     @classmethod
-    def dealt(cls, hand: tuple[Card, ...]) -> "WorkingSeat":
-        """``WorkingSeat(SeatState(hand=hand))`` for a hand sorted by code (checked),
-        every other field at :class:`SeatState`'s default."""
-        seat = cls.__new__(cls)
-        (_, seat.tunnelas_at_deal, seat.shown, seat.dublee, seat.has_shown, seat.sees_maal,
-         seat.has_drawn) = _SEAT_DEFAULTS
-        seat.hand = list(hand)
-        codes = seat.codes = [c.code for c in hand]
-        seat.ordered = codes == sorted(codes)
-        return seat
+    def dealt(cls, hand: tuple[Card, ...]) -> WorkingSeat:
+        """``WorkingSeat.of(SeatState(hand=hand))`` for a hand sorted by code, built at once."""
+        own = cls.__new__(cls)
+        own.hand, own.codes = hand, [c.code for c in hand]
+        own.tunnelas_at_deal = own.shown = ()
+        own.dublee = own.has_shown = own.sees_maal = own.has_drawn = False
+        return own
 
-    def __init__(self, seat: SeatState) -> None:
-        # the fields of SeatState, in order (one unpacking: a replay copies seats often)
-        (hand, self.tunnelas_at_deal, self.shown, self.dublee, self.has_shown, self.sees_maal,
-         self.has_drawn) = _seat_values(seat)
-        self.hand = list(hand)
-        codes = self.codes = [c.code for c in hand]
-        self.ordered = codes == sorted(codes)
-
-    def hand_with(self, card: Card) -> tuple[Card, ...]:
-        """The hand with ``card`` added (:func:`insert_card`), the seat unchanged."""
-        if not self.ordered:
-            return insert_card(tuple(self.hand), card)
-        hand = self.hand
-        i = bisect_right(self.codes, card.code)
-        return (*hand[:i], card, *hand[i:])
-
-    def hand_without(self, card: Card) -> tuple[Card, ...] | None:
-        """The hand less one ``card``, or ``None`` if it lacks it (:func:`remove_cards`),
-        the seat unchanged."""
-        if not self.ordered:
-            return remove_cards(self.hand, (card,))
-        i = self.find(card)
-        if i is None:
-            return None
-        hand = self.hand
-        return (*hand[:i], *hand[i + 1:])
+    @classmethod
+    def of(cls, seat: SeatState) -> WorkingSeat:
+        """A working copy of ``seat``, its hand sorted by code (as the engine keeps every
+        hand; only a hand-made position can hold another order)."""
+        own = cls.__new__(cls)
+        # the fields of SeatState, in order (one unpacking; a field added to SeatState and
+        # not here fails loudly)
+        (hand, own.tunnelas_at_deal, own.shown, own.dublee, own.has_shown, own.sees_maal,
+         own.has_drawn) = _seat_values(seat)
+        codes = [c.code for c in hand]
+        if codes != sorted(codes):
+            hand = sort_cards(hand)
+            codes.sort()
+        own.hand, own.codes = hand, codes
+        return own
 
     def find(self, card: Card) -> int | None:
-        """Where ``card`` is in a sorted hand (the first copy), or ``None``."""
+        """Where ``card`` is in the hand (its first copy), or ``None``."""
         code = card.code
         codes = self.codes
         i = bisect_left(codes, code)
         return i if i < len(codes) and codes[i] == code else None
 
     def add(self, card: Card) -> None:
-        """Put ``card`` into the hand, in its place: ``hand_with``, in place."""
-        if not self.ordered:
-            self.set_hand(insert_card(tuple(self.hand), card))
-            return
+        """Put ``card`` into the hand, in its place."""
         code = card.code
         i = bisect_right(self.codes, code)
         self.codes.insert(i, code)
-        self.hand.insert(i, card)
+        hand = self.hand
+        self.hand = hand[:i] + (card,) + hand[i:]
+
+    def remove_at(self, i: int) -> None:
+        """Take the card at ``i`` (from :meth:`find`) out of the hand."""
+        del self.codes[i]
+        hand = self.hand
+        self.hand = hand[:i] + hand[i + 1:]
 
     def take(self, cards: Iterable[Card]) -> bool:
-        """Take ``cards`` out of the hand (as multisets, :func:`remove_cards`) if it holds
-        them all: ``True``; else ``False``, the seat unchanged."""
-        if not self.ordered:
-            hand = remove_cards(self.hand, cards)
-            if hand is None:
-                return False
-            self.set_hand(hand)
-            return True
-        hand, codes = self.hand[:], self.codes[:]
+        """Take ``cards`` out of the hand (as multisets) if it holds them all: ``True``;
+        else ``False``, the seat unchanged."""
+        hand, codes = list(self.hand), self.codes[:]
         for card in cards:
             code = card.code
             i = bisect_left(codes, code)
             if i == len(codes) or codes[i] != code:
                 return False
             del hand[i], codes[i]
-        self.hand, self.codes = hand, codes
+        self.hand, self.codes = tuple(hand), codes
         return True
 
-    def remove_at(self, i: int) -> None:
-        """Take the card at ``i`` (from :meth:`find`) out of a sorted hand."""
-        del self.hand[i], self.codes[i]
-
-    def set_hand(self, hand: Iterable[Card]) -> None:
-        """Set a sorted hand (what the methods above and the module's functions give)."""
-        self.hand = list(hand)
-        self.codes = [c.code for c in self.hand]
-        self.ordered = True
-
-    table = SeatState.table
-
     def freeze(self) -> SeatState:
-        return SeatState(tuple(self.hand), self.tunnelas_at_deal, self.shown, self.dublee, self.has_shown,
-                         self.sees_maal, self.has_drawn)
+        return SeatState(*_seat_values(self))
 
 
-class WorkingRound:
-    """A round's state confined to one replay: the engine changes it in place.
+class WorkingRound(RoundState):
+    """A :class:`RoundState` that one replay owns: the same fields and the same values,
+    which :class:`~replay.marriage.turns.Turns` assigns in place.
 
     :meth:`MarriageEngine.apply <replay.marriage.engine.MarriageEngine.apply>` works on
-    one of these: a replay that only needs the final state -- an audit -- gets one from
-    :meth:`~replay.marriage.engine.MarriageEngine.working` and every move changes it in
-    place; a frozen :class:`RoundState` given to ``apply`` is copied into one, and the
-    result frozen again.  It never leaves the replay: :meth:`freeze` turns it back into a
-    :class:`RoundState`.  The stock and the discards are lists here (top first, oldest
-    first, as the tuples of the frozen state), changed in place; the other values are the
-    frozen state's own immutable ones.  A seat stays the frozen :class:`SeatState` until a
-    move changes it (:meth:`thaw`).  Every handler raises before it changes anything, so a
-    move that is refused leaves the working state as it was (report mode goes on from it).
+    one of these: a replay that only needs the final state -- an audit -- is dealt into one
+    (:meth:`~replay.marriage.engine.MarriageEngine.start_working`) and every move changes
+    it in place; a frozen :class:`RoundState` given to ``apply`` is copied into one
+    (:meth:`of`), and the result frozen again (:meth:`freeze`).  A seat stays the frozen
+    :class:`SeatState` until a move changes it (:meth:`thaw`).  Every handler raises before
+    it changes anything, so a refused move leaves the working state as it was (report mode
+    goes on from it).
     """
 
-    __slots__ = _ROUND_FIELDS
+    __slots__ = ()
+    # the frozen dataclass's checks lifted (both: CPython keeps one slot for setting and
+    # deleting, which is the plain one only when neither is overridden in Python)
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
 
-    def __init__(self, state: RoundState) -> None:
-        self._load(_round_values(state))
-        self.seats = list(self.seats)
+    if TYPE_CHECKING:   # what the engine assigns (the fields are read-only on RoundState)
+        n_seats: int
+        dealer: int
+        seats: tuple[SeatState, ...]
+        stock: tuple[Card, ...]
+        discards: tuple[Card, ...]
+        turn_seat: int
+        phase: str
+        tiplu: Card | None
+        tiplu_under_stock: bool
+        taken: Card | None
+        drawn: Card | None
+        auto_turn: bool
+        shown_this_turn: bool
+        must_finish: bool
+        turns: int
+        reshuffles: int
+        winner: int | None
+        finish: FinishRecord | None
+        void_reason: str | None
+        moves: int
+        randomness: HandRandomness | None
 
-    def _load(self, values: tuple[Any, ...]) -> None:
-        # the fields of RoundState, in order (one unpacking: ``apply`` copies frozen states)
-        (self.n_seats, self.dealer, self.seats, stock, discards, self.turn_seat, self.phase,
-         self.tiplu, self.tiplu_under_stock, self.taken, self.drawn, self.auto_turn, self.shown_this_turn,
-         self.must_finish, self.turns, self.reshuffles, self.winner, self.finish, self.void_reason,
-         self.moves, self.randomness) = values
-        self.stock = list(stock)
-        self.discards = list(discards)
+    def __hash__(self) -> int:
+        raise TypeError("a working round changes in place: it has no hash")
 
     @classmethod
-    def dealt(cls, *, n_seats: int, dealer: int, hands: Iterable[tuple[Card, ...]], stock: Iterable[Card],
-              discards: Iterable[Card], turn_seat: int, randomness: HandRandomness | None) -> "WorkingRound":
-        """``WorkingRound(RoundState(n_seats=..., seats=(SeatState(hand=h) for h in hands), ...))``
-        built at once, every other field at :class:`RoundState`'s default and each seat a
-        :class:`WorkingSeat` already (``hands`` sorted by code, as the engine deals them)."""
-        state = cls.__new__(cls)
-        values = list(_ROUND_DEFAULTS)
-        values[_SEATS_AT] = [WorkingSeat.dealt(h) for h in hands]
-        values[_STOCK_AT], values[_DISCARDS_AT] = stock, discards
-        for name, value in (("n_seats", n_seats), ("dealer", dealer), ("turn_seat", turn_seat),
-                            ("randomness", randomness)):
-            values[_ROUND_AT[name]] = value
-        state._load(values)
-        return state
-
-    is_over = RoundState.is_over
-    to_move = RoundState.to_move
-
-    def seat(self, i: int) -> "SeatState | WorkingSeat":
-        return self.seats[i]
+    def of(cls, state: RoundState) -> WorkingRound:
+        """A working copy of ``state`` (its seats thawed when a move first changes them)."""
+        own = cls.__new__(cls)
+        # the fields of RoundState, in order (one unpacking: ``apply`` copies frozen states)
+        (own.n_seats, own.dealer, own.seats, own.stock, own.discards, own.turn_seat, own.phase, own.tiplu,
+         own.tiplu_under_stock, own.taken, own.drawn, own.auto_turn, own.shown_this_turn, own.must_finish,
+         own.turns, own.reshuffles, own.winner, own.finish, own.void_reason, own.moves,
+         own.randomness) = _round_values(state)
+        return own
 
     def thaw(self, i: int) -> WorkingSeat:
         """Seat ``i``, as a :class:`WorkingSeat` a move may change in place."""
         seat = self.seats[i]
-        if type(seat) is not WorkingSeat:
-            seat = self.seats[i] = WorkingSeat(seat)
-        return seat
+        if type(seat) is WorkingSeat:
+            return seat
+        own = WorkingSeat.of(seat)
+        seats = self.seats
+        self.seats = seats[:i] + (own,) + seats[i + 1:]
+        return own
 
     def freeze(self) -> RoundState:
         """The frozen :class:`RoundState` with these values."""
         values = list(_round_values(self))
         values[_SEATS_AT] = tuple([s.freeze() if type(s) is WorkingSeat else s for s in self.seats])
-        values[_STOCK_AT] = tuple(self.stock)
-        values[_DISCARDS_AT] = tuple(self.discards)
         return RoundState(*values)

@@ -12,21 +12,23 @@ and leaves the state as it was (a report-mode replay goes on from it).
 """
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
-
 from ..cards import Card
 from ..deal import left_of
-from ..errors import DeckMismatchError, IllegalMoveError
+from ..errors import DeckMismatchError, IllegalMoveError, TipluError
+from ..fairness import HandRandomness
 from ..rulesets import Ruleset
 from . import combos, finish as finishing, jokers
 from .moves import DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show, TunnelaShow
-from .state import (DRAW, OVER, PLAY, VOID_STOCK, VOID_TURN_CAP, FinishRecord, WorkingRound, WorkingSeat,
-                    SeatState, remove_cards)
+from .state import (DRAW, OVER, PLAY, VOID_STOCK, VOID_TURN_CAP, FinishRecord, RoundState, SeatState, WorkingRound,
+                    WorkingSeat)
 
 __all__ = ["Turns", "SHOW_SETS", "SHOW_DUBLEES"]
 
 SHOW_SETS = 3          # MN-14, MC-15
 SHOW_DUBLEES = 7       # MN-16, MC-18
+
+#: the moves a Marriage round takes (exactly these classes)
+_MOVE_KINDS = frozenset({Draw, Discard, Show, Finish, TunnelaShow, DealtShow})
 
 class Turns:
     """The turn rules of one resolved Marriage ruleset, applied to working states."""
@@ -43,8 +45,6 @@ class Turns:
         self.sees_at_show = ruleset["see_maal"] == "immediately"    # MN-17
         self.joker_pickup_after_seeing = ruleset["joker_pickup_after_seeing"]
         self.turn_cap = ruleset["turn_cap"]
-        self._handlers = {TunnelaShow: self._tunnela, DealtShow: self._dealt_show, Draw: self._draw,
-                          Show: self._show, Finish: self._finish, Discard: self._discard}
 
     def rule(self, nepal: str, classic: str) -> str:
         """The rule ID of the preset's own text."""
@@ -54,17 +54,28 @@ class Turns:
         """Apply ``move`` to ``state`` in place; :class:`IllegalMoveError` naming the rule otherwise."""
         if state.phase == OVER:
             raise IllegalMoveError("the round is over", rule="D-7")
-        handler = self._handlers.get(type(move))
-        if handler is None:
+        if type(move) not in _MOVE_KINDS:
             raise IllegalMoveError(f"not a marriage move: {move!r}")
         if move.seat != state.turn_seat:
             raise IllegalMoveError(f"it is seat {state.turn_seat}'s turn, not seat {move.seat}'s",
                                    rule=self.rule("MN-6", "MC-14"))
-        handler(state, move)
+        # the handler of the move's kind, the commonest first
+        if type(move) is Draw:
+            self._draw(state, move)
+        elif type(move) is Discard:
+            self._discard(state, move)
+        elif type(move) is Show:
+            self._show(state, move)
+        elif type(move) is Finish:
+            self._finish(state, move)
+        elif type(move) is TunnelaShow:
+            self._tunnela(state, move)
+        elif type(move) is DealtShow:
+            self._dealt_show(state, move)
         state.moves += 1
         return state
 
-    def pickup_error(self, state: WorkingRound, me: SeatState | WorkingSeat, card: Card) -> IllegalMoveError | None:
+    def pickup_error(self, state: RoundState, me: SeatState, card: Card) -> IllegalMoveError | None:
         """Why ``me`` may not take ``card`` from the discards (D-11, MC-17, MC-19), or None."""
         if not me.sees_maal:
             return None
@@ -132,8 +143,7 @@ class Turns:
     # --- the turn -----------------------------------------------------------------------
 
     def _draw(self, state: WorkingRound, move: Draw) -> None:
-        # the hot path of a replay (every other move is a draw): the seat thawed, and the
-        # card put in its place in a sorted hand, inline (WorkingRound.thaw, WorkingSeat.add)
+        # the hot path of a replay (every other move is a draw)
         me = state.seats[move.seat]
         if type(me) is not WorkingSeat:
             me = state.thaw(move.seat)
@@ -148,32 +158,26 @@ class Turns:
             if move.card is not None and move.card.code != card.code:   # by code: int comparison
                 raise DeckMismatchError(f"the record lists {move.card} for a stock draw the deck makes {card}",
                                         rule="D-3")
-            del stock[0]
+            state.stock = stock[1:]
             state.taken = None
             state.must_finish = False
         elif source == DISCARD:
-            if not state.discards:
+            discards = state.discards
+            if not discards:
                 raise IllegalMoveError("there is no discard to take", rule="MC-14")
-            card = state.discards[-1]
+            card = discards[-1]
             if move.card is not None and move.card.code != card.code:
                 raise IllegalMoveError(f"only the latest discard ({card}) may be taken, not {move.card}",
                                        rule="MC-14")
             err = self.pickup_error(state, me, card)
             if err is not None:
                 raise err
-            state.discards.pop()
+            state.discards = discards[:-1]
             state.taken = card
             state.must_finish = me.dublee and me.sees_maal   # MC-19
         else:
             raise IllegalMoveError(f"unknown draw source {source!r}", rule="MC-14")
-        if me.ordered:   # WorkingSeat.add, inline
-            code = card.code
-            codes = me.codes
-            i = bisect_right(codes, code)
-            codes.insert(i, code)
-            me.hand.insert(i, card)
-        else:
-            me.add(card)
+        me.add(card)
         me.has_drawn = True
         state.phase = PLAY
         state.drawn = card
@@ -213,9 +217,9 @@ class Turns:
             if state.phase == OVER:
                 return
         stock = state.stock
-        pos = state.randomness.tiplu_position(len(stock))
+        pos = self._randomness(state).tiplu_position(len(stock))
         state.tiplu = stock[pos]
-        del stock[pos]
+        state.stock = stock[:pos] + stock[pos + 1:]
         state.tiplu_under_stock = not self.tiplu_out_of_play
 
     def _finish(self, state: WorkingRound, move: Finish) -> None:
@@ -229,8 +233,8 @@ class Turns:
                                    "discarded this turn", rule="MC-14")
         finishing.check_finish(move.groups, move.discard, me.hand, tiplu=state.tiplu if me.sees_maal else None,
                                ruleset=self.ruleset, dublee=me.dublee)
-        me.take([move.discard])   # check_finish found it in the hand
-        state.discards.append(move.discard)
+        me.take((move.discard,))   # check_finish found it in the hand
+        state.discards = state.discards + (move.discard,)
         state.phase = OVER
         state.winner = move.seat
         state.finish = FinishRecord(tuple(tuple(g) for g in move.groups), move.discard, me.dublee)
@@ -239,8 +243,7 @@ class Turns:
         state.auto_turn = state.must_finish = state.shown_this_turn = False
 
     def _discard(self, state: WorkingRound, move: Discard) -> None:
-        # the other hot path: the card found in a sorted hand by bisection, inline
-        # (WorkingSeat.find and remove_at)
+        # the other hot path
         seat = move.seat
         me = state.seats[seat]
         if type(me) is not WorkingSeat:
@@ -253,28 +256,17 @@ class Turns:
         if state.taken is not None and card.code == state.taken.code:
             raise IllegalMoveError(f"{card} was just taken from the discards and may not be "
                                    "discarded this turn", rule="MC-14")
-        hand = None
-        if me.ordered:   # WorkingSeat.find, inline
-            code = card.code
-            codes = me.codes
-            i = bisect_left(codes, code)
-            if i == len(codes) or codes[i] != code:
-                raise IllegalMoveError(f"seat {seat} does not hold {card}", rule="MC-14")
-        else:
-            hand = remove_cards(me.hand, (card,))
-            if hand is None:
-                raise IllegalMoveError(f"seat {seat} does not hold {card}", rule="MC-14")
+        i = me.find(card)
+        if i is None:
+            raise IllegalMoveError(f"seat {seat} does not hold {card}", rule="MC-14")
         if self._step is None:   # left_of raises for the direction
             nxt = left_of(seat, state.n_seats, direction=self.direction)
         else:
             nxt = (seat + self._step) % state.n_seats   # D-4, as left_of
-        if hand is None:
-            del me.hand[i], codes[i]   # WorkingSeat.remove_at, inline
-        else:
-            me.set_hand(hand)
+        me.remove_at(i)
         if state.shown_this_turn:
             me.sees_maal = True   # MN-17: seen after the discard that follows the show
-        state.discards.append(card)
+        state.discards = state.discards + (card,)
         state.taken = state.drawn = None
         state.shown_this_turn = state.auto_turn = False
         turns = state.turns = state.turns + 1
@@ -287,6 +279,14 @@ class Turns:
         elif not state.stock:
             self._refill(state)
 
+    @staticmethod
+    def _randomness(state: RoundState) -> HandRandomness:
+        """The hand's randomness, which draws the tiplu (D-5) and reshuffles (D-6)."""
+        if state.randomness is None:
+            raise TipluError("this position was made without the hand's randomness: it cannot draw the tiplu "
+                             "or reshuffle the discards")
+        return state.randomness
+
     def _refill(self, state: WorkingRound) -> None:
         """D-6 / MC-24: all discards but the latest, shuffled from the stream, become the stock."""
         old, latest = state.discards[:-1], state.discards[-1:]
@@ -295,6 +295,6 @@ class Turns:
             state.void_reason = VOID_STOCK
             return
         k = state.reshuffles + 1
-        state.stock = list(state.randomness.reshuffle(k, old))
+        state.stock = tuple(self._randomness(state).reshuffle(k, old))
         state.discards = latest
         state.reshuffles = k
