@@ -26,7 +26,7 @@ read that.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..cards import Card
 from ..pair_signals import PairObservation
@@ -35,10 +35,16 @@ from .moves import Drop, Pick
 from .solver import min_points
 from .state import PICK
 
+if TYPE_CHECKING:
+    from ..game import Move
+    from ..stream import Stream
+    from .engine import RummyEngine
+    from .state import RummyState
+
 SIGNAL = "rummy13.soft_drop"
 
 
-def soft_drop_observations(engine: Any, state: Any, move: Any, rng: Any, *,
+def soft_drop_observations(engine: RummyEngine, state: RummyState, move: Move, rng: Stream, *,
                            redeals: int = REDEALS) -> list[PairObservation]:
     """The observations of one first-drop decision, one per target that has not moved (none
     outside the exact window)."""
