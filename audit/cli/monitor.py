@@ -40,7 +40,8 @@ def load_hook(spec: str, *, required: bool) -> AuditHook | None:
         return None
     module, _, name = spec.partition(":")
     try:
-        return getattr(import_module(module), name)
+        hook: AuditHook = getattr(import_module(module), name)  # whatever it is, it is called as one
+        return hook
     except (ImportError, AttributeError):
         if required:
             raise click.BadParameter(f"cannot import {spec}", param_hint="--audit-hook") from None
