@@ -93,7 +93,7 @@ def test_the_bots_are_the_simulators_found_by_the_games_name():
     for name in game_names():
         assert callable(bot_for(name))
     assert not list((ROOT / "replay").rglob("bot.py"))   # the pure library needs no bot
-    with pytest.raises(LookupError):
+    with pytest.raises(LookupError, match=r"^no bot plays game 'chess'$"):
         bot_for("chess")
     # the superuser and the colluding move are the game's bot's too (bots/<game>.py:
     # choose_peeking, choose_colluding), found by the one finder, no map

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app, g, make_response, render_template, request
+from flask.typing import ResponseReturnValue
 
 from audit.errors import NotFoundError
 from audit.signing import key_id, verify_statement
@@ -122,7 +123,7 @@ def _checkpoint(ledger: Ledger) -> dict[str, Any]:
 
 
 @bp.get("/")
-def home():
+def home() -> ResponseReturnValue:
     ledger = get_ledger()
     operators = ledger.operators()
     views, total = ledger.hand_page(limit=LATEST)
@@ -139,7 +140,7 @@ def home():
 
 
 @bp.get("/tables/<table_id>")
-def table(table_id: str):
+def table(table_id: str) -> ResponseReturnValue:
     from replay.registry import game_for
 
     money = data.table_money(get_ledger(), table_id)
@@ -262,7 +263,7 @@ def _page_key(view: HandView, record_text: str, ledger: Ledger, public_key: str)
 
 
 @bp.get("/hands/<hand_id>")
-def hand(hand_id: str):
+def hand(hand_id: str) -> ResponseReturnValue:
     """A hand's page.  A revealed hand never changes: its page is rendered once per process
     and kept under :func:`_page_key` (a hash of everything the page shows), sent with that
     key as its ETag (a matching ``If-None-Match`` gets 304) and ``Cache-Control: public``.

@@ -63,9 +63,9 @@ def test_the_token_flow_cancels_a_strong_player_and_sees_chip_dumping():
 
 
 def test_a_pair_observation_needs_two_seats_and_a_null():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^a pair observation needs two different seats$"):
         PairObservation("x", 1, 1, Fraction(0), (Fraction(0),))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^a pair observation needs at least one null value$"):
         PairObservation("x", 0, 1, Fraction(0), ())
     assert PairObservation("x", 0, 1, Fraction(3), (Fraction(1), Fraction(2))).excess == Fraction(3, 2)
 

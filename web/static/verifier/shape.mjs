@@ -3,8 +3,10 @@
  * against the record's JSON Schema, generated from the record model (replay/record_model.py)
  * into ./recordschema.mjs by tools/build_offline_verifier.py -- one definition, read here too.
  *
- *   shapeFault(value, schema = RECORD_SCHEMA) -> null, or {message, location} for the first
- *                        violation found ($.table.public_key); only the keywords the generated
+ *   shapeFault(value, schema = RECORD_SCHEMA, at = "$", {required = true}) -> null, or {message,
+ *                        location} for the first violation found ($.table.public_key); with
+ *                        required: false, a missing field is none (a value there is wrong or
+ *                        not: what a partial record is judged by); only the keywords the generated
  *                        schema uses (type, enum, pattern, minLength/maxLength in code points,
  *                        minItems/maxItems, minimum, required, properties, items), with
  *                        JSON Schema's meaning
@@ -27,7 +29,8 @@ const patterns = new Map();
 const regex = (p) => { if (!patterns.has(p)) patterns.set(p, new RegExp(p)); return patterns.get(p); };
 const key = (k) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`);
 
-export function shapeFault(value, schema = RECORD_SCHEMA, at = "$") {
+export function shapeFault(value, schema = RECORD_SCHEMA, at = "$", options = {}) {
+  const required = options.required ?? true;
   const bad = (message) => ({ message, location: at });
   if (schema.type !== undefined) {
     const kinds = Array.isArray(schema.type) ? schema.type : [schema.type];
@@ -53,18 +56,18 @@ export function shapeFault(value, schema = RECORD_SCHEMA, at = "$") {
     if (schema.maxItems !== undefined && value.length > schema.maxItems) return bad(`should have at most ${schema.maxItems} items`);
     if (schema.items !== undefined) {
       for (const [i, v] of value.entries()) {
-        const f = shapeFault(v, schema.items, `${at}[${i}]`);
+        const f = shapeFault(v, schema.items, `${at}[${i}]`, options);
         if (f) return f;
       }
     }
   }
   if (isObject(value)) {
-    for (const name of schema.required ?? []) {
+    for (const name of required ? schema.required ?? [] : []) {
       if (!Object.hasOwn(value, name)) return bad(`${JSON.stringify(name)} is a required property`);
     }
     for (const [name, sub] of Object.entries(schema.properties ?? {})) {
       if (Object.hasOwn(value, name)) {
-        const f = shapeFault(value[name], sub, `${at}${key(name)}`);
+        const f = shapeFault(value[name], sub, `${at}${key(name)}`, options);
         if (f) return f;
       }
     }
