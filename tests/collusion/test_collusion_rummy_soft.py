@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from replay.fairness import hand_randomness
 from replay.registry import game_for
 from replay.rulesets import resolve
@@ -17,7 +19,7 @@ from replay.rummy.solver import min_points
 from replay.stream import Stream
 
 from audit.auditor.collusion import review
-from audit.auditor.collusion.cheaters import played_observations
+from audit.auditor.collusion.cheaters import account, played_observations
 from audit.operator.sim.collude import SOFT_OWN, SOFT_PARTNER, rummy_colluding
 
 RS = resolve("rummy13")
@@ -111,3 +113,18 @@ def test_honest_tables_flag_no_soft_drop_pair():
     assert "soft play" in data["pair_signals"][SIGNAL]
     rows = [t for p in data["pairs"] for t in p["tests"] if t["signal"] == SIGNAL]
     assert len(rows) == 6 and all(r["tested"] and not r["flagged"] and not r["two_sided"] for r in rows)
+
+
+@pytest.mark.slow   # 1,280 Rummy hands through the solver
+def test_a_planted_soft_playing_pair_is_flagged_and_the_same_tables_played_honestly_are_not():
+    # docs/collusion.md (bench/collusion_pairs.py power --preset rummy13 --tables 2 --signal
+    # rummy13.soft_drop, seed pairs0): the pair that stands aside for each other is flagged on
+    # rummy13.soft_drop at 320 hands of its table; the same tables played honestly flag no pair
+    pair = {account(0, 0), account(0, 1)}
+    rep = review(played_observations("rummy13", tables=2, players=4, hands=320, seed="pairs0",
+                                     collude={0: (0, 1, 1000)}))
+    soft = [t for t in rep.pair_flags if t.signal == SIGNAL]
+    assert soft and all({t.account, t.target} == pair for t in soft)
+    assert all({t.account, t.target} & pair for t in rep.pair_flags)     # no pair of honest accounts
+    honest = review(played_observations("rummy13", tables=2, players=4, hands=320, seed="pairs0"))
+    assert honest.pair_flags == () and honest.flags == ()
