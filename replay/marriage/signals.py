@@ -25,20 +25,25 @@ give nothing.
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING, Callable
 
 from ..cards import RANK_OF, SUIT_OF, Card
+from ..game import Move as GameMove
 from ..melds import RUNS_OF_THREE
 from ..signals import Observation
 from ..stream import Stream
 from .jokers import is_joker
 from .moves import STOCK, Draw
-from .state import DRAW
+from .state import DRAW, RoundState
+
+if TYPE_CHECKING:
+    from .engine import MarriageEngine
 
 SIGNAL = "marriage.pick"
 REDEALS = 2
 
 
-def use_of(hand: Counter, card: Card, *, shown: bool, joker: bool = False) -> int:
+def use_of(hand: Counter[Card], card: Card, *, shown: bool, joker: bool = False) -> int:
     """How far ``card`` takes the seat's sets (0, 1 or 2): the most cards of ``hand`` (a
     :class:`~collections.Counter`) already in one tunnela or pure sequence through the card,
     and once ``shown``, in one trial through it; a card the seat knows is a ``joker`` is
@@ -60,7 +65,7 @@ def use_of(hand: Counter, card: Card, *, shown: bool, joker: bool = False) -> in
     return best
 
 
-def seat_use(engine, state, seat: int):
+def seat_use(engine: MarriageEngine, state: RoundState, seat: int) -> Callable[[Card], int]:
     """The use function of ``seat`` in ``state``: its hand, whether it has shown, the jokers it knows."""
     me = state.seat(seat)
     hand = Counter(me.hand)
@@ -76,7 +81,7 @@ def seat_use(engine, state, seat: int):
     return use
 
 
-def pick_observation(engine, state, move: Draw, rng: Stream, *, redeals: int = REDEALS) -> Observation | None:
+def pick_observation(engine: MarriageEngine, state: RoundState, move: Draw, rng: Stream, *, redeals: int = REDEALS) -> Observation | None:
     """The observation of one draw (``None`` when it was not a choice between two cards)."""
     if move.auto or state.phase != DRAW or not state.stock or not engine.can_take_discard(state):
         return None
@@ -87,7 +92,7 @@ def pick_observation(engine, state, move: Draw, rng: Stream, *, redeals: int = R
     return Observation(SIGNAL, move.seat, sign * use(stock[0]), null)
 
 
-def hidden_signals(engine, state, move, rng: Stream) -> list[Observation]:
+def hidden_signals(engine: MarriageEngine, state: RoundState, move: GameMove, rng: Stream) -> list[Observation]:
     """``GAME.hidden_signals`` for Marriage."""
     if not isinstance(move, Draw):
         return []
