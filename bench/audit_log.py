@@ -64,7 +64,6 @@ def run(records: int, workers: int, *, dask: bool = True, log=print) -> dict:
     from audit.auditor.evidence.ledger_log import LedgerLog
     from audit.auditor.run.parallel import audit_parallel, audit_partitions_dask, dask_client, plan_partitions, shippable_log
     from audit.auditor.run.parallel import Handoff
-    from audit.auditor.verdict.audit_policy import AuditPolicy
     from audit.auditor.run.runner import audit_items
     from audit.auditor.sources.reader import iter_source
 
@@ -106,12 +105,12 @@ def run(records: int, workers: int, *, dask: bool = True, log=print) -> dict:
             def on_dask():
                 view = LedgerLog(open_readonly(db), path=db)
                 return audit_partitions_dask(plan_partitions(db, taper=workers), client,
-                                             handoff=Handoff(AuditPolicy(log=shippable_log(view, reads_files=True))))
+                                             handoff=Handoff(shipped=shippable_log(view, reads_files=True)))
 
             def on_dask_index():  # the workers get every leaf hash from the parent (a LogIndex broadcast)
                 view = LedgerLog(open_readonly(db), path=db)
                 return audit_partitions_dask(plan_partitions(db, read_in_workers=False, taper=workers), client,
-                                             handoff=Handoff(AuditPolicy(log=shippable_log(view, reads_files=False))))
+                                             handoff=Handoff(shipped=shippable_log(view, reads_files=False)))
             parallel("dask", on_dask)
             parallel("dask_index", on_dask_index)
         finally:

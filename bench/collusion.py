@@ -5,6 +5,7 @@
     python bench/collusion.py power --preset marriage/nepal
     python bench/collusion.py power --preset rummy13 --signal rummy13.discard   # one signal's flags only
     python bench/collusion.py prefix --preset rummy13 --hands 300 --step 25     # every signal, one game per seed
+    python bench/collusion.py prefix --preset marriage/nepal --peeker joker_peeking   # Marriage's joker hunter
     python bench/collusion.py honest [--hands 10000] # flags on honest archives
     python bench/collusion.py cost [--hands 200]     # review vs audit of the same records
 
@@ -58,7 +59,8 @@ def power(runs: int, shares: list[float], preset: str = "kitti", signal: str | N
         print(f"{share:5.2f}  {' '.join(str(x) if x else f'>{grid[-1]}' for x in found):40s} {false}")
 
 
-def prefix_power(runs: int, shares: list[float], preset: str, hands: int, step: int, tables: int = 4) -> None:
+def prefix_power(runs: int, shares: list[float], preset: str, hands: int, step: int, tables: int = 4,
+                 peeker: str = "peeking") -> None:
     """Power of each signal from one long game per seed: the review of the first ``h`` hands
     of every table, for ``h`` = ``step``, ``2 step``, ...: the first ``h`` at which the
     superuser (table 0, seat 0) is flagged on each signal, and honest flags met on the way."""
@@ -67,14 +69,14 @@ def prefix_power(runs: int, shares: list[float], preset: str, hands: int, step: 
     from audit.auditor.collusion.cheaters import account, played_observations
     from audit.auditor.collusion.significance import assess_accounts
 
-    print(f"{preset}: {tables} tables of four, {hands} hands each; superuser at table 0 seat 0")
+    print(f"{preset}: {tables} tables of four, {hands} hands each; superuser ({peeker}) at table 0 seat 0")
     print("share  signal            hands-until-flagged per run     honest flags on the way")
     for share in shares:
         found: dict[str, list] = defaultdict(list)
         false: dict[str, int] = defaultdict(int)
         for run in range(runs):
             obs = played_observations(preset, tables=tables, players=4, hands=hands, seed=f"power{run}",
-                                      peek={(0, 0): round(share * 1000)})
+                                      peek={(0, 0): round(share * 1000)}, peek_role=peeker)
             signals = sorted({sig for _, sig in obs.excesses})
             first: dict[str, int | None] = {sig: None for sig in signals}
             for h in range(step, hands + 1, step):
@@ -142,6 +144,7 @@ def main() -> None:
     q.add_argument("--hands", type=int, default=300)
     q.add_argument("--step", type=int, default=25)
     q.add_argument("--tables", type=int, default=4)
+    q.add_argument("--peeker", default="peeking", help="the superuser's bot role (joker_peeking: Marriage's joker hunter)")
     h = sub.add_parser("honest")
     h.add_argument("--hands", type=int, default=10_000)
     h.add_argument("--runs", type=int, default=1)
@@ -153,7 +156,7 @@ def main() -> None:
         power(args.runs, [float(x) for x in args.shares.split(",")], args.preset, args.signal)
     elif args.cmd == "prefix":
         prefix_power(args.runs, [float(x) for x in args.shares.split(",")], args.preset, args.hands, args.step,
-                     args.tables)
+                     args.tables, args.peeker)
     elif args.cmd == "honest":
         honest(args.hands, args.runs, args.preset)
     else:

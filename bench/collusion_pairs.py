@@ -23,7 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-GRIDS = {"kitti": (50, 100, 200, 400, 800, 1600, 3200), "rummy13": (20, 40, 80, 160, 320, 640)}
+GRIDS = {"kitti": (50, 100, 200, 400, 800, 1600, 3200), "rummy13": (20, 40, 80, 160, 320, 640),
+         "marriage/nepal": (25, 50, 100, 200, 400, 800)}
 
 
 def _review(parts, length):

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from .cards import Card
     from .deal import Deal
     from .fairness import HandRandomness
+    from .signals import Observation
+    from .stream import Stream
     from .rulesets import Ruleset
 
 
@@ -231,7 +233,7 @@ class Game:
     carry_after: Callable[[Mapping[str, Any], Outcome], Mapping[str, Any]] | None = None
     describe_move: Callable[[Move, Sequence[str]], str] | None = None
     jokers_of_hand: Callable[["Ruleset", "Deal", Outcome], Callable[["Card"], bool] | None] | None = None
-    hidden_signals: Callable[[Any, Any, Move, Any], list[Any]] | None = None
+    hidden_signals: Callable[[Any, Any, Move, "Stream"], list["Observation"]] | None = None
     worked_template: Path | None = None
     worked_heading: Callable[[Mapping[str, Any], Callable[[int], str]], str] | None = None
 

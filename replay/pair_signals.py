@@ -19,7 +19,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from importlib import import_module
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
+
+if TYPE_CHECKING:
+    from .game import Game
 
 FLOW = "tokens.flow"
 
@@ -47,7 +50,7 @@ class PairObservation:
         return Fraction(self.actual) - Fraction(sum(self.null, Fraction(0)), len(self.null))
 
 
-def decision_pair_signals(game: Any) -> Callable[..., list[PairObservation]] | None:
+def decision_pair_signals(game: Game) -> Callable[..., list[PairObservation]] | None:
     """The ``hand_pair_signals`` of ``game`` (a registry ``Game``): from the module
     ``pair_signals`` of the game's own package, ``None`` when it has none."""
     package = getattr(game.engine, "__module__", "").rpartition(".")[0]
@@ -89,7 +92,7 @@ def _beyond(f: dict[tuple[int, int], Fraction], x: int, y: int, others: Sequence
     return f.get((x, y), zero) - paid - got + among
 
 
-def flow_observations(nets: Sequence[Any]) -> list[PairObservation]:
+def flow_observations(nets: Sequence[Decimal | Fraction | int]) -> list[PairObservation]:
     """``tokens.flow`` of one hand of four seats or more, for every pair ``seat < target``:
     the tokens ``seat`` received from ``target`` beyond what each of them paid and received
     among the other seats (:func:`_beyond`, both ways), so a strong player, who wins from

@@ -21,14 +21,24 @@ from .record_text import STATEMENT_TIME_PATTERN
 from .records import MAX_HAND_ID, MAX_LOG_PROOF_CHARS, MAX_MOVES
 from .settlement import AMOUNT_PATTERN, COMMISSION_PCT_PATTERN, POINT_VALUE_PATTERN
 
-_HEX64 = "^[0-9a-f]{64}$"
+
+def _whole(pattern: str) -> str:
+    """``pattern`` (``^...$``) matching the whole text in Python too.  JSON Schema's patterns
+    are ECMA-262's, where ``$`` is the end of the text; Python's ``$`` (jsonschema's and
+    msgspec's reading) also matches before a final newline, so ``"...\\n"`` would pass here and
+    fail in the browser (shape.mjs).  ``(?!\\n)`` after the ``$`` means the same in both."""
+    assert pattern.startswith("^") and pattern.endswith("$"), pattern
+    return pattern + r"(?!\n)"
+
+
+_HEX64 = _whole("^[0-9a-f]{64}$")
 Hex64 = Annotated[str, Meta(pattern=_HEX64)]
-Amount = Annotated[str, Meta(pattern=AMOUNT_PATTERN)]
+Amount = Annotated[str, Meta(pattern=_whole(AMOUNT_PATTERN))]
 # a table's money, by the one rule of replay.settlement: a point value above 0, a commission
 # of at least 0 and below 100 percent (docs/records.md, "Table money")
-PointValue = Annotated[str, Meta(pattern=POINT_VALUE_PATTERN,
+PointValue = Annotated[str, Meta(pattern=_whole(POINT_VALUE_PATTERN),
                                  description="a point value: an amount more than 0 (docs/records.md, Table money)")]
-CommissionPct = Annotated[str, Meta(pattern=COMMISSION_PCT_PATTERN, description="a commission: an amount at least 0 "
+CommissionPct = Annotated[str, Meta(pattern=_whole(COMMISSION_PCT_PATTERN), description="a commission: an amount at least 0 "
                                     "and less than 100 (docs/records.md, Table money)")]
 Count = Annotated[int, Meta(ge=0)]
 Name = Annotated[str, Meta(max_length=128)]
@@ -84,17 +94,18 @@ class RulesetDoc(Doc):
             raise ValueError(f"game: no game {self.game!r} is known")
 
 
-_TIME = re.compile(STATEMENT_TIME_PATTERN).search  # search, as JSON Schema's pattern is read
+_TIME_PATTERN = _whole(STATEMENT_TIME_PATTERN)
+_TIME = re.compile(_TIME_PATTERN).search  # search, as JSON Schema's pattern is read
 
 
 class SignedStatementDoc(Doc):
     statement: Annotated[JsonObject, Meta(extra_json_schema={
         "required": ["type", "kind", "hand_id"],
-        "properties": {"time": {"type": "string", "pattern": STATEMENT_TIME_PATTERN,
+        "properties": {"time": {"type": "string", "pattern": _TIME_PATTERN,
                                 "description": "a statement time: UTC, exactly YYYY-MM-DDTHH:MM:SS.mmmZ "
                                                "(docs/records.md)"}}})]
     key: Hex64
-    sig: Annotated[str, Meta(pattern="^[0-9a-f]{128}$")]
+    sig: Annotated[str, Meta(pattern=_whole("^[0-9a-f]{128}$"))]
 
     def __post_init__(self) -> None:  # what the extra schema above says, checked
         for name in ("type", "kind", "hand_id"):
@@ -110,7 +121,7 @@ class FairnessDoc(Doc):
     ruleset_hash: Hex64
     server_commitment: Hex64
     seat_commitments: list[Hex64]
-    player_seeds: list[Annotated[str, Meta(pattern="^([0-9a-f]{2}){16,64}$")]]
+    player_seeds: list[Annotated[str, Meta(pattern=_whole("^([0-9a-f]{2}){16,64}$"))]]
     server_seed: Hex64 | None | UnsetType = UNSET
     statements: list[SignedStatementDoc] | UnsetType = UNSET
     log_proofs: Annotated[list[Annotated[str, Meta(max_length=MAX_LOG_PROOF_CHARS,

@@ -51,14 +51,13 @@ _EXACT = Context(prec=60, rounding=ROUND_HALF_UP, traps=[Inexact, Overflow, Inva
 _ROUNDING = Context(prec=60, rounding=ROUND_HALF_UP, traps=[Overflow, InvalidOperation])  # the one rounding step
 
 
-def parse_amount(text: object, *, what: str = "amount", maximum: Decimal | None = None,
-                 allow_negative: bool = False) -> Decimal:
+def parse_amount(text: object, *, what: str = "amount", allow_negative: bool = False) -> Decimal:
     """A decimal string with at most two places (``"0.25"``, ``"5"``), as :class:`Decimal`.
 
     Refused with :class:`MalformedError`: floats (and bools), exponents, signs other than a
     leading ``-`` (and that only with ``allow_negative``; never ``"-0"``), blanks, non-ASCII
-    digits, more than two decimal places, more than 15 integer digits, and anything above
-    ``maximum``.
+    digits, more than two decimal places, more than 15 integer digits.  (A table's money has
+    its own bounds: :func:`parse_point_value`, :func:`parse_commission_pct`.)
     Python ints are accepted as whole amounts.
     """
     if isinstance(text, bool) or not isinstance(text, (str, int)):
@@ -74,8 +73,6 @@ def parse_amount(text: object, *, what: str = "amount", maximum: Decimal | None 
     value = Decimal(text)
     if text.startswith("-") and value == 0:
         raise MalformedError(f"{what} must not be a negative zero")
-    if maximum is not None and value > maximum:
-        raise MalformedError(f"{what} must be at most {maximum}")
     return value
 
 

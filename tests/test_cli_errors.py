@@ -31,12 +31,22 @@ CASES = [
     (["keys", "show", "f.txt"], 1, "tiplu: error: f.txt is not a tiplu.key/1 JSON key file"),
     (["move-secrets", "--db", "missing.db"], 1,
      "tiplu: error: no ledger at missing.db (create one with 'tiplu init --db missing.db')"),
+    (["monitor", "http://127.0.0.1:9/", "--state", "st.json", "--public-key", "zz", "--once"], 2,
+     "tiplu monitor: error: Invalid value for '--public-key': a public key is 64 hex digits (32 bytes) "
+     "(see 'tiplu monitor --help')"),
     (["operator", "show", "nobody", "--db", DB], 1, "tiplu: error: no operator 'nobody'"),
     (["receipt", "verify", "f.txt", "missing.json"], 2,
      "tiplu: error: cannot read the record missing.json: No such file or directory"),
     (["receipt", "verify", "f.txt", "f.txt"], 2,
      "tiplu: error: the record f.txt is not JSON: line 1 column 1: not JSON: Expecting value"),
     (["replay", "missing.json"], 1, "tiplu: error: no such file: missing.json"),
+    (["seat", "commit", "http://127.0.0.1:9/", "h1", "--seat", "0", "--seed", "zz", "--token", "t",
+      "--public-key", "ab" * 32, "--out", "r.json"], 2,
+     "tiplu seat commit: error: Invalid value for '--seed': player seed must be lower-case hex with an even number "
+     "of digits (see 'tiplu seat commit --help')"),
+    (["seat", "moves", "http://127.0.0.1:9/", "h1", "--public-key", "ab", "--keep", "k.jsonl"], 2,
+     "tiplu seat moves: error: Invalid value for '--public-key': a public key is 64 hex digits (32 bytes) "
+     "(see 'tiplu seat moves --help')"),
     (["seed", "new", "--bytes", "0"], 2,
      "tiplu seed new: error: Invalid value for '--bytes': 0 is not in the range 16<=x<=64 (see 'tiplu seed new --help')"),
     (["serve", "--port", "notaport"], 2,
@@ -76,7 +86,5 @@ def test_bad_input_is_one_exact_line_on_stderr(here, args, status, line):
 
 
 def test_every_top_level_command_has_a_pinned_error():
-    # not pinned here: ``monitor`` (reaches the network before it reads --public-key) and ``seat``
-    # (a malformed --seed exits 1, not 2): both left as found, reported with issue 31
-    commands = set(main.commands) - {"monitor", "seat"}
+    commands = set(main.commands)
     assert commands <= {args[0] for args, _, _ in CASES}, sorted(commands - {args[0] for args, _, _ in CASES})

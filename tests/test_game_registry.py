@@ -93,7 +93,7 @@ def test_the_bots_are_the_simulators_found_by_the_games_name():
     for name in game_names():
         assert callable(bot_for(name))
     assert not list((ROOT / "replay").rglob("bot.py"))   # the pure library needs no bot
-    with pytest.raises(LookupError):
+    with pytest.raises(LookupError, match=r"^no bot plays game 'chess'$"):
         bot_for("chess")
     # the superuser and the colluding move are the game's bot's too (bots/<game>.py:
     # choose_peeking, choose_colluding), found by the one finder, no map
@@ -329,11 +329,12 @@ def test_no_template_names_a_game():
 
 def test_no_browser_module_names_a_game_outside_the_games_folder():
     # verifier/games/ holds the JavaScript games (index.mjs is their registry, as
-    # replay/registry.py is Python's); presets.mjs, gamedata.mjs and tiplu-verifier.html are
-    # generated from the registry (tools/build_offline_verifier.py)
+    # replay/registry.py is Python's); presets.mjs, gamedata.mjs, recordschema.mjs (the record
+    # model's schema, whose games are the registry's) and tiplu-verifier.html are generated
+    # from the registry (tools/build_offline_verifier.py)
     static = ROOT / "web" / "static"
     generated = {static / "verifier" / "presets.mjs", static / "verifier" / "gamedata.mjs",
-                 static / "tiplu-verifier.html"}
+                 static / "verifier" / "recordschema.mjs", static / "tiplu-verifier.html"}
     found = []
     for path in sorted([*static.rglob("*.mjs"), *static.rglob("*.js"), *static.rglob("*.html")]):
         if path in generated or (static / "verifier" / "games") in path.parents:

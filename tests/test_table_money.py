@@ -69,7 +69,7 @@ def test_one_amount_regex():
     # table-money patterns are built from it (the browser's copy: tests/js/test_js_audit.py)
     from replay import record_model
 
-    assert record_model.Amount.__metadata__[0].pattern == AMOUNT_PATTERN
+    assert record_model.Amount.__metadata__[0].pattern == AMOUNT_PATTERN + r"(?!\n)"  # the text's end in Python too
     tail = AMOUNT_PATTERN.removeprefix("^-?")
     assert POINT_VALUE_PATTERN.endswith(tail) and COMMISSION_PCT_PATTERN.endswith(tail)
     for path in [*(ROOT / "replay").rglob("*.py"), *(ROOT / "audit").rglob("*.py"), *(ROOT / "web").glob("*.py")]:

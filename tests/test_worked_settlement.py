@@ -104,7 +104,7 @@ def test_rummy_points_times_rate_and_commission_on_the_gain():
 
 def test_terms_that_do_not_give_the_engine_nets_are_refused():
     out = Outcome(points=(0, 20), net_points=(21, -21), winner=0, breakdown=({}, {}))
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^the worked points \[20, -20\] are not the engine's nets \[21, -21\]$"):
         _work("rummy13", out)
 
 

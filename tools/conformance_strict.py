@@ -88,3 +88,15 @@ def zero_point_value_case(b: Builder, key: SigningKey, golden: dict) -> None:
                  trust={"public_key": key.public_hex, "origin": origin}, catches=["lenient-point-value"],
                  about="table.point_value is \"0\" (signed, logged, every payout 0.00): a point value is more than 0, "
                        "no ledger makes such a table, so the record is malformed rather than a hand that audits clean")
+
+
+def key_upper_case_case(b: Builder, trust: dict, golden: dict) -> None:
+    """The record's shape is its schema's (generated from the record model): the table's key
+    written in upper-case hex is malformed, though hex reads either case elsewhere."""
+    edited = copy.deepcopy(golden)
+    edited["table"]["public_key"] = golden["table"]["public_key"].upper()
+    ref = b.add_file("records/edited/key-upper-case.json", edited)
+    b.audit_case("record/key-upper-case", [ref], [verdict(False, "malformed")], trust=trust, catches=["skip-schema"],
+                 about="table.public_key written in upper-case hex: a record writes its hex in lower case (the record's "
+                       "JSON Schema, audit/schemas/hand-record.schema.json), so the record is malformed before anything "
+                       "is compared")

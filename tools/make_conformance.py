@@ -84,6 +84,7 @@ def build() -> dict[str, str]:
     S.integral_float_cases(b, trust, golden)
     S.basic_time_case(b, key, golden)
     S.zero_point_value_case(b, key, golden)
+    S.key_upper_case_case(b, trust, golden)
     if "policies/policy-met.txt" in files:
         S.trust_outside_policy_case(b, trust, other, files["policies/policy-met.txt"].split("\n\n", 1)[1])
     RC.receipt_cases(b, ledger, key, (R.MAIN_BASE, R.MAIN_ORIGIN), golden, "records/main/forged-resigned_grind.json", other,

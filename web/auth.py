@@ -41,7 +41,8 @@ def current_principal() -> Principal:
             g.tiplu_principal = exc
     if isinstance(g.tiplu_principal, AuthError):
         raise g.tiplu_principal
-    return g.tiplu_principal
+    principal: Principal = g.tiplu_principal
+    return principal
 
 
 def principal_or_none() -> Principal | None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -28,6 +29,9 @@ from audit.cli import main as audit_main
 from audit.cli._ledger_common import db_option
 from audit.cli.witness import check_state_file, key_option, marker_option, name_option, witness_group
 from audit.cli.witness import db_option as witness_db_option
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 
 class SiteGroup(TipluGroup):
@@ -73,7 +77,7 @@ def serve(db: str, host: str, port: int, debug: bool) -> None:
     app.run(host=host, port=port, debug=debug)
 
 
-def demo_app(db: Path, witnesses: str | None = None):
+def demo_app(db: Path, witnesses: str | None = None) -> Flask:
     """The website over the demo archive, its log checkpoints signed by the demo operator
     (and sent to ``witnesses``, a ``TIPLU_WITNESSES`` setting: the demo's witness)."""
     from audit.cli.demo import DEMO_ORIGIN
@@ -93,7 +97,7 @@ def demo_app(db: Path, witnesses: str | None = None):
                        "TIPLU_WITNESSES": witnesses or ""})
 
 
-def demo_site(db: Path, witnesses: str | None = None):
+def demo_site(db: Path, witnesses: str | None = None) -> Flask:
     """The demo's website, ready: its deal statistics computed before it serves, so the first
     /stats visit shows them instead of "being computed"."""
     from .stats_page import warm

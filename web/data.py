@@ -40,7 +40,9 @@ from replay.replayer import replay_record
 from replay.settlement import format_amount
 
 if TYPE_CHECKING:
-    from audit.operator.ledger import Ledger
+    from audit.auditor.evidence.logcheck import LogView
+    from audit.operator.ledger import HandView, Ledger
+    from audit.tlog.policy import Policy
 
 VERDICT_CACHE_SIZE = 4096
 _lock = threading.Lock()
@@ -51,7 +53,7 @@ def _cache() -> "OrderedDict[str, Verdict]":
     return cache
 
 
-def hand_json(view: Any) -> dict[str, Any]:
+def hand_json(view: HandView) -> dict[str, Any]:
     """A hand's public view (``HandView.to_json``) with links to its other resources, and
     ``published``: whether its record is published (``tiplu audit URL`` reports a revealed
     hand left unpublished past the grace period)."""
@@ -91,8 +93,8 @@ def record_of(ledger: Ledger, hand_id: str) -> dict[str, Any] | None:
         return None
 
 
-def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str, log: Any = None,
-               policy: Any = None) -> Verdict:
+def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str, log: LogView | None = None,
+               policy: Policy | None = None) -> Verdict:
     """The audit verdict of the record published as hand ``hand_id``, checked against the
     operator key registered in the ledger (``public_key``) -- never against the key the
     record itself names, which a forger could set to its own.  A record about another hand
@@ -116,7 +118,7 @@ def verdict_of(record: dict[str, Any], *, public_key: str, hand_id: str, log: An
     return verdict
 
 
-def verdict_for(ledger: Ledger, view: Any, record: dict[str, Any], *, policy: Any = None) -> Verdict:
+def verdict_for(ledger: Ledger, view: HandView, record: dict[str, Any], *, policy: Policy | None = None) -> Verdict:
     """:func:`verdict_of` for a hand of the ledger (its operator's registered key; under the
     caller's pinned ``policy`` when given)."""
     return verdict_of(record, public_key=ledger.public_key(view.operator), hand_id=view.id,

@@ -13,6 +13,7 @@ Pages (non-API paths) get the same information as a small HTML page.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
@@ -48,7 +49,7 @@ class ApiError(Exception):
         self.status, self.code, self.message = status, code, message
 
 
-def error_body(status: int, code: str, message: str) -> dict:
+def error_body(status: int, code: str, message: str) -> dict[str, Any]:
     return {"error": {"status": status, "code": code, "message": message}}
 
 

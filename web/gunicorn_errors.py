@@ -15,6 +15,7 @@ a header (they can be long, and are the client's own).
 from __future__ import annotations
 
 import json
+import socket
 
 #: status -> (code, message) of the answers gunicorn itself gives
 ANSWERS = {
@@ -41,7 +42,7 @@ def install() -> None:
     """Make gunicorn's workers write their own errors in the one JSON shape."""
     from gunicorn import util
 
-    def write_error(sock, status_int, reason, mesg):  # gunicorn.util.write_error's signature
+    def write_error(sock: socket.socket, status_int: int | str, reason: str, mesg: str) -> None:  # gunicorn.util.write_error's signature
         util.write_nonblock(sock, error_response(int(status_int), str(reason)))
 
     util.write_error = write_error

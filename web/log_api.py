@@ -42,7 +42,7 @@ from typing import Any, overload
 
 from datetime import datetime, timezone
 
-from flask import Blueprint, Flask, current_app, g, jsonify, request
+from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 
 from audit.consttime import same_text
 from audit.signing import SigningKey
@@ -72,7 +72,8 @@ def get_log() -> TransparencyLog:
     """The request's :class:`TransparencyLog`: the log of the request's one ledger connection."""
     if "tiplu_log" not in g:
         g.tiplu_log = db.get_ledger().transparency_log()
-    return g.tiplu_log
+    log: TransparencyLog = g.tiplu_log
+    return log
 
 
 def _int_arg(name: str, default: int | None = None) -> int:
@@ -212,13 +213,13 @@ def _signing_public_key(cp: Checkpoint) -> tuple[str, str | None] | None:
 
 
 @bp.get("/checkpoint")
-def checkpoint():
+def checkpoint() -> Response:
     log = get_log()
     return jsonify(checkpoint_json(current_checkpoint(log), log))
 
 
 @bp.get("/entries")
-def entries():
+def entries() -> Response:
     log = get_log()
     size = log.size()
     start = _int_arg("start")
@@ -232,7 +233,7 @@ def entries():
 
 
 @bp.get("/proof/inclusion")
-def inclusion_proof():
+def inclusion_proof() -> Response:
     log = get_log()
     index = _int_arg("index")
     size = _int_arg("size", log.size())
@@ -242,7 +243,7 @@ def inclusion_proof():
 
 
 @bp.get("/proof/consistency")
-def consistency_proof():
+def consistency_proof() -> Response:
     log = get_log()
     first = _int_arg("first")
     second = _int_arg("second", log.size())
@@ -251,14 +252,12 @@ def consistency_proof():
 
 
 @bp.get("/policy")
-def get_policy():
+def get_policy() -> Response:
     """The operator's own C2SP ``tlog-policy`` (text/plain, :func:`audit.tlog.policy.operator_policy_text`):
     every operator's log of this site (its vkey; the name is the log's origin), the witnesses
     it submits checkpoints to (``TIPLU_WITNESSES``) and a quorum of any of them.  It is what the
     operator says about itself: an auditor pins its own policy (``--policy FILE``); no audit
     reads this one."""
-    from flask import Response
-
     from audit.tlog.policy import operator_policy_text
 
     base = base_origin()

@@ -32,6 +32,8 @@ from audit.tlog.logs import TILE_WIDTH, check_id, parse_tile_path
 from replay.errors import MalformedError
 
 from . import errors
+from audit.tlog.store import TransparencyLog
+
 from .errors import ApiError
 from .log_api import current_checkpoint, get_log, _log_owner
 
@@ -58,7 +60,7 @@ def _owner(operator: str) -> str:
 
 
 @bp.get("/<operator>/checkpoint")
-def checkpoint(operator: str):
+def checkpoint(operator: str) -> Response:
     log = get_log()
     cp = current_checkpoint(log, _owner(operator))
     text = cp.text
@@ -68,7 +70,7 @@ def checkpoint(operator: str):
     return Response(text, content_type="text/plain; charset=utf-8", headers={"Cache-Control": CHECKPOINT})
 
 
-def bundle(log, index: int, width: int) -> bytes:
+def bundle(log: TransparencyLog, index: int, width: int) -> bytes:
     """The entry bundle of entries ``index*256 .. index*256 + width`` (each: uint16 BE length, bytes)."""
     start = index * TILE_WIDTH
     if start + width > log.size():
@@ -82,7 +84,7 @@ def bundle(log, index: int, width: int) -> bytes:
 
 
 @bp.get("/<operator>/<path:rest>")
-def tile(operator: str, rest: str):
+def tile(operator: str, rest: str) -> Response:
     _owner(operator)
     try:
         level, index, width = parse_tile_path(rest)

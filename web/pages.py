@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app, g, make_response, render_template, request
+from flask.typing import ResponseReturnValue
 
 from audit.errors import NotFoundError
 from audit.signing import key_id, verify_statement
@@ -32,7 +33,7 @@ from . import data, game_templates
 from .db import get_ledger
 
 if TYPE_CHECKING:
-    from audit.operator.ledger import Ledger
+    from audit.operator.ledger import HandView, Ledger
 
 bp = Blueprint("pages", __name__)
 
@@ -122,7 +123,7 @@ def _checkpoint(ledger: Ledger) -> dict[str, Any]:
 
 
 @bp.get("/")
-def home():
+def home() -> ResponseReturnValue:
     ledger = get_ledger()
     operators = ledger.operators()
     views, total = ledger.hand_page(limit=LATEST)
@@ -139,7 +140,7 @@ def home():
 
 
 @bp.get("/tables/<table_id>")
-def table(table_id: str):
+def table(table_id: str) -> ResponseReturnValue:
     from replay.registry import game_for
 
     money = data.table_money(get_ledger(), table_id)
@@ -177,7 +178,7 @@ def _parses(record: Any) -> bool:
     return True
 
 
-def _fairness(view: Any, record: dict[str, Any] | None, ledger: Ledger, public_key: str) -> dict[str, Any]:
+def _fairness(view: HandView, record: dict[str, Any] | None, ledger: Ledger, public_key: str) -> dict[str, Any]:
     """What the fairness panel shows: the record's own claims once there is a record (that is
     what the audit judges), the ledger's public view before.  Each statement's signature is
     checked against the operator's key as registered in the ledger."""
@@ -250,7 +251,7 @@ def _templates_hash() -> str:
     return h.hexdigest()
 
 
-def _page_key(view: Any, record_text: str, ledger: Ledger, public_key: str) -> str:
+def _page_key(view: HandView, record_text: str, ledger: Ledger, public_key: str) -> str:
     """Everything a revealed hand's page is made of, hashed: the published record (the
     SHA-256 of its stored text), the ledger's view of the hand and its table, the operator
     key the page checks against, whether this server signs checkpoints, and the templates."""
@@ -262,7 +263,7 @@ def _page_key(view: Any, record_text: str, ledger: Ledger, public_key: str) -> s
 
 
 @bp.get("/hands/<hand_id>")
-def hand(hand_id: str):
+def hand(hand_id: str) -> ResponseReturnValue:
     """A hand's page.  A revealed hand never changes: its page is rendered once per process
     and kept under :func:`_page_key` (a hash of everything the page shows), sent with that
     key as its ETag (a matching ``If-None-Match`` gets 304) and ``Cache-Control: public``.
@@ -301,7 +302,7 @@ def _audit_of(verdict: Any) -> dict[str, Any] | None:
     return None if verdict is None else {"ok": verdict.ok, "reason": verdict.to_json()["reason"]}
 
 
-def _render_hand(ledger: Ledger, view: Any, record: dict[str, Any] | None = None) -> str:
+def _render_hand(ledger: Ledger, view: HandView, record: dict[str, Any] | None = None) -> str:
     if record is None:
         record = data.record_of(ledger, view.id) if view.state.value in ("finished", "revealed") else None
     verdict = data.verdict_for(ledger, view, record) if record is not None else None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Blueprint, Response, abort, redirect, send_from_directory
+from flask.typing import ResponseReturnValue
 
 from .limits import file_route
 
@@ -16,19 +17,19 @@ STATIC = Path(__file__).parent / "static"
 
 @bp.get("/verify")
 @file_route
-def verify_redirect():
+def verify_redirect() -> ResponseReturnValue:
     return redirect("/verify/", code=308)
 
 
 @bp.get("/verify/")
 @file_route
-def verify_page():
+def verify_page() -> ResponseReturnValue:
     return send_from_directory(STATIC, "verify.html")
 
 
 @bp.get("/verify/<path:name>")
 @file_route
-def verify_asset(name: str):
+def verify_asset(name: str) -> ResponseReturnValue:
     if not (name.endswith((".mjs", ".css", ".html", ".json")) and (STATIC / name).is_file()):
         abort(404)
     return send_from_directory(STATIC, name)
@@ -36,5 +37,5 @@ def verify_asset(name: str):
 
 @bp.get("/favicon.ico")
 @file_route
-def favicon():
+def favicon() -> ResponseReturnValue:
     return Response(status=204)

@@ -94,19 +94,19 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         return jsonify({"name": w.name, "vkey": str(w.vkey), "logs": sorted(w.logs)})
 
     @app.errorhandler(413)
-    def too_large(exc) -> Response:
+    def too_large(exc: Exception) -> Response:
         return _text(f"a request is at most {MAX_REQUEST_BYTES} bytes\n", 413)
 
     @app.errorhandler(404)
-    def not_found(exc) -> Response:
+    def not_found(exc: Exception) -> Response:
         return _text("not found\n", 404)
 
     @app.errorhandler(405)
-    def bad_method(exc) -> Response:
+    def bad_method(exc: Exception) -> Response:
         return _text("method not allowed\n", 405)
 
     @app.errorhandler(Exception)
-    def internal(exc) -> Response:
+    def internal(exc: Exception) -> Response:
         app.logger.error("witness internal error: %s", type(exc).__name__)
         return _text("internal error\n", 500)
 

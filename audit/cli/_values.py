@@ -18,7 +18,7 @@ import click
 from replay.errors import MalformedError, TipluError
 
 
-def load_settings(text: str | None) -> dict | None:
+def load_settings(text: str | None) -> dict[str, Any] | None:
     """The value of a ``--settings JSON`` option: a JSON object of setting overrides, or None."""
     if text is None:
         return None

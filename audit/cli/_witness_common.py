@@ -3,9 +3,18 @@ and the older ``--witness VKEY`` (repeatable) with ``--quorum K``, of ``tiplu au
 ``tiplu monitor``, ``tiplu receipt verify`` and ``tiplu stats``."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable, TypeVar
+
 import click
 
 from replay.errors import MalformedError
+
+if TYPE_CHECKING:
+    from audit.auditor.verdict.trust import TrustAnchor
+    from audit.tlog.note import Vkey
+    from audit.tlog.policy import Policy
+
+F = TypeVar("F", bound=Callable[..., object])
 
 POLICY_HELP = ("A pinned C2SP tlog-policy file (c2sp.org/tlog-policy): the logs (their keys pin the operator) "
                "and the witnesses whose quorum must have cosigned each record's checkpoint. A quorum met "
@@ -13,12 +22,12 @@ POLICY_HELP = ("A pinned C2SP tlog-policy file (c2sp.org/tlog-policy): the logs 
                "with witness_quorum.")
 
 
-def policy_option(f):
+def policy_option(f: F) -> F:
     return click.option("--policy", "policy_file", type=click.Path(dir_okay=False), default=None,
                         metavar="FILE", help=POLICY_HELP)(f)
 
 
-def witness_options(f):
+def witness_options(f: F) -> F:
     f = click.option("--quorum", type=click.IntRange(min=0), default=None,
                      help="How many of the --witness keys must have cosigned (default: all of them).")(f)
     f = click.option("--witness", "witness_keys", multiple=True, metavar="VKEY",
@@ -27,7 +36,8 @@ def witness_options(f):
     return policy_option(f)
 
 
-def pinned_policy(policy_file: str | None, witness_keys: tuple[str, ...] = (), quorum: int | None = None):
+def pinned_policy(policy_file: str | None, witness_keys: tuple[str, ...] = (), quorum: int | None = None
+                  ) -> Policy | None:
     """The auditor's :class:`~audit.tlog.policy.Policy`: from ``--policy`` or from ``--witness``/``--quorum``
     (not both), or ``None``.  A file that does not parse is a usage error (exit 2)."""
     from audit.tlog.policy import PolicyError, load_policy, policy_of_witnesses
@@ -46,7 +56,7 @@ def pinned_policy(policy_file: str | None, witness_keys: tuple[str, ...] = (), q
     return None
 
 
-def reconciled(trust, policy):
+def reconciled(trust: TrustAnchor | None, policy: Policy | None) -> TrustAnchor | None:
     """:func:`audit.auditor.verdict.trust.reconcile`, a conflict being a usage error (exit 2)."""
     from audit.auditor.verdict.trust import TrustConflictError, reconcile
 
@@ -56,7 +66,7 @@ def reconciled(trust, policy):
         raise click.BadParameter(str(exc), param_hint="--policy") from None
 
 
-def witness_policy(values: tuple[str, ...], quorum: int | None) -> tuple[tuple, int]:
+def witness_policy(values: tuple[str, ...], quorum: int | None) -> tuple[tuple[Vkey, ...], int]:
     """The parsed witness vkeys and the quorum (all of them unless given); a typed error if impossible."""
     from audit.tlog.cosignature import distinct_keys, parse_witness_list
 

@@ -7,10 +7,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from replay.registry import demo_tables, presets
+
+if TYPE_CHECKING:
+    from ..operator.sim.tables import TableRun
 
 
 def demo_plan(*, small: bool = False) -> list[tuple[str, int, int]]:
@@ -32,8 +36,8 @@ DEMO_TAMPER_RATE = 0.04
 DEMO_ORIGIN = "tiplu.demo/log"  # the demo log's name: the records' checkpoints and the site's agree
 
 
-def build_demo(db: Path, *, plan=DEMO_PLAN, tamper_rate: float = DEMO_TAMPER_RATE, progress: bool = True,
-               witnesses: str | None = None) -> dict:
+def build_demo(db: Path, *, plan: list[tuple[str, int, int]] = DEMO_PLAN, tamper_rate: float = DEMO_TAMPER_RATE,
+               progress: bool = True, witnesses: str | None = None) -> dict[str, Any]:
     """Simulate the demo archive into ``db`` (a new file) and write its private tamper log.
     ``witnesses`` (a ``TIPLU_WITNESSES`` setting): every record's checkpoint is sent to them
     and carries the cosignatures they give."""
@@ -48,7 +52,7 @@ def build_demo(db: Path, *, plan=DEMO_PLAN, tamper_rate: float = DEMO_TAMPER_RAT
         for p in (base, Path(str(base) + "-wal"), Path(str(base) + "-shm")):
             p.unlink(missing_ok=True)
 
-    def said(t) -> None:
+    def said(t: TableRun) -> None:
         if progress:
             click.echo(f"  simulated {t.table_id}: {t.hands} hands", err=True)
 

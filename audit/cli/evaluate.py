@@ -43,7 +43,7 @@ def _compact_encoder() -> Callable[[Any], str]:
 _dumps = _compact_encoder()
 
 
-def _answer(evaluate: Callable[[dict], dict], line: str) -> dict[str, Any]:
+def _answer(evaluate: Callable[[dict[str, Any]], dict[str, Any]], line: str) -> dict[str, Any]:
     try:
         request = decode_json(line)
     except json.JSONDecodeError as exc:
@@ -58,7 +58,7 @@ def _answer(evaluate: Callable[[dict], dict], line: str) -> dict[str, Any]:
         return {"error": f"internal error: {type(exc).__name__}"}
 
 
-def evaluate_line(game: str, line: str) -> dict:
+def evaluate_line(game: str, line: str) -> dict[str, Any]:
     """Answer one input line (never raises for bad input)."""
     return _answer(game_for(game).eval_handlers, line)
 
@@ -89,7 +89,7 @@ def answer_lines(game: str, lines: list[bytes]) -> tuple[bytes, bool]:
     return ("\n".join(out) + "\n").encode("utf-8") if out else b"", failed
 
 
-class GameChoice(click.Choice):
+class GameChoice(click.Choice[str]):
     """The games the registry knows when the command runs (not when this module was
     imported), a game registered at run time included."""
 

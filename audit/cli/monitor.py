@@ -29,6 +29,7 @@ from audit.tlog.note import Vkey
 from audit.tlog.policy import Policy
 
 from . import main
+from ._values import PUBLIC_KEY
 from ._witness_common import pinned_policy, reconciled, witness_options
 
 DEFAULT_AUDIT_HOOK = "audit.auditor.verdict.verify:audit_record"
@@ -40,7 +41,8 @@ def load_hook(spec: str, *, required: bool) -> AuditHook | None:
         return None
     module, _, name = spec.partition(":")
     try:
-        return getattr(import_module(module), name)
+        hook: AuditHook = getattr(import_module(module), name)  # whatever it is, it is called as one
+        return hook
     except (ImportError, AttributeError):
         if required:
             raise click.BadParameter(f"cannot import {spec}", param_hint="--audit-hook") from None
@@ -121,7 +123,7 @@ def records_need_witnesses(hook: PolicyHook, policy: Policy) -> AuditHook:
 @click.argument("url")
 @click.option("--state", "state_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="JSON file keeping the last checkpoint accepted (created on first use).")
-@click.option("--public-key", help="The operator's Ed25519 public key (hex). Default: trust the key on first use.")
+@click.option("--public-key", callback=PUBLIC_KEY, help="The operator's Ed25519 public key (hex). Default: trust the key on first use.")
 @click.option("--once", is_flag=True, help="Poll once and exit (status 1 if any problem).")
 @click.option("--interval", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
               help="Seconds between polls when not --once.")

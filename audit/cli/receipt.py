@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 
@@ -25,7 +26,7 @@ def receipt_group() -> None:
     """A player's seat receipts (tiplu.receipt/3) and move receipts."""
 
 
-def _load(path: str, what: str):
+def _load(path: str, what: str) -> Any:
     try:
         with open(path, encoding="utf-8") as fh:
             return load_json(fh.read())

@@ -93,7 +93,8 @@ def people_line(line: str, players: list[str]) -> str:
 
 def outcome_lines(outcome: Outcome, players: list[str]) -> list[str]:
     """The outcome's points by name; the tiplu, and each seat's maal, when the game has them."""
-    name = lambda seat: players[seat] if 0 <= seat < len(players) else f"seat {seat}"  # noqa: E731
+    def name(seat: int) -> str:
+        return players[seat] if 0 <= seat < len(players) else f"seat {seat}"
     out = []
     tiplu = (outcome.detail or {}).get("tiplu")
     if isinstance(tiplu, str):
@@ -123,7 +124,8 @@ def _game_of(name: object) -> Game | None:
 def worked_lines(worked: dict[str, Any], players: list[str]) -> list[str]:
     """The settlement worked (:mod:`replay.worked`) as text lines for ``tiplu replay``."""
     pts, out = worked["points"], []
-    name = lambda seat: players[seat] if 0 <= seat < len(players) else f"seat {seat}"  # noqa: E731
+    def name(seat: int) -> str:
+        return players[seat] if 0 <= seat < len(players) else f"seat {seat}"
     game = _game_of(worked.get("game"))
     out.append(game.worked_heading(pts, name) if game is not None and game.worked_heading is not None
                else f"settlement ({pts['method']})")

@@ -30,6 +30,7 @@ from replay.errors import MalformedError, TipluError
 from replay.fairness import commit_player_seed, parse_player_seed
 
 from . import main
+from ._values import COMMISSION_PCT, PLAYER_SEED, POINT_VALUE, PUBLIC_KEY
 
 TIMEOUT = 30
 
@@ -42,15 +43,16 @@ def seat_group() -> None:
 def _options(fn):
     for opt in reversed([
         click.argument("url"), click.argument("hand_id"),
-        click.option("--seat", type=int, required=True, help="Your seat (0 = first)."),
-        click.option("--seed", metavar="HEX", required=True, help="Your seed (tiplu seed new)."),
+        click.option("--seat", type=click.IntRange(min=0), required=True, help="Your seat (0 = first)."),
+        click.option("--seed", metavar="HEX", required=True, callback=PLAYER_SEED, help="Your seed (tiplu seed new)."),
         click.option("--token", envvar="TIPLU_SEAT_TOKEN", required=True, help="Your seat token (env TIPLU_SEAT_TOKEN)."),
-        click.option("--public-key", metavar="HEX", required=True, help="The operator key you pinned."),
+        click.option("--public-key", metavar="HEX", required=True, callback=PUBLIC_KEY,
+                     help="The operator key you pinned."),
         click.option("--player", metavar="NAME", help="Your name: the logged hand must seat you under it "
                                                       "(refused otherwise)."),
-        click.option("--point-value", metavar="DECIMAL", help="The stake you agreed (HT per point): the logged "
+        click.option("--point-value", metavar="DECIMAL", callback=POINT_VALUE, help="The stake you agreed (HT per point): the logged "
                                                               "hand's must be it."),
-        click.option("--commission-pct", metavar="DECIMAL", help="The commission you agreed (percent): the logged "
+        click.option("--commission-pct", metavar="DECIMAL", callback=COMMISSION_PCT, help="The commission you agreed (percent): the logged "
                                                                  "hand's must be it."),
     ]):
         fn = opt(fn)
@@ -118,7 +120,7 @@ def seat_reveal(url, hand_id, seat, seed, token, public_key, player, point_value
 @seat_group.command("moves")
 @click.argument("url")
 @click.argument("hand_id")
-@click.option("--public-key", metavar="HEX", required=True, help="The operator key you pinned.")
+@click.option("--public-key", metavar="HEX", required=True, callback=PUBLIC_KEY, help="The operator key you pinned.")
 @click.option("--keep", "keep_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="Your move receipts (JSON lines): read, extended with the new ones, written back.")
 @click.option("--json", "as_json", is_flag=True, help="Print {new, kept, n_moves, head} as JSON.")
@@ -161,19 +163,10 @@ def seat_moves(url, hand_id, public_key, keep_path, as_json) -> None:
 
 
 def agreed_terms(point_value: str | None, commission_pct: str | None) -> dict[str, str]:
-    """The terms a player agreed, as given (checked decimals): what the logged hand must say."""
-    from replay.settlement import parse_commission_pct, parse_point_value
-
-    terms = {}
-    for name, value, parse in (("point_value", point_value, parse_point_value),
-                               ("commission_pct", commission_pct, parse_commission_pct)):
-        if value is not None:
-            try:
-                parse(value)
-            except MalformedError as exc:
-                raise click.BadParameter(str(exc), param_hint=f"--{name.replace('_', '-')}") from None
-            terms[name] = value
-    return terms
+    """The terms a player agreed, as given (checked by the options' callbacks): what the
+    logged hand must say."""
+    terms = {"point_value": point_value, "commission_pct": commission_pct}
+    return {name: value for name, value in terms.items() if value is not None}
 
 
 def check_receipt_file(path: Path, public_key: str, *, check, **kwargs):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -69,7 +70,7 @@ def simulate_command(preset: str, players: int, hands: int, tables: int, seed: s
 
     sink = out.open("w", encoding="utf-8") if out else None
     try:
-        def write(record: dict, kind: str | None) -> None:
+        def write(record: dict[str, Any], kind: str | None) -> None:
             if sink:
                 sink.write(json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n")
 

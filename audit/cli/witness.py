@@ -18,10 +18,14 @@ from __future__ import annotations
 
 import json
 import os
+from typing import TYPE_CHECKING
 
 import click
 
 from . import main
+
+if TYPE_CHECKING:
+    from audit.tlog.witness import Witness
 from ._ledger_common import emit, json_option
 
 name_option = click.option("--name", "name", envvar="TIPLU_WITNESS_NAME", required=True,
@@ -94,7 +98,7 @@ def check_state_file(db: str, *, create: bool) -> None:
         raise MalformedError(f"{db} is not a witness state file: refusing to change it")
 
 
-def _open(db: str):
+def _open(db: str) -> Witness:
     from audit.signing import SigningKey
     from audit.tlog.witness import Witness
 

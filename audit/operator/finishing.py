@@ -23,6 +23,7 @@ Either way a refusal is one :class:`~replay.errors.MalformedError` and nothing i
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from replay.errors import MalformedError, TipluError
@@ -176,7 +177,8 @@ def check_record(ledger: Ledger, hand_id: str, record: Mapping[str, Any]) -> Non
 
 
 def finish_hand(ledger: Ledger, hand_id: str, *, record: Mapping[str, Any] | None = None,
-                moves: Sequence[Any] | None = None, played: bool = False, now: Any = None) -> dict[str, Any]:
+                moves: Sequence[Any] | None = None, played: bool = False, now: datetime | None = None
+                ) -> dict[str, Any]:
     """Attach a checked record to dealt hand ``hand_id`` (from ``moves``, from the moves
     ``played`` one by one through the ledger, or ``record`` checked); the signed ``record``
     statement.  Exactly one of the three."""

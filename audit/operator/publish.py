@@ -39,6 +39,7 @@ from ..tlog.proof import format_tlog_proof
 from ..tlog.store import TransparencyLog, leaf_entry
 
 if TYPE_CHECKING:
+    from ..signing import SigningKey
     from sqlite_utils import Database
 
     from audit.operator.ledger import Ledger
@@ -76,7 +77,7 @@ def build_record(ledger: Ledger, hand_id: str, *, moves: Sequence[Mapping[str, A
 
 
 def covering_checkpoint(ledger: Ledger, size: int, *, operator: str, origin: str = DEFAULT_ORIGIN,
-                        now: datetime | None = None, key: Any = None) -> Checkpoint:
+                        now: datetime | None = None, key: SigningKey | None = None) -> Checkpoint:
     """A checkpoint of ``operator``'s log (origin :func:`~audit.tlog.logs.operator_origin` of
     the base ``origin``) whose tree covers the first ``size`` leaves: the latest one that log
     issued when it does (one size, one checkpoint), else the log's current head signed now
@@ -144,7 +145,7 @@ def published_record(ledger: Ledger, hand_id: str, *, stored: Mapping[str, Any] 
     return record
 
 
-def publish(ledger: Ledger, hand_id: str, record: Mapping[str, Any] | None = None, *, now: Any = None,
+def publish(ledger: Ledger, hand_id: str, record: Mapping[str, Any] | None = None, *, now: datetime | None = None,
             origin: str = DEFAULT_ORIGIN) -> dict[str, Any]:
     """Store the published record of a revealed hand (built from the ledger unless given)."""
     from replay.canonical import canonical_json
@@ -166,7 +167,7 @@ def publish(ledger: Ledger, hand_id: str, record: Mapping[str, Any] | None = Non
     return record
 
 
-def reveal_and_publish(ledger: Ledger, hand_id: str, *, now: Any = None,
+def reveal_and_publish(ledger: Ledger, hand_id: str, *, now: datetime | None = None,
                        origin: str = DEFAULT_ORIGIN) -> tuple[dict[str, Any], dict[str, Any]]:
     """Reveal the hand's server seed, then publish its record (its log proofs under a
     checkpoint of ``origin``): ``(reveal statement, record)``."""

@@ -25,13 +25,19 @@ against the 43 unseen cards redealt among the other seats, nine each -- exact, a
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from ..cards import Card
 from ..pair_signals import PairObservation
 from .moves import Arrange
 from .signals import REDEALS, reference_keys, set_keys
 from .strategy import N_SETS, share_table
+
+if TYPE_CHECKING:
+    from ..game import Move
+    from ..stream import Stream
+    from .engine import KittiEngine, KittiState
+    from .ranking import SetRanker
 
 SIGNAL = "kitti.together"
 _DECK = tuple(Card(code) for code in range(52))
@@ -54,7 +60,7 @@ def together_scores(mine: Sequence[int], own: Sequence[int], keys: Mapping[int, 
             for t, target in keys.items()}
 
 
-def arrangement_pair_observations(move: Arrange, hands: Sequence[Sequence[Card]], ranker: Any, rng: Any,
+def arrangement_pair_observations(move: Arrange, hands: Sequence[Sequence[Card]], ranker: SetRanker, rng: Stream,
                                   *, redeals: int = REDEALS) -> list[PairObservation]:
     """One ``Arrange``'s ``kitti.together`` observation against every other seat."""
     if move.auto:
@@ -75,8 +81,8 @@ def arrangement_pair_observations(move: Arrange, hands: Sequence[Sequence[Card]]
     return [PairObservation(SIGNAL, seat, s, actual[s], tuple(nulls[s])) for s in others]
 
 
-def hand_pair_signals(engine: Any, steps: Sequence[tuple[int, Any, Any]],
-                      rng_for: Callable[[int], Any]) -> list[PairObservation]:
+def hand_pair_signals(engine: KittiEngine, steps: Sequence[tuple[int, KittiState, Move]],
+                      rng_for: Callable[[int], Stream]) -> list[PairObservation]:
     """Every ``kitti.together`` observation of one hand (found by :func:`replay.pair_signals.decision_pair_signals`)."""
     out: list[PairObservation] = []
     for index, state, move in steps:

@@ -32,7 +32,7 @@ from .describe import describe
 from .engine import MarriageEngine
 from .eval_requests import evaluate
 from .moves import parse_move, parse_move_text
-from .signals import hidden_signals
+from .discard_joker_signals import hidden_signals
 from .view import view
 from . import worked
 

@@ -1,4 +1,4 @@
-"""Marriage's hidden-information signal: draws from the stock or the discards that line up
+"""Marriage's pick signal: draws from the stock or the discards that line up
 with how useful the stock's hidden top card was (``docs/collusion.md``; :mod:`replay.signals`).
 
 At a draw the seat takes the stock's top card (hidden) or the latest discard (seen)
@@ -20,7 +20,8 @@ reveal) is exact for an honest seat, whatever its strategy.
 
 Only real choices count: an ``auto`` draw (a timed-out turn), a draw where the discard may
 not be taken (MC-17, MC-19, D-11) or the stock is empty, and the moves before the first draw
-give nothing.
+give nothing.  ``GAME.hidden_signals`` adds the discard and joker signals
+(:mod:`.discard_joker_signals`).
 """
 from __future__ import annotations
 
@@ -28,7 +29,6 @@ from collections import Counter
 from typing import TYPE_CHECKING, Callable
 
 from ..cards import RANK_OF, SUIT_OF, Card
-from ..game import Move as GameMove
 from ..melds import RUNS_OF_THREE
 from ..signals import Observation
 from ..stream import Stream
@@ -90,11 +90,3 @@ def pick_observation(engine: MarriageEngine, state: RoundState, move: Draw, rng:
     stock = state.stock
     null = tuple(sign * use(stock[rng.randbelow(len(stock))]) for _ in range(redeals))
     return Observation(SIGNAL, move.seat, sign * use(stock[0]), null)
-
-
-def hidden_signals(engine: MarriageEngine, state: RoundState, move: GameMove, rng: Stream) -> list[Observation]:
-    """``GAME.hidden_signals`` for Marriage."""
-    if not isinstance(move, Draw):
-        return []
-    obs = pick_observation(engine, state, move, rng)
-    return [obs] if obs is not None else []

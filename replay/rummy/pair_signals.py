@@ -24,7 +24,7 @@ D-24), or a discard that ends the deal gives nothing.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..cards import Card
 from ..pair_signals import PairObservation
@@ -32,6 +32,12 @@ from .solver import best_discard
 from .moves import Discard, Pick
 from .signals import REDEALS, use_of
 from .state import PICK
+
+if TYPE_CHECKING:
+    from ..game import Move
+    from ..stream import Stream
+    from .engine import RummyEngine
+    from .state import RummyState
 
 SIGNAL = "rummy13.feed"
 
@@ -43,8 +49,8 @@ def reference_discard(hand: Sequence[Card], wild: int | None, *, high: int) -> C
     return best_discard(hand, wild, high=high)[1]
 
 
-def feed_observation(engine: Any, state: Any, move: Discard, after: Any, known: dict[int, list[Card]],
-                     rng: Any, *, redeals: int = REDEALS) -> PairObservation | None:
+def feed_observation(engine: RummyEngine, state: RummyState, move: Discard, after: RummyState,
+                     known: dict[int, list[Card]], rng: Stream, *, redeals: int = REDEALS) -> PairObservation | None:
     """The observation of one discard (``None`` when no seat may take it as a choice)."""
     if move.auto or after.phase != PICK or after.turn == move.seat or not engine.can_pick_open(after):
         return None
@@ -71,11 +77,11 @@ def feed_observation(engine: Any, state: Any, move: Discard, after: Any, known: 
     return PairObservation(SIGNAL, seat, receiver, score(hand), null)
 
 
-def hand_pair_signals(engine: Any, steps: Sequence[tuple[int, Any, Any]],
-                      rng_for: Callable[[int], Any]) -> list[PairObservation]:
+def hand_pair_signals(engine: RummyEngine, steps: Sequence[tuple[int, RummyState, Move]],
+                      rng_for: Callable[[int], Stream]) -> list[PairObservation]:
     """Every ``rummy13.feed`` observation of one hand (found by :func:`replay.pair_signals.decision_pair_signals`)."""
     out: list[PairObservation] = []
-    known: dict[int, list[Any]] = {}   # seat -> cards it took from the open pile, still held
+    known: dict[int, list[Card]] = {}   # seat -> cards it took from the open pile, still held
     for n, (index, state, move) in enumerate(steps):
         after = steps[n + 1][1] if n + 1 < len(steps) else engine.apply(state, move)
         if isinstance(move, Pick) and move.source == "open":

@@ -73,9 +73,9 @@ def test_a_plain_record_s_leaf_entries_are_leaf_entry_s(records):
         extra = dict(s, note="not in the entry")  # an extra field is not part of the entry
         assert logcheck._plain_entry(extra) == leaf_entry(s)
         other = {"statement": s["statement"], "key": s["key"], "sag": s["sig"]}  # three keys, not the entry's
-        with pytest.raises(MalformedError):
+        with pytest.raises(MalformedError, match=r"^a signed statement needs 'statement', 'key' and 'sig'$"):
             logcheck._plain_entry(other)
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^a signed statement needs 'statement', 'key' and 'sig'$"):
         logcheck._plain_entry(["statement", "key", "sig"])
 
 

@@ -338,7 +338,7 @@ def test_another_name_in_the_seat_is_refused_before_the_reveal_and_contradicts_t
     lie = copy.deepcopy(shill_receipts[0])
     st = dict(lie["statements"][2]["statement"], player="asha")
     lie["statements"][2] = KEY.sign(st)
-    with pytest.raises(ReceiptError):
+    with pytest.raises(ReceiptError, match=r"^the receipt's statement 2 is not proved: inclusion proof of leaf 2 does not lead to the root of size 3$"):
         check_before_reveal(lie, KEY.public_hex, **args, player="asha")
     # afterwards: every seat's receipt contradicts the record that seats another name
     for rec in receipts:

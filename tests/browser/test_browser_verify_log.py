@@ -84,6 +84,19 @@ def test_a_malformed_operator_key_is_a_clear_error(page, static_server):
     assert "operator key is 64 hex digits" in page.inner_text("#status")
 
 
+def test_a_pasted_record_at_point_value_0_is_malformed(page, static_server):
+    # rule D-2: the table money rule (docs/records.md, "Table money"): a whole record is held
+    # to the record's schema, as the audit holds it -- the page fails it as malformed
+    rec = bind(golden())
+    page.goto(static_server + "/verify.html")
+    rec["table"]["point_value"] = "0"
+    paste(page, rec, KEY.public_hex)
+    verify(page, expect_state="failed")
+    _, reasons = log_results(page)
+    assert reasons.get("record:shape") == "malformed", reasons
+    assert '$.table.point_value: "0" is not a point value: an amount more than 0' in page.inner_text("#result")
+
+
 def test_the_offline_file_checks_log_evidence_from_disk(page):  # rule R-22
     requests = []
     page.on("request", lambda r: requests.append(r.url))

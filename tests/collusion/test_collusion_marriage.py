@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
+import pytest
+
 from replay.cards import parse_cards
 from replay.fairness import hand_randomness
 from replay.marriage.moves import DISCARD, STOCK, Draw
@@ -78,13 +80,29 @@ def test_only_a_choice_between_two_cards_counts():
     assert pick_observation(engine, replace(state, stock=()), Draw(seat, DISCARD), rng) is None
 
 
-def test_a_planted_marriage_superuser_is_flagged_and_honest_seats_are_not():
+@pytest.fixture(scope="module")
+def honest_tables():
+    """Two tables of four, 40 hands each, played honestly (the planted tests' seed)."""
+    return review(played_observations("marriage/nepal", tables=2, players=4, hands=40, seed="test-marriage-peek"))
+
+
+def test_a_planted_marriage_superuser_is_flagged_and_honest_seats_are_not(honest_tables):
     # docs/collusion.md: a superuser that sees the stock at every draw, flagged within 40 hands
     obs = played_observations("marriage/nepal", tables=2, players=4, hands=40, seed="test-marriage-peek",
                               peek={(0, 0): 1000})
     rep = review(obs)
-    assert [t.account for t in rep.flags] == [account(0, 0)]
-    assert sum(t.tested for t in rep.tests) == 8
-    honest = review(played_observations("marriage/nepal", tables=2, players=4, hands=40,
-                                        seed="test-marriage-peek"))
-    assert honest.flags == () and sum(t.tested for t in honest.tests) == 8
+    assert {t.account for t in rep.flags} == {account(0, 0)} and "marriage.pick" in {t.signal for t in rep.flags}
+    assert Counter(t.signal for t in rep.tests if t.tested) == {"marriage.pick": 8, "marriage.joker": 8}
+    assert honest_tables.flags == () and honest_tables.pair_flags == ()
+    assert Counter(t.signal for t in honest_tables.tests if t.tested) == {"marriage.pick": 8, "marriage.joker": 8}
+
+
+def test_a_planted_joker_hunter_is_flagged_on_the_joker_signal_alone(honest_tables):
+    # docs/collusion.md: told only where the jokers are (the real tiplu's, before it has seen
+    # it), it is flagged on marriage.joker within 40 hands of its table; marriage.pick, which
+    # counts a joker only for a seat that has seen the tiplu, does not flag it
+    obs = played_observations("marriage/nepal", tables=2, players=4, hands=40, seed="test-marriage-peek",
+                              peek={(0, 0): 1000}, peek_role="joker_peeking")
+    rep = review(obs)
+    assert [(t.account, t.signal) for t in rep.flags] == [(account(0, 0), "marriage.joker")]
+    assert honest_tables.flags == ()

@@ -35,7 +35,8 @@ def test_a_game_s_pair_signals_are_found_by_naming():
     from replay.rummy.pair_signals import hand_pair_signals as rummy
     assert decision_pair_signals(game_for("kitti")) is kitti
     assert decision_pair_signals(game_for("rummy13")) is rummy      # the package is replay/rummy
-    assert decision_pair_signals(game_for("marriage")) is None      # no replay/marriage/pair_signals.py
+    from replay.marriage.pair_signals import hand_pair_signals as marriage
+    assert decision_pair_signals(game_for("marriage")) is marriage
 
 
 def test_flows_split_each_loss_by_gain():
@@ -62,9 +63,9 @@ def test_the_token_flow_cancels_a_strong_player_and_sees_chip_dumping():
 
 
 def test_a_pair_observation_needs_two_seats_and_a_null():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^a pair observation needs two different seats$"):
         PairObservation("x", 1, 1, Fraction(0), (Fraction(0),))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^a pair observation needs at least one null value$"):
         PairObservation("x", 0, 1, Fraction(0), ())
     assert PairObservation("x", 0, 1, Fraction(3), (Fraction(1), Fraction(2))).excess == Fraction(3, 2)
 
@@ -253,6 +254,9 @@ def test_cli_refuses_a_bad_pair(args, words):
     assert res.exit_code == 2 and words in res.output and "Traceback" not in res.output
 
 
-def test_cli_refuses_a_pair_in_a_game_whose_bot_cannot_collude():
+def test_cli_refuses_a_pair_in_a_game_whose_bot_cannot_collude(monkeypatch):
+    # every built-in game's bot colludes now: take Marriage's colluding move away to see the refusal
+    import audit.operator.sim.bots.marriage as bot
+    monkeypatch.delattr(bot, "choose_colluding")
     res = CliRunner().invoke(main, ["simulate", "--preset", "marriage/nepal", "--collude-seats", "0,1"])
     assert res.exit_code == 2 and "the marriage bot cannot collude yet" in res.output

@@ -371,6 +371,11 @@ class NoSkew(_Patched):
         return super().check_audit(inp)
 
 
+class SkipSchema(_Patched):
+    """The record's schema not checked: only its parser reads it."""
+    patches = (("audit.auditor.verdict.verify", "validate_record", lambda data, **kwargs: None),)
+
+
 class LenientPointValue(_Patched):
     """A table's point value read as any amount: the rule of table money ("more than 0",
     docs/records.md) left out of the schema, the parser and the settlement alike."""
@@ -530,6 +535,7 @@ MUTANTS = {
     "skip-fork-check": ("records of one log not compared with each other", ["log/"], SkipForkCheck),
     "no-skew": ("a statement dated after the auditor's clock fails at once, with no clock skew", ["record/"], NoSkew),
     "skip-carry-check": ("a table's consecutive hands not compared (the carried pot)", ["table/"], SkipCarryCheck),
+    "skip-schema": ("the record's schema not checked (only its parser reads it)", ["record/key-upper-case"], SkipSchema),
     "lenient-point-value": ("a point value of 0 accepted (the table money rule left out)", ["record/zero-point-value"],
                             LenientPointValue),
 }

@@ -48,9 +48,9 @@ def test_canonical_order_starts_with_the_aces_of_spades():  # canonical order: S
 
 
 def test_table_size_outside_the_preset_is_refused():  # rules R-1, D-12
-    with pytest.raises(RulesetError):
+    with pytest.raises(RulesetError, match=r"^rummy13 is played by 4, 6, 8 players, not 5$"):
         canonical_shoe(resolve("rummy13"), 5)
-    with pytest.raises(RulesetError):
+    with pytest.raises(RulesetError, match=r"^kitti is played by 2, 3, 4, 5 players, not 6$"):
         canonical_shoe(resolve("kitti"), 6)
 
 
@@ -106,7 +106,7 @@ def test_anticlockwise_deal_starts_at_the_dealers_right():  # rules MC-33, D-4, 
 
 
 def test_bad_dealer_is_refused():
-    with pytest.raises(RulesetError):
+    with pytest.raises(RulesetError, match=r"^dealer seat 3 is not at a table of 3$"):
         hand_randomness(SERVER, "h", resolve("kitti"), seeds(3)).deal(3)
 
 
@@ -131,5 +131,5 @@ def test_exactly_enough_cards_deals():  # rules R-5, D-19: indicator and open ca
 
 
 def test_unknown_direction_is_refused():
-    with pytest.raises(RulesetError):
+    with pytest.raises(RulesetError, match=r"^direction must be one of \('clockwise', 'anticlockwise'\), got 'sideways'$"):
         left_of(0, 4, direction="sideways")

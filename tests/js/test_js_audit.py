@@ -144,3 +144,25 @@ def test_simulated_tampered_tables_get_the_python_verdict():
     assert sum(1 for _, roots in wants if roots) > 10  # the tables were tampered with
     for (hid, roots), got in zip(wants, answers):
         assert got["roots"] == roots, hid
+
+
+def test_malformed_variants_get_the_python_reason():
+    # the record's readers agree across the verifiers (issue 31): every malformed variant of
+    # tests/audit/test_record_readers.py -- those the schema refuses, those the parser refuses,
+    # those only the schema refuses -- gets the Python audit's root reason in the browser too,
+    # the schema's through shape.mjs (the same generated schema, recordschema.mjs)
+    import copy
+
+    from tests.audit.test_record_readers import BOTH, GOLDEN, PARSER_ONLY, SCHEMA_ONLY
+
+    requests, wants = [], []
+    for name, edit in BOTH + PARSER_ONLY + SCHEMA_ONLY:
+        record = copy.deepcopy(GOLDEN)
+        edit(record)
+        text = json.dumps(record, ensure_ascii=False)
+        v = audit_record(text)
+        assert v.reason is Reason.MALFORMED, name
+        requests.append({"op": "audit", "record": text, "trust": None})
+        wants.append(name)
+    for name, got in zip(wants, run_lines(SCRIPT, requests)):
+        assert got["reason"] == "malformed", (name, got["reason"])

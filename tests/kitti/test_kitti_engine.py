@@ -58,7 +58,9 @@ def test_registry_and_start():
     assert state.hands[3] == tuple(shoe[0:36:4])           # seat 3 is on dealer 2's left
     assert all(len(h) == 9 for h in state.hands)
     assert len({c for h in state.hands for c in h}) == 36
-    with pytest.raises(RulesetError):                        # rule D-12: 2-5 players
+    with pytest.raises(RulesetError, match=r"^Kitti is played by 2-5 players, not 6 \(D-12\)$"):  # rule D-12: 2-5 players
+        engine.start(randomness(6), dealer=0)
+    with pytest.raises(RulesetError, match=r"^Kitti deals from a kitti hand's randomness, not a rummy13 hand's$"):
         engine.start(randomness(6, rs=resolve("rummy13")), dealer=0)
 
 
@@ -91,25 +93,25 @@ def test_apply_rejects_with_the_rule_and_never_mutates():
     state = engine.start(FixedRandomness([shoe_for(hands, 0)], 2), dealer=0)
     assert engine.to_move(state) == 1                       # dealer 0's right at a table of 2
     good = (parse_cards("KH KD KC"), parse_cards("7S 6S 5S"), parse_cards("JH TD 2C"))
-    with pytest.raises(IllegalMoveError) as e:
+    with pytest.raises(IllegalMoveError, match=r"^seat 1 speaks now, not seat 0 \(rule K-4\)$") as e:
         engine.apply(state, Fold(0))
     assert e.value.rule == "K-4"
-    with pytest.raises(IllegalMoveError) as e:
+    with pytest.raises(IllegalMoveError, match=r"^sets must be placed strongest first \(rule K-6\)$") as e:
         engine.apply(state, Arrange(1, (good[1], good[0], good[2])))
     assert e.value.rule == "K-6"
-    with pytest.raises(IllegalMoveError) as e:                # a card not held
+    with pytest.raises(IllegalMoveError, match=r"^card 2H is not in the player's hand \(rule K-2\)$") as e:                # a card not held
         engine.apply(state, Arrange(1, (good[0], good[1], parse_cards("JH TD 2H"))))
     assert e.value.rule == "K-2"
-    with pytest.raises(IllegalMoveError) as e:                # a card used twice
+    with pytest.raises(IllegalMoveError, match=r"^card KC is used twice \(rule K-2\)$") as e:                # a card used twice
         engine.apply(state, Arrange(1, (good[0], good[1], parse_cards("JH TD KC"))))
     assert e.value.rule == "K-2"
-    with pytest.raises(IllegalMoveError) as e:                # wrong count
+    with pytest.raises(IllegalMoveError, match=r"^an arrangement is exactly three sets \(rule K-2\)$") as e:                # wrong count
         engine.apply(state, Arrange(1, (good[0], good[1])))
     assert e.value.rule == "K-2"
     after = engine.apply(state, Fold(1))
     assert state.moves == () and after.moves == (Fold(1),)
     assert engine.is_over(after)                 # rule D-15: one player left
-    with pytest.raises(IllegalMoveError) as e:
+    with pytest.raises(IllegalMoveError, match=r"^the deal is over: everyone has spoken \(rule K-19\)$") as e:
         engine.apply(after, Fold(0))
     assert e.value.rule == "K-19"
     assert engine.apply(state, Arrange(1, good)).moves == (Arrange(1, good),)
@@ -137,7 +139,7 @@ def test_timeout_is_the_default_arrangement_and_checked():
     assert ok.moves[-1].auto
     other = next(m for m in engine.legal_moves(state)[1:]
                  if {frozenset(s) for s in m.sets} != {frozenset(s) for s in best})
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match=r"^a timed-out seat plays the default arrangement \(docs/kitti\.md\)$"):
         engine.apply(state, Arrange(seat, other.sets, auto=True))
     engine.apply(state, other)  # the same arrangement chosen by the player is fine
 
@@ -151,7 +153,7 @@ def test_four_of_a_kind_is_shown_at_once():
     out = engine.outcome(state)
     assert out.winner == 0 and out.net_points == (1, -1)
     assert out.detail["four_of_a_kind"] == {"seat": 0, "rank": 2}
-    with pytest.raises(IllegalMoveError) as e:
+    with pytest.raises(IllegalMoveError, match=r"^four of a kind was shown at once: the deal is decided \(rule K-20\)$") as e:
         engine.apply(state, Fold(1))
     assert e.value.rule == "K-20"
 
@@ -286,7 +288,7 @@ def test_play_op_replays_a_bot_deal_and_locates_illegal_moves():
     assert out["settlement"] == s.to_json()
     assert out["hands"] == [[str(c) for c in h] for h in state.hands]
     first = engine.to_move(engine.start(r, dealer=0))
-    with pytest.raises(IllegalMoveError) as e:
+    with pytest.raises(IllegalMoveError, match=r"^hand h-9, move 0: seat 2 speaks now, not seat 0 \(rule K-4\)$") as e:
         evaluate({**req, "moves": [{"type": "fold", "seat": (first + 1) % 3}]})
     assert e.value.rule == "K-4" and e.value.move_index == 0 and e.value.hand_id == "h-9"
 

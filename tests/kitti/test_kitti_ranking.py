@@ -159,11 +159,11 @@ def test_two_three_five_only_when_on_and_in_three_suits():
 
 
 def test_bad_sets_are_malformed():
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^a set cannot hold the same card twice \(one deck, D-12\)$"):
         AKQ.rank(parse_cards("AS AS KD"))
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^a set has three cards, not 2$"):
         AKQ.rank(parse_cards("AS KD"))
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^Kitti is played with one 52-card deck: no jokers \(D-12\)$"):
         AKQ.rank(parse_cards("AS KD JK"))
 
 

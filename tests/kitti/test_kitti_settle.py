@@ -142,7 +142,7 @@ def test_four_of_a_kind_beats_an_enabled_two_three_five():
              {"sets": S("2S 3H 5D / KS QS JS / TC TD 4H")}]
     out = settle(seats, settings=on)
     assert out["rounds"][0]["winner"] == 1 and out["winner"] == 1
-    with pytest.raises(IllegalMoveError):  # rule K-6: off, 2-3-5 is a high card and cannot go first
+    with pytest.raises(IllegalMoveError, match=r"^seat 1: sets must be placed strongest first \(rule K-6\)$"):  # rule K-6: off, 2-3-5 is a high card and cannot go first
         settle(seats)
 
 def test_two_fours_higher_rank_wins():
@@ -166,14 +166,14 @@ def test_four_pairs_void_only_when_enabled():
 
 def test_illegal_arrangement_in_a_deal_is_an_error():
     # rules K-6, K-2
-    with pytest.raises(IllegalMoveError) as e:
+    with pytest.raises(IllegalMoveError, match=r"^seat 0: sets must be placed strongest first \(rule K-6\)$") as e:
         settle([{"sets": S("KS QS JS / AS AH AD / 9C 9D 2H")}, {"fold": True}])
     assert e.value.rule == "K-6"
-    with pytest.raises(MalformedError):   # rule D-12: one deck, a card cannot be dealt twice
+    with pytest.raises(MalformedError, match=r"^card 2H is dealt to two seats \(one deck, D-12\)$"):   # rule D-12: one deck, a card cannot be dealt twice
         settle([{"sets": S("AS AH AD / KS QS JS / 9C 9D 2H")}, {"sets": S("KH QH JH / 9S 9H 2S / 2H 3D 5C")}])
-    with pytest.raises(MalformedError):   # rule D-12: 2-5 players
+    with pytest.raises(MalformedError, match=r"^'seats' must list 2-5 seats \(D-12\)$"):   # rule D-12: 2-5 players
         settle([{"fold": True}])
-    with pytest.raises(MalformedError):   # rule K-2: a contested seat must fold or arrange
+    with pytest.raises(MalformedError, match=r"^seat 0 neither folded nor arranged \(K-2\)$"):   # rule K-2: a contested seat must fold or arrange
         settle([{"hand": "AS AH AD KS QS JS 9C 9D 2H".split()}, {"sets": S("KH KD KC / 7S 6S 5S / JH TD 2C")}])
 
 

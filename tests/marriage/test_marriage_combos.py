@@ -137,13 +137,13 @@ def test_two_identical_plus_a_joker_is_invalid():
 def test_show_is_three_pure_three_card_sets():
     sets = [cards("2S 3S 4S"), cards("5D 5D 5D"), cards("9C TC JC")]
     assert check_show(sets, ruleset=NEPAL) == (Kind.PURE_SEQUENCE, Kind.TUNNELA, Kind.PURE_SEQUENCE)
-    with pytest.raises(IllegalMoveError) as exc:
+    with pytest.raises(IllegalMoveError, match=r"^a show lays exactly 3 set\(s\) here \(0 tunnela\(s\) laid at the deal\), not 2 \(rule MN-14\)$") as exc:
         check_show(sets[:2], ruleset=NEPAL)
     assert exc.value.rule == "MN-14"
-    with pytest.raises(IllegalMoveError) as exc:
+    with pytest.raises(IllegalMoveError, match=r"^a shown set has exactly three cards, not 4 \(rule MN-14\)$") as exc:
         check_show([cards("2S 3S 4S 5S"), sets[1], sets[2]], ruleset=NEPAL)
     assert exc.value.rule == "MN-14"
-    with pytest.raises(IllegalMoveError) as exc:
+    with pytest.raises(IllegalMoveError, match=r"^a show lays exactly 3 set\(s\) here \(0 tunnela\(s\) laid at the deal\), not 2 \(rule MC-15\)$") as exc:
         check_show(sets[:2], ruleset=CLASSIC)
     assert exc.value.rule == "MC-15"  # rule MC-15
 
@@ -154,10 +154,10 @@ def test_tunnelas_at_the_deal_count_towards_the_show():
     sets = [cards("2S 3S 4S"), cards("9C TC JC")]
     assert check_show(sets, ruleset=NEPAL, tunnelas_at_deal=1) == (Kind.PURE_SEQUENCE, Kind.PURE_SEQUENCE)
     assert check_show([], ruleset=NEPAL, tunnelas_at_deal=3) == ()
-    with pytest.raises(IllegalMoveError) as exc:
+    with pytest.raises(IllegalMoveError, match=r"^a show lays exactly 2 set\(s\) here \(1 tunnela\(s\) laid at the deal\), not 3 \(rule MN-19\)$") as exc:
         check_show(sets + [cards("5D 5D 5D")], ruleset=NEPAL, tunnelas_at_deal=1)
     assert exc.value.rule == "MN-19"
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^tunnelas_at_deal must be 0\.\.3, got 4$"):
         check_show([], ruleset=NEPAL, tunnelas_at_deal=4)
     assert check_tunnela_at_deal(cards("5D 5D 5D"), ruleset=NEPAL) is Kind.TUNNELA
     for rs, rule in ((NEPAL, "MN-19"), (CLASSIC, "MC-13")):
@@ -180,7 +180,7 @@ def test_dublee_show():
             check_dublee_show(pairs[:6] + [cards("3S JK")], ruleset=rs)
         assert exc.value.rule == rule
     off = resolve("marriage/nepal", {"seven_dublees": False})
-    with pytest.raises(IllegalMoveError) as exc:
+    with pytest.raises(IllegalMoveError, match=r"^this table does not allow a dublee show \(rule MN-16\)$") as exc:
         check_dublee_show(pairs, ruleset=off)
     assert exc.value.rule == "MN-16"
 

@@ -329,7 +329,7 @@ def test_draw_before_discard_and_the_stock_card_is_implied():
     eng = MarriageEngine(NEPAL)
     st = position(NEPAL)
     assert rule_of(eng, st, Discard(0, card("2D"))) == "MC-14"
-    with pytest.raises(DeckMismatchError) as err:                        # rule D-3: the deck decides
+    with pytest.raises(DeckMismatchError, match=r"^the record lists 2C for a stock draw the deck makes QC \(rule D-3\)$") as err:                        # rule D-3: the deck decides
         eng.apply(st, Draw(0, "stock", STOCK[1]))
     assert err.value.rule == "D-3"
     st2 = eng.apply(st, Draw(0, "stock", STOCK[0]))
@@ -380,7 +380,7 @@ def test_finish_after_showing(rs):
     end = eng.apply(st, Finish(0, groups, card("5H")))
     assert eng.is_over(end) and end.winner == 0 and end.discards[-1] == card("5H")
     assert eng.to_move(end) is None and eng.legal_moves(end) == []
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match=r"^the round is over \(rule D-7\)$"):
         eng.apply(end, Draw(1, "stock"))
     # illegal finishes are typed errors naming the rule
     bad = (cards("2H 3H 4H"), cards("6S 7S 8S"), cards("AD 2D 3D"), cards("9C 9H 5H"))

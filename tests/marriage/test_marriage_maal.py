@@ -173,15 +173,15 @@ def test_maal_table_is_a_setting():
 
 
 def test_impossible_hands_are_malformed():
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^4 copies of JK, but the shoe holds 3$"):
         maal("JK JK JK JK")                     # the shoe has three putali
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^at most 2 copies of the tiplu 7H can be held$"):
         maal("7H 7H 7H")                        # one ♥7 is the tiplu itself
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^tunnela 5C laid at the deal but not all three on the table$"):
         maal("2C", table="5C 5C", tunnelas=["5C 5C 5C"])
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^a tunnela laid at the deal is three identical cards, not 5C 5C 6C$"):
         maal("2C", tunnelas=["5C 5C 6C"])
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^1 copies of JK, but the shoe holds 0$"):
         maal("JK", rs=CLASSIC, tiplu="JC")      # classic has no putali
 
 
@@ -234,7 +234,7 @@ def test_maal_is_order_independent(holding, rnd, seen, rs):
 def test_putali_drawn_as_tiplu():
     assert points("2C", table="5S 5S 5S", tunnelas=["5S 5S 5S"], tiplu="JK") == 5
     assert points("JK JK 7H 8H 6H", tiplu="JK") == 15
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^at most 2 copies of the tiplu JK can be held$"):
         maal("JK JK JK", tiplu="JK")
 
 

@@ -68,13 +68,13 @@ def test_void_round():
 
 
 def test_bad_input():
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^winner must be a seat 0\.\.1, got 2$"):
         streamlined((1, 2), winner=2, seen=(True, True), dublee_finish=False, ruleset=NEPAL)
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^seen has 1 entries for 2 seats$"):
         streamlined((1, 2), winner=0, seen=(True,), dublee_finish=False, ruleset=NEPAL)
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^the winner has shown, so has seen the tiplu$"):
         streamlined((1, 2), winner=0, seen=(False, True), dublee_finish=False, ruleset=NEPAL)
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^a settlement needs at least two seats, got 1$"):
         void_nets((3,))
 
 

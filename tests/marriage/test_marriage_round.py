@@ -63,7 +63,7 @@ def test_classic_round_uses_156_cards_at_2_to_5(n):
 
 # rule MC-1: six players are not a Marriage table
 def test_six_players_are_refused():
-    with pytest.raises(RulesetError):
+    with pytest.raises(RulesetError, match=r"^marriage/classic is played by 2, 3, 4, 5 players, not 6$"):
         rnd(CLASSIC, 6).deal(0)
 
 

@@ -71,14 +71,14 @@ def test_closed_pick_takes_the_deck_card_and_open_pick_is_public():  # rule R-6
     top = state.closed[0]
     s1 = engine.apply(state, Pick(0, "closed"))
     assert s1.hands[0][-1] == top and s1.closed == state.closed[1:]
-    with pytest.raises(DeckMismatchError) as exc:  # rule D-3: the deck decides a closed pick
+    with pytest.raises(DeckMismatchError, match=r"^the record lists 8H for a closed pick the deck makes AH \(rule D-3\)$") as exc:  # rule D-3: the deck decides a closed pick
         engine.apply(state, Pick(0, "closed", state.closed[1]))
     assert exc.value.rule == "D-3"
     open_top = state.open_pile[-1]
     assert Pick(0, "open", open_top) in engine.legal_moves(state)
     s2 = engine.apply(state, Pick(0, "open", open_top))
     assert s2.hands[0][-1] == open_top and s2.open_pile == ()
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match=r"^one pick per turn; now discard or declare \(rule R-6\)$"):
         engine.apply(s2, Pick(0, "closed"))  # one pick per turn
     s3 = engine.apply(s2, Discard(0, s2.hands[0][0]))
     assert s3.open_pile == (s2.hands[0][0],) and s3.turn == 1 and len(s3.hands[0]) == 13
@@ -86,11 +86,11 @@ def test_closed_pick_takes_the_deck_card_and_open_pick_is_public():  # rule R-6
 
 def test_out_of_turn_and_unheld_cards_are_illegal():  # rule R-6
     engine, state, _ = start()
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match=r"^it is seat 0's turn, not seat 2's \(rule R-6\)$"):
         engine.apply(state, Pick(2, "closed"))
     s1 = engine.apply(state, Pick(0, "closed"))
     missing = next(c for c in parse_cards("AS 2S 3S 4S 5S 6S") if c not in s1.hands[0])
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match=r"^seat 0 does not hold AS \(rule R-6\)$"):
         engine.apply(s1, Discard(0, missing))
 
 
@@ -102,7 +102,7 @@ def test_joker_pickup_setting(allowed):  # rule D-24
     if allowed:
         assert engine.apply(state, Pick(0, "open", parse_card("JK"))).hands[0][-1] == parse_card("JK")
     else:
-        with pytest.raises(IllegalMoveError) as exc:
+        with pytest.raises(IllegalMoveError, match=r"^JK is a joker and this table forbids picking jokers from the open pile \(rule D-24\)$") as exc:
             engine.apply(state, Pick(0, "open"))
         assert exc.value.rule == "D-24"
 
@@ -142,7 +142,7 @@ def test_declaration_must_show_the_cards_held():  # rule R-7
     engine, state = table([SEAT0, DECLARER, SEAT2, SEAT3], "QH 4C", "3S")
     s1 = engine.apply(state, Pick(1, "closed"))
     groups = tuple(parse_cards(g) for g in ["2H 3H 4H", "5S 6S 7S 8S", "9D 9C 9S", "KD KC KH"])
-    with pytest.raises(IllegalMoveError) as exc:
+    with pytest.raises(IllegalMoveError, match=r"^a declaration shows exactly the 13 cards held besides the finish card \(rule R-7\)$") as exc:
         engine.apply(s1, Declare(1, parse_card("QH"), groups))
     assert exc.value.rule == "R-7"
 
@@ -178,14 +178,14 @@ def test_first_drop_20_middle_drop_40_last_player_left_wins():  # rules R-16, R-
     assert engine.is_over(s)
     out = engine.outcome(s)
     assert out.points == (20, 40, 20, 0) and out.net_points == (-20, -40, -20, 80) and out.winner == 3
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match=r"^the deal is over \(rule R-7\)$"):
         engine.apply(s, Pick(3, "closed"))
 
 
 def test_drop_only_before_picking():  # rule R-17
     engine, state, _ = start()
     s1 = engine.apply(state, Pick(0, "closed"))
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match=r"^a player drops at the start of a turn, before picking \(rule R-17\)$"):
         engine.apply(s1, Drop(0))
 
 
@@ -195,14 +195,14 @@ def test_timeouts_are_auto_played_then_the_chair_is_dropped():  # rules R-3, R-1
     for turn in range(3):
         top = s.closed[0]
         s = engine.apply(s, Pick(0, "closed", auto=True))
-        with pytest.raises(IllegalMoveError):
+        with pytest.raises(IllegalMoveError, match=r"^a turn picked automatically is discarded automatically \(rule D-23\)$"):
             engine.apply(s, Discard(0, s.hands[0][0]))  # an auto pick is discarded automatically
         s = engine.apply(s, Discard(0, top, auto=True))
         if turn < 2:
             for seat in (1, 2, 3):
                 s = engine.apply(engine.apply(s, Pick(seat, "closed")), Discard(seat, s.hands[seat][0]))
     assert s.turn == 0 and engine.legal_moves(s) == [Drop(0, auto=True)]
-    with pytest.raises(IllegalMoveError) as exc:
+    with pytest.raises(IllegalMoveError, match=r"^seat 0 missed 3 turns in a row: the table drops it \(rule D-23\)$") as exc:
         engine.apply(s, Pick(0, "closed"))
     assert exc.value.rule == "D-23"
     s = engine.apply(s, Drop(0, auto=True))
@@ -254,11 +254,11 @@ def test_random_legal_play_round_trips_and_never_breaks(seed, n):  # rules R-6, 
 
 
 def test_move_parsing_errors():
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^type: unknown move type 'fly'$"):
         parse_move({"type": "fly", "seat": 0})
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^source: source must be 'closed' or 'open'$"):
         parse_move({"type": "pick", "seat": 0, "source": "side"})
-    with pytest.raises(MalformedError):
+    with pytest.raises(MalformedError, match=r"^not a rummy move: 'zero pick'$"):
         parse_move_text("zero pick")
     assert isinstance(RummyEngine(RS), RummyEngine)
 

@@ -99,15 +99,15 @@ def test_declaration_names_the_broken_group_rule():  # rules R-10, R-18
 
 
 def test_malformed_hands_raise_typed_errors():  # rules R-4, D-18
-    with pytest.raises(MalformedHandError):
+    with pytest.raises(MalformedHandError, match=r"^hand: 11 copies of 2S, but the shoe holds 2$"):
         parse_hand(["AS"] * 2 + ["2S"] * 11)  # 11 copies of 2S in a two-deck shoe
-    with pytest.raises(MalformedHandError):
+    with pytest.raises(MalformedHandError, match=r"^a hand has 13 cards, got 2$"):
         parse_hand(["AS", "2S"])  # not 13 cards
-    with pytest.raises(CardParseError):
+    with pytest.raises(CardParseError, match=r"^not a card: 'XX' \(expected e\.g\. 7H, TS, JK, MC\)$"):
         parse_hand(["XX"] + ["2S"] * 12)
-    with pytest.raises(TipluError):
+    with pytest.raises(TipluError, match=r"^cards: 'MC' is not a rummy card$"):
         parse_hand(["MC"] + ["2S", "3S"] * 6)
-    with pytest.raises(MalformedHandError):  # the indicator is a third 7H
+    with pytest.raises(MalformedHandError, match=r"^hand: 3 copies of 7H, but the shoe holds 2$"):  # the indicator is a third 7H
         parse_hand("7H 7H 2S 3S 4S 5S 6S 8S 9S TS JS QS KS".split(), indicator=parse_card("7H"))
     three = "7H 7H 7H 2S 3S 4S 5S 6S 8S 9S TS JS QS".split()
     assert len(parse_hand(three, decks=3, jokers=3)) == 13  # an eight-seat shoe has three decks

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, Response, current_app, jsonify
 
 from .components import COMPONENTS
 from .log_paths import LOG_PATHS
@@ -63,5 +63,5 @@ def document(*, with_log: bool) -> dict[str, Any]:
 
 
 @bp.get("/openapi.json")
-def openapi_json():
+def openapi_json() -> Response:
     return jsonify(document(with_log="tiplu_log" in current_app.blueprints))

@@ -30,21 +30,24 @@ def account(table: int, seat: int) -> str:
 
 def played_observations(preset: str, *, tables: int, players: int, hands: int, seed: str,
                         peek: Mapping[tuple[int, int], int] | None = None,
-                        collude: Mapping[int, tuple[int, int, int]] | None = None) -> Observations:
+                        collude: Mapping[int, tuple[int, int, int]] | None = None,
+                        peek_role: str = "peeking") -> Observations:
     """Play ``tables`` tables of ``hands`` hands each and observe every decision.
     ``peek`` maps ``(table, seat)`` to how often, per mille, that seat plays as a superuser;
     ``collude`` maps a table to ``(seat, seat, per mille)``: a colluding pair at it
-    (:mod:`audit.operator.sim.collude`)."""
+    (:mod:`audit.operator.sim.collude`); ``peek_role``: which superuser peeks
+    (:func:`audit.operator.sim.bots.bot_for`)."""
     out = Observations()
     for _t, _h, part in played_parts(preset, tables=tables, players=players, hands=hands, seed=seed,
-                                     peek=peek, collude=collude):
+                                     peek=peek, collude=collude, peek_role=peek_role):
         add_part(out, part)
     return out
 
 
 def played_parts(preset: str, *, tables: int, players: int, hands: int, seed: str,
                  peek: Mapping[tuple[int, int], int] | None = None,
-                 collude: Mapping[int, tuple[int, int, int]] | None = None) -> Iterator[tuple[int, int, HandPart]]:
+                 collude: Mapping[int, tuple[int, int, int]] | None = None,
+                 peek_role: str = "peeking") -> Iterator[tuple[int, int, HandPart]]:
     """:func:`played_observations` hand by hand: ``(table, hand, its part of the review)``,
     hand by hand across the tables (``bench/collusion_pairs.py`` reviews prefixes of one long run)."""
     ruleset = resolve(preset)
@@ -63,7 +66,7 @@ def played_parts(preset: str, *, tables: int, players: int, hands: int, seed: st
             randomness = hand_randomness(sim.bytes(f"server:{hand_id}", 32), hand_id, ruleset,
                                          [sim.bytes(f"player:{hand_id}:{s}", 16) for s in range(players)])
             played = play_hand(randomness, dealer=dealer, carry=carry, rng=sim.stream(f"bot:{hand_id}"),
-                               peek=tab["peek"], collude=tab["collude"])
+                               peek=tab["peek"], collude=tab["collude"], peek_role=peek_role)
             engine = game.engine(ruleset)
             state = engine.start(randomness, dealer=dealer, **game.table_options(carry))
             steps = []

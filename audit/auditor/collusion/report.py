@@ -23,6 +23,10 @@ SIGNALS = {
                     "on against weak ones), beyond what the same choices meet against opponents redealt at random",
     "marriage.pick": "use of its draws to its sets (taking the hidden stock card when it helped, the discard "
                      "when it did not), beyond the same draws against a stock card drawn at random",
+    "marriage.discard": "use of its discards to the next player's sets (who had not moved yet), below what "
+                        "the same discards give a next hand redealt with the stock",
+    "marriage.joker": "jokers of the real tiplu its draws took from the hidden stock (and left there when it "
+                      "took the discard), beyond the same draws against a stock card drawn at random",
 }
 
 MEANING = ("A flag means this account's choices lined up with cards it could not see more often than "

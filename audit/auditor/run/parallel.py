@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ..sources.coverage import DEFAULT_GRACE
 from ..sources.source import LEDGER, Source
@@ -59,7 +59,12 @@ from .pool import audit_partitions_local, start_context, warm_first  # noqa: F40
 from .report import AuditReport
 from .task import Handoff, Progress, audit_partition  # noqa: F401 - the API, named here
 
-def shippable_log(log: Any, *, reads_files: bool) -> Any:
+if TYPE_CHECKING:
+    from ..evidence.ledger_log import LedgerLogRef
+    from ..evidence.log_index import LogIndex
+    from ..evidence.logcheck import LogView
+
+def shippable_log(log: LogView | None, *, reads_files: bool) -> LedgerLogRef | LogIndex | None:
     """What the workers get of the parent's whole-log view: a ledger by file name and size
     when they can read the file (:class:`LedgerLogRef`), else every leaf hash and hand slot
     (:class:`LogIndex`); ``None`` for no log."""
@@ -67,12 +72,15 @@ def shippable_log(log: Any, *, reads_files: bool) -> Any:
         return None
     from ..evidence.ledger_log import LedgerLog
     from ..evidence.log_index import LogIndex
+    from ..evidence.remote_log import RemoteLog
 
     if isinstance(log, LedgerLog) and reads_files and log.ref() is not None:
         return log.ref()
     if isinstance(log, LogIndex):
         return log
-    return log.index()
+    if isinstance(log, (LedgerLog, RemoteLog)):
+        return log.index()
+    raise TypeError(f"a {type(log).__name__} is no log view an audit can ship to its workers")
 
 def audit_parallel(source: "str | Source", terms: AuditPolicy | None = None, *, workers: int = 2,
                    dask_address: str | None = None, progress: Progress | None = None, chunk_size: int = CHUNK_SIZE,
@@ -119,7 +127,7 @@ def _audit_parallel(source: Source, terms: AuditPolicy, *, workers: int, dask_ad
     if read_in_workers is None:
         read_in_workers = local_workers
     shipped = shippable_log(terms.log, reads_files=read_in_workers or local_workers)
-    handoff = Handoff(replace(terms, log=shipped), findings or None)  # the one policy the workers audit with
+    handoff = Handoff(replace(terms, log=None), findings or None, shipped)  # the one policy the workers audit with
     if dask_address:
         parts: Iterator[Partition] | None = None
         if dask_address.startswith("local:"):  # the workers fork from this process: warm it first

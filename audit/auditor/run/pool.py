@@ -4,6 +4,7 @@ from __future__ import annotations
 import itertools
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.context import BaseContext
 from typing import Any, Callable, Iterable, Iterator
 
 from .partitions import Partition, crashed_partition
@@ -15,7 +16,7 @@ PARALLEL = "audit.auditor.run.parallel"
 
 def audit_partitions_local(parts: Iterable[Partition], *, workers: int, handoff: Handoff = Handoff(),
                            progress: Progress | None = None, max_in_flight: int | None = None,
-                           mp_context: Any = None, task: Callable[..., AuditReport] = audit_partition,
+                           mp_context: BaseContext | None = None, task: Callable[..., AuditReport] = audit_partition,
                            warm: bool = True) -> AuditReport:
     """Audit partitions on a pool of ``workers`` local processes (:func:`start_context` by
     default), each task under the run's policy (``handoff``); the policy's ``log`` (a
@@ -30,9 +31,8 @@ def audit_partitions_local(parts: Iterable[Partition], *, workers: int, handoff:
         source, modules = warm_first(source, handoff)
         if ctx.get_start_method() == "forkserver":
             ctx.set_forkserver_preload([PARALLEL, *modules])
-    init = {"initializer": install, "initargs": (handoff.log,)} if handoff.log is not None else {}
-    pool = ProcessPoolExecutor(workers, mp_context=ctx, **init)
-    in_flight: dict[Future, Partition] = {}
+    pool = _pool(workers, ctx, handoff)
+    in_flight: dict[Future[AuditReport], Partition] = {}
     suspects: list[Partition] = []
     try:
         while True:
@@ -57,9 +57,9 @@ def audit_partitions_local(parts: Iterable[Partition], *, workers: int, handoff:
             if suspects and not in_flight:
                 pool.shutdown(cancel_futures=True)
                 for part in sorted(suspects, key=lambda p: p.index):
-                    merger.put(part.index, _retry_alone(part, ctx, task, handoff, init))
+                    merger.put(part.index, _retry_alone(part, ctx, task, handoff))
                 suspects.clear()
-                pool = ProcessPoolExecutor(workers, mp_context=ctx, **init)
+                pool = _pool(workers, ctx, handoff)
     finally:
         pool.shutdown(cancel_futures=True)
     return merger.report
@@ -79,7 +79,7 @@ def warm_first(source: Iterator[Partition], handoff: Handoff) -> tuple[Iterator[
     modules = warm_up(first.items, audit)
     return itertools.chain([first], source), modules
 
-def start_context() -> Any:
+def start_context() -> BaseContext:
     """How local workers start.  ``fork`` when it is safe -- on Linux, from a parent with no
     thread but its own: the workers begin with every module the parent has imported (the
     audit's import is ~0.5 CPU-second a process, most of a short run's fixed cost; measured
@@ -99,10 +99,17 @@ def start_context() -> Any:
         return ctx
     return multiprocessing.get_context("spawn")
 
-def _retry_alone(part: Partition, ctx: Any, task: Callable[..., AuditReport], handoff: Handoff,
-                 init: dict | None = None) -> AuditReport:
+def _pool(workers: int, ctx: BaseContext, handoff: Handoff) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes, each given the run's shippable log view once (:func:`install`)."""
+    log = handoff.log
+    if log is None:
+        return ProcessPoolExecutor(workers, mp_context=ctx)
+    return ProcessPoolExecutor(workers, mp_context=ctx, initializer=install, initargs=(log,))
+
+def _retry_alone(part: Partition, ctx: BaseContext, task: Callable[..., AuditReport],
+                 handoff: Handoff) -> AuditReport:
     """Run one partition in a fresh one-process pool; a second crash makes it internal errors."""
-    with ProcessPoolExecutor(1, mp_context=ctx, **(init or {})) as solo:
+    with _pool(1, ctx, handoff) as solo:
         try:
             args, kwargs = handoff.task(part.items)
             return solo.submit(task, *args, **kwargs).result()

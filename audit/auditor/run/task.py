@@ -9,13 +9,18 @@ each worker once and each task's audit state a fresh copy of the run's.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..sources.splits import Split, Wire
-from ..verdict.audit_policy import AuditPolicy
+from ..verdict.audit_policy import AuditPolicy, CheckpointState
 from .partitions import StatusWire
 from .report import AuditReport
 from .runner import audit_one, with_findings
+
+if TYPE_CHECKING:
+    from ..evidence.ledger_log import LedgerLogRef
+    from ..evidence.logcheck import LogView
+    from ..sources.logscan import Findings
 
 Progress = Callable[[AuditReport], None]
 
@@ -23,20 +28,20 @@ Progress = Callable[[AuditReport], None]
 class PartialReport(AuditReport):
     """A partition's report, with what its records' checkpoints did to the audit state."""
 
-    state: Any = None
+    state: CheckpointState | None = None
 
 #: the log view a worker process judges records against (set by the pool's initializer)
-_INSTALLED: dict[str, Any] = {"log": None}
+_INSTALLED: dict[str, LogView | LedgerLogRef | None] = {"log": None}
 
-def install(log: Any) -> None:
+def install(log: LogView | LedgerLogRef | None) -> None:
     _INSTALLED["log"] = log
 
-def _resolve(log: Any) -> Any:
+def _resolve(log: LogView | LedgerLogRef | None) -> LogView | None:
     from ..evidence.ledger_log import LedgerLogRef
 
     return log.open() if isinstance(log, LedgerLogRef) else log
 
-def _add(report: AuditReport, wire: Any, terms: AuditPolicy, findings: Any = None) -> None:
+def _add(report: AuditReport, wire: Wire | StatusWire, terms: AuditPolicy, findings: Findings | None = None) -> None:
     """One partition entry into ``report``: a hand's status, an unreadable item, or a record."""
     if len(wire) == 2:  # (where, HandStatus): built only by the auditor, never read from a record
         report.add_status(wire[0], with_findings(wire[1], findings))
@@ -48,7 +53,7 @@ def _add(report: AuditReport, wire: Any, terms: AuditPolicy, findings: Any = Non
         report.add(where, audit_one(data, terms, findings=findings))
 
 def audit_partition(items: Sequence[Wire | StatusWire] | Split, terms: AuditPolicy | None = None, *,
-                    log: Any = None, findings: Any = None) -> AuditReport:
+                    log: LogView | LedgerLogRef | None = None, findings: Findings | None = None) -> AuditReport:
     """Audit one partition's items (read from the archive first if given a split) into a
     partial report (runs in the worker), under ``terms``, the run's :class:`AuditPolicy`
     (default: the default policy).  The whole log's view is ``log``, else the policy's, else
@@ -68,19 +73,25 @@ def audit_partition(items: Sequence[Wire | StatusWire] | Split, terms: AuditPoli
 
 @dataclass(frozen=True)
 class Handoff:
-    """What a run gives its workers: ``terms``, the run's :class:`AuditPolicy` (its ``log`` a
-    shippable view: :func:`audit.auditor.run.parallel.shippable_log`), and ``findings`` (hand
-    id -> faults the whole log or archive shows: small, only hands with faults)."""
+    """What a run gives its workers: ``terms``, the run's :class:`AuditPolicy`; ``findings``
+    (hand id -> faults the whole log or archive shows: small, only hands with faults); and
+    ``shipped``, the whole log's view as the workers get it
+    (:func:`audit.auditor.run.parallel.shippable_log`: a ledger's file and size, or every
+    leaf hash) -- beside the policy, whose ``log`` is a view to judge by, not a reference to
+    one (a policy whose ``log`` is already a :class:`LogIndex` ships that)."""
 
     terms: AuditPolicy = AuditPolicy()
-    findings: Any = None
+    findings: Findings | None = None
+    #: the shippable log view, when the policy's own is not one (:func:`audit.auditor.run.parallel.shippable_log`)
+    shipped: LogView | LedgerLogRef | None = None
 
     @property
-    def log(self) -> Any:
+    def log(self) -> LogView | LedgerLogRef | None:
         """The shippable log view, sent to each worker once (a pool's initializer, a Dask broadcast)."""
-        return self.terms.log
+        return self.shipped if self.shipped is not None else self.terms.log
 
-    def task(self, items: Any, **extra: Any) -> tuple[tuple, dict[str, Any]]:
+    def task(self, items: Sequence[Wire | StatusWire] | Split, **extra: Any
+             ) -> tuple[tuple[Sequence[Wire | StatusWire] | Split, AuditPolicy], dict[str, Any]]:
         """One task's positional and keyword arguments: its items and the policy -- without
         the log (each worker has it already) and with a fresh copy of the run's audit state
         (``blank()``) -- and, as keywords, the findings if any and ``extra`` where not ``None``."""
@@ -93,7 +104,7 @@ class InOrder:
     """Merge partial reports in partition order, whatever order they finish in (and their
     audit-state results into ``state``)."""
 
-    def __init__(self, progress: Progress | None, state: Any = None) -> None:
+    def __init__(self, progress: Progress | None, state: CheckpointState | None = None) -> None:
         self.report = AuditReport()
         self.waiting: dict[int, AuditReport] = {}
         self.next = 0
@@ -105,8 +116,9 @@ class InOrder:
         while self.next in self.waiting:
             part = self.waiting.pop(self.next)
             self.report.merge(part)
-            if self.state is not None and getattr(part, "state", None) is not None:
-                self.state.absorb(part.state)
+            part_state = getattr(part, "state", None)  # a PartialReport's (a task may return another report)
+            if self.state is not None and part_state is not None:
+                self.state.absorb(part_state)
             self.next += 1
             if self.progress:
                 self.progress(self.report)

@@ -19,9 +19,13 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import msgspec
+
+if TYPE_CHECKING:
+    from ..sources.splits import Wire
+    from .partitions import StatusWire
 
 #: how many items of the first partition the parent reads to choose its samples
 HEAD = 64
@@ -29,12 +33,14 @@ HEAD = 64
 MAX_SAMPLES = 4
 
 
-def first_items(items: Any, n: int = HEAD) -> list:
+def first_items(items: Any, n: int = HEAD) -> list[Wire | StatusWire]:
     """The first ``n`` items of a partition's items: a :class:`~audit.auditor.sources.splits.Split` reads
     only those, a tuple of shipped items is sliced."""
     from ..sources.splits import Split
 
-    return items.head(n) if isinstance(items, Split) else list(items[:n])
+    if isinstance(items, Split):
+        return list(items.head(n))
+    return list(items[:n])
 
 
 class _RulesetOnly(msgspec.Struct):
@@ -57,7 +63,7 @@ def ruleset_key(text: Any) -> str | None:
     return json.dumps(ruleset, sort_keys=True) if ruleset is not None else None
 
 
-def samples(items: Sequence, limit: int = MAX_SAMPLES) -> list:
+def samples(items: Sequence[Wire | StatusWire], limit: int = MAX_SAMPLES) -> list[Wire | StatusWire]:
     """The first record item (``(where, text, None)``) of each ruleset among ``items``, at
     most ``limit``; hand statuses, unreadable lines and records without a ruleset are left out."""
     seen: dict[str, Any] = {}
@@ -72,7 +78,7 @@ def samples(items: Sequence, limit: int = MAX_SAMPLES) -> list:
     return list(seen.values())
 
 
-def warm_up(items: Any, audit: Callable[[list], Any]) -> tuple[str, ...]:
+def warm_up(items: Any, audit: Callable[[list[Wire | StatusWire]], object]) -> tuple[str, ...]:
     """Audit the samples of a first partition's ``items`` with ``audit`` (a partition audit
     bound to the run's options; its report is discarded) and return the names of the
     modules that imported.  Nothing raised gets out: a failed warm-up only means the

@@ -31,6 +31,7 @@ from .deals import DealStats, HandFacts, hand_facts
 from ..verdict.verify import Verdict
 
 if TYPE_CHECKING:
+    from ..evidence.logcheck import LogView
     from audit.operator.ledger import Ledger
 
 
@@ -54,7 +55,7 @@ class _Seen:
     reason: str | None
 
 
-def audit_published(ledger: Ledger, hand_id: str, text: str, public_key: str, log: Any = None) -> Verdict:
+def audit_published(ledger: Ledger, hand_id: str, text: str, public_key: str, log: LogView | None = None) -> Verdict:
     """The verdict of one published record under its operator's registered key (basis
     ``ledger``), with the ledger's whole log as evidence (a re-logged forgery is a
     ``log_duplicate``)."""

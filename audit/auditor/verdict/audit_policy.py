@@ -16,7 +16,7 @@ one thing an audit writes, and only through the state's own methods.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from ...tlog.policy import Policy, policy_of_witnesses
 from .trust import TrustAnchor
@@ -30,13 +30,22 @@ if TYPE_CHECKING:
 
 class CheckpointState(Protocol):
     """What an audit asks of the auditor's state (``--state``): whether a verified checkpoint
-    contradicts the one stored (in words, or ``None``), and each record's verdict.
+    contradicts the one stored (in words, or ``None``), and each record's verdict; a parallel
+    run gives each part a blank copy and absorbs the parts' findings in order.
     :class:`audit.auditor.run.auditstate.StateCheck` is the one the command line keeps."""
 
     def check(self, cp: Checkpoint) -> str | None: ...
 
     def note(self, verdict: Verdict) -> None:
         """Learn of a record's verdict (a contradiction found elsewhere stops the state advancing)."""
+        ...
+
+    def blank(self) -> Self:
+        """A fresh state against the same stored checkpoint, for one part of a parallel run."""
+        ...
+
+    def absorb(self, other: Self) -> None:
+        """Add what ``other`` (a part's state, of later records of the same run) found."""
         ...
 
 

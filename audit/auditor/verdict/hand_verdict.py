@@ -10,16 +10,20 @@ put first.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from replay.faults import Fault, Reason
 
 from .trust import TrustAnchor
 from .verify import Verdict, audit_record
 
+if TYPE_CHECKING:
+    from ...tlog.policy import Policy
+    from ..evidence.logcheck import LogView
 
-def published_verdict(record: Any, *, hand_id: str, public_key: str, log: Any = None,
-                      policy: Any = None) -> Verdict:
+
+def published_verdict(record: Any, *, hand_id: str, public_key: str, log: LogView | None = None,
+                      policy: Policy | None = None) -> Verdict:
     """:func:`audit_record` of ``record`` published as hand ``hand_id`` under the operator's
     registered ``public_key``, with ``log`` (:class:`audit.auditor.evidence.ledger_log.LedgerLog`) as evidence
     (and a caller's pinned :class:`~audit.tlog.policy.Policy`, whose witness quorum it must meet)."""

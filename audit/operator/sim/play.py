@@ -24,16 +24,17 @@ class PlayedHand:
 
 def play_hand(randomness: HandRandomness, *, dealer: int, carry: Mapping[str, Any], rng: Stream,
               max_moves: int = 20_000, peek: Mapping[int, int] | None = None,
-              collude: Mapping[int, tuple[int, int]] | None = None) -> PlayedHand:
+              collude: Mapping[int, tuple[int, int]] | None = None, peek_role: str = "peeking") -> PlayedHand:
     """Play a hand to its end with the game's bot (:func:`audit.operator.sim.bots.bot_for`); the
     moves as record JSON.  ``peek`` maps a seat to how often, per mille of its decisions,
     it plays as a superuser that sees the hidden cards (:func:`~audit.operator.sim.bots.bot_for`, role ``peeking``).
     ``collude`` maps a seat to ``(partner, per mille)``: how often it plays knowing its
-    partner's hand (:func:`audit.operator.sim.bots.bot_for`, role ``colluding``)."""
+    partner's hand (:func:`audit.operator.sim.bots.bot_for`, role ``colluding``).  ``peek_role``:
+    which superuser peeks (``joker_peeking``: Marriage's joker hunter)."""
     game = game_for(randomness.ruleset.game)
     engine = game.engine(randomness.ruleset)
     choose_move = bot_for(game.name)
-    peeking = bot_for(game.name, "peeking") if peek else None
+    peeking = bot_for(game.name, peek_role) if peek else None
     colluding = bot_for(game.name, "colluding") if collude else None
     state = engine.start(randomness, dealer=dealer, **game.table_options(carry))
     moves = []

@@ -29,6 +29,7 @@ import { fault, groupFaults, verdictOf } from "./faults.mjs";
 import { acceptsLegacyTime, verifyCheckpoint, verifyInclusion } from "./merkle.mjs";
 import { evaluatePolicy, NONE, UNPROVEN_MESSAGE } from "./policy.mjs";
 import { isStatementTime, parseRecord, readRecordText } from "./record.mjs";
+import { checkShape } from "./shape.mjs";
 import { compareOutcome, replayRecord } from "./replay.mjs";
 import { checkStatements, jsonEquals, PHASES, statementLabel } from "./statements.mjs";
 import { gameFor } from "./games/index.mjs";
@@ -168,6 +169,7 @@ export async function auditRecord(data, { trust = null, policy = null, checkSign
   let record;
   try {
     if (typeof data === "string") raw = readRecordText(data);
+    checkShape(raw); // the record's schema first, then its meaning: as audit_record
     record = await parseRecord(raw);
   } catch (e) {
     if (typeof raw === "string") { try { raw = JSON.parse(raw); } catch { /* not JSON: no hand id */ } }

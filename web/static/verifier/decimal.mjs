@@ -2,7 +2,7 @@
  * Exact decimal money in the browser, as replay/settlement.py: no floats anywhere.  An amount
  * is a BigInt count of hundredths (cents of an HT, or hundredths of a percent).
  *
- *   parseAmount(text, {what, maximum, allowNegative}) -> BigInt hundredths
+ *   parseAmount(text, {what, allowNegative}) -> BigInt hundredths
  *                                    a decimal string with at most two places ("0.25", "5"),
  *                                    as settlement.parse_amount; throws VerifyError("malformed")
  *   parsePointValue(text), parseCommissionPct(text) -> BigInt hundredths: a table's money by its
@@ -25,7 +25,7 @@ import { VerifyError } from "./errors.mjs";
 export const AMOUNT = /^-?[0-9]{1,15}(\.[0-9]{1,2})?$/;
 export const MAX_POINTS = 10n ** 12n;
 
-export function parseAmount(text, { what = "amount", maximum = null, allowNegative = false } = {}) {
+export function parseAmount(text, { what = "amount", allowNegative = false } = {}) {
   if (Number.isInteger(text)) text = String(text);
   if (typeof text !== "string") throw new VerifyError("malformed", `${what} must be a decimal string such as "0.25"`);
   if (!AMOUNT.test(text)) {
@@ -37,7 +37,6 @@ export function parseAmount(text, { what = "amount", maximum = null, allowNegati
   const [whole, frac = ""] = text.replace("-", "").split(".");
   const value = (negative ? -1n : 1n) * (BigInt(whole) * 100n + BigInt(frac.padEnd(2, "0")));
   if (negative && value === 0n) throw new VerifyError("malformed", `${what} must not be a negative zero`);
-  if (maximum !== null && value > maximum) throw new VerifyError("malformed", `${what} must be at most ${formatAmount(maximum)}`);
   return value;
 }
 

@@ -18,6 +18,8 @@
  */
 import { formatAmount } from "./decimal.mjs";
 import { parseRecord } from "./record.mjs";
+import { RECORD_SCHEMA } from "./recordschema.mjs";
+import { shapeFault } from "./shape.mjs";
 import { compareOutcome, replayRecord } from "./replay.mjs";
 import { checkStatements } from "./statements.mjs";
 
@@ -30,10 +32,19 @@ function check(name, title, ok, detail, reason = null) {
 const signed = (a) => (a > 0n ? `+${formatAmount(a)}` : formatAmount(a));
 
 export async function recordChecks(json) {
+  // a record is held to its schema and its reading, as the audit holds it: a value the schema
+  // refuses (a point value of 0, say) is malformed; a record with every field the schema
+  // requires that does not read is malformed; one missing fields is partial (a deal to check)
+  const malformed = (detail) => ({ checks: [check("record:shape", "The record does NOT read as a hand record", false, detail, "malformed")],
+    replayed: false, game: null, moves: 0 });
+  const wrong = shapeFault(json, RECORD_SCHEMA, "$", { required: false });
+  if (wrong) return malformed(`${wrong.location}: ${wrong.message}`);
+  const whole = shapeFault(json) === null;
   let record;
   try {
     record = await parseRecord(json);
   } catch (e) {
+    if (whole) return malformed(e.message);
     // a partial record (a deal to check, say) is not judged here: its moves are just not replayed
     return { checks: [check("replay:moves", "Moves NOT replayed", null, `the pasted JSON is not a whole hand record (${e.message}), so its statements and moves were not checked`)], replayed: false, game: null, moves: 0 };
   }

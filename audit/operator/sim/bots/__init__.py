@@ -23,8 +23,9 @@ _registered: dict[str, ChooseMove] = {}
 #: ``choose_move(engine, state, rng)``; ``peeking``: a "superuser" that sees the hidden cards,
 #: ``choose_peeking(engine, state, rng)`` (``docs/collusion.md``); ``colluding``: the move a
 #: seat makes knowing its partner's hand, ``choose_colluding(engine, state, rng, partner)``
-#: (:mod:`audit.operator.sim.collude`).
-ROLES = {"move": "play", "peeking": "peek", "colluding": "collude"}
+#: (:mod:`audit.operator.sim.collude`); ``joker_peeking``: Marriage's joker hunter, a superuser
+#: told only where the jokers are (``docs/collusion.md``, ``marriage.joker``).
+ROLES = {"move": "play", "peeking": "peek", "colluding": "collude", "joker_peeking": "hunt jokers"}
 
 
 def bot_for(game: str, role: str = "move") -> Callable[..., Any]:

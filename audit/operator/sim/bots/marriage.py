@@ -260,7 +260,8 @@ def _card_value(card: Card, counts: Counter, jokers, *, shown: bool, profile: _P
     return v
 
 
-def _worst_card(engine, me: SeatState, hand, jokers, *, avoid: Card | None) -> Card:
+def _discard_values(engine, me: SeatState, hand, jokers, *, avoid: Card | None) -> dict[Card, tuple[int, int]]:
+    """Each card the seat may throw, with its worth to keep (lowest thrown first)."""
     counts = Counter(hand)
     dublee = _dublee_mode(engine, me)
     profile = _Profile(counts, jokers)
@@ -272,23 +273,104 @@ def _worst_card(engine, me: SeatState, hand, jokers, *, avoid: Card | None) -> C
         return (v, -card.code)
 
     choices = [c for c in counts if c != avoid] or list(counts)
-    return min(choices, key=value)
+    return {c: value(c) for c in choices}
 
 
-# --- a superuser (docs/collusion.md) ----------------------------------------------------
+def _worst_card(engine, me: SeatState, hand, jokers, *, avoid: Card | None) -> Card:
+    values = _discard_values(engine, me, hand, jokers, avoid=avoid)
+    return min(values, key=values.__getitem__)
+
+
+# --- a superuser and a colluding seat (docs/collusion.md) -------------------------------
+
+#: How much worth to keep (``_card_value``: 3 for a card that half-makes a set) a superuser
+#: or a colluding seat gives up, over the honest bot's discard, to starve or feed the next seat.
+DISCARD_SLACK = 3
+#: What a superuser counts a joker of the real tiplu, against a card's use (0, 1, 2).
+JOKER_USE = 3
+
+
+def _near_worst(engine, state: RoundState, seat: int) -> tuple[Card, list[Card]]:
+    """The honest discard of ``seat`` and every card whose worth to keep is within
+    :data:`DISCARD_SLACK` of it (the honest one first)."""
+    me = state.seat(seat)
+    jokers = _joker_set(me.hand, state.tiplu if me.sees_maal else None, engine.ruleset)
+    values = _discard_values(engine, me, me.hand, jokers, avoid=state.taken)
+    honest = min(values, key=values.__getitem__)
+    near = [c for c in sorted(values, key=values.__getitem__) if values[c][0] <= values[honest][0] + DISCARD_SLACK]
+    return honest, near
+
+
+def _is_real_discard(move: Move) -> bool:
+    return type(move) is Discard and not move.auto
+
 
 def choose_peeking(engine, state: RoundState, rng: RandBelow) -> Move:
-    """A superuser's move: at a draw where it may take either card it sees the stock's top
-    card and takes the latest discard when that is of more use to its sets than the hidden
-    card (:func:`replay.marriage.signals.use_of`), the stock otherwise; every other move
-    is the honest bot's."""
+    """A superuser's move: it sees the stock's top card, every hand and the tiplu before it
+    has seen it.
+
+    * at a draw where it may take either card it values a joker of the real tiplu (the
+      putali and the master card before the first show, MN-28) at :data:`JOKER_USE` and every other card at its use to its sets
+      (:func:`replay.marriage.signals.use_of`), and takes the latest discard when that is
+      worth more than the hidden card, the stock otherwise;
+    * at a discard, of the cards within :data:`DISCARD_SLACK` of its honest discard, it throws
+      the one of least use to the next seat's real hand (the honest one among equals);
+    * every other move is the honest bot's."""
+    from replay.marriage.discard_joker_signals import next_seat
+    from replay.marriage.signals import seat_use
+
+    move = choose_move(engine, state, rng)
+    if _is_real_discard(move):
+        nxt = next_seat(engine, state, move.seat)
+        if nxt == move.seat:
+            return move
+        use = seat_use(engine, state, nxt)
+        honest, near = _near_worst(engine, state, move.seat)
+        return Discard(move.seat, min(near, key=lambda c: (use(c), c != honest)))
+    if not isinstance(move, Draw) or move.auto or not state.stock or not engine.can_take_discard(state):
+        return move
+    use = seat_use(engine, state, move.seat)
+
+    def worth(card: Card) -> int:
+        return JOKER_USE if is_joker(card, state.tiplu, engine.ruleset) else use(card)
+
+    top = state.discards[-1]
+    if worth(top) > worth(state.stock[0]):
+        return Draw(move.seat, DISCARD, top)
+    return Draw(move.seat, STOCK)
+
+
+def choose_joker_peeking(engine, state: RoundState, rng: RandBelow) -> Move:
+    """A joker hunter (``docs/collusion.md``, ``marriage.joker``): told only whether the
+    stock's top card is a joker of the real tiplu (the putali and the master card before
+    the first show, MN-28), before it has seen the tiplu too.  At a draw where it may take
+    either card it takes the stock when the top card is a joker, and otherwise the latest
+    discard whenever that is of some use to its sets (a half-made set), the stock when not;
+    every other move is the honest bot's."""
     from replay.marriage.signals import seat_use
 
     move = choose_move(engine, state, rng)
     if not isinstance(move, Draw) or move.auto or not state.stock or not engine.can_take_discard(state):
         return move
-    use = seat_use(engine, state, move.seat)
+    if is_joker(state.stock[0], state.tiplu, engine.ruleset):
+        return Draw(move.seat, STOCK)
     top = state.discards[-1]
-    if use(top) > use(state.stock[0]):
+    if seat_use(engine, state, move.seat)(top) >= 1:
         return Draw(move.seat, DISCARD, top)
     return Draw(move.seat, STOCK)
+
+
+def choose_colluding(engine, state: RoundState, rng: RandBelow, partner: int) -> Move:
+    """The move of a seat that sees ``partner``'s hand (:mod:`audit.operator.sim.collude`):
+    when the partner draws next, of the cards within :data:`DISCARD_SLACK` of its honest
+    discard it throws the one of most use to the partner's sets as the partner knows them
+    (the honest one among equals); every other move is the honest bot's."""
+    from replay.marriage.discard_joker_signals import next_seat
+    from replay.marriage.signals import seat_use
+
+    move = choose_move(engine, state, rng)
+    if not _is_real_discard(move) or next_seat(engine, state, move.seat) != partner:
+        return move
+    use = seat_use(engine, state, partner)
+    honest, near = _near_worst(engine, state, move.seat)
+    return Discard(move.seat, max(near, key=lambda c: (use(c), c == honest)))
