@@ -9,7 +9,8 @@ by the same functions (:func:`audit.auditor.collusion.observe.decision_observati
 """
 from __future__ import annotations
 
-from typing import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Iterator, Mapping
 
 from replay.fairness import hand_randomness
 from replay.registry import game_for
@@ -21,6 +22,18 @@ from .observe import HandPart, Observations, add_part, decision_observations
 from .pair_signals import hand_pair_observations
 from ...operator.sim.play import play_hand
 from ...operator.sim.tables import SimStreams
+
+
+@dataclass
+class _Table:
+    """One simulated table of the run: its streams, accounts, cheats, and where its play stands."""
+
+    sim: SimStreams
+    names: tuple[str, ...]
+    peek: dict[int, int] | None  # seat -> per mille of decisions it peeks
+    collude: dict[int, tuple[int, int]] | None  # seat -> (partner, per mille)
+    carry: Mapping[str, Any]
+    dealer: int
 
 
 def account(table: int, seat: int) -> str:
@@ -55,18 +68,18 @@ def played_parts(preset: str, *, tables: int, players: int, hands: int, seed: st
     tabs = []
     for t in range(tables):
         pair = (collude or {}).get(t)
-        tabs.append({"sim": SimStreams(f"{seed}/t{t}"), "names": tuple(account(t, s) for s in range(players)),
-                     "peek": {s: k for (tt, s), k in (peek or {}).items() if tt == t} or None,
-                     "collude": {pair[0]: (pair[1], pair[2]), pair[1]: (pair[0], pair[2])} if pair else None,
-                     "carry": dict(game.carry), "dealer": players - 1})
+        tabs.append(_Table(SimStreams(f"{seed}/t{t}"), tuple(account(t, s) for s in range(players)),
+                           {s: k for (tt, s), k in (peek or {}).items() if tt == t} or None,
+                           {pair[0]: (pair[1], pair[2]), pair[1]: (pair[0], pair[2])} if pair else None,
+                           dict(game.carry), players - 1))
     for h in range(hands):   # hand by hand across the tables, so a prefix is every table's first hands
         for t, tab in enumerate(tabs):
-            sim, dealer, carry = tab["sim"], tab["dealer"], tab["carry"]
+            sim, dealer, carry = tab.sim, tab.dealer, tab.carry
             hand_id = f"t{t}-h{h:05d}"
             randomness = hand_randomness(sim.bytes(f"server:{hand_id}", 32), hand_id, ruleset,
                                          [sim.bytes(f"player:{hand_id}:{s}", 16) for s in range(players)])
             played = play_hand(randomness, dealer=dealer, carry=carry, rng=sim.stream(f"bot:{hand_id}"),
-                               peek=tab["peek"], collude=tab["collude"], peek_role=peek_role)
+                               peek=tab.peek, collude=tab.collude, peek_role=peek_role)
             engine = game.engine(ruleset)
             state = engine.start(randomness, dealer=dealer, **game.table_options(carry))
             steps = []
@@ -78,6 +91,6 @@ def played_parts(preset: str, *, tables: int, players: int, hands: int, seed: st
             nets = tuple(settle(played.outcome.net_points, point_value=Decimal("0.25"), commission_pct=Decimal("5"),
                                 pot_delta_points=played.outcome.pot_delta_points).nets)
             pairs = hand_pair_observations(game, engine, hand_id, steps, nets)
-            yield t, h, HandPart(preset, tab["names"], tuple(found), nets, pairs)
-            tab["carry"] = game.next_carry(carry, played.outcome)
-            tab["dealer"] = (dealer + 1) % players
+            yield t, h, HandPart(preset, tab.names, tuple(found), nets, pairs)
+            tab.carry = game.next_carry(carry, played.outcome)
+            tab.dealer = (dealer + 1) % players

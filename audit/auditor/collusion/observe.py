@@ -126,7 +126,7 @@ def add_hand(into: Observations, preset: str, names: list[str], found: Iterable[
     for i, a in enumerate(names):
         for b in names[i + 1:]:
             if a != b:
-                into.together[tuple(sorted((a, b)))] += 1
+                into.together[(a, b) if a <= b else (b, a)] += 1
     _add_flows(names, nets, into)
     add_pairs(into.pair_excesses, names, pairs)
 

@@ -54,7 +54,8 @@ def pair_table(together: Mapping[tuple[str, str], int], flows: Mapping[tuple[str
     rows = {tuple(r["accounts"]): r for r in pair_rows(together, flows, top=len(together))}
     by_pair: dict[tuple[str, str], list[PairTest]] = {}
     for t in tests:
-        by_pair.setdefault(tuple(sorted((t.account, t.target))), []).append(t)
+        first, second = sorted((t.account, t.target))
+        by_pair.setdefault((first, second), []).append(t)
     keep = sorted(rows, key=lambda k: (-rows[k]["hands_together"], k))[:top]
     keep += [k for k in sorted(by_pair) if k in rows and k not in keep and any(t.flagged for t in by_pair[k])]
     out = []

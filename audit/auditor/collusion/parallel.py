@@ -57,8 +57,8 @@ def merge_into(into: Observations, part: Observations) -> None:
         into.together[pair] += n
     for pair, amount in part.flows.items():
         into.flows[pair] += amount
-    for key, xs in part.pair_excesses.items():   # one value per shared hand, in order
-        into.pair_excesses[key].extend(xs)
+    for triple, xs in part.pair_excesses.items():   # one value per shared hand, in order
+        into.pair_excesses[triple].extend(xs)
     for why, n in part.skipped.items():
         into.skipped[why] += n
     into.hands += part.hands
@@ -92,7 +92,7 @@ def observe_parallel(items: Iterable[Any], *, trust: Any = None, workers: int = 
     parts = enumerate(partitions(items, chunk_size))
     merger = _InOrder(progress)
     if dask_address:
-        from ..run.parallel import dask_client, dask_workers
+        from ..run.cluster import dask_client, dask_workers
 
         client = dask_client(dask_address)
         try:
@@ -103,7 +103,7 @@ def observe_parallel(items: Iterable[Any], *, trust: Any = None, workers: int = 
             if cluster is not None and dask_address.startswith("local:"):
                 cluster.close()
         return merger.out
-    from ..run.parallel import start_context
+    from ..run.pool import start_context
 
     limit = max_in_flight or 2 * workers
     with ProcessPoolExecutor(workers, mp_context=start_context()) as pool:

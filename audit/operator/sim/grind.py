@@ -28,13 +28,13 @@ from typing import TYPE_CHECKING, Any
 
 from replay.canonical import canonical_hash, canonical_json
 from replay.fairness import commit_server_seed, hand_randomness
-from replay.records import parse_record
+from replay.records import HandRecord, parse_record
 from replay.settlement import settle
 from replay.stream import Stream
 
 from ..ledger.store import atomic
 from ..publish import published_record
-from .play import play_hand
+from .play import PlayedHand, play_hand
 from .private_log import forge_log
 from .resign import bind_record
 
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from audit.operator.ledger import Ledger
 
 
-def _winner(record: dict[str, Any], server_seed: bytes, rng_label: str) -> tuple[dict[str, Any], Any]:
+def _winner(record: dict[str, Any], server_seed: bytes, rng_label: str) -> tuple[PlayedHand, HandRecord]:
     rec = parse_record(record)
     randomness = hand_randomness(server_seed, rec.hand_id, rec.ruleset, list(rec.fairness.player_seeds))
     played = play_hand(randomness, dealer=rec.table.dealer, carry=dict(rec.table.carry),
@@ -133,7 +133,7 @@ def _relog(ledger: Ledger, key: Any, forged: dict[str, Any], honest: dict[str, A
                              [st["hand_id"], st["kind"], canonical_json(st).decode(), signed["key"], signed["sig"],
                               st.get("time", "")])
             index = log.append(entry)
-            assert index == cur.lastrowid - 1
+            assert cur.lastrowid is not None and index == cur.lastrowid - 1
             where[entry] = index
     operator = ledger.get_hand(forged["hand_id"]).operator
     cp = covering_checkpoint(ledger, log.size(), operator=operator)

@@ -37,14 +37,16 @@ def play_hand(randomness: HandRandomness, *, dealer: int, carry: Mapping[str, An
     peeking = bot_for(game.name, peek_role) if peek else None
     colluding = bot_for(game.name, "colluding") if collude else None
     state = engine.start(randomness, dealer=dealer, **game.table_options(carry))
-    moves = []
+    moves: list[dict[str, Any]] = []
     while not engine.is_over(state):
         if len(moves) >= max_moves:
             raise RuntimeError(f"bot hand did not end within {max_moves} moves")
         seat = engine.to_move(state)
-        if peeking is not None and seat in peek and rng.randbelow(1000) < peek[seat]:
+        if peeking is not None and peek is not None and seat is not None and seat in peek \
+                and rng.randbelow(1000) < peek[seat]:
             move = peeking(engine, state, rng)
-        elif colluding is not None and seat in collude and rng.randbelow(1000) < collude[seat][1]:
+        elif colluding is not None and collude is not None and seat is not None and seat in collude \
+                and rng.randbelow(1000) < collude[seat][1]:
             move = colluding(engine, state, rng, collude[seat][0])
         else:
             move = choose_move(engine, state, rng)

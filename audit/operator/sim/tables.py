@@ -159,7 +159,8 @@ def simulate_table(ledger: Ledger, *, preset: str, players: int, hands: int, see
         run.finished += played.outcome.winner is not None
         carry = game.next_carry(carry, played.outcome)
         dealer = left_of(dealer, players, direction=direction)
-        clock = max(clock + timedelta(minutes=5), run.last_time + timedelta(seconds=1))
+        last = run.last_time if run.last_time is not None else clock  # now() dated the hand's statements
+        clock = max(clock + timedelta(minutes=5), last + timedelta(seconds=1))
     return run
 
 

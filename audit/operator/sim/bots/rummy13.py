@@ -59,7 +59,7 @@ def choose_move(engine: RummyEngine, state: RummyState, rng: RandomSource) -> Mo
     if state.phase == TIMEOUT:
         return Drop(seat, auto=True)
     if state.phase == DISCARD:
-        if state.picked_auto:
+        if state.picked_auto and state.picked is not None:  # an automatic pick is discarded at once
             return Discard(seat, state.picked, auto=True)
         points, card, sol = _best_discard(engine, hand, state.wild)
         if sol.is_complete:
