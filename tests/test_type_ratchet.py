@@ -40,7 +40,7 @@ STRICT_SEAMS = frozenset({
     "audit.cli", "audit.cli._witness_common", "audit.cli._values", "audit.cli.evaluate", "audit.cli.replay",
     "audit.cli.demo", "audit.cli.simulate", "audit.cli.witness", "audit.cli.receipt", "audit.cli.monitor",
     "audit.cli.stats", "web.pages", "web.log_api", "web.log_tiles", "web.cli", "web.static_files", "web.errors",
-    "web.auth", "web.openapi", "web.gunicorn_errors", "web.witness", "web.witness_view",
+    "web.auth", "web.openapi", "web.gunicorn_errors", "web.witness", "web.witness_view", "audit.cli.audit",
 })
 
 
