@@ -18,13 +18,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: the "NOT YET CLEAN" list when it was pinned (it may only lose names)
 NOT_YET_CLEAN = frozenset({
-    "replay.marriage", "replay.marriage.combos", "replay.marriage.jokers", "replay.marriage.maal", "web.limits",
+    "web.limits",
 })
 
 #: the "NOT YET STRICT" list when it was pinned (it may only lose names)
 NOT_YET_STRICT = frozenset({
-    "replay.kitti.signals", "replay.marriage.signals", "replay.rummy.discard_drop_signals",
-    "replay.rummy.grouping", "replay.rummy.signals",
     "audit.auditor.collusion.parallel",  # calls distributed, which types little of its API
 })
 
