@@ -23,6 +23,21 @@ from hypothesis import settings
 settings.register_profile("tiplu", deadline=None)
 settings.load_profile("tiplu")
 
+
+@pytest.fixture
+def toy():
+    """The fourth game, ``tests/toy_game``, registered for one test as a game of ``replay/``
+    is found (its preset ``toy``), with a bot that shows the first legal move."""
+    from audit.operator.sim import bots
+    from replay import registry
+    from tests import toy_game
+
+    registry.register(toy_game.GAME, presets={"toy": toy_game.PRESET})
+    bots.register("toy", lambda engine, state, rng: engine.legal_moves(state)[0])
+    yield toy_game
+    registry.unregister("toy")
+    bots.unregister("toy")
+
 #: skip reasons that mean "a part the suite needs is not installed"
 MISSING_PART = re.compile(r"no Chromium|playwright|could not import|not installed|needs (gunicorn|bash|go\b|"
                           r"the go toolchain|node)|no go toolchain|no node|golang|GO INTEROP NOT CHECKED", re.I)

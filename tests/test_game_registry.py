@@ -116,20 +116,8 @@ def test_the_bots_are_the_simulators_found_by_the_games_name():
     assert sorted(m.name for m in pkgutil.iter_modules(bots.__path__)) == sorted(game_names())
 
 
-# --- a fourth game is one folder: tests/toy_game registers and the house finds every part
-
-@pytest.fixture
-def toy():
-    from audit.operator.sim import bots
-    from replay import registry
-    from tests import toy_game
-
-    registry.register(toy_game.GAME, presets={"toy": toy_game.PRESET})
-    bots.register("toy", lambda engine, state, rng: engine.legal_moves(state)[0])
-    yield toy_game
-    registry.unregister("toy")
-    bots.unregister("toy")
-
+# --- a fourth game is one folder: tests/toy_game registers (the `toy` fixture, tests/conftest.py)
+# and the house finds every part
 
 def _toy_record(tmp_path):
     """A toy hand played by the simulator's bot, as a record (the Kitti golden record's

@@ -4,11 +4,13 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from typing import TYPE_CHECKING
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from replay.errors import MalformedError
+from replay.faults import Fault
 
 from ..auditor.sources.source import URL, Source
 from ..auditor.run.report import AuditReport
@@ -20,6 +22,12 @@ from ._values import PUBLIC_KEY
 from ._witness_common import pinned_policy, reconciled, witness_options
 
 if TYPE_CHECKING:
+    from ..auditor.evidence.logcheck import LogView
+    from ..auditor.run.auditstate import AuditState, StateCheck
+    from ..auditor.sources.scope import OperatorScope
+    from ..auditor.verdict.trust import TrustAnchor
+    from ..tlog.checkpoint import Checkpoint
+    from ..tlog.policy import Policy
     from .progress import AuditProgress
 
 
@@ -29,7 +37,7 @@ def _progress_printer(enabled: bool, source: "str | Source | None" = None) -> "A
     return progress_bar(enabled, source)
 
 
-def consequence_note(verdict: dict) -> str:
+def consequence_note(verdict: dict[str, Any]) -> str:
     """`` (+ 2 more root causes; 6 consequences: 5 illegal_move, 1 incomplete)`` for a JSON verdict."""
     faults = verdict.get("faults") or []
     roots = verdict.get("root_causes", len(faults))
@@ -46,7 +54,7 @@ def consequence_note(verdict: dict) -> str:
 MAX_TABLES_SHOWN = 50
 
 
-def hand_note(failure: dict) -> str:
+def hand_note(failure: dict[str, Any]) -> str:
     """`` (hand kitti-4p-t0-h0007)`` when the failure's place does not already name its hand."""
     hand_id = failure.get("hand_id")
     return f" (hand {hand_id})" if hand_id and hand_id not in failure["where"] else ""
@@ -56,7 +64,7 @@ def _signed(amount: str) -> str:
     return amount if amount.startswith("-") or not amount.strip("0.") else "+" + amount
 
 
-def table_line(tid: str, t: dict) -> str:
+def table_line(tid: str, t: dict[str, Any]) -> str:
     """One table's money in the text report (its ``--json`` entry): each player's balance and
     the house's commission from the hands that pass -- the line used to promise balances and
     print none (issue 29 item 14) -- and how many rejected hands are not counted."""
@@ -217,13 +225,16 @@ def audit_command(source: str, public_key: str | None, trust_file: str | None, s
         close_log(log)  # a ledger's log: closed before exit, so no -wal/-shm stays beside it
 
 
-def _audit(source: "Source", log, log_failures, *, scope, trust, saved, state_file, policy, check_signatures, strict, as_json,
-           progress, workers, dask_address, read_in_workers, now, grace) -> None:
-    from replay.faults import Fault, Reason
+def _audit(source: Source, log: LogView | None, log_failures: list[tuple[str, Fault]], *,
+           scope: OperatorScope | None, trust: TrustAnchor | None, saved: AuditState | None, state_file: str | None,
+           policy: Policy | None, check_signatures: bool, strict: bool, as_json: bool, progress: bool | None,
+           workers: int, dask_address: str | None, read_in_workers: bool | None, now: datetime,
+           grace: timedelta) -> None:
+    from replay.faults import Reason
 
     from ..auditor.verdict.verify import Verdict
 
-    state = None
+    state: StateCheck | None = None
     show = _progress_printer(sys.stderr.isatty() if progress is None else progress, source)
     findings = source.findings(log, now)
     source_cp = None
@@ -242,7 +253,7 @@ def _audit(source: "Source", log, log_failures, *, scope, trust, saved, state_fi
                              findings=findings)
     for where, fault in log_failures:
         report.add(where, Verdict(None, None, (fault,)))
-    if state is not None:
+    if state is not None and saved is not None:  # a state check runs only with the saved state
         if source_cp is not None:
             message = state.check(source_cp)
             if message is not None:
@@ -263,7 +274,7 @@ def _audit(source: "Source", log, log_failures, *, scope, trust, saved, state_fi
         if nothing:
             data["ok"], data["result"], data["nothing_audited"] = False, "fail", True
         data["trust"] = anchor
-        if state is not None:
+        if state is not None and saved is not None:
             data["state"] = {"file": state_file, **state.to_json(),
                              "written": not state.contradicted and state.best is not None
                              and state.best is not saved.checkpoint}
@@ -295,7 +306,8 @@ def _audit(source: "Source", log, log_failures, *, scope, trust, saved, state_fi
         sys.exit(3)
 
 
-def _state_check(source, saved, trust, log=None, scope=None):
+def _state_check(source: Source, saved: AuditState, trust: TrustAnchor | None, log: LogView | None = None,
+                 scope: OperatorScope | None = None) -> tuple[StateCheck, Checkpoint | None]:
     """A :class:`StateCheck` against ``saved``, with the source's consistency proofs (a ledger
     or URL), and the source's own current checkpoint verified under the trusted key (or None)."""
     from ..auditor.run.auditstate import StateCheck
@@ -314,18 +326,30 @@ _ANCHORS = {"pinned": "its checkpoint signed by the trusted key",
             "none": "its checkpoint's root, unsigned (no key pinned or published) -- NOT a trust anchor"}
 
 
-def _log_json(log, failures) -> dict:
+def _served(log: LogView | None) -> tuple[Checkpoint, str] | None:
+    """The checkpoint a URL's served log was checked against, and by whose key (an opened
+    :class:`RemoteLog` has both); ``None`` when the audit holds no served log."""
+    from ..auditor.evidence.remote_log import RemoteLog
+
+    if isinstance(log, RemoteLog) and log.checkpoint is not None and log.anchor is not None:
+        return log.checkpoint, log.anchor
+    return None
+
+
+def _log_json(log: LogView | None, failures: list[tuple[str, Fault]]) -> dict[str, Any]:
     """What a URL audit checked of the operator's served log (``--json``'s ``log``)."""
-    if log is None:
+    served = _served(log)
+    if served is None:
         return {"checked": False, "size": None, "root": None, "anchor": None,
                 "problem": failures[0][1].reason.value if failures else "no log served"}
-    cp = log.checkpoint
-    return {"checked": True, "size": cp.size, "root": cp.root.hex(), "anchor": log.anchor, "problem": None}
+    cp, anchor = served
+    return {"checked": True, "size": cp.size, "root": cp.root.hex(), "anchor": anchor, "problem": None}
 
 
-def _log_line(log, failures) -> str:
-    if log is None:
+def _log_line(log: LogView | None, failures: list[tuple[str, Fault]]) -> str:
+    served = _served(log)
+    if served is None:
         return ("log: the operator's served log is NOT the log it signs: records judged on their own evidence"
                 if failures else "log: the operator serves no log: records judged on their own evidence")
-    return (f"log: the operator's {log.checkpoint.size} served entries are the tree of "
-            f"{_ANCHORS[log.anchor]}; each record is judged against it")
+    return (f"log: the operator's {served[0].size} served entries are the tree of "
+            f"{_ANCHORS[served[1]]}; each record is judged against it")

@@ -18,10 +18,15 @@ Modules, lowest first:
 The scoring modules above never import the engine, so they stay usable on their own.
 This package exports the game as one object, :data:`GAME` (:class:`replay.game.Game`).
 """
-from ..cards import parse_card
 from pathlib import Path
+from typing import Callable
 
-from ..game import DealLayout, Game
+from ..cards import parse_card
+
+from ..cards import Card
+from ..deal import Deal
+from ..game import DealLayout, Game, Outcome
+from ..rulesets import Ruleset
 from . import jokers
 from .describe import describe
 from .engine import MarriageEngine
@@ -31,7 +36,7 @@ from .discard_joker_signals import hidden_signals
 from .view import view
 from . import worked
 
-def jokers_of_hand(ruleset, deal, outcome):
+def jokers_of_hand(ruleset: Ruleset, deal: Deal, outcome: Outcome | None) -> Callable[[Card], bool] | None:
     """Which cards were jokers in a replayed hand (for the deal statistics): every card
     with a role under the hand's tiplu (MN-32, MC-3; putali and master in nepal), or
     ``None`` when no tiplu was drawn (nobody showed, D-5)."""

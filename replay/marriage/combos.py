@@ -40,7 +40,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Sequence
 
-from ..cards import Card
+from ..cards import RANK_OF, Card
 from ..errors import IllegalMoveError, MalformedError
 from ..melds import can_fill_sequence, is_pure_sequence, is_set, wraps
 from ..rulesets import Ruleset
@@ -79,7 +79,6 @@ def kind_word(kind: Kind, ruleset: Ruleset) -> str:
 #: answers kept by card codes (a card is its code; every answer below is a function of the
 #: codes, the tiplu's code and the preset alone), bounded: three cards have 54**3 orders
 _MEMO_LIMIT = 1 << 16
-_UNKNOWN = object()
 _NATURAL: dict[int, "Kind | None"] = {}
 _CLASSIFIED: dict[tuple[int | None, bool], dict[int, "Kind | None"]] = {}
 
@@ -88,11 +87,13 @@ def _natural_kind(a: Card, b: Card, c: Card) -> Kind | None:
     """Tunnela, pure sequence or trial with every card as itself (MN-13)
     (:func:`_natural_kind_of`, kept by the three codes in order)."""
     key = (a.code * 54 + b.code) * 54 + c.code
-    kind = _NATURAL.get(key, _UNKNOWN)
-    if kind is _UNKNOWN:
-        kind = _natural_kind_of(a, b, c)
-        if len(_NATURAL) < _MEMO_LIMIT:
-            _NATURAL[key] = kind
+    try:
+        return _NATURAL[key]
+    except KeyError:
+        pass
+    kind = _natural_kind_of(a, b, c)
+    if len(_NATURAL) < _MEMO_LIMIT:
+        _NATURAL[key] = kind
     return kind
 
 
@@ -136,11 +137,13 @@ def classify(cards: Sequence[Card], *, tiplu: Card | None, ruleset: Ruleset) -> 
             _CLASSIFIED.clear()
         memo = _CLASSIFIED[table] = {}
     key = (a.code * 54 + b.code) * 54 + c.code
-    kind = memo.get(key, _UNKNOWN)
-    if kind is _UNKNOWN:
-        kind = _classify_three(a, b, c, tiplu=tiplu, ruleset=ruleset)
-        if len(memo) < _MEMO_LIMIT:
-            memo[key] = kind
+    try:
+        return memo[key]
+    except KeyError:
+        pass
+    kind = _classify_three(a, b, c, tiplu=tiplu, ruleset=ruleset)
+    if len(memo) < _MEMO_LIMIT:
+        memo[key] = kind
     return kind
 
 
@@ -196,7 +199,7 @@ def check_show_set(cards: Sequence[Card], *, ruleset: Ruleset) -> Kind:
             return Kind.PURE_SEQUENCE
     if any(not c.is_standard for c in cards):
         raise IllegalMoveError("a joker never stands in a shown set", rule=_rule(ruleset, "MN-10", "MC-15"))
-    ranks = {c.rank for c in cards}
+    ranks = {RANK_OF[c.code] for c in cards}   # all standard here
     if len({c.suit for c in cards}) == 1 and len(ranks) == 3 and wraps(ranks, 3):
         raise IllegalMoveError("K-A-2 is not a sequence", rule=_rule(ruleset, "MN-12", "MC-9"))
     raise IllegalMoveError("a shown set must be a tunnela or a pure sequence",
@@ -265,7 +268,7 @@ def check_finish_set(cards: Sequence[Card], *, tiplu: Card | None, ruleset: Rule
         raise IllegalMoveError("two identical cards plus a joker is not a combination",
                                rule=_rule(ruleset, "D-7", "MC-10"))
     if (all(c.is_standard for c in naturals) and len({c.suit for c in naturals}) == 1
-            and wraps({c.rank for c in naturals}, 3)):
+            and wraps({RANK_OF[c.code] for c in naturals}, 3)):
         raise IllegalMoveError("K-A-2 is not a sequence (the Ace sits at one end only)",
                                rule=_rule(ruleset, "MN-12", "MC-9"))
     raise IllegalMoveError(f"not a valid combination: {' '.join(map(str, cards))}", rule="D-7")

@@ -1,14 +1,15 @@
 """Marriage moves in words (:mod:`replay.describe`)."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
 from ..cards import card_symbol, cards_symbols
 from ..describe import groups_words, seat_name
+from ..game import Move
 from .moves import DealtShow, Discard, Draw, Finish, Show, TunnelaShow
 
 
-def describe(move: Any, players: Sequence[str]) -> str:
+def describe(move: Move, players: Sequence[str]) -> str:
     who = seat_name(move.seat, players)
     auto = " (played by the table)" if getattr(move, "auto", False) else ""
     if isinstance(move, Draw):

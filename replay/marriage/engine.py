@@ -31,7 +31,7 @@ from ..cards import Card
 from ..deal import left_of
 from ..errors import IllegalMoveError, RulesetError
 from ..fairness import HandRandomness
-from ..game import Outcome
+from ..game import Move as GameMove, Outcome
 from ..rulesets import Ruleset
 from . import finish as finishing
 from .moves import DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show, TunnelaShow, parse_move, parse_record_move
@@ -185,7 +185,7 @@ class MarriageEngine:
 
     # --- apply --------------------------------------------------------------------------
 
-    def apply(self, state: RoundState, move: Move) -> RoundState:
+    def apply(self, state: RoundState, move: GameMove) -> RoundState:
         """The state after ``move``; :class:`IllegalMoveError` naming the rule otherwise.
 
         The checks and changes are :class:`~replay.marriage.turns.Turns`, on a working
@@ -206,7 +206,7 @@ class MarriageEngine:
 
     # --- the end ------------------------------------------------------------------------
 
-    def describe(self, move: Any, players: Sequence[str]) -> str:
+    def describe(self, move: GameMove, players: Sequence[str]) -> str:
         """The move in words with suit symbols (:mod:`replay.describe`)."""
         from .describe import describe
         return describe(move, players)

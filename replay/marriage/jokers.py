@@ -31,8 +31,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 from functools import lru_cache
+from typing import Iterable
 
-from ..cards import ALL_CARDS, Card, Rank, Suit
+from ..cards import ALL_CARDS, RANK_OF, SUIT_OF, Card, Rank, Suit
 from ..rulesets import Ruleset
 
 __all__ = ["Role", "role_of", "role_table", "joker_table", "is_joker", "is_nepal", "poplu_rank", "jhiplu_rank", "roles_of"]
@@ -74,8 +75,9 @@ def _compute_role(card: Card, tiplu: Card | None, nepal: bool) -> Role:
         return Role.MASTER
     if tiplu is None or not tiplu.is_standard:
         return Role.NONE
-    t_rank, t_suit = tiplu.rank, tiplu.suit
-    rank, suit = card.rank, card.suit
+    # both standard cards here: their rank (1-13) and suit (0-3) as ints
+    t_rank, t_suit = RANK_OF[tiplu.code], SUIT_OF[tiplu.code]
+    rank, suit = RANK_OF[card.code], SUIT_OF[card.code]
     if suit == t_suit:
         if rank == t_rank:
             return Role.TIPLU
@@ -128,6 +130,6 @@ def is_joker(card: Card, tiplu: Card | None, ruleset: Ruleset) -> bool:
     return _joker_table(None if tiplu is None else tiplu.code, is_nepal(ruleset))[card.code]
 
 
-def roles_of(cards, tiplu: Card | None, ruleset: Ruleset) -> tuple[Role, ...]:
+def roles_of(cards: Iterable[Card], tiplu: Card | None, ruleset: Ruleset) -> tuple[Role, ...]:
     """``role_of`` for each card, in order."""
     return tuple(role_of(c, tiplu, ruleset) for c in cards)

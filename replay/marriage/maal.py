@@ -42,7 +42,7 @@ from itertools import product
 from operator import itemgetter
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..cards import ALL_CARDS, Card, card_of, card_texts
+from ..cards import ALL_CARDS, RANK_OF, SUIT_OF, Card, card_of, card_texts
 from ..errors import MalformedError
 from ..rulesets import Ruleset
 from .jokers import Role, is_nepal, jhiplu_rank, joker_table, poplu_rank, role_table
@@ -138,7 +138,12 @@ def _rules(ruleset: Ruleset) -> _Rules:
     return rules
 
 
-def _sort_key(item: Item, roles: Sequence[Role]) -> tuple[Any, ...]:
+#: an item's place in the listing (:func:`_sort_key`), and an item beside it
+SortKey = tuple[bool, int, str, tuple[int, ...]]
+Keyed = tuple[SortKey, "Item"]
+
+
+def _sort_key(item: Item, roles: Sequence[Role]) -> SortKey:
     """The order items are listed in: tunnelas and marriages first, then by role, name and
     cards (a card's order is its code's)."""
     return (not item.item.startswith(("marriage", "putali tunnela", "tunnela")), _ROLE_ORDER[roles[item.cards[0].code]],
@@ -163,7 +168,7 @@ class _Scorer:
         self.missing: dict[int, Role] = {}      # a role the maal table lacks: an error if held
         self.values: dict[int, tuple[int, ...]] = {}
         self.best: dict[int, tuple[int, ...]] = {}
-        self.items: dict[int, tuple[tuple[tuple[Any, ...], Item], ...]] = {}
+        self.items: dict[int, tuple[tuple[Keyed, ...], ...]] = {}
         for code in self.codes:
             role = roles[code]
             if role.value not in rules.table_values:
@@ -172,14 +177,14 @@ class _Scorer:
             values = self.values[code] = tuple(rules.table_values[role.value])
             splits = [best_groups(values, n) for n in range(rules.limits[code] + 1)]
             self.best[code] = tuple(pts for pts, _ in splits)
-            made = []
+            made: list[tuple[Keyed, ...]] = []
             for _, sizes in splits:
                 kind = [Item(_item_name(role.value, k), (ALL_CARDS[code],) * k, values[k - 1]) for k in sizes]
                 made.append(tuple((_sort_key(i, roles), i) for i in kind if i.points))
             self.items[code] = tuple(made)
-        self.trio: tuple[int, int, int] | None = None
+        self.trio: tuple[int, ...] = ()   # the marriage's codes (tiplu, poplu, jhiplu), if it has one
         self.marriage_best: tuple[int, ...] = (0,)
-        self.marriage_items: tuple[tuple[tuple[tuple[Any, ...], Item], ...], ...] = ((),)
+        self.marriage_items: tuple[tuple[Keyed, ...], ...] = ((),)
         if known is not None and known.is_standard:
             trio = self.trio = _marriage_codes(known.code)
             values = rules.marriage_values
@@ -193,7 +198,7 @@ class _Scorer:
             self.marriage_items = tuple(made)
 
 
-def _pool(hand: Sequence[Card], table: Sequence[Card], tunnelas: Sequence[Sequence[Card]],
+def _pool(hand: Iterable[Card], table: Sequence[Card], tunnelas: Sequence[Sequence[Card]],
           rules: _Rules) -> tuple[list[int], tuple[int, ...]]:
     """Counts by card code of the counted cards and the codes of the tunnelas at the deal.
 
@@ -231,9 +236,8 @@ def _pool(hand: Sequence[Card], table: Sequence[Card], tunnelas: Sequence[Sequen
 @lru_cache(maxsize=None)
 def _marriage_codes(tiplu_code: int) -> tuple[int, int, int]:
     """The codes of the tiplu, the poplu and the jhiplu of a standard tiplu (MN-27, MC-25)."""
-    tiplu = ALL_CARDS[tiplu_code]
-    return (tiplu_code, card_of(poplu_rank(tiplu.rank), tiplu.suit).code,
-            card_of(jhiplu_rank(tiplu.rank), tiplu.suit).code)
+    rank, suit = RANK_OF[tiplu_code], SUIT_OF[tiplu_code]
+    return tiplu_code, card_of(poplu_rank(rank), suit).code, card_of(jhiplu_rank(rank), suit).code
 
 
 _FIRST = itemgetter(0)
@@ -270,7 +274,7 @@ def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
                 raise MalformedError(f"{ruleset.preset} has no {scorer.missing[code].value} in its maal table")
     best = scorer.best
     trio = scorer.trio
-    max_marriages = min(pool[c] for c in trio) if trio is not None else 0
+    max_marriages = min(pool[c] for c in trio) if trio else 0
     if not tunnela_codes or known is None:   # no tunnela item competes for cards: the usual case
         m_best, total_best = 0, None
         for m in range(max_marriages + 1):
@@ -296,11 +300,11 @@ def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
             if key in table_values["tunnela_at_deal"]:
                 tunnela_items.append((code, table_values["tunnela_at_deal"][key], "tunnela at deal"))
     best_points: int | None = None
-    best_plan: tuple = ()
+    best_plan: tuple[Sequence[tuple[int, int, str]], int, list[int]] = ((), 0, pool)   # the first plan replaces it
     for chosen in product((False, True), repeat=len(tunnela_items)):
         counts = list(pool)
         base = 0
-        taken = []
+        taken: list[tuple[int, int, str]] = []
         for take, item in zip(chosen, tunnela_items):
             if take:
                 counts[item[0]] -= 3
@@ -316,8 +320,8 @@ def count_maal(*, hand: Iterable[Card], table: Iterable[Card] = (),
                     total += best[code][n]
             if best_points is None or total > best_points:
                 best_points, best_plan = total, (tuple(taken), m, counts)
-    taken, m, counts = best_plan
-    return _maal(scorer, held, taken, m, counts, best_points)
+    plan_taken, m, counts = best_plan
+    return _maal(scorer, held, plan_taken, m, counts, best_points)
 
 
 _NOTHING = Maal(0)

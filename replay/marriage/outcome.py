@@ -5,9 +5,9 @@ Maal is counted by :func:`replay.marriage.maal.count_maal` (MN-29, D-8) and the 
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
 
-from ..cards import Card, card_texts
+from ..cards import card_texts
 from ..game import Outcome
 from ..rulesets import Ruleset
 from . import maal, payments
@@ -34,7 +34,7 @@ def round_outcome(state: RoundState, ruleset: Ruleset) -> Outcome:
     breakdown = []
     for s, m in zip(state.seats, counts):
         breakdown.append({
-            "maal": _items_json(m.items), "points": m.points, "seen": s.has_shown,
+            "maal": [i.to_json() for i in m.items], "points": m.points, "seen": s.has_shown,
             "dublee": s.dublee,
             "tunnelas_at_deal": [card_texts(g) for g in s.tunnelas_at_deal],
             "shown": [card_texts(g) for g in s.shown],
@@ -49,15 +49,3 @@ def round_outcome(state: RoundState, ruleset: Ruleset) -> Outcome:
                             "discard": str(state.finish.discard), "dublee": state.finish.dublee}
     return Outcome(points=scores, net_points=tuple(nets), winner=state.winner,
                    breakdown=tuple(breakdown), detail=detail)
-
-
-def _items_json(items: Sequence[Any]) -> list[Any]:
-    out = []
-    for item in items:
-        if hasattr(item, "to_json"):
-            out.append(item.to_json())
-        elif isinstance(item, (list, tuple)):
-            out.append([str(x) if isinstance(x, Card) else x for x in item])
-        else:
-            out.append(str(item))
-    return out

@@ -26,6 +26,7 @@ give nothing.  ``GAME.hidden_signals`` adds the discard and joker signals
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING, Callable
 
 from ..cards import RANK_OF, SUIT_OF, Card
 from ..melds import RUNS_OF_THREE
@@ -33,13 +34,16 @@ from ..signals import Observation
 from ..stream import Stream
 from .jokers import is_joker
 from .moves import STOCK, Draw
-from .state import DRAW
+from .state import DRAW, RoundState
+
+if TYPE_CHECKING:
+    from .engine import MarriageEngine
 
 SIGNAL = "marriage.pick"
 REDEALS = 2
 
 
-def use_of(hand: Counter, card: Card, *, shown: bool, joker: bool = False) -> int:
+def use_of(hand: Counter[Card], card: Card, *, shown: bool, joker: bool = False) -> int:
     """How far ``card`` takes the seat's sets (0, 1 or 2): the most cards of ``hand`` (a
     :class:`~collections.Counter`) already in one tunnela or pure sequence through the card,
     and once ``shown``, in one trial through it; a card the seat knows is a ``joker`` is
@@ -61,7 +65,7 @@ def use_of(hand: Counter, card: Card, *, shown: bool, joker: bool = False) -> in
     return best
 
 
-def seat_use(engine, state, seat: int):
+def seat_use(engine: MarriageEngine, state: RoundState, seat: int) -> Callable[[Card], int]:
     """The use function of ``seat`` in ``state``: its hand, whether it has shown, the jokers it knows."""
     me = state.seat(seat)
     hand = Counter(me.hand)
@@ -77,7 +81,7 @@ def seat_use(engine, state, seat: int):
     return use
 
 
-def pick_observation(engine, state, move: Draw, rng: Stream, *, redeals: int = REDEALS) -> Observation | None:
+def pick_observation(engine: MarriageEngine, state: RoundState, move: Draw, rng: Stream, *, redeals: int = REDEALS) -> Observation | None:
     """The observation of one draw (``None`` when it was not a choice between two cards)."""
     if move.auto or state.phase != DRAW or not state.stock or not engine.can_take_discard(state):
         return None
@@ -86,4 +90,3 @@ def pick_observation(engine, state, move: Draw, rng: Stream, *, redeals: int = R
     stock = state.stock
     null = tuple(sign * use(stock[rng.randbelow(len(stock))]) for _ in range(redeals))
     return Observation(SIGNAL, move.seat, sign * use(stock[0]), null)
-

@@ -16,9 +16,10 @@ from ..cards import Card
 from ..deal import left_of
 from ..errors import DeckMismatchError, IllegalMoveError, TipluError
 from ..fairness import HandRandomness
+from ..game import Move as GameMove
 from ..rulesets import Ruleset
 from . import combos, finish as finishing, jokers
-from .moves import DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Move, Show, TunnelaShow
+from .moves import DISCARD, STOCK, DealtShow, Discard, Draw, Finish, Show, TunnelaShow
 from .state import (DRAW, OVER, PLAY, VOID_STOCK, VOID_TURN_CAP, FinishRecord, RoundState, SeatState, WorkingRound,
                     WorkingSeat)
 
@@ -50,7 +51,7 @@ class Turns:
         """The rule ID of the preset's own text."""
         return nepal if self.nepal else classic
 
-    def apply(self, state: WorkingRound, move: Move) -> WorkingRound:
+    def apply(self, state: WorkingRound, move: GameMove) -> WorkingRound:
         """Apply ``move`` to ``state`` in place; :class:`IllegalMoveError` naming the rule otherwise."""
         if state.phase == OVER:
             raise IllegalMoveError("the round is over", rule="D-7")

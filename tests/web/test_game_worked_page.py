@@ -16,16 +16,6 @@ from web.game_templates import worked_template
 RULE_WORDS = ("Rule MC-31", "Rule D-10", "Pot (rules K-1, D-13, D-14)", "Rule R-20")
 
 
-@pytest.fixture
-def toy():
-    from replay import registry
-    from tests import toy_game
-
-    registry.register(toy_game.GAME, presets={"toy": toy_game.PRESET})
-    yield toy_game
-    registry.unregister("toy")
-
-
 def _render(app, worked, ruleset, players):
     with app.app_context():
         return app.jinja_env.get_template("_worked.html").render(

@@ -35,19 +35,6 @@ OTHER_GAMES_WORDS = ("Rule MC-31", "Rule D-10", "Pot (rules K-1, D-13, D-14)", "
 
 
 @pytest.fixture
-def toy():
-    from audit.operator.sim import bots
-    from replay import registry
-    from tests import toy_game
-
-    registry.register(toy_game.GAME, presets={"toy": toy_game.PRESET})
-    bots.register("toy", lambda engine, state, rng: engine.legal_moves(state)[0])
-    yield toy_game
-    registry.unregister("toy")
-    bots.unregister("toy")
-
-
-@pytest.fixture
 def toy_site(toy, tmp_path):
     """A ledger with one toy hand played to the end, revealed and published."""
     db = str(tmp_path / "toy.db")

@@ -29,9 +29,9 @@ from replay.kitti.moves import Arrange
 from replay.kitti.signals import reference_keys
 from replay.kitti.strategy import scored_splits, sets_of, share_table
 from replay.rummy.discard_drop_signals import unmoved
-from replay.rummy.engine import DISCARD, PICK
-from replay.rummy.state import PLAYING
-from replay.rummy.moves import Declare, Discard, Drop
+from replay.rummy.engine import DISCARD, PICK, RummyEngine
+from replay.rummy.state import PLAYING, RummyState
+from replay.rummy.moves import Declare, Discard, Drop, Move
 from replay.rummy.signals import use_of
 from replay.rummy.solver import min_points
 
@@ -71,7 +71,7 @@ def _next_to_pick(state: Any, seat: int) -> int | None:
     return None
 
 
-def _soft_drop(engine: Any, state: Any, partner: int, honest: Any) -> Any:
+def _soft_drop(engine: RummyEngine, state: RummyState, partner: int, honest: Move) -> Move:
     """At the seat's first pick, with the partner not moved yet: drop when the partner is
     strong and the seat is not (soft play); otherwise the honest move."""
     seat = state.turn
@@ -85,7 +85,7 @@ def _soft_drop(engine: Any, state: Any, partner: int, honest: Any) -> Any:
     return honest
 
 
-def rummy_colluding(engine: Any, state: Any, partner: int, honest: Any) -> Any:
+def rummy_colluding(engine: RummyEngine, state: RummyState, partner: int, honest: Move) -> Move:
     """The move of a seat playing for ``partner``, given the ``honest`` bot's move
     (``audit.operator.sim.bots.rummy13.choose_colluding`` passes it)."""
     if state.phase == PICK:
