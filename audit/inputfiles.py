@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import IO
 
 from replay.errors import MalformedError
 
@@ -34,7 +35,7 @@ def require_regular(source: str) -> Path:
     return path
 
 
-def read_bounded(stream, what: str, limit: int = MAX_RECORD_BYTES) -> bytes:
+def read_bounded(stream: IO[bytes], what: str, limit: int = MAX_RECORD_BYTES) -> bytes:
     """All of ``stream`` (binary) if it is at most ``limit`` bytes, else :class:`MalformedError`."""
     data = stream.read(limit + 1)
     if len(data) > limit:

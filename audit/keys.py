@@ -9,6 +9,7 @@ other.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from replay.errors import MalformedError
 
@@ -17,7 +18,7 @@ from .signing import SigningKey
 KEY_FORMAT = "tiplu.key/1"
 
 
-def key_document(key: SigningKey) -> dict:
+def key_document(key: SigningKey) -> dict[str, Any]:
     """The ``tiplu.key/1`` document of ``key`` (it holds the private key: keep it private)."""
     return {"format": KEY_FORMAT, "private_key": key.to_hex(), "public_key": key.public_hex, "key_id": key.key_id}
 

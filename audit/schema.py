@@ -71,7 +71,8 @@ def _message(err: Any) -> str:
     if err.validator == "pattern" and isinstance(described, str) and isinstance(err.instance, str):
         shown = err.instance if len(err.instance) <= 40 else err.instance[:40] + "..."
         return f"{shown!r} is not {described}"
-    return err.message if len(err.message) < 200 else err.message[:200] + "..."
+    message: str = err.message  # jsonschema is untyped: its ValidationError's message is text
+    return message if len(message) < 200 else message[:200] + "..."
 
 
 def validate_record(data: Any, *, kind: int | None = None) -> None:

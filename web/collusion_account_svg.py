@@ -28,10 +28,10 @@ def excess_chart(series: Mapping[str, Any], *, flagged: bool) -> Markup:
     y_max = max(max(abs(t) for t in total), max(band), 1e-9) * 1.1
 
     def x(h: float) -> float:
-        return LEFT + h / x_max * (WIDTH - LEFT - RIGHT)
+        return float(LEFT + h / x_max * (WIDTH - LEFT - RIGHT))
 
     def y(v: float) -> float:
-        return TOP + (y_max - v) / (2 * y_max) * (HEIGHT - TOP - BOTTOM)
+        return float(TOP + (y_max - v) / (2 * y_max) * (HEIGHT - TOP - BOTTOM))
 
     upper = " ".join(f"{x(h):.1f},{y(b):.1f}" for h, b in zip(hands, band))
     lower = " ".join(f"{x(h):.1f},{y(-b):.1f}" for h, b in reversed(list(zip(hands, band))))

@@ -117,7 +117,8 @@ def bars(chart: dict[str, Any]) -> Markup:
     width = left + bw * len(cols) + 4
     height = top + plot_h + bottom
     peak = max([*obs, *exp, 1]) * 1.12
-    y = lambda v: top + plot_h - plot_h * v / peak  # noqa: E731
+    def y(v: float) -> float:
+        return float(top + plot_h - plot_h * v / peak)
     body = [f'<line x1="{left}" y1="{top + plot_h}" x2="{width - 2:g}" y2="{top + plot_h}" stroke="{MUTED}"/>']
     for tick in _ticks(peak):
         body.append(f'<line x1="{left - 3}" y1="{y(tick):.1f}" x2="{width - 2:g}" y2="{y(tick):.1f}" '

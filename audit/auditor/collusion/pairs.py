@@ -9,10 +9,13 @@ opponents and move tokens one way; the graph shows both for a person to review.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
+
+if TYPE_CHECKING:
+    import networkx as nx  # untyped (pyproject's ignore_missing_imports): nx.Graph is Any to the checker
 
 
-def pair_graph(together: Mapping[tuple[str, str], int], flows: Mapping[tuple[str, str], Decimal]):
+def pair_graph(together: Mapping[tuple[str, str], int], flows: Mapping[tuple[str, str], Decimal]) -> "nx.Graph":
     """A ``networkx.Graph``: nodes are accounts, edges ``hands`` together and ``net_flow``
     (tokens the first-named account of the sorted pair received from the other)."""
     import networkx as nx

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Sequence
 
 #: two-sided 99 % of the standard normal, as the t-statistic chart's band (web/collusion_svg.py)
 BAND = 2.576
@@ -31,7 +31,7 @@ class Series:
     total: tuple[float, ...]
     band: tuple[float, ...]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"signal": self.signal, "hands": list(self.hands), "decisions": list(self.decisions),
                 "total": [round(x, 4) for x in self.total], "band": [round(x, 4) for x in self.band]}
 

@@ -14,6 +14,7 @@ from .tables import EPOCH, TableRun, simulate_table
 
 if TYPE_CHECKING:
     from audit.operator.ledger import Ledger
+    from audit.signing import SigningKey
 
 OPERATOR = "demo-operator"
 
@@ -50,7 +51,7 @@ def ensure_operator(ledger: Ledger, name: str = OPERATOR, *, seed: str | None = 
         ledger.new_operator(name, key=None if seed is None else operator_key_for(seed), now=EPOCH)
 
 
-def operator_key_for(seed: str):
+def operator_key_for(seed: str) -> SigningKey:
     """The simulated operator's key derived from ``seed`` (known before the ledger exists:
     the demo's witness is told the log's key first)."""
     from ...signing import SigningKey
@@ -60,7 +61,7 @@ def operator_key_for(seed: str):
 
 
 def simulate_archive(ledger: Ledger, plan: Iterable[tuple[str, int, int]], *, seed: str, tamper_rate: float = 0.0,
-                     table_prefix: str = "", on_record: Callable[[dict, str | None], None] | None = None,
+                     table_prefix: str = "", on_record: Callable[[dict[str, Any], str | None], None] | None = None,
                      on_table: Callable[[TableRun], None] | None = None, bias: Any = None,
                      origin: str = DEFAULT_ORIGIN, tamper_hands: Any = None, tamper_rng: Any = None,
                      peek: Any = None, collude: Any = None) -> ArchiveRun:

@@ -25,9 +25,9 @@ from replay.cards import Card
 from replay.kitti.moves import Arrange
 from replay.kitti.signals import reference_keys
 from replay.kitti.strategy import scored_splits, sets_of, share_table
-from replay.rummy.engine import DISCARD
-from replay.rummy.state import PLAYING
-from replay.rummy.moves import Declare, Discard
+from replay.rummy.engine import DISCARD, RummyEngine
+from replay.rummy.state import PLAYING, RummyState
+from replay.rummy.moves import Declare, Discard, Move
 from replay.rummy.signals import use_of
 from replay.rummy.solver import min_points
 
@@ -62,7 +62,7 @@ def _next_to_pick(state: Any, seat: int) -> int | None:
     return None
 
 
-def rummy_colluding(engine: Any, state: Any, partner: int, honest: Any) -> Any:
+def rummy_colluding(engine: RummyEngine, state: RummyState, partner: int, honest: Move) -> Move:
     """The move of a seat playing for ``partner``, given the ``honest`` bot's move
     (``audit.operator.sim.bots.rummy13.choose_colluding`` passes it)."""
     if state.phase != DISCARD or not isinstance(honest, Discard) or honest.auto or isinstance(honest, Declare):

@@ -71,7 +71,7 @@ class TableRun:
 def simulate_table(ledger: Ledger, *, preset: str, players: int, hands: int, seed: str, table_id: str,
                    operator: str = "demo-operator", overrides: Mapping[str, Any] | None = None,
                    point_value: str = "0.25", commission_pct: str = "5", tamper_rate: float = 0.0,
-                   start: datetime = EPOCH, on_record: Callable[[dict, str | None], None] | None = None,
+                   start: datetime = EPOCH, on_record: Callable[[dict[str, Any], str | None], None] | None = None,
                    bias: "Bias | None" = None, origin: str = DEFAULT_ORIGIN,
                    tamper_hands: Mapping[int, str] | None = None, tamper_rng: Stream | None = None,
                    names: Sequence[str] | None = None, live_moves: bool = True,

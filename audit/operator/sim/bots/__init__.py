@@ -43,7 +43,7 @@ def bot_for(game: str, role: str = "move") -> Callable[..., Any]:
         if exc.name != f"{__name__}.{game}":
             raise
         raise LookupError(f"no bot plays game {game!r}") from None
-    choose = getattr(module, f"choose_{role}", None)
+    choose: Callable[..., Any] | None = getattr(module, f"choose_{role}", None)  # the bot module's function
     if choose is None:
         raise LookupError(f"the {game} bot cannot {ROLES[role]} yet")
     return choose

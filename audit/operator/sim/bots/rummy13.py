@@ -24,7 +24,7 @@ from replay.rummy.engine import DISCARD, PICK, TIMEOUT, RummyEngine, RummyState
 from replay.rummy.groups import card_points
 from replay.rummy.moves import Declare, Discard, Drop, Move, Pick
 from replay.rummy.signals import use_of
-from replay.rummy.solver import best_discard, min_points, solve
+from replay.rummy.solver import Solution, best_discard, min_points, solve
 
 from ..collude import rummy_colluding
 
@@ -44,7 +44,7 @@ def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return hand[:i] + hand[i + 1:]
 
 
-def _best_discard(engine: RummyEngine, hand: tuple[Card, ...], wild: int | None):
+def _best_discard(engine: RummyEngine, hand: tuple[Card, ...], wild: int | None) -> tuple[int, Card, Solution]:
     """(points after, discard, solution) of the discard that leaves the fewest points."""
     high = engine.ruleset["high_card_points"]
     points, card = best_discard(hand, wild, high=high)
