@@ -64,7 +64,7 @@ def new_table():
         if k in kwargs and not isinstance(kwargs[k], str):
             raise ApiError(400, "malformed", f"{k} is a decimal string such as \"0.25\"")
     # the values are untrusted: the ledger checks each one (a typed error, a 400)
-    table = get_ledger().new_table(body.get("table_id"), operator=who.operator, preset=body.get("preset"), **kwargs)  # type: ignore[arg-type]
+    table = get_ledger().new_table(body.get("table_id"), operator=who.operator, preset=body.get("preset"), **kwargs)  # type: ignore[arg-type]  # untrusted: the ledger checks it
     return jsonify(table.to_json()), 201
 
 
