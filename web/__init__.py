@@ -89,7 +89,7 @@ def _trusted_proxies(app: Flask) -> None:
     if n > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]  # Flask's documented wrap
 
 
 def _checkpoint_signer(app: Flask) -> None:

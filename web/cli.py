@@ -87,7 +87,6 @@ def demo_app(db: Path, witnesses: str | None = None) -> Flask:
 
     from . import create_app
 
-
     with Ledger(str(db)) as ledger:
         signer = CheckpointSigner(ledger.signing_key(OPERATOR), DEMO_ORIGIN)
         # the operator's own log (DEMO_ORIGIN/demo-operator): the latest checkpoint when it covers the log

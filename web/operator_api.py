@@ -23,7 +23,6 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
-
 from . import data
 from .api import json_body
 from .auth import require_operator
@@ -65,7 +64,7 @@ def new_table():
         if k in kwargs and not isinstance(kwargs[k], str):
             raise ApiError(400, "malformed", f"{k} is a decimal string such as \"0.25\"")
     # the values are untrusted: the ledger checks each one (a typed error, a 400)
-    table = get_ledger().new_table(body.get("table_id"), operator=who.operator, preset=body.get("preset"), **kwargs)  # type: ignore[arg-type]
+    table = get_ledger().new_table(body.get("table_id"), operator=who.operator, preset=body.get("preset"), **kwargs)  # type: ignore[arg-type]  # untrusted: the ledger checks it
     return jsonify(table.to_json()), 201
 
 
@@ -111,7 +110,6 @@ def finish(hand_id: str):
     """Attach the record: ``{"moves": [...]}`` (the outcome and settlement computed from their
     replay) or ``{"record": {...}}`` (checked against the ledger and the replay, key for key);
     a record the audit would refuse is refused here, 400 ``malformed``, nothing stored."""
-
     view = _own_hand(hand_id)
     body = json_body()
     record, moves, played = body.get("record"), body.get("moves"), body.get("played")
@@ -139,8 +137,6 @@ def play_move(hand_id: str):
 @token_route
 def reveal(hand_id: str):
     """Reveal, then publish: an audit of the ledger reports a revealed hand left unpublished."""
-
-
     view = _own_hand(hand_id)
     signed, _ = get_ledger().reveal_and_publish(view.id, origin=base_origin())
     return _signed(signed, view.id)
@@ -150,8 +146,6 @@ def reveal(hand_id: str):
 @token_route
 def publish(hand_id: str):
     """Publish the record of a revealed hand whose publication was lost (409 if published)."""
-
-
     view = _own_hand(hand_id)
     get_ledger().publish(view.id, origin=base_origin())
     return jsonify({"hand": data.hand_json(get_ledger().get_hand(view.id))}), 201

@@ -92,12 +92,7 @@ def deal_command(preset, hand_id, server_seed, player_seeds, dealer, settings_js
         missing += [] if player_seeds else ["--player-seed"]
         raise click.UsageError(f"missing {', '.join(missing)} (or give --vector FILE)")
     server = parse_server_seed(server_seed)
-    seeds = []
-    for i, text in enumerate(player_seeds):
-        try:
-            seeds.append(parse_player_seed(text))
-        except MalformedError as exc:
-            raise MalformedError(f"seat {i}: {exc}") from None
+    seeds = [parse_player_seed(text) for text in player_seeds]  # each checked by its option's callback
     ruleset = resolve(preset, load_settings(settings_json))
     dealer = len(seeds) - 1 if dealer is None else dealer
     ans = known_answers(server, hand_id, ruleset, seeds, dealer)

@@ -31,5 +31,5 @@ def kind_of(text: str) -> str:
 
 def kind_and_name(source: object) -> tuple[str, str]:
     """``(kind, name)`` of a :class:`~audit.auditor.sources.source.Source` or of a source's name."""
-    kind = getattr(source, "kind", None)
-    return (kind, source.text) if isinstance(kind, str) else (kind_of(str(source)), str(source))  # type: ignore[attr-defined]
+    kind, text = getattr(source, "kind", None), getattr(source, "text", None)
+    return (kind, text) if isinstance(kind, str) and isinstance(text, str) else (kind_of(str(source)), str(source))

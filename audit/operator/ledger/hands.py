@@ -162,7 +162,6 @@ class HandLifecycle:
             raise LedgerIntegrityError(f"hand {hand_id!r} has no stored server seed (secret store {self._secrets_path})")
         return seed
 
-
     def new_hand(self, table_id: str, players: Sequence[str], *, dealer: int = 0, hand_id: str | None = None,
                  now: datetime | None = None) -> dict[str, Any]:
         """Create a hand at a table: its players in seat order and its dealer.  Signed ``hand``."""

@@ -139,7 +139,7 @@ class Ledger(HandLifecycle, MovePlay, LedgerReads, Publishing):
                 store = getattr(self.db, "_tiplu_secret_store", None)
                 if store is None:
                     store = SecretStore(":memory:")
-                    self.db._tiplu_secret_store = store  # type: ignore[attr-defined]
+                    self.db._tiplu_secret_store = store  # type: ignore[attr-defined]  # kept on sqlite-utils' Database
                 self._secret_store = store
             else:
                 self._secret_store = SecretStore(self._secrets_path)
