@@ -8,7 +8,7 @@ signal.  Its observations are kept in a cache directory (``TIPLU_TEST_CACHE``, d
 used only if the first hands of two tables, played again by the code as it is, give exactly
 the kept numbers (every account's and every pair's observations of those hands,
 :func:`matches`); otherwise it is built again, so a change to a signal, the solver or a bot
-is not tested against stale numbers.  Building took about 5.5 CPU-minutes (about 33 ms a
+is not tested against stale numbers.  Building took about 6 CPU-minutes (about 35 ms a
 hand, bots and signals), split over two processes by table."""
 from __future__ import annotations
 

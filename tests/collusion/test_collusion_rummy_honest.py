@@ -2,7 +2,7 @@
 (``docs/collusion.md``): 25 tables of four honest bots, 400 hands each, 100 accounts, every
 account tested on ``rummy13.pick``, ``rummy13.discard`` and ``rummy13.drop`` and every pair on
 its pair signals, in one Benjamini-Hochberg control at 1 %.  The observations are played once
-and kept in the test cache (``tests/collusion/rummy_honest.py``; about 5.5 CPU-minutes to
+and kept in the test cache (``tests/collusion/rummy_honest.py``; about 6 CPU-minutes to
 build; a kept copy is used only if the first hands of two tables, played again, give the
 same numbers); the review itself takes seconds."""
 from __future__ import annotations
