@@ -2,12 +2,14 @@
 """The pair review's power and false-positive rate (``docs/collusion.md``, "Pairs").
 
     python bench/collusion_pairs.py power [--preset kitti] [--runs 2] [--rates 1,0.5,0.25]
+    python bench/collusion_pairs.py power --preset rummy13 --tables 2 --signal rummy13.soft_drop
     python bench/collusion_pairs.py honest [--preset kitti] [--hands 10000]
 
 ``power``: four tables of four (16 accounts), a colluding pair in seats 0 and 1 of the first
 (:mod:`audit.operator.sim.collude`, sharing on the given share of its decisions); each table played
 once to the grid's longest length and reviewed on every prefix of the grid -- the first
-length at which the pair is flagged (on any pair signal), per seed, and how many other
+length at which the pair is flagged (on any pair signal, or on ``--signal`` only; ``--tables``
+tables instead of four), per seed, and how many other
 accounts and pairs were flagged on the way.  ``honest``: honest archives (tables of four,
 400 hands each) reviewed whole, account and pair flags counted.  Played in memory
 (:mod:`audit.auditor.collusion.cheaters`), the same functions ``tiplu collusion`` uses.
@@ -38,7 +40,8 @@ def _review(parts, length):
     return review(obs)
 
 
-def power(preset: str, runs: int, rates: list[float], longest: int | None) -> None:
+def power(preset: str, runs: int, rates: list[float], longest: int | None, tables: int = 4,
+          signal: str | None = None) -> None:
     from audit.auditor.collusion.cheaters import account, played_parts
 
     grid = [g for g in GRIDS[preset] if longest is None or g <= longest]
@@ -53,13 +56,13 @@ def power(preset: str, runs: int, rates: list[float], longest: int | None) -> No
             at = None
             lengths = iter(grid)
             length = next(lengths)
-            for t, h, part in played_parts(preset, tables=4, players=4, hands=grid[-1], seed=f"pairs{run}",
+            for t, h, part in played_parts(preset, tables=tables, players=4, hands=grid[-1], seed=f"pairs{run}",
                                            collude={0: (0, 1, round(rate * 1000))}):
                 parts[(t, h)] = part
-                if t < 3 or h + 1 < length:
+                if t < tables - 1 or h + 1 < length:
                     continue
                 rep = _review(parts, length)   # every table has played `length` hands
-                hit = [f for f in rep.pair_flags if {f.account, f.target} == pair]
+                hit = [f for f in rep.pair_flags if {f.account, f.target} == pair and signal in (None, f.signal)]
                 # a flag on neither planted account is false; one on a planted account (its own
                 # signals, or a pair with a third account) is reported apart
                 other += sum(1 for f in rep.flags if f.account not in pair)
@@ -106,13 +109,15 @@ def main() -> None:
     p.add_argument("--runs", type=int, default=2)
     p.add_argument("--rates", default="1,0.5,0.25")
     p.add_argument("--longest", type=int, default=None)
+    p.add_argument("--tables", type=int, default=4)
+    p.add_argument("--signal", default=None, help="the pair counts as flagged on this signal only")
     h = sub.add_parser("honest")
     h.add_argument("--preset", default="kitti", choices=sorted(GRIDS))
     h.add_argument("--hands", type=int, default=10_000)
     h.add_argument("--runs", type=int, default=1)
     args = ap.parse_args()
     if args.cmd == "power":
-        power(args.preset, args.runs, [float(x) for x in args.rates.split(",")], args.longest)
+        power(args.preset, args.runs, [float(x) for x in args.rates.split(",")], args.longest, args.tables, args.signal)
     else:
         honest(args.preset, args.hands, args.runs)
 

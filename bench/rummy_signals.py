@@ -13,8 +13,11 @@ memo tables (:func:`replay.rummy.solver.clear_caches`):
 * **now** -- :func:`~replay.rummy.solver.min_points` (points only, memoised on the multiset)
   and :func:`~replay.rummy.solver.best_discard` (the bound that skips discards that cannot win).
 
-Both passes must give the same observations (checked).  Printed: CPU seconds per hand of each
-and the ratio.  Times are this thread's CPU time, so other work on a shared machine does not
+Both passes must give the same observations (checked).  Printed: CPU milliseconds per hand
+of each and the ratio; then the same for a whole simulated hand, the bots' play and the
+observations together (the bots ask the solver for the same hands as the signals, so they
+share the memo; the baseline's bots try every discard with a full solve too), which is what
+an in-memory power or false-positive run (``bench/collusion.py``) costs.  Times are this thread's CPU time, so other work on a shared machine does not
 inflate them.
 
     python bench/rummy_signals.py [--hands 40]
@@ -24,7 +27,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from decimal import Decimal
 from pathlib import Path
 from unittest import mock
@@ -83,21 +86,29 @@ def plain_best_discard(cards, wild, *, high):
 
 
 @contextmanager
-def baseline():
-    """The signals' solver calls as they were: no memo, no bound, every card tried."""
-    with mock.patch("replay.rummy.signals.min_points", plain_min_points), \
-            mock.patch("replay.rummy.signals.best_discard", plain_best_discard), \
-            mock.patch("replay.rummy.discard_drop_signals.min_points", plain_min_points), \
-            mock.patch("replay.rummy.pair_signals.best_discard", plain_best_discard):
+def baseline(*, bots: bool = False):
+    """The signals' solver calls as they were: no memo, no bound, every card tried (and the
+    bots', with ``bots``)."""
+    names = ["replay.rummy.signals.min_points", "replay.rummy.signals.best_discard",
+             "replay.rummy.discard_drop_signals.min_points", "replay.rummy.pair_signals.best_discard",
+             "replay.rummy.soft_signals.min_points"]
+    if bots:
+        names += ["audit.operator.sim.bots.rummy13.min_points", "audit.operator.sim.bots.rummy13.best_discard",
+                  "audit.operator.sim.collude.min_points"]
+    with ExitStack() as stack:
+        for name in names:
+            stack.enter_context(mock.patch(name, plain_best_discard if name.endswith("best_discard")
+                                           else plain_min_points))
         yield
 
 
-def observe(hands: list) -> tuple[list, float]:
+def observe(hands: list, *, fresh: bool = True) -> tuple[list, float]:
     from audit.auditor.collusion.observe import decision_observations
     from audit.auditor.collusion.pair_signals import hand_pair_observations
     from replay.rummy.solver import clear_caches
 
-    clear_caches()
+    if fresh:
+        clear_caches()
     t0 = time.thread_time()
     out = [(decision_observations(game, engine, hand_id, steps),
             hand_pair_observations(game, engine, hand_id, steps, nets))
@@ -120,7 +131,24 @@ def main() -> None:
     print(f"{n} Rummy hands, {decisions} observations (identical in both passes)")
     print(f"baseline (every discard tried, full solve, no memo): {t_old / n * 1000:.1f} ms a hand")
     print(f"now (points memoised, bounded best discard):         {t_new / n * 1000:.1f} ms a hand")
-    print(f"speed-up: x{t_old / t_new:.2f}")
+    print(f"speed-up of the signals: x{t_old / t_new:.2f}")
+    from replay.rummy.solver import clear_caches
+
+    table = max(4, args.hands // 4)
+    with baseline(bots=True):
+        clear_caches()
+        t0 = time.thread_time()
+        old = [observe(played(table), fresh=False)[0]]
+        t_old = time.thread_time() - t0
+    clear_caches()
+    t0 = time.thread_time()
+    new = [observe(played(table), fresh=False)[0]]
+    t_new = time.thread_time() - t0
+    if old != new:
+        raise SystemExit("the two simulated passes gave different observations")
+    print(f"a simulated hand, played and observed ({2 * table} hands): baseline {t_old / (2 * table) * 1000:.1f} ms, "
+          f"now {t_new / (2 * table) * 1000:.1f} ms a hand")
+    print(f"speed-up of a simulated hand: x{t_old / t_new:.2f}")
 
 
 if __name__ == "__main__":

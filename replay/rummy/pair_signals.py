@@ -31,6 +31,7 @@ from ..pair_signals import PairObservation
 from .solver import best_discard
 from .moves import Discard, Pick
 from .signals import REDEALS, use_of
+from .soft_signals import soft_drop_observations
 from .state import PICK
 
 if TYPE_CHECKING:
@@ -79,11 +80,13 @@ def feed_observation(engine: RummyEngine, state: RummyState, move: Discard, afte
 
 def hand_pair_signals(engine: RummyEngine, steps: Sequence[tuple[int, RummyState, Move]],
                       rng_for: Callable[[int], Stream]) -> list[PairObservation]:
-    """Every ``rummy13.feed`` observation of one hand (found by :func:`replay.pair_signals.decision_pair_signals`)."""
+    """Every ``rummy13.feed`` and ``rummy13.soft_drop`` (:mod:`.soft_signals`) observation of
+    one hand (found by :func:`replay.pair_signals.decision_pair_signals`)."""
     out: list[PairObservation] = []
     known: dict[int, list[Card]] = {}   # seat -> cards it took from the open pile, still held
     for n, (index, state, move) in enumerate(steps):
         after = steps[n + 1][1] if n + 1 < len(steps) else engine.apply(state, move)
+        out.extend(soft_drop_observations(engine, state, move, rng_for(index)))   # rummy13.soft_drop
         if isinstance(move, Pick) and move.source == "open":
             known.setdefault(move.seat, []).append(state.open_pile[-1])
         elif isinstance(move, Discard):

@@ -10,7 +10,7 @@ by the same functions (:func:`audit.auditor.collusion.observe.decision_observati
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, Sequence
 
 from replay.fairness import hand_randomness
 from replay.registry import game_for
@@ -26,8 +26,9 @@ from ...operator.sim.tables import SimStreams
 
 @dataclass
 class _Table:
-    """One simulated table of the run: its streams, accounts, cheats, and where its play stands."""
+    """One simulated table of the run: its number, streams, accounts, cheats, and where its play stands."""
 
+    table: int
     sim: SimStreams
     names: tuple[str, ...]
     peek: dict[int, int] | None  # seat -> per mille of decisions it peeks
@@ -44,15 +45,16 @@ def account(table: int, seat: int) -> str:
 def played_observations(preset: str, *, tables: int, players: int, hands: int, seed: str,
                         peek: Mapping[tuple[int, int], int] | None = None,
                         collude: Mapping[int, tuple[int, int, int]] | None = None,
-                        peek_role: str = "peeking") -> Observations:
+                        peek_role: str = "peeking", table_ids: Sequence[int] | None = None) -> Observations:
     """Play ``tables`` tables of ``hands`` hands each and observe every decision.
     ``peek`` maps ``(table, seat)`` to how often, per mille, that seat plays as a superuser;
     ``collude`` maps a table to ``(seat, seat, per mille)``: a colluding pair at it
     (:mod:`audit.operator.sim.collude`); ``peek_role``: which superuser peeks
-    (:func:`audit.operator.sim.bots.bot_for`)."""
+    (:func:`audit.operator.sim.bots.bot_for`); ``table_ids``: play only these of the tables
+    (each table's hands depend on its number alone, so a run can be split across processes)."""
     out = Observations()
     for _t, _h, part in played_parts(preset, tables=tables, players=players, hands=hands, seed=seed,
-                                     peek=peek, collude=collude, peek_role=peek_role):
+                                     peek=peek, collude=collude, peek_role=peek_role, table_ids=table_ids):
         add_part(out, part)
     return out
 
@@ -60,20 +62,22 @@ def played_observations(preset: str, *, tables: int, players: int, hands: int, s
 def played_parts(preset: str, *, tables: int, players: int, hands: int, seed: str,
                  peek: Mapping[tuple[int, int], int] | None = None,
                  collude: Mapping[int, tuple[int, int, int]] | None = None,
-                 peek_role: str = "peeking") -> Iterator[tuple[int, int, HandPart]]:
+                 peek_role: str = "peeking",
+                 table_ids: Sequence[int] | None = None) -> Iterator[tuple[int, int, HandPart]]:
     """:func:`played_observations` hand by hand: ``(table, hand, its part of the review)``,
     hand by hand across the tables (``bench/collusion_pairs.py`` reviews prefixes of one long run)."""
     ruleset = resolve(preset)
     game = game_for(ruleset.game)
     tabs = []
-    for t in range(tables):
+    for t in (range(tables) if table_ids is None else table_ids):
         pair = (collude or {}).get(t)
-        tabs.append(_Table(SimStreams(f"{seed}/t{t}"), tuple(account(t, s) for s in range(players)),
+        tabs.append(_Table(t, SimStreams(f"{seed}/t{t}"), tuple(account(t, s) for s in range(players)),
                            {s: k for (tt, s), k in (peek or {}).items() if tt == t} or None,
                            {pair[0]: (pair[1], pair[2]), pair[1]: (pair[0], pair[2])} if pair else None,
                            dict(game.carry), players - 1))
     for h in range(hands):   # hand by hand across the tables, so a prefix is every table's first hands
-        for t, tab in enumerate(tabs):
+        for tab in tabs:
+            t = tab.table
             sim, dealer, carry = tab.sim, tab.dealer, tab.carry
             hand_id = f"t{t}-h{h:05d}"
             randomness = hand_randomness(sim.bytes(f"server:{hand_id}", 32), hand_id, ruleset,

@@ -15,6 +15,9 @@ PAIR_SIGNALS = {
                       "arrangements win with the other's hand redealt at random",
     "rummy13.feed": "points its discards saved the other account's hidden hand (against its own best discard), "
                     "beyond what they save a hand redealt from the cards it could not see",
+    "rummy13.soft_drop": "strength of the other account's hidden hand when it dropped at its first pick "
+                         "(soft play: standing aside for a strong partner), beyond the same hand redealt with "
+                         "the closed stock",
     "marriage.feed": "use of its discards to the other account's sets, who drew next and had not moved yet "
                      "(against its own least useful card), beyond what they give that hand redealt with the stock",
     "tokens.flow": "tokens the first account received from the second, net, where chance (each hand's results "

@@ -2,7 +2,8 @@
 accounts and test them with the accounts' tests (``docs/collusion.md``, "Pairs").
 
 :func:`hand_pair_observations` replays one hand's steps through the game's decision pair
-signals (``replay/<game>/pair_signals.py``: ``kitti.together``, ``rummy13.feed``) and adds every
+signals (``replay/<game>/pair_signals.py``: ``kitti.together``, ``rummy13.feed``,
+``rummy13.soft_drop``) and adds every
 game's ``tokens.flow``.  :func:`assess` runs the one-sided t-test of
 :mod:`.significance` on every (account, account, signal) with at least the minimum sample and
 puts their p-values through **one** Benjamini-Hochberg procedure together with the

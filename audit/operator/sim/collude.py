@@ -15,7 +15,10 @@ with that knowledge, per game:
 * **13-card Rummy** -- at a discard, among the cards whose loss costs the seat no more than
   :data:`RUMMY_SLACK` points over its best discard, it throws the one most useful to its
   partner when the partner picks next (feeding), and the one least useful to the partner
-  otherwise (holding what the partner needs for later).  Every other move is the honest bot's.
+  otherwise (holding what the partner needs for later).  At its first pick, while the partner
+  has not moved yet, it stands aside (soft play): it drops (R-16) when the partner's hand
+  counts at most :data:`SOFT_PARTNER` points and its own at least :data:`SOFT_OWN`.  Every
+  other move is the honest bot's.
 """
 from __future__ import annotations
 
@@ -25,14 +28,20 @@ from replay.cards import Card
 from replay.kitti.moves import Arrange
 from replay.kitti.signals import reference_keys
 from replay.kitti.strategy import scored_splits, sets_of, share_table
-from replay.rummy.engine import DISCARD, RummyEngine
+from replay.rummy.discard_drop_signals import unmoved
+from replay.rummy.engine import DISCARD, PICK, RummyEngine
 from replay.rummy.state import PLAYING, RummyState
-from replay.rummy.moves import Declare, Discard, Move
+from replay.rummy.moves import Declare, Discard, Drop, Move
 from replay.rummy.signals import use_of
 from replay.rummy.solver import min_points
 
 #: Points over its best discard a colluding Rummy seat gives up to feed (or starve) its partner.
 RUMMY_SLACK = 5
+#: A colluding Rummy seat drops at its first pick when its unmoved partner's hand counts at
+#: most this many points ...
+SOFT_PARTNER = 40
+#: ... and its own at least this many (a poor hand it would only play against the partner).
+SOFT_OWN = 50
 
 ChooseColluding = Callable[[Any, Any, Any, int], Any]
 
@@ -62,9 +71,25 @@ def _next_to_pick(state: Any, seat: int) -> int | None:
     return None
 
 
+def _soft_drop(engine: RummyEngine, state: RummyState, partner: int, honest: Move) -> Move:
+    """At the seat's first pick, with the partner not moved yet: drop when the partner is
+    strong and the seat is not (soft play); otherwise the honest move."""
+    seat = state.turn
+    if (getattr(honest, "auto", False) or state.has_picked[seat] or state.missed[seat]
+            or partner not in unmoved(state, seat)):
+        return honest
+    high = engine.ruleset["high_card_points"]
+    if (min_points(state.hands[partner], state.wild, high=high) <= SOFT_PARTNER
+            and min_points(state.hands[seat], state.wild, high=high) >= SOFT_OWN):
+        return Drop(seat)
+    return honest
+
+
 def rummy_colluding(engine: RummyEngine, state: RummyState, partner: int, honest: Move) -> Move:
     """The move of a seat playing for ``partner``, given the ``honest`` bot's move
     (``audit.operator.sim.bots.rummy13.choose_colluding`` passes it)."""
+    if state.phase == PICK:
+        return _soft_drop(engine, state, partner, honest)
     if state.phase != DISCARD or not isinstance(honest, Discard) or honest.auto or isinstance(honest, Declare):
         return honest
     seat, high = state.turn, engine.ruleset["high_card_points"]
