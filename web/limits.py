@@ -38,7 +38,7 @@ Beyond a limit: 429 ``rate_limited`` in the one error shape, with ``Retry-After`
 from __future__ import annotations
 
 import threading
-from typing import Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 from flask import Flask, current_app, g, request
 from flask_limiter import Limiter
@@ -166,7 +166,9 @@ def init_app(app: Flask) -> None:
                                 exempt_when=lambda: principal_or_none() is None)
     failed = limiter.shared_limit(_auth_fail_limit, scope="auth-failures", key_func=_client_key,
                                   deduct_when=_unauthenticated, exempt_when=lambda: principal_or_none() is not None)
-    for endpoint, view in list(app.view_functions.items()):
+    for endpoint, route_view in list(app.view_functions.items()):
+        # Flask-Limiter's decorators are typed for sync and async views alike: the views here are sync
+        view: Callable[..., Any] = route_view
         kind = limit_of(app, endpoint)
         if kind not in KINDS:
             raise ValueError(f"route {endpoint!r} declares the unknown limit {kind!r}")

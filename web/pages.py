@@ -28,6 +28,7 @@ from replay.errors import TipluError
 from replay.records import parse_record
 from replay.settlement import format_amount
 
+from .static_files import STATIC
 from .witness_view import configured_vkeys, record_cosignatures
 from . import data, game_templates
 from .db import get_ledger
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
 
 bp = Blueprint("pages", __name__)
 
-STATIC = Path(__file__).parent / "static"
 LATEST = 20
 CARD_RE = re.compile(r"^(?:[A2-9TJQK][SHDC]|JK|MC)$")
 #: keys of an engine's view that name special cards (highlighted wherever they appear)
