@@ -28,7 +28,6 @@ import argparse
 import sys
 import time
 from contextlib import ExitStack, contextmanager
-from decimal import Decimal
 from pathlib import Path
 from unittest import mock
 
@@ -36,33 +35,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def played(hands: int) -> list:
-    """``(preset game, engine, hand id, steps, nets)`` of every hand of the two tables."""
-    from replay.fairness import hand_randomness
-    from replay.registry import game_for
-    from replay.rulesets import resolve
-    from audit.operator.sim.play import play_hand
-    from audit.operator.sim.tables import SimStreams
+    """``(game, engine, hand id, steps, nets)`` of every hand of the two tables (table 0: a
+    superuser in seat 0; table 1: a colluding pair in seats 0 and 1)."""
+    from audit.auditor.collusion.cheaters import played_hands
 
-    ruleset = resolve("rummy13")
-    game = game_for(ruleset.game)
     out = []
-    for t, (peek, collude) in enumerate((({0: 1000}, None), (None, {0: (1, 1000), 1: (0, 1000)}))):
-        sim, carry, dealer = SimStreams(f"bench-rummy-signals/t{t}"), dict(game.carry), 3
-        for h in range(hands):
-            hand_id = f"t{t}-h{h:05d}"
-            randomness = hand_randomness(sim.bytes(f"server:{hand_id}", 32), hand_id, ruleset,
-                                         [sim.bytes(f"player:{hand_id}:{s}", 16) for s in range(4)])
-            got = play_hand(randomness, dealer=dealer, carry=carry, rng=sim.stream(f"bot:{hand_id}"),
-                            peek=peek, collude=collude)
-            engine = game.engine(ruleset)
-            state = engine.start(randomness, dealer=dealer, **game.table_options(carry))
-            steps = []
-            for i, raw in enumerate(got.moves):
-                move = game.parse_move_json(raw)
-                steps.append((i, state, move))
-                state = engine.apply(state, move)
-            out.append((game, engine, hand_id, steps, tuple(Decimal(n) for n in got.outcome.net_points)))
-            carry, dealer = game.next_carry(carry, got.outcome), (dealer + 1) % 4
+    for t, (peek, collude) in enumerate((({(0, 0): 1000}, None), (None, {1: (0, 1, 1000)}))):
+        for hand in played_hands("rummy13", tables=2, players=4, hands=hands, seed="bench-rummy-signals",
+                                 peek=peek, collude=collude, table_ids=[t]):
+            out.append((hand.game, hand.engine, hand.hand_id, list(hand.steps), hand.nets))
     return out
 
 

@@ -66,6 +66,35 @@ def played_parts(preset: str, *, tables: int, players: int, hands: int, seed: st
                  table_ids: Sequence[int] | None = None) -> Iterator[tuple[int, int, HandPart]]:
     """:func:`played_observations` hand by hand: ``(table, hand, its part of the review)``,
     hand by hand across the tables (``bench/collusion_pairs.py`` reviews prefixes of one long run)."""
+    for hand in played_hands(preset, tables=tables, players=players, hands=hands, seed=seed, peek=peek,
+                             collude=collude, peek_role=peek_role, table_ids=table_ids):
+        found = decision_observations(hand.game, hand.engine, hand.hand_id, hand.steps)
+        pairs = hand_pair_observations(hand.game, hand.engine, hand.hand_id, hand.steps, hand.nets)
+        yield hand.table, hand.hand, HandPart(preset, hand.names, tuple(found), hand.nets, pairs)
+
+
+@dataclass(frozen=True)
+class PlayedHand:
+    """One simulated hand before it is observed: where it was played, its steps ``(index, state
+    the move was made in, move)`` and its settled nets."""
+
+    table: int
+    hand: int
+    hand_id: str
+    names: tuple[str, ...]
+    game: Any
+    engine: Any
+    steps: tuple[tuple[int, Any, Any], ...]
+    nets: tuple[Decimal, ...]
+
+
+def played_hands(preset: str, *, tables: int, players: int, hands: int, seed: str,
+                 peek: Mapping[tuple[int, int], int] | None = None,
+                 collude: Mapping[int, tuple[int, int, int]] | None = None,
+                 peek_role: str = "peeking",
+                 table_ids: Sequence[int] | None = None) -> Iterator[PlayedHand]:
+    """The hands of :func:`played_parts`, played and replayed but not observed
+    (``bench/rummy_signals.py`` times the observing alone)."""
     ruleset = resolve(preset)
     game = game_for(ruleset.game)
     tabs = []
@@ -91,10 +120,8 @@ def played_parts(preset: str, *, tables: int, players: int, hands: int, seed: st
                 move = game.parse_move_json(raw)
                 steps.append((i, state, move))
                 state = engine.apply(state, move)
-            found = decision_observations(game, engine, hand_id, steps)
             nets = tuple(settle(played.outcome.net_points, point_value=Decimal("0.25"), commission_pct=Decimal("5"),
                                 pot_delta_points=played.outcome.pot_delta_points).nets)
-            pairs = hand_pair_observations(game, engine, hand_id, steps, nets)
-            yield t, h, HandPart(preset, tab.names, tuple(found), nets, pairs)
+            yield PlayedHand(t, h, hand_id, tab.names, game, engine, tuple(steps), nets)
             tab.carry = game.next_carry(carry, played.outcome)
             tab.dealer = (dealer + 1) % players
