@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 MODULES = {
     "stream": ("replay/stream.py", ["tests/fairness/test_stream_fast.py", "tests/fairness/test_fairness_vectors.py",
                                    "tests/fairness/test_fairness_properties.py"]),
-    "settlement": ("replay/settlement.py", ["tests/test_settlement.py", "tests/test_settlement_messages.py"]),
+    "settlement": ("replay/settlement.py", ["tests/test_settlement.py", "tests/test_settlement_messages.py",
+                                           "tests/test_table_money_rule.py"]),
     "merkle": ("audit/tlog/merkle.py", ["tests/tlog/test_merkle_pinned.py"]),
     "statement_check": ("audit/auditor/verdict/statement_check.py",
                         ["tests/audit/test_statement_check_faults.py"]),

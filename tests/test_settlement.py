@@ -72,7 +72,7 @@ def test_parse_amount_rejects(bad):  # rule D-2: exact decimals, never floats
 
 def test_parse_amount_limits():
     assert parse_amount("-1.50", allow_negative=True) == D("-1.50")
-    assert parse_amount("101") == D("101")  # an amount has no upper bound but its digits; a commission has (test_table_money)
+    assert parse_amount("101") == D("101")  # an amount has no upper bound but its digits; a commission has (test_table_money_rule)
     with pytest.raises(MalformedError, match="two decimal places"):
         parse_amount("0.125")
 
