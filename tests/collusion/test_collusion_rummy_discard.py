@@ -92,14 +92,17 @@ def test_the_drop_score_is_the_danger_of_the_unmoved_opponents_signed_by_the_cho
 
 @pytest.mark.slow
 def test_a_planted_superuser_is_flagged_on_its_discards_and_drops_and_an_honest_table_is_not():
-    # docs/collusion.md's measurement (bench/collusion.py prefix --tables 2, seed power0): the
-    # superuser's discards (which avoid feeding the next player) and first drops (against strong
-    # hidden hands) are each flagged at 100 hands of its table; the same tables played honestly
-    # flag nobody
+    # docs/collusion.md (seed power0, two tables, the full review): at 100 hands of its table
+    # the superuser's first drops (against strong hidden hands) are flagged; its discards
+    # (which avoid feeding the next player) stand out at p < 0.001 but, in the one control
+    # over accounts, signals and the pair tests (rummy13.soft_drop among them), are not yet
+    # flagged; the same tables played honestly flag nobody
     peek = review(played_observations("rummy13", tables=2, players=4, hands=100, seed="power0",
                                       peek={(0, 0): 1000}))
     flagged = {(t.account, t.signal) for t in peek.flags}
-    assert {(account(0, 0), DISCARD_SIGNAL), (account(0, 0), DROP_SIGNAL)} <= flagged
+    assert (account(0, 0), DROP_SIGNAL) in flagged
     assert {a for a, _ in flagged} == {account(0, 0)}
+    discard = [t for t in peek.tests if t.account == account(0, 0) and t.signal == DISCARD_SIGNAL]
+    assert len(discard) == 1 and discard[0].tested and discard[0].p < 0.001
     honest = review(played_observations("rummy13", tables=2, players=4, hands=100, seed="power0"))
     assert honest.flags == () and sum(t.tested for t in honest.tests if t.signal == DISCARD_SIGNAL) == 8
