@@ -1,22 +1,11 @@
 /**
- * The verify page's DOM helpers (verify.mjs): an element by id, a new element (text only,
- * never HTML: nothing pasted becomes markup), a card face and a row of them.
+ * The verify page's DOM helpers (verify.mjs): an element by id and a new element (text only,
+ * never HTML; from dom.mjs, which the hand page's viewer shares), a card face and a row of them.
  */
 import { cardInfo, parseCard } from "./verifier/cards.mjs";
+import { el } from "./dom.mjs";
 
-export const $ = (id) => document.getElementById(id);
-
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children) if (c !== null && c !== undefined) node.append(c);
-  return node;
-}
+export { $, el } from "./dom.mjs";
 
 /* ---------- cards ---------- */
 

@@ -17,6 +17,7 @@
  * points (shown at the last step).
  */
 import { cardRow, cardSvg, isCard, isCards } from "./cards.mjs";
+import { $, el } from "../dom.mjs";
 
 const TOP_LAST = /discard|open/;
 const HIGHLIGHT_KEYS = ["tiplu", "wild", "wild_rank", "highlight", "maal", "joker", "jokers", "indicator"];
@@ -24,22 +25,9 @@ const data = JSON.parse(document.getElementById("replay-data").textContent);
 const steps = data.steps;
 const rejected = data.rejected ?? [];
 const SHOWN_REJECTED = 3;
-const $ = (id) => document.getElementById(id);
 const root = $("replay");
 let current = 0;
 let timer = null;
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children) if (c !== null && c !== undefined) node.append(c);
-  return node;
-}
 
 function label(key) {
   return String(key).replace(/_/g, " ");
