@@ -49,15 +49,18 @@ def _receipt_text(signed: dict) -> str:
 @click.argument("hand_id")
 @click.option("--move", "move_text", metavar="JSON", required=True,
               help="The move as the record will list it (the engine's move JSON; 'time' is added when absent). "
-                   "'-' reads stdin: one move, a JSON array or JSON lines of moves, in order.")
+                   "'-' reads stdin: one move, a JSON array or JSON lines of moves, in order (an empty array plays nothing).")
 @db_option
 @key_option
 @json_option
 def hand_move(hand_id, move_text, db, key_file, as_json) -> None:
     """Play moves of a dealt hand: each is appended to the hand's move chain and answered by
     a signed move receipt (not a log leaf) for every seat to keep."""
-    moves = _moves(sys.stdin.read() if move_text == "-" else move_text)
+    text = sys.stdin.read() if move_text == "-" else move_text
+    moves = _moves(text)
     if not moves:
+        if text.strip().startswith("["):
+            return  # an empty array: a hand with no moves to play (four of a kind at the deal, K-20)
         raise MalformedError("no move given")
     with open_ledger(db, key_file) as ledger:
         for move in moves:

@@ -95,6 +95,12 @@ def test_one_hand_end_to_end_with_json(run, tmp_path):  # rules R-21, R-22
     assert [e["kind"] for e in map(json.loads, run("hand", "log", "--hand", "h1").stdout.splitlines())][-1] == "deal"
     # item 2b: the moves alone make the record (outcome and settlement from the replay)
     moves = tmp_path / "moves.json"
+    # an empty array plays nothing (a hand with no moves: four of a kind at the deal, rule K-20,
+    # where bot-moves prints []); no array at all is "no move given"
+    empty = run("hand", "move", "h1", "--move", "[]", "--json")
+    assert (empty.stdout, empty.stderr) == ("", "")
+    assert run("hand", "move-receipts", "h1", "--json").stdout.strip() in ("", "[]")
+    one_line_error(run("hand", "move", "h1", "--move", " ", ok=False), "no move given")
     moves.write_text(run("hand", "bot-moves", "h1").stdout)
     run("hand", "finish", "h1", "--moves", str(moves))
     shown = js(run("hand", "show", "h1", "--json"))
